@@ -1,0 +1,1 @@
+"""HTTP clients (httpx.AsyncClient): marketplace v1 API, Esplora, ord. No Qt."""
