@@ -1,0 +1,246 @@
+"""Error codes of the marketplace API and the structured rule violation the core reports.
+
+`ERROR_CODES` is the single source of every code: its HTTP status, the condition, the extra
+fields, whether the code is the spec's own (section 7) or ours, and who enforces it: `core`
+(a pure check in this package, applied by the app before sending and by the sandbox on arrival)
+or `sandbox` (needs state or I/O). `docs/error-codes.md` renders the same table; a test keeps
+the two in step.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Literal
+
+
+class CoreError(Exception):
+    """Base class of the errors raised by `app.core`."""
+
+
+class ErrorCode(StrEnum):
+    # The spec's codes, verbatim (section 7).
+    BIDDING_WALLET_IDENTITY_MISMATCH = "BIDDING_WALLET_IDENTITY_MISMATCH"
+    COLLECTION_BID_TOO_MANY_ORDERS = "COLLECTION_BID_TOO_MANY_ORDERS"
+    COLLECTION_BID_TOO_MANY_ATTRIBUTES = "COLLECTION_BID_TOO_MANY_ATTRIBUTES"
+    COLLECTION_BID_SIGNATURE_USED = "COLLECTION_BID_SIGNATURE_USED"
+    COLLECTION_BID_ATTRIBUTES_NOT_SIGNED = "COLLECTION_BID_ATTRIBUTES_NOT_SIGNED"
+    SUBMIT_BID_RATE_LIMITED = "SUBMIT_BID_RATE_LIMITED"
+    SECURE_LISTING_UNSUPPORTED = "SECURE_LISTING_UNSUPPORTED"
+    # Ours: request shape.
+    MISSING_FIELD = "MISSING_FIELD"
+    UNKNOWN_FIELD = "UNKNOWN_FIELD"
+    INVALID_FIELD = "INVALID_FIELD"
+    # Ours: collection, trait and rune bid rules the spec states without naming a code.
+    COLLECTION_BID_META_TYPE_INVALID = "COLLECTION_BID_META_TYPE_INVALID"
+    COLLECTION_BID_PRICE_TOO_LOW = "COLLECTION_BID_PRICE_TOO_LOW"
+    COLLECTION_BID_PRICE_STEP = "COLLECTION_BID_PRICE_STEP"
+    RUNE_BID_PRICE_TOO_LOW = "RUNE_BID_PRICE_TOO_LOW"
+    COLLECTION_BID_QUANTITY_INVALID = "COLLECTION_BID_QUANTITY_INVALID"
+    COLLECTION_BID_EXPIRY_TOO_SOON = "COLLECTION_BID_EXPIRY_TOO_SOON"
+    COLLECTION_BID_TIMESTAMP_TOO_OLD = "COLLECTION_BID_TIMESTAMP_TOO_OLD"
+    COLLECTION_BID_TIMESTAMP_IN_FUTURE = "COLLECTION_BID_TIMESTAMP_IN_FUTURE"
+    COLLECTION_BID_TRAITS_NOT_ALLOWED = "COLLECTION_BID_TRAITS_NOT_ALLOWED"
+    COLLECTION_BID_TRAIT_INVALID = "COLLECTION_BID_TRAIT_INVALID"
+    COLLECTION_BID_DUPLICATE_TRAIT = "COLLECTION_BID_DUPLICATE_TRAIT"
+    COLLECTION_BID_ATTRIBUTE_CONFLICT = "COLLECTION_BID_ATTRIBUTE_CONFLICT"
+    COLLECTION_BID_POOL_INSUFFICIENT_BALANCE = "COLLECTION_BID_POOL_INSUFFICIENT_BALANCE"
+    SINGLE_INSCRIPTION_BID_PRICE_TOO_LOW = "SINGLE_INSCRIPTION_BID_PRICE_TOO_LOW"
+    # Ours: conditions the sandbox checks with state or I/O.
+    UNKNOWN_COLLECTION = "UNKNOWN_COLLECTION"
+    UNKNOWN_TRAIT = "UNKNOWN_TRAIT"
+    INVALID_SIGNATURE = "INVALID_SIGNATURE"
+    PUBKEY_ADDRESS_MISMATCH = "PUBKEY_ADDRESS_MISMATCH"
+    SIGNED_BY_ORDINALS_ADDRESS = "SIGNED_BY_ORDINALS_ADDRESS"
+    BIDDING_WALLET_NOT_FOUND = "BIDDING_WALLET_NOT_FOUND"
+    UNAUTHORIZED = "UNAUTHORIZED"
+    BID_NOT_FOUND = "BID_NOT_FOUND"
+    SECURE_BULK_SELL_TOO_MANY_LISTINGS = "SECURE_BULK_SELL_TOO_MANY_LISTINGS"
+
+
+Source = Literal["spec", "ours"]
+Enforcer = Literal["core", "sandbox"]
+
+
+@dataclass(frozen=True)
+class ErrorCodeInfo:
+    status: int
+    source: Source
+    enforced_by: Enforcer
+    condition: str
+    extra_fields: tuple[str, ...] = ()
+
+
+def _info(status: int, source: Source, by: Enforcer, condition: str, *extra: str) -> ErrorCodeInfo:
+    return ErrorCodeInfo(status, source, by, condition, extra)
+
+
+_E = ErrorCode
+_LIMITS = ("details.limit", "details.requested")
+_CLOCK = ("details.serverTime", "details.requested")
+
+ERROR_CODES: Mapping[ErrorCode, ErrorCodeInfo] = {
+    _E.BIDDING_WALLET_IDENTITY_MISMATCH: _info(
+        400, "spec", "sandbox",
+        "Wallet request whose (ordinalsAddress, paymentAddress, paymentPubkey) differs from the "
+        "combination the wallet was first tied to.",
+    ),
+    _E.COLLECTION_BID_TOO_MANY_ORDERS: _info(
+        400, "spec", "core",
+        "Request would place more than 1,000 bids (quantity, times the traits for a trait bid).",
+        "field", *_LIMITS,
+    ),
+    _E.COLLECTION_BID_TOO_MANY_ATTRIBUTES: _info(
+        400, "spec", "core", "More than 50 traits in one request.", "field", *_LIMITS
+    ),
+    _E.COLLECTION_BID_SIGNATURE_USED: _info(
+        400, "spec", "sandbox", "The signed message has already placed a bid."
+    ),
+    _E.COLLECTION_BID_ATTRIBUTES_NOT_SIGNED: _info(
+        400, "spec", "sandbox", "Trait bid whose signature covers only the colon-joined line."
+    ),
+    _E.SUBMIT_BID_RATE_LIMITED: _info(
+        429, "spec", "sandbox",
+        "Bid placed faster than one per 500 ms per bidderTokenReceiveAddress (a trait bid counts "
+        "once per trait).",
+        "retryAfterMs",
+    ),
+    _E.SECURE_LISTING_UNSUPPORTED: _info(
+        400, "spec", "sandbox",
+        "A TAP token transfer in a secure sell, secure bulk sell or secure listing request.",
+    ),
+    _E.MISSING_FIELD: _info(400, "ours", "core", "A required field is absent.", "field"),
+    _E.UNKNOWN_FIELD: _info(
+        400, "ours", "core", "A field the spec does not define (e.g. a misspelt `attributes`).",
+        "field",
+    ),
+    _E.INVALID_FIELD: _info(
+        400, "ours", "core",
+        "Wrong JSON type (a boolean or a decimal where an integer belongs, ...), an integer "
+        "beyond 2^53-1, a message string that is empty or holds ':', a control character or "
+        "a lone surrogate, or a public key that is not 66 hex digits (02/03...) or 64 (x-only).",
+        "field",
+    ),
+    _E.COLLECTION_BID_META_TYPE_INVALID: _info(
+        400, "ours", "core",
+        "metaType is neither `ordinals` nor `runes`, or is `runes` on a sub1k/sub10k/sub100k "
+        "range.",
+        "field",
+    ),
+    _E.COLLECTION_BID_PRICE_TOO_LOW: _info(
+        400, "ours", "core", "Ordinals price below 1,000 sats.", "field", *_LIMITS
+    ),
+    _E.COLLECTION_BID_PRICE_STEP: _info(
+        400, "ours", "core", "Ordinals price not a multiple of 1,000 sats.",
+        "field", "details.step", "details.requested",
+    ),
+    _E.RUNE_BID_PRICE_TOO_LOW: _info(
+        400, "ours", "core", "Rune bid total price below 10,000 sats.", "field", *_LIMITS
+    ),
+    _E.COLLECTION_BID_QUANTITY_INVALID: _info(
+        400, "ours", "core", "Quantity below 1.", "field", *_LIMITS
+    ),
+    _E.COLLECTION_BID_EXPIRY_TOO_SOON: _info(
+        400, "ours", "core",
+        "bidExpiry less than 15 minutes after the time the request is checked.",
+        "field", "details.earliest", "details.requested",
+    ),
+    _E.COLLECTION_BID_TIMESTAMP_TOO_OLD: _info(
+        400, "ours", "core", "timestamp 2 minutes old or older.", "field", *_CLOCK
+    ),
+    _E.COLLECTION_BID_TIMESTAMP_IN_FUTURE: _info(
+        400, "ours", "core", "timestamp more than 30 seconds ahead of the service clock.",
+        "field", *_CLOCK,
+    ),
+    _E.COLLECTION_BID_TRAITS_NOT_ALLOWED: _info(
+        400, "ours", "core", "Traits on a rune bid or on a sub1k/sub10k/sub100k range.", "field"
+    ),
+    _E.COLLECTION_BID_TRAIT_INVALID: _info(
+        400, "ours", "core",
+        "A trait is not an object of exactly `trait_type` and `value`, both non-empty strings "
+        "without lone surrogates.",
+        "field",
+    ),
+    _E.COLLECTION_BID_DUPLICATE_TRAIT: _info(
+        400, "ours", "core", "The same (trait_type, value) appears twice in `attributes`.", "field"
+    ),
+    _E.COLLECTION_BID_ATTRIBUTE_CONFLICT: _info(
+        400, "ours", "core", "Both a non-empty `attributes` and a single `attribute` are sent.",
+        "field",
+    ),
+    _E.COLLECTION_BID_POOL_INSUFFICIENT_BALANCE: _info(
+        400, "ours", "sandbox",
+        "A pool's open bids plus the new ones, maker fee included, exceed the wallet balance "
+        "(checked by app.core.pools with the balance the sandbox reads).",
+        "details.pool", "details.needed", "details.available", "details.shortfall",
+    ),
+    _E.SINGLE_INSCRIPTION_BID_PRICE_TOO_LOW: _info(
+        400, "ours", "core", "Single-inscription bid price below 10,000 sats.", "field", *_LIMITS
+    ),
+    _E.UNKNOWN_COLLECTION: _info(
+        400, "ours", "sandbox", "collectionSlug names no known collection, rune or range.", "field"
+    ),
+    _E.UNKNOWN_TRAIT: _info(
+        400, "ours", "sandbox", "A trait that does not exist in the collection.", "field"
+    ),
+    _E.INVALID_SIGNATURE: _info(
+        400, "ours", "sandbox",
+        "signedBiddingMessage is not a valid BIP-322 or BIP-137 signature of the bid message by "
+        "bidderAddress (or a PSBT signature does not verify).",
+    ),
+    _E.PUBKEY_ADDRESS_MISMATCH: _info(
+        400, "ours", "sandbox",
+        "bidderAddressPublicKey (or paymentPubkey) is not the key of the payment address.",
+        "field",
+    ),
+    _E.SIGNED_BY_ORDINALS_ADDRESS: _info(
+        400, "ours", "sandbox",
+        "The bid message is signed by the ordinals address instead of the payment address.",
+    ),
+    _E.BIDDING_WALLET_NOT_FOUND: _info(
+        400, "ours", "sandbox", "A bid or withdrawal for a payment address with no bidding wallet."
+    ),
+    _E.UNAUTHORIZED: _info(
+        403, "ours", "sandbox",
+        "POST /cancel without a valid wallet credential for makerAddress, or for bids of "
+        "another maker.",
+    ),
+    _E.BID_NOT_FOUND: _info(
+        404, "ours", "sandbox", "POST /cancel names a bid id that is not an open bid.", "field"
+    ),
+    _E.SECURE_BULK_SELL_TOO_MANY_LISTINGS: _info(
+        400, "ours", "sandbox",
+        "More than 100 entries in `listings` of POST /intent/secure-bulk-sell (the spec shows "
+        "this 400 without a code).",
+        *_LIMITS,
+    ),
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class RuleViolation:
+    """One broken rule: `message` is a sentence telling the user how to fix it.
+
+    `field` is the wire name of the offending field (`attributes[2].value`), or "" for the
+    request as a whole. `details` holds the numbers the code's table row lists.
+    """
+
+    code: ErrorCode
+    field: str
+    message: str
+    details: Mapping[str, int | str] = dataclasses.field(default_factory=dict)
+
+    @property
+    def status(self) -> int:
+        return ERROR_CODES[self.code].status
+
+    def to_json(self) -> dict[str, object]:
+        """The error body: `errorCode` and `message` (spec section 7), then ours."""
+        body: dict[str, object] = {"errorCode": self.code.value, "message": self.message}
+        if self.field:
+            body["field"] = self.field
+        if self.details:
+            body["details"] = dict(self.details)
+        return body
