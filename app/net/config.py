@@ -1,0 +1,102 @@
+"""Where the three services live, per profile: the sandbox, Satflow, or custom URLs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from app.net.http import Timeouts
+
+SATFLOW_API_URL = "https://api.satflow.com/v1"
+# Public instances of the same APIs the sandbox serves (Esplora, ord's JSON API).
+PUBLIC_ESPLORA_URL = "https://mempool.space/api"
+PUBLIC_ORD_URL = "https://ordinals.com"
+
+
+class Profile(Enum):
+    SANDBOX = "sandbox"
+    SATFLOW = "satflow"
+    CUSTOM = "custom"
+
+
+class InvalidServiceConfig(ValueError):
+    """A service URL that is not an absolute http(s) URL."""
+
+
+@dataclass(frozen=True)
+class ServiceConfig:
+    """Base URLs of the marketplace v1 API, Esplora and ord, plus the marketplace API key.
+
+    The key is sent to the marketplace only (never to Esplora or ord) and is kept out of repr.
+    """
+
+    profile: Profile
+    marketplace_url: str
+    esplora_url: str
+    ord_url: str
+    api_key: str | None = field(default=None, repr=False)
+    timeouts: Timeouts = field(default_factory=Timeouts)
+
+    def __post_init__(self) -> None:
+        for name in ("marketplace_url", "esplora_url", "ord_url"):
+            url = getattr(self, name)
+            if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+                raise InvalidServiceConfig(f"{name} must be an http(s) URL, got {url!r}")
+            object.__setattr__(self, name, url.rstrip("/"))
+
+    @property
+    def has_api_key(self) -> bool:
+        return bool(self.api_key)
+
+    @classmethod
+    def sandbox(
+        cls, root_url: str, *, api_key: str | None = None, timeouts: Timeouts | None = None
+    ) -> ServiceConfig:
+        """The embedded sandbox at ``root_url`` (e.g. ``http://127.0.0.1:8123``) serving
+        ``/v1``, ``/esplora`` and ``/ord``. It wants a key only when started with one."""
+        root = root_url.rstrip("/")
+        return cls(
+            profile=Profile.SANDBOX,
+            marketplace_url=f"{root}/v1",
+            esplora_url=f"{root}/esplora",
+            ord_url=f"{root}/ord",
+            api_key=api_key,
+            timeouts=timeouts or Timeouts(),
+        )
+
+    @classmethod
+    def satflow(
+        cls,
+        api_key: str | None,
+        *,
+        esplora_url: str = PUBLIC_ESPLORA_URL,
+        ord_url: str = PUBLIC_ORD_URL,
+        timeouts: Timeouts | None = None,
+    ) -> ServiceConfig:
+        return cls(
+            profile=Profile.SATFLOW,
+            marketplace_url=SATFLOW_API_URL,
+            esplora_url=esplora_url,
+            ord_url=ord_url,
+            api_key=api_key,
+            timeouts=timeouts or Timeouts(),
+        )
+
+    @classmethod
+    def custom(
+        cls,
+        marketplace_url: str,
+        esplora_url: str,
+        ord_url: str,
+        *,
+        api_key: str | None = None,
+        timeouts: Timeouts | None = None,
+    ) -> ServiceConfig:
+        return cls(
+            profile=Profile.CUSTOM,
+            marketplace_url=marketplace_url,
+            esplora_url=esplora_url,
+            ord_url=ord_url,
+            api_key=api_key,
+            timeouts=timeouts or Timeouts(),
+        )

@@ -1,0 +1,265 @@
+"""Shared base of the HTTP clients: one ``httpx.AsyncClient``, timeouts, API key, JSON, logging.
+
+Logging records method, path (no query string), status and latency only. Bodies are never
+logged (they carry signatures and PSBTs) and neither is the API key.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Self
+from urllib.parse import quote
+
+import httpx
+
+from app.net.errors import (
+    BadResponse,
+    ConnectFailed,
+    ConnectionLost,
+    HttpError,
+    NotFound,
+    NotJson,
+    RequestTimeout,
+    ServerError,
+    TransportError,
+)
+
+API_KEY_HEADER = "x-api-key"
+_REDACTED = "[redacted]"
+
+QueryParams = Mapping[str, str | int | float | bool]
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """Seconds. ``read`` bounds the wait for each chunk of the answer."""
+
+    connect: float = 5.0
+    read: float = 30.0
+    write: float = 30.0
+    pool: float = 5.0
+
+    def to_httpx(self) -> httpx.Timeout:
+        return httpx.Timeout(connect=self.connect, read=self.read, write=self.write, pool=self.pool)
+
+
+ErrorFactory = Callable[[httpx.Response], Exception]
+
+
+def segment(value: str) -> str:
+    """One path segment (an address, txid, outpoint or inscription id), quoted so that a
+    hostile value cannot change the path or add a query."""
+    if value in ("", ".", ".."):
+        raise ValueError(f"not a usable path segment: {value!r}")
+    return quote(value, safe=":")
+
+
+class HttpClient:
+    """An ``httpx.AsyncClient`` bound to one service's base URL.
+
+    ``transport`` is injectable (``httpx.MockTransport`` in tests). Use as an async context
+    manager or call ``aclose()``.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        service: str,
+        api_key: str | None = None,
+        timeouts: Timeouts | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        self.service = service
+        self._api_key = api_key or None
+        all_headers = dict(headers or {})
+        if self._api_key is not None:
+            all_headers[API_KEY_HEADER] = self._api_key
+        self._log = logging.getLogger(f"app.net.{service}")
+        self._client = httpx.AsyncClient(
+            base_url=base_url.rstrip("/") + "/",
+            headers=all_headers,
+            timeout=(timeouts or Timeouts()).to_httpx(),
+            transport=transport,
+            follow_redirects=False,
+        )
+
+    def __repr__(self) -> str:
+        # Never the key: only whether one is configured.
+        key = "set" if self._api_key else "none"
+        return f"<{type(self).__name__} {self.service} {self.base_url} api_key={key}>"
+
+    @property
+    def base_url(self) -> str:
+        return str(self._client.base_url)
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    # --- sending ----------------------------------------------------------------------------
+
+    async def send(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: QueryParams | None = None,
+        json_body: Any = None,
+        content: str | bytes | None = None,
+        content_type: str | None = None,
+    ) -> httpx.Response:
+        """Send one request; return the response whatever its status.
+
+        Raises a ``TransportError`` subclass when no response arrives.
+        """
+        headers = {"content-type": content_type} if content_type else None
+        request = self._client.build_request(
+            method,
+            path.lstrip("/"),
+            params=params,
+            json=json_body,
+            content=content,
+            headers=headers,
+        )
+        log_path = request.url.path
+        started = time.perf_counter()
+        try:
+            response = await self._client.send(request)
+        except httpx.TransportError as exc:
+            elapsed_ms = (time.perf_counter() - started) * 1000
+            error = self._transport_error(exc, method, log_path)
+            self._log.warning(
+                "%s %s failed after %.1f ms: %s", method, log_path, elapsed_ms, error.reason
+            )
+            raise error from None
+        elapsed_ms = (time.perf_counter() - started) * 1000
+        level = logging.DEBUG if response.status_code < 400 else logging.INFO
+        if response.status_code >= 500:
+            level = logging.WARNING
+        self._log.log(
+            level, "%s %s -> %d in %.1f ms", method, log_path, response.status_code, elapsed_ms
+        )
+        return response
+
+    async def get_json(
+        self,
+        path: str,
+        *,
+        params: QueryParams | None = None,
+        on_error: ErrorFactory | None = None,
+    ) -> Any:
+        response = await self.send("GET", path, params=params)
+        return self.json_or_raise(response, on_error)
+
+    async def post_json(
+        self,
+        path: str,
+        body: Any,
+        *,
+        on_error: ErrorFactory | None = None,
+    ) -> Any:
+        if isinstance(body, str | bytes):
+            # Pre-serialised JSON is sent byte for byte (signed values stay exactly as signed).
+            response = await self.send("POST", path, content=body, content_type="application/json")
+        else:
+            response = await self.send("POST", path, json_body=body)
+        return self.json_or_raise(response, on_error)
+
+    # --- decoding ---------------------------------------------------------------------------
+
+    def json_or_raise(self, response: httpx.Response, on_error: ErrorFactory | None) -> Any:
+        if not response.is_success:
+            raise (on_error or self.http_error)(response)
+        return self.decode_json(response)
+
+    def decode_json(self, response: httpx.Response) -> Any:
+        try:
+            return json.loads(response.content)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            kind = response.headers.get("content-type", "no content-type")
+            raise NotJson(
+                self.service,
+                response.request.url.path,
+                f"HTTP {response.status_code} body is not JSON ({kind}, "
+                f"{len(response.content)} bytes)",
+            ) from None
+
+    def text_or_raise(self, response: httpx.Response, on_error: ErrorFactory | None = None) -> str:
+        if not response.is_success:
+            raise (on_error or self.http_error)(response)
+        return response.text.strip()
+
+    def http_error(self, response: httpx.Response) -> HttpError:
+        """Generic mapping of a non-2xx response (Esplora, ord): 404, 5xx, others. The body is
+        plain text (Esplora, ord) or a JSON ``{errorCode, message}``/``{error}`` object."""
+        code, message = _code_and_message(response)
+        message = self.redact(message) or response.reason_phrase or "error"
+        status = response.status_code
+        if status >= 500:
+            return ServerError(self.service, status, message, code)
+        if status == 404:
+            return NotFound(self.service, status, message, code)
+        return HttpError(self.service, status, message, code)
+
+    def bad_response(self, path: str, problem: str, field: str | None = None) -> BadResponse:
+        return BadResponse(self.service, path, problem, field)
+
+    def redact(self, text: str) -> str:
+        """Remove the API key should a server echo it back in a message."""
+        if self._api_key and self._api_key in text:
+            return text.replace(self._api_key, _REDACTED)
+        return text
+
+    def _transport_error(self, exc: httpx.TransportError, method: str, path: str) -> TransportError:
+        kind: type[TransportError]
+        if isinstance(exc, httpx.ConnectTimeout | httpx.PoolTimeout | httpx.ConnectError):
+            kind, reason = ConnectFailed, "could not connect: the request was not applied"
+        elif isinstance(exc, httpx.TimeoutException):
+            kind, reason = RequestTimeout, "timed out: the request may have been applied"
+        elif isinstance(exc, httpx.ReadError | httpx.RemoteProtocolError | httpx.WriteError):
+            kind, reason = ConnectionLost, "connection lost: the request may have been applied"
+        else:
+            kind, reason = ConnectionLost, "transport failure: the request may have been applied"
+        return kind(self.service, method, path, f"{reason} ({type(exc).__name__})")
+
+
+def _code_and_message(response: httpx.Response) -> tuple[str | None, str]:
+    if "html" in response.headers.get("content-type", ""):
+        return None, ""  # an error page: its markup says nothing useful
+    try:
+        body = json.loads(response.content)
+    except (ValueError, UnicodeDecodeError):
+        return None, _short_text(response)
+    if not isinstance(body, dict):
+        return None, _short_text(response)
+    code = body.get("errorCode")
+    message = body.get("message") or body.get("error") or body.get("detail")
+    return (
+        code if isinstance(code, str) else None,
+        message[:300] if isinstance(message, str) else _short_text(response),
+    )
+
+
+def _short_text(response: httpx.Response, limit: int = 300) -> str:
+    try:
+        text = response.text.strip()
+    except UnicodeDecodeError:
+        return ""
+    return text if len(text) <= limit else text[:limit] + "..."

@@ -1,0 +1,271 @@
+"""Client of the marketplace v1 API (the spec), one typed method per endpoint.
+
+Nothing here retries: the spec's retry rule (a retry is a NEW signed request, and after a
+timeout or a 5xx the bids are read first) belongs to the use cases in ``app.services``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+import httpx
+
+from app.net.config import ServiceConfig
+from app.net.errors import (
+    MARKETPLACE_ERRORS_BY_CODE,
+    MarketplaceError,
+    NetError,
+    RateLimited,
+    ServerError,
+)
+from app.net.fields import Reader, as_str
+from app.net.http import HttpClient, QueryParams, Timeouts
+from app.net.marketplace_bids import BidListEntry, parse_bid_list
+from app.net.marketplace_requests import (
+    CancelRequest,
+    InscriptionBidIntentRequest,
+    InscriptionBidPlacement,
+    InvalidRequest,
+    Listing,
+    SecureListingSubmission,
+    SecurePurchaseIntentRequest,
+    SupportsToJson,
+    WithdrawIntentRequest,
+    WithdrawSubmission,
+    listings_wire,
+)
+from app.net.marketplace_responses import (
+    BiddingWallet,
+    BidPlaced,
+    CancelResult,
+    Challenge,
+    ChallengeVerification,
+    SecureListingIntent,
+    SecureListingResult,
+    SecurePurchaseIntent,
+    UnsignedPsbt,
+    WithdrawIntent,
+    WithdrawResult,
+    parse_bid_placed,
+    parse_bidding_wallet,
+    parse_cancel_result,
+    parse_challenge,
+    parse_challenge_verification,
+    parse_inscription_bid_psbt,
+    parse_secure_listing_intent,
+    parse_secure_listing_result,
+    parse_secure_purchase_intent,
+    parse_withdraw_intent,
+    parse_withdraw_result,
+)
+
+T = TypeVar("T")
+CollectionBidBody = Mapping[str, Any] | SupportsToJson | str | bytes
+_NOT_EXTRA = frozenset({"errorCode", "error_code", "message", "error", "detail", "success"})
+
+
+class MarketplaceClient(HttpClient):
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        api_key: str | None = None,
+        timeouts: Timeouts | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        super().__init__(
+            base_url,
+            service="marketplace",
+            api_key=api_key,
+            timeouts=timeouts,
+            transport=transport,
+            headers={"accept": "application/json"},
+        )
+
+    @classmethod
+    def from_config(
+        cls, config: ServiceConfig, *, transport: httpx.AsyncBaseTransport | None = None
+    ) -> MarketplaceClient:
+        return cls(
+            config.marketplace_url,
+            api_key=config.api_key,
+            timeouts=config.timeouts,
+            transport=transport,
+        )
+
+    # --- bidding wallet and collection bids -------------------------------------------------
+
+    async def get_bidding_wallet(
+        self, ordinals_address: str, payment_address: str, payment_pubkey: str
+    ) -> BiddingWallet:
+        params = {
+            "ordinalsAddress": ordinals_address,
+            "paymentAddress": payment_address,
+            "paymentPubkey": payment_pubkey,
+        }
+        return await self._get("/address/bidding-wallet", params, parse_bidding_wallet)
+
+    async def place_collection_bid(self, request: CollectionBidBody) -> BidPlaced:
+        """``POST /bid/place`` with a collection, trait or rune bid: the body is the wire JSON
+        of the bid request (a dict, JSON text, or an object with ``to_json()``)."""
+        return await self._post("/bid/place", _collection_bid_body(request), parse_bid_placed)
+
+    async def get_bids(self, address: str) -> list[BidListEntry]:
+        """Open bids of ``address`` (the ordinals address). The public service answers 404
+        for an address it does not know: that is an empty list."""
+        response = await self.send("GET", "/address/bids", params={"address": address})
+        if response.status_code == 404 and _is_public_no_bids_body(response):
+            return []
+        body = self.json_or_raise(response, self.marketplace_error)
+        return parse_bid_list(Reader(self.service, "/address/bids"), body)
+
+    # --- challenge and cancel ---------------------------------------------------------------
+
+    async def get_challenge(self, address: str) -> Challenge:
+        return await self._get("/challenge", {"address": address}, parse_challenge)
+
+    async def verify_challenge(self, address: str, signature: str) -> ChallengeVerification:
+        params = {"address": address, "signature": signature}
+        return await self._get("/challenge/verify", params, parse_challenge_verification)
+
+    async def cancel(self, request: CancelRequest) -> CancelResult:
+        return await self._post("/cancel", request.to_wire(), parse_cancel_result)
+
+    # --- withdraw ---------------------------------------------------------------------------
+
+    async def create_withdraw_intent(self, request: WithdrawIntentRequest) -> WithdrawIntent:
+        return await self._post("/intent/withdraw", request.to_wire(), parse_withdraw_intent)
+
+    async def withdraw(self, request: WithdrawSubmission) -> WithdrawResult:
+        return await self._post("/withdraw", request.to_wire(), parse_withdraw_result)
+
+    # --- single-inscription bids ------------------------------------------------------------
+
+    async def create_inscription_bid_intent(
+        self, request: InscriptionBidIntentRequest
+    ) -> UnsignedPsbt:
+        return await self._post("/intent/bid", request.to_wire(), parse_inscription_bid_psbt)
+
+    async def place_inscription_bid(self, request: InscriptionBidPlacement) -> BidPlaced:
+        return await self._post("/bid/place", request.to_wire(), parse_bid_placed)
+
+    # --- secure listings --------------------------------------------------------------------
+
+    async def create_secure_sell_intent(self, listing: Listing) -> SecureListingIntent:
+        return await self._post(
+            "/intent/secure-sell", listing.to_wire(), parse_secure_listing_intent
+        )
+
+    async def create_secure_bulk_sell_intent(
+        self, listings: Sequence[Listing]
+    ) -> SecureListingIntent:
+        body = {"listings": listings_wire(listings)}
+        return await self._post("/intent/secure-bulk-sell", body, parse_secure_listing_intent)
+
+    async def list_secure(self, request: SecureListingSubmission) -> SecureListingResult:
+        return await self._post("/list/secure", request.to_wire(), parse_secure_listing_result)
+
+    async def create_secure_purchase_intent(
+        self, request: SecurePurchaseIntentRequest
+    ) -> SecurePurchaseIntent:
+        return await self._post(
+            "/intent/secure-purchase", request.to_wire(), parse_secure_purchase_intent
+        )
+
+    # --- plumbing ---------------------------------------------------------------------------
+
+    async def _get(self, path: str, params: QueryParams, parse: Callable[[Reader, Any], T]) -> T:
+        body = await self.get_json(path, params=params, on_error=self.marketplace_error)
+        return parse(Reader(self.service, path), body)
+
+    async def _post(self, path: str, body: Any, parse: Callable[[Reader, Any], T]) -> T:
+        answer = await self.post_json(path, body, on_error=self.marketplace_error)
+        return parse(Reader(self.service, path), answer)
+
+    def marketplace_error(self, response: httpx.Response) -> NetError:
+        """Map an error response: the spec's ``{errorCode, message, ...extra}``, the public
+        service's ``{"error": "..."}``, or a FastAPI-style ``{"detail": ...}``."""
+        fields = _error_fields(response)
+        code = as_str(fields.get("errorCode")) or as_str(fields.get("error_code"))
+        message = self.redact(_error_message(fields, response))
+        extra = {k: v for k, v in fields.items() if k not in _NOT_EXTRA}
+        status = response.status_code
+        if status == 429 and "retryAfterMs" not in extra:
+            retry_after = response.headers.get("retry-after", "").strip()
+            if retry_after.isdigit():
+                extra["retryAfterMs"] = int(retry_after) * 1000
+        if status >= 500:
+            return ServerError(self.service, status, message, code, extra)
+        cls = MARKETPLACE_ERRORS_BY_CODE.get(code or "")
+        if cls is None:
+            cls = RateLimited if status == 429 else MarketplaceError
+        return cls(self.service, status, message, code, extra)
+
+
+def _collection_bid_body(request: CollectionBidBody) -> Mapping[str, Any] | str | bytes:
+    body: Any = request
+    if not isinstance(body, Mapping | str | bytes):
+        to_json = getattr(body, "to_json", None)
+        if not callable(to_json):
+            raise InvalidRequest(f"cannot send a {type(request).__name__} as a bid request")
+        body = to_json()
+    if isinstance(body, str | bytes):
+        try:
+            decoded = json.loads(body)
+        except ValueError:
+            raise InvalidRequest("the bid request text is not JSON") from None
+        if not isinstance(decoded, dict):
+            raise InvalidRequest("the bid request JSON must be an object")
+        return body
+    if isinstance(body, Mapping):
+        return dict(body)
+    raise InvalidRequest(f"to_json() returned a {type(body).__name__}, expected a JSON object")
+
+
+def _decoded(response: httpx.Response) -> Any:
+    try:
+        return json.loads(response.content)
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def _error_fields(response: httpx.Response) -> dict[str, Any]:
+    body = _decoded(response)
+    if not isinstance(body, Mapping):
+        return {}
+    fields = dict(body)
+    for wrapper in ("error", "detail"):
+        inner = fields.get(wrapper)
+        if isinstance(inner, Mapping):
+            # {"error": {"errorCode": ...}} or FastAPI's {"detail": {...}}: flatten one level.
+            fields.pop(wrapper)
+            fields.update(inner)
+    return fields
+
+
+def _error_message(fields: Mapping[str, Any], response: httpx.Response) -> str:
+    for key in ("message", "error", "detail"):
+        value = fields.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()[:500]
+    if "html" not in response.headers.get("content-type", ""):
+        text = response.text.strip()
+        if text and _decoded(response) is None:
+            return text[:300]
+    return response.reason_phrase or f"HTTP {response.status_code}"
+
+
+def _is_public_no_bids_body(response: httpx.Response) -> bool:
+    """The public service's 404 for an address without bids: ``{"error": "..."}``.
+
+    Anything else (the sandbox's ``{"errorCode": "NOT_FOUND"}`` for a missing route, a
+    framework's ``{"detail"}``, HTML) stays an error: a wrong URL must not read as "no bids",
+    since the bid retry rule decides from this list whether a bid was placed."""
+    body = _decoded(response)
+    return (
+        isinstance(body, Mapping)
+        and isinstance(body.get("error"), str)
+        and ("errorCode" not in body)
+    )

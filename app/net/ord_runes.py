@@ -1,0 +1,90 @@
+"""Rune balances as ord reports them, across the JSON shapes its versions have used.
+
+``/output`` ``runes`` field:
+- current: ``{"UNCOMMON•GOODS": {"amount": 2, "divisibility": 0, "symbol": "⧉"}}``
+- 0.18-0.19: ``[["UNCOMMON•GOODS", {"amount": 2, "divisibility": 0, "symbol": "⧉"}]]``
+- older: ``{"UNCOMMONGOODS": 2}``
+``/address`` ``runes_balances``: ``[["RSIC•AUBERGINE", "1100000000", "🍆"], ...]`` (decimal text).
+
+Output runes are parsed strictly (the funding coin selection relies on them); a malformed or
+missing value raises ``BadResponse`` instead of being read as "no runes".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from app.net.errors import BadResponse
+from app.net.fields import Reader, as_int, as_str, is_int
+
+
+@dataclass(frozen=True)
+class RuneBalance:
+    """``amount`` is in the rune's smallest units (shift by ``divisibility`` to display)."""
+
+    name: str
+    amount: int
+    divisibility: int | None = None
+    symbol: str | None = None
+
+
+@dataclass(frozen=True)
+class RuneHolding:
+    """An address's balance of one rune; ``amount`` is ord's decimal text (e.g. "12.5")."""
+
+    name: str
+    amount: str
+    symbol: str | None = None
+
+
+def parse_output_runes(r: Reader, value: Any, where: str) -> tuple[RuneBalance, ...]:
+    if isinstance(value, Mapping):
+        pairs = list(value.items())
+    elif isinstance(value, list):
+        pairs = []
+        for item in value:
+            if not (isinstance(item, list) and len(item) == 2):
+                raise _bad(r, where, "a runes entry is not a [name, balance] pair")
+            pairs.append((item[0], item[1]))
+    else:
+        raise _bad(
+            r,
+            where,
+            "ord did not report the runes on this output; refusing to treat it as carrying none",
+        )
+    return tuple(_balance(r, name, pile, where) for name, pile in pairs)
+
+
+def _balance(r: Reader, name: Any, pile: Any, where: str) -> RuneBalance:
+    if not isinstance(name, str) or not name:
+        raise _bad(r, where, "a rune has no name")
+    if isinstance(pile, Mapping):
+        amount = as_int(pile.get("amount"))
+        divisibility = as_int(pile.get("divisibility"))
+        symbol = as_str(pile.get("symbol"))
+    else:
+        amount, divisibility, symbol = as_int(pile), None, None
+    if amount is None or amount < 0:
+        raise _bad(r, where, f"rune {name} has no readable amount")
+    return RuneBalance(name=name, amount=amount, divisibility=divisibility, symbol=symbol)
+
+
+def parse_runes_balances(value: Any) -> tuple[RuneHolding, ...] | None:
+    """Tolerant: entries that do not look like ``[name, amount, symbol?]`` are skipped."""
+    if not isinstance(value, list):
+        return None
+    holdings = []
+    for item in value:
+        if isinstance(item, list) and len(item) >= 2 and isinstance(item[0], str):
+            raw = item[1]
+            amount = raw if isinstance(raw, str) else str(raw) if is_int(raw) else None
+            if amount:
+                symbol = as_str(item[2]) if len(item) > 2 else None
+                holdings.append(RuneHolding(item[0], amount, symbol))
+    return tuple(holdings)
+
+
+def _bad(r: Reader, where: str, problem: str) -> BadResponse:
+    return r.error(f"{where}: {problem}", "runes")
