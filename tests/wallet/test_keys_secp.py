@@ -80,3 +80,19 @@ def test_verify_helpers_return_false_on_garbage() -> None:
     assert not schnorr_verify(sig, hashlib.sha256(b"other").digest(), xonly)
     assert not schnorr_verify(sig[:63], DIGEST, xonly)
     assert not schnorr_verify(sig, DIGEST, b"\xff" * 32)
+
+
+def test_importing_the_wallet_layer_runs_the_backend_check() -> None:
+    # A fresh interpreter whose embit backend is forced to the pure-Python fallback must refuse
+    # to import app.wallet at all.
+    import subprocess
+    import sys
+
+    code = (
+        "import embit.util.secp256k1 as S, embit.util.py_secp256k1 as P\n"
+        "S.ecdsa_sign = P.ecdsa_sign\n"
+        "import app.wallet\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode != 0
+    assert "pure-Python fallback" in proc.stderr
