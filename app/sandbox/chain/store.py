@@ -1,0 +1,154 @@
+"""SQLite storage of the sandbox chain (WAL mode, one connection guarded by the node's lock).
+
+Primary tables hold what cannot be recomputed: the blocks, every acknowledged raw transaction,
+the sandbox's declarations (inscriptions, rune issues, collections, keys) and settings.
+Derived tables (`txs`, `outputs`, `inscription_locations`, `rune_balances`) are the indexes;
+`Indexer.rebuild` recreates them from the primary tables.
+
+Durability: WAL mode with synchronous=FULL syncs the log on every commit, so an acknowledged
+transaction survives a SIGKILL and even a power cut (it costs ~0.3 ms per broadcast here).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from app.sandbox.chain.errors import StorageError
+
+INDEX_VERSION = "1"
+
+PRIMARY_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS blocks (
+    height INTEGER PRIMARY KEY, hash TEXT NOT NULL UNIQUE, time INTEGER NOT NULL,
+    raw BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS raw_txs (
+    txid TEXT PRIMARY KEY, raw BLOB NOT NULL, seq INTEGER NOT NULL UNIQUE,
+    accepted_ms INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS evicted_txs (
+    txid TEXT NOT NULL, raw BLOB NOT NULL, reason TEXT NOT NULL, evicted_ms INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS inscriptions (
+    id TEXT PRIMARY KEY, number INTEGER NOT NULL UNIQUE, genesis_txid TEXT NOT NULL,
+    genesis_vout INTEGER NOT NULL, collection TEXT, attributes TEXT NOT NULL,
+    tap_transfer INTEGER NOT NULL, content_type TEXT NOT NULL, created_ms INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS inscriptions_genesis ON inscriptions (genesis_txid);
+CREATE INDEX IF NOT EXISTS inscriptions_collection ON inscriptions (collection, number);
+CREATE TABLE IF NOT EXISTS runes (
+    rune TEXT PRIMARY KEY, spaced TEXT NOT NULL, symbol TEXT NOT NULL,
+    divisibility INTEGER NOT NULL, number INTEGER NOT NULL UNIQUE, created_ms INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS rune_issues (
+    txid TEXT NOT NULL, vout INTEGER NOT NULL, rune TEXT NOT NULL, amount TEXT NOT NULL,
+    PRIMARY KEY (txid, vout, rune));
+CREATE TABLE IF NOT EXISTS collections (
+    slug TEXT PRIMARY KEY, name TEXT NOT NULL, traits TEXT NOT NULL,
+    created_ms INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS sandbox_keys (
+    label TEXT NOT NULL, kind TEXT NOT NULL, script_pubkey BLOB NOT NULL UNIQUE,
+    PRIMARY KEY (label, kind));
+"""
+
+DERIVED_TABLES = ("txs", "outputs", "inscription_locations", "rune_balances")
+
+DERIVED_SCHEMA = """
+CREATE TABLE IF NOT EXISTS txs (
+    txid TEXT PRIMARY KEY, height INTEGER, block_pos INTEGER, fee INTEGER NOT NULL,
+    size INTEGER NOT NULL, weight INTEGER NOT NULL, coinbase INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS txs_height ON txs (height);
+CREATE TABLE IF NOT EXISTS outputs (
+    txid TEXT NOT NULL, vout INTEGER NOT NULL, value INTEGER NOT NULL,
+    script_pubkey BLOB NOT NULL, coinbase INTEGER NOT NULL,
+    spent_txid TEXT, spent_vin INTEGER, PRIMARY KEY (txid, vout));
+CREATE INDEX IF NOT EXISTS outputs_spk ON outputs (script_pubkey);
+CREATE INDEX IF NOT EXISTS outputs_spent ON outputs (spent_txid) WHERE spent_txid IS NOT NULL;
+CREATE TABLE IF NOT EXISTS inscription_locations (
+    id TEXT PRIMARY KEY, txid TEXT, vout INTEGER, offset INTEGER,
+    fee_txid TEXT, fee_offset INTEGER);
+CREATE INDEX IF NOT EXISTS inscription_locations_outpoint ON inscription_locations (txid, vout);
+CREATE INDEX IF NOT EXISTS inscription_locations_fee ON inscription_locations (fee_txid)
+    WHERE fee_txid IS NOT NULL;
+CREATE TABLE IF NOT EXISTS rune_balances (
+    txid TEXT NOT NULL, vout INTEGER NOT NULL, rune TEXT NOT NULL, amount TEXT NOT NULL,
+    PRIMARY KEY (txid, vout, rune));
+"""
+
+
+class Store:
+    """The SQLite database of one data directory."""
+
+    FILENAME = "sandbox.sqlite3"
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            self.conn = sqlite3.connect(
+                path, isolation_level=None, check_same_thread=False, timeout=0.5
+            )
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=FULL")
+            self.conn.execute("PRAGMA foreign_keys=OFF")
+            self.conn.executescript(PRIMARY_SCHEMA)
+        except sqlite3.Error as exc:
+            raise StorageError(f"cannot open {path}: {exc}", "DATA_DIR_BUSY") from None
+        self._depth = 0
+
+    @classmethod
+    def open(cls, data_dir: Path) -> Store:
+        return cls(data_dir / cls.FILENAME)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One atomic SQLite transaction; nested uses join the outer one."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield self.conn
+            finally:
+                self._depth -= 1
+            return
+        self.conn.execute("BEGIN IMMEDIATE")
+        self._depth = 1
+        try:
+            yield self.conn
+        except BaseException:
+            self._depth = 0
+            self.conn.execute("ROLLBACK")
+            raise
+        self._depth = 0
+        self.conn.execute("COMMIT")
+
+    def get_meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    def derived_tables_present(self) -> bool:
+        rows = self.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (?, ?, ?, ?)",
+            DERIVED_TABLES,
+        ).fetchall()
+        return len(rows) == len(DERIVED_TABLES)
+
+    def drop_derived(self) -> None:
+        for table in DERIVED_TABLES:
+            self.conn.execute(f"DROP TABLE IF EXISTS {table}")
+
+    def create_derived(self) -> None:
+        for statement in DERIVED_SCHEMA.split(";"):
+            if statement.strip():
+                self.conn.execute(statement)
+
+    def next_seq(self) -> int:
+        row = self.conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM raw_txs").fetchone()
+        return int(row[0])
