@@ -1,0 +1,117 @@
+"""`bidwallet sandbox serve`: command-line arguments and entry point.
+
+Imported by `app/__main__.py` on every start of the desktop app, so this module imports only
+argparse-level things; the server, the chain and FastAPI are imported inside `run_serve`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from app.sandbox.http.settings import SandboxSettings
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 0
+API_KEY_ENV = "BIDWALLET_SANDBOX_API_KEY"
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be 0-65535, not {port}")
+    return port
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not seconds > 0 or seconds == float("inf"):
+        raise argparse.ArgumentTypeError(f"block interval must be a positive number, not {text}")
+    return seconds
+
+
+def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--host",
+        default=DEFAULT_HOST,
+        help=f"address to listen on (default {DEFAULT_HOST}; other than loopback only on purpose)",
+    )
+    parser.add_argument(
+        "--port", type=_port, default=DEFAULT_PORT, help="TCP port; 0 (default) picks a free one"
+    )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="directory holding the chain and the index; restarting on it resumes "
+        "(default: a temporary directory removed at exit)",
+    )
+    parser.add_argument(
+        "--block-interval",
+        type=_positive_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="also mine a block every SECONDS (default: only on request)",
+    )
+    parser.add_argument(
+        "--api-key",
+        default=None,
+        metavar="KEY",
+        help=f"require this x-api-key on marketplace routes (or set {API_KEY_ENV})",
+    )
+    parser.add_argument(
+        "--bidding-wallet",
+        choices=("taproot", "p2wsh"),
+        default="taproot",
+        help="kind of 1-of-2 bidding wallet the marketplace hands out (default taproot)",
+    )
+
+
+def settings_from_args(args: argparse.Namespace) -> SandboxSettings:
+    """The app's settings from parsed arguments; any missing option takes its default (the
+    `bidwallet --sandbox` namespace has none of them). Raises ValueError on a bad value."""
+    from app.sandbox.http.settings import SandboxSettings
+
+    return SandboxSettings(
+        api_key=getattr(args, "api_key", None) or os.environ.get(API_KEY_ENV) or None,
+        bidding_wallet=getattr(args, "bidding_wallet", None) or "taproot",
+        block_interval_s=getattr(args, "block_interval", None),
+    )
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Serve until SIGINT/SIGTERM; returns the process exit code.
+
+    `args` may come from `bidwallet --sandbox`, which has none of the serve options: every
+    option falls back to its default.
+    """
+    from app.sandbox.http.server import ServeError, ServeOptions, serve
+
+    try:
+        settings = settings_from_args(args)
+    except ValueError as exc:
+        print(f"bidwallet sandbox serve: error: {exc}", file=sys.stderr, flush=True)
+        return 2
+    port = getattr(args, "port", None)
+    options = ServeOptions(
+        host=getattr(args, "host", None) or DEFAULT_HOST,
+        port=DEFAULT_PORT if port is None else port,
+        data_dir=getattr(args, "data", None),
+        settings=settings,
+    )
+    try:
+        return serve(options)
+    except ServeError as exc:
+        print(f"bidwallet sandbox serve: error: {exc}", file=sys.stderr, flush=True)
+        return 2

@@ -1,0 +1,67 @@
+"""The sandbox's ASGI app: `create_app(node, settings)` wires routers, error envelope and limits.
+
+Each API area is a router module (`routes_*.py`); later marketplace routers (`routes_v1_*.py`)
+are added to `ROUTERS`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, FastAPI
+
+from app import __version__
+from app.sandbox.chain.node import Node
+from app.sandbox.http import routes_esplora, routes_ord, routes_scenario
+from app.sandbox.http.errors import install_error_handlers
+from app.sandbox.http.middleware import BodyLimitMiddleware, CatchAllMiddleware
+from app.sandbox.http.settings import SandboxSettings
+
+ROUTERS: tuple[APIRouter, ...] = (
+    routes_esplora.router,
+    routes_ord.router,
+    routes_scenario.router,
+)
+
+_DESCRIPTION = (
+    "A local Bitcoin inscriptions/runes marketplace on a regtest chain validated by "
+    "libbitcoinkernel. Every error is JSON `{errorCode, message}`."
+)
+
+
+class SandboxApi(FastAPI):
+    """FastAPI whose OpenAPI document tells how errors really look: validation errors are 400
+    `INVALID_REQUEST` (not FastAPI's 422 model), and error bodies are JSON even on routes
+    whose success response is text (FastAPI would document them under the route's type)."""
+
+    def openapi(self) -> dict[str, Any]:
+        if self.openapi_schema is not None:
+            return self.openapi_schema
+        schema = super().openapi()
+        for path_item in schema.get("paths", {}).values():
+            for operation in path_item.values():
+                responses = operation.get("responses", {})
+                responses.pop("422", None)
+                for status, response in responses.items():
+                    content = response.get("content", {})
+                    if status.isdigit() and int(status) >= 400 and "text/plain" in content:
+                        content["application/json"] = content.pop("text/plain")
+        components = schema.get("components", {}).get("schemas", {})
+        for name in ("HTTPValidationError", "ValidationError"):
+            components.pop(name, None)
+        return schema
+
+
+def create_app(node: Node, settings: SandboxSettings | None = None) -> FastAPI:
+    """The HTTP app serving `node`. The caller owns the node (opens and closes it)."""
+    settings = settings or SandboxSettings()
+    app = SandboxApi(title="Bidwallet sandbox", version=__version__, description=_DESCRIPTION)
+    app.state.node = node
+    app.state.settings = settings
+    install_error_handlers(app)
+    for router in ROUTERS:
+        app.include_router(router)
+    # add_middleware puts each new one outside the previous: CatchAll wraps BodyLimit.
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(CatchAllMiddleware)
+    return app

@@ -1,0 +1,70 @@
+"""Response models of the Esplora subset, in Blockstream Esplora's / mempool.space's JSON shapes.
+
+Optional fields are left out of a response when the chain leaves them out (the routes serialise
+with `exclude_unset`), as Esplora omits e.g. `block_height` for unconfirmed transactions.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+
+class AddressStats(BaseModel):
+    funded_txo_count: int
+    funded_txo_sum: int
+    spent_txo_count: int
+    spent_txo_sum: int
+    tx_count: int
+
+
+class AddressInfo(BaseModel):
+    address: str
+    chain_stats: AddressStats
+    mempool_stats: AddressStats
+
+
+class TxStatus(BaseModel):
+    confirmed: bool
+    block_height: int | None = None
+    block_hash: str | None = None
+    block_time: int | None = None
+
+
+class Utxo(BaseModel):
+    txid: str
+    vout: int
+    value: int
+    status: TxStatus
+
+
+class TxOut(BaseModel):
+    scriptpubkey: str
+    scriptpubkey_asm: str
+    scriptpubkey_type: str
+    scriptpubkey_address: str | None = None
+    value: int
+
+
+class TxIn(BaseModel):
+    txid: str
+    vout: int
+    prevout: TxOut | None
+    scriptsig: str
+    scriptsig_asm: str
+    witness: list[str] | None = None
+    is_coinbase: bool
+    sequence: int
+    inner_redeemscript_asm: str | None = None
+    inner_witnessscript_asm: str | None = None
+
+
+class Transaction(BaseModel):
+    txid: str
+    version: int
+    locktime: int
+    vin: list[TxIn]
+    vout: list[TxOut]
+    size: int
+    weight: int
+    fee: int
+    status: TxStatus

@@ -1,0 +1,68 @@
+"""Response models of the ord subset, shaped like ord's JSON API (`Accept: application/json`)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+
+class RunePile(BaseModel):
+    """A rune balance on one output, as ord's `/output` shows it."""
+
+    amount: int
+    divisibility: int
+    symbol: str | None = None
+
+
+class OrdOutput(BaseModel):
+    address: str | None
+    indexed: bool
+    inscriptions: list[str]
+    outpoint: str
+    runes: dict[str, RunePile]
+    sat_ranges: list[list[int]] | None
+    script_pubkey: str
+    spent: bool
+    transaction: str
+    value: int
+
+
+class InscriptionTrait(BaseModel):
+    trait_type: str
+    value: str
+
+
+class OrdInscription(BaseModel):
+    """ord's inscription fields (with the older `genesis_*` names), plus the sandbox's
+    `collection`, `traits` and `tap_transfer`. `output`, `offset`, `satpoint`, `address` and
+    `value` are null while the inscription sits in a fee (until a coinbase receives it)."""
+
+    id: str
+    number: int
+    address: str | None
+    output: str | None
+    offset: int | None
+    satpoint: str | None
+    value: int | None
+    content_type: str | None = None
+    genesis_txid: str
+    genesis_height: int | None
+    genesis_fee: int | None
+    timestamp: int
+    collection: str | None
+    traits: list[InscriptionTrait]
+    tap_transfer: bool
+    charms: list[str]
+    parents: list[str]
+    children: list[str]
+    sat: int | None
+
+
+class OrdAddress(BaseModel):
+    """ord's address JSON (plus the address itself); `runes_balances` entries are
+    `[spaced rune, amount as decimal text, symbol]` as ord prints them."""
+
+    address: str
+    outputs: list[str]
+    inscriptions: list[str]
+    sat_balance: int
+    runes_balances: list[list[str | None]]
