@@ -1,0 +1,157 @@
+"""Inscription bid policy: pay for one inscription and receive it, nothing more.
+
+Rules: input 0 is the requested inscription's current output and not ours (the seller signs
+it on acceptance); every other input is ours, at the payment address, carries nothing (ord must
+say so), and is signed with SIGHASH_ALL; the inscription's sat lands on our ordinals address;
+our payment address pays exactly price + postage (the value of the output receiving the
+inscription) + network fee, change coming back to it; the fee is within the user's bounds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.core.policy_common import (
+    check_cardinal,
+    check_common,
+    check_fee,
+    check_signed_input_owner,
+    input_owner,
+    output_text,
+    plan_sighash,
+)
+from app.core.policy_verdict import (
+    FeeBounds,
+    Flow,
+    PolicyError,
+    Refusal,
+    RefusalCode,
+    SignPermission,
+    Verdict,
+    decide,
+)
+from app.core.psbt_review import SIGHASH_ALL, SIGHASH_DEFAULT, OutputReview, Review
+from app.core.psbt_review_context import OUR_ROLES, Role
+from app.core.psbt_review_summary import Landing, sats
+
+ITEM_INPUT = 0
+_ALL = frozenset({SIGHASH_ALL, SIGHASH_DEFAULT})  # DEFAULT is ALL on taproot inputs
+
+
+@dataclass(frozen=True)
+class InscriptionBidIntent:
+    inscription_id: str
+    price: int
+    fees: FeeBounds
+
+    def __post_init__(self) -> None:
+        if self.price <= 0 or not self.inscription_id:
+            raise PolicyError("an inscription bid needs an inscription id and a positive price")
+
+
+def check_inscription_bid(review: Review, intent: InscriptionBidIntent) -> Verdict:
+    refusals = _check_item_input(review, intent)
+    plan: list[SignPermission] = []
+    for inp in review.inputs[ITEM_INPUT + 1 :]:
+        wrong_owner = check_signed_input_owner(inp, Flow.INSCRIPTION_BID, Role.PAYMENT)
+        if wrong_owner:
+            refusals += wrong_owner
+            continue
+        refusals += check_cardinal(inp)
+        permission, bad = plan_sighash(inp, Flow.INSCRIPTION_BID, _ALL, SIGHASH_ALL)
+        refusals += bad
+        plan += [permission] if permission else []
+    landing = review.landing_of(intent.inscription_id)
+    if landing is not None:  # None: no input carries it, which the item check reports
+        refusals += _check_landing(intent, landing)
+        if landing.output_index is not None and Role.ORDINALS in landing.roles:
+            refusals += _check_payment(review, intent, review.outputs[landing.output_index])
+    refusals += check_fee(review, intent.fees)
+    refusals += check_common(review, plan)
+    return decide(Flow.INSCRIPTION_BID, review, plan, refusals)
+
+
+def _check_item_input(review: Review, intent: InscriptionBidIntent) -> list[Refusal]:
+    if len(review.inputs) < 2:
+        return [
+            Refusal(
+                RefusalCode.ITEM_INPUT_WRONG,
+                "A bid needs the inscription as input 0 and your payment as the other inputs; "
+                f"this PSBT has {len(review.inputs)} input.",
+            )
+        ]
+    item = review.inputs[ITEM_INPUT]
+    found = []
+    if item.is_ours:
+        found.append(
+            Refusal(
+                RefusalCode.ITEM_INPUT_WRONG,
+                f"Input 0 spends {input_owner(item)}; it must be the seller's inscription, "
+                "not yours.",
+                input_index=ITEM_INPUT,
+            )
+        )
+    carried = item.contents and any(
+        i.inscription_id == intent.inscription_id for i in item.contents.inscriptions
+    )
+    if not carried:
+        elsewhere = [
+            i.index
+            for i in review.inputs
+            if i.contents
+            and any(x.inscription_id == intent.inscription_id for x in i.contents.inscriptions)
+        ]
+        what = "unknown to ord" if item.contents is None else item.contents.describe()
+        hint = f" (it is on input {elsewhere[0]})" if elsewhere else ""
+        found.append(
+            Refusal(
+                RefusalCode.ITEM_INPUT_WRONG,
+                f"Input 0 ({item.outpoint}) must carry inscription {intent.inscription_id} "
+                f"but carries {what}{hint}.",
+                input_index=ITEM_INPUT,
+            )
+        )
+    return found
+
+
+def _check_landing(intent: InscriptionBidIntent, landing: Landing) -> list[Refusal]:
+    if Role.ORDINALS in landing.roles:
+        return []
+    return [
+        Refusal(
+            RefusalCode.INSCRIPTION_NOT_RECEIVED,
+            f"Inscription {intent.inscription_id} would land on {landing.describe()}, not on "
+            "your ordinals address.",
+            output_index=landing.output_index,
+        )
+    ]
+
+
+def _check_payment(
+    review: Review, intent: InscriptionBidIntent, receiving: OutputReview
+) -> list[Refusal]:
+    """Net outflow of our payment address = price + postage + fee, exactly."""
+    flow = review.summary.flow(Role.PAYMENT)
+    if review.fee is None or flow is None or flow.net is None:
+        return []  # check_fee / the input checks already refuse
+    paid = -flow.net
+    postage = receiving.value
+    expected = intent.price + postage + review.fee
+    if receiving.role is Role.PAYMENT:
+        paid += postage  # one address for payment and ordinals: the postage came back to it
+    if paid == expected:
+        return []
+    foreign = [o for o in review.outputs if not o.roles & OUR_ROLES]
+    culprit = next((o for o in foreign if o.value == paid - expected), None)
+    if culprit is not None:
+        detail = f" The difference is {output_text(culprit)}: your change goes to someone else."
+    else:
+        detail = " Outputs not yours: " + "; ".join(output_text(o) for o in foreign) + "."
+    return [
+        Refusal(
+            RefusalCode.PAYMENT_MISMATCH,
+            f"Your payment address would pay {sats(paid)}, not the price {sats(intent.price)} "
+            f"+ postage {sats(postage)} + fee {sats(review.fee)} = {sats(expected)}." + detail,
+            output_index=culprit.index if culprit else (foreign[0].index if foreign else None),
+        )
+    ]

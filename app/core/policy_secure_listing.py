@@ -1,0 +1,183 @@
+"""Secure listing policy: sign the listed item's input, and only it, for at least the price.
+
+Rules: the item's input is the one whose outpoint carries the listed inscription (or is the
+listed runes outpoint), at our ordinals address, and carries nothing else we did not mean to
+sell; it is signed with SIGHASH_ALL|ANYONECANPAY or ALL (DEFAULT on taproot), never SINGLE,
+NONE or SINGLE|ANYONECANPAY; one output pays at least the listed price to our receive address;
+no other input of ours is spent. The buyer adds inputs later, so the fee is not ours to bound.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.core.policy_common import (
+    check_address,
+    check_common,
+    input_owner,
+    output_text,
+    plan_sighash,
+)
+from app.core.policy_verdict import (
+    Flow,
+    PolicyError,
+    Refusal,
+    RefusalCode,
+    SignPermission,
+    Verdict,
+    decide,
+)
+from app.core.psbt_review import (
+    SIGHASH_ALL,
+    SIGHASH_ALL_ANYONECANPAY,
+    SIGHASH_DEFAULT,
+    InputReview,
+    Review,
+)
+from app.core.psbt_review_context import Role
+from app.core.psbt_review_summary import sats
+from app.core.psbt_view import normalize_address
+
+_ALLOWED = frozenset({SIGHASH_ALL_ANYONECANPAY, SIGHASH_ALL, SIGHASH_DEFAULT})
+
+
+@dataclass(frozen=True)
+class SecureListingIntent:
+    """List `inscription_id`, or the whole UTXO `runes_outpoint` ("txid:vout"), for `price`."""
+
+    price: int
+    receive_address: str
+    inscription_id: str | None = None
+    runes_outpoint: str | None = None
+
+    def __post_init__(self) -> None:
+        if (self.inscription_id is None) == (self.runes_outpoint is None):
+            raise PolicyError("a listing names either an inscription or a runes outpoint")
+        if self.price <= 0 or not self.receive_address.strip():
+            raise PolicyError("a listing needs a positive price and a receive address")
+
+    @property
+    def item(self) -> str:
+        if self.inscription_id is not None:
+            return f"inscription {self.inscription_id}"
+        return f"the runes on {self.runes_outpoint}"
+
+    def is_item(self, inp: InputReview) -> bool:
+        if self.runes_outpoint is not None:
+            return inp.outpoint == self.runes_outpoint
+        contents = inp.contents
+        return contents is not None and any(
+            i.inscription_id == self.inscription_id for i in contents.inscriptions
+        )
+
+
+def check_secure_listing(review: Review, intent: SecureListingIntent) -> Verdict:
+    refusals = check_address(review, intent.receive_address, "The receive address")
+    items = [inp for inp in review.inputs if intent.is_item(inp)]
+    plan: list[SignPermission] = []
+    if not items:
+        unknown = [str(i.index) for i in review.inputs if i.contents is None]
+        hint = f" (ord has no answer for input {', '.join(unknown)})" if unknown else ""
+        refusals.append(
+            Refusal(
+                RefusalCode.ITEM_INPUT_WRONG,
+                f"No input carries {intent.item}{hint}: there is nothing to list.",
+            )
+        )
+    item = items[0] if items else None
+    if item is not None:
+        refusals += _check_item(intent, item)
+        permission, bad = plan_sighash(
+            item, Flow.SECURE_LISTING, _ALLOWED, SIGHASH_ALL_ANYONECANPAY
+        )
+        refusals += bad
+        plan += [permission] if permission else []
+    for inp in review.inputs:
+        if inp.is_ours and inp is not item:
+            refusals.append(
+                Refusal(
+                    RefusalCode.EXTRA_INPUT_OF_OURS,
+                    f"Input {inp.index} spends {input_owner(inp)}; a secure listing spends only "
+                    f"the input carrying {intent.item}.",
+                    input_index=inp.index,
+                )
+            )
+    refusals += _check_price(review, intent)
+    refusals += check_common(review, plan)
+    return decide(Flow.SECURE_LISTING, review, plan, refusals)
+
+
+def _check_item(intent: SecureListingIntent, item: InputReview) -> list[Refusal]:
+    found = []
+    if Role.ORDINALS not in item.roles and Role.UNKNOWN not in item.roles:
+        found.append(
+            Refusal(
+                RefusalCode.ITEM_NOT_OURS,
+                f"Input {item.index} carries {intent.item} but spends {input_owner(item)}, "
+                "not your ordinals address.",
+                input_index=item.index,
+            )
+        )
+    contents = item.contents
+    if contents is None:
+        found.append(
+            Refusal(
+                RefusalCode.CONTENTS_UNKNOWN,
+                f"Input {item.index} ({item.outpoint}): ord's answer about what it carries is "
+                "unknown.",
+                input_index=item.index,
+            )
+        )
+        return found
+    if intent.inscription_id is not None:
+        extra = [f"inscription {i.inscription_id}" for i in contents.inscriptions]
+        extra = [e for e in extra if e != intent.item]
+        extra += [f"{r.amount:,} {r.rune}" for r in contents.runes]
+    else:
+        extra = [f"inscription {i.inscription_id}" for i in contents.inscriptions]
+        if not contents.runes:
+            found.append(
+                Refusal(
+                    RefusalCode.ITEM_INPUT_WRONG,
+                    f"Input {item.index} ({item.outpoint}) carries no runes: nothing to list.",
+                    input_index=item.index,
+                )
+            )
+    if extra:
+        found.append(
+            Refusal(
+                RefusalCode.ITEM_CARRIES_MORE,
+                f"Input {item.index} ({item.outpoint}) carries more than {intent.item}: "
+                f"{', '.join(extra)} would be sold with it.",
+                input_index=item.index,
+            )
+        )
+    return found
+
+
+def _check_price(review: Review, intent: SecureListingIntent) -> list[Refusal]:
+    """Some single output pays at least the price to the receive address."""
+    wanted = normalize_address(intent.receive_address)
+    to_receive = [o for o in review.outputs if o.address and normalize_address(o.address) == wanted]
+    if any(o.value >= intent.price for o in to_receive):
+        return []
+    if to_receive:
+        best = max(to_receive, key=lambda o: o.value)
+        return [
+            Refusal(
+                RefusalCode.LISTING_UNDERPAID,
+                f"Output {best.index} pays {sats(best.value)} to your receive address "
+                f"{intent.receive_address}, less than the listing price {sats(intent.price)}.",
+                output_index=best.index,
+            )
+        ]
+    others = "; ".join(output_text(o) for o in review.outputs) or "there is no output"
+    first = review.outputs[0].index if review.outputs else None
+    return [
+        Refusal(
+            RefusalCode.LISTING_UNDERPAID,
+            f"No output pays the listing price {sats(intent.price)} to your receive address "
+            f"{intent.receive_address}: {others}.",
+            output_index=first,
+        )
+    ]

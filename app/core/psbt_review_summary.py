@@ -1,0 +1,213 @@
+"""Where inscriptions and runes go, and the plain "you give / you receive" summary of a review."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from app.core.psbt_review_context import (
+    OUR_ROLES,
+    ReviewContext,
+    Role,
+    RuneAmount,
+    describe_roles,
+)
+from app.core.psbt_view import PsbtView
+from app.core.sat_flow import SatDestination, SatFlowError, route_partial, rune_destination
+
+if TYPE_CHECKING:
+    from app.core.psbt_review import InputReview, OutputReview
+
+_RUNESTONE_PREFIX = b"\x6a\x5d"  # OP_RETURN OP_13
+
+
+def sats(n: int) -> str:
+    """'5,000 sats'."""
+    return f"{n:,} sats"
+
+
+@dataclass(frozen=True)
+class Landing:
+    """Where the sat of one inscription goes. `destination` is None when it cannot be known
+    (an earlier input's amount is missing, or ord's offset lies outside the input)."""
+
+    inscription_id: str
+    input_index: int
+    input_offset: int
+    from_ours: bool
+    destination: SatDestination | None
+    roles: frozenset[Role]  # the receiving output's roles; empty for the fee or unknown
+
+    @property
+    def output_index(self) -> int | None:
+        return None if self.destination is None else self.destination.vout
+
+    @property
+    def to_fee(self) -> bool:
+        return self.destination is not None and self.destination.to_fee
+
+    @property
+    def to_us(self) -> bool:
+        return bool(self.roles & OUR_ROLES)
+
+    def describe(self) -> str:
+        if self.destination is None:
+            return "an unknown place"
+        if self.destination.vout is None:
+            return "the fee (the miner gets it)"
+        return f"output {self.destination.vout} ({describe_roles(self.roles)})"
+
+
+def land_inscriptions(
+    view: PsbtView, context: ReviewContext, out_roles: Sequence[frozenset[Role]]
+) -> tuple[Landing, ...]:
+    """First-in-first-out landing of every inscription ord reports on the inputs."""
+    values = view.input_values
+    landings = []
+    for inp in view.inputs:
+        contents = context.contents_of(inp.outpoint)
+        if contents is None:
+            continue
+        ours = inp.address is not None and bool(context.roles_of(inp.address) & OUR_ROLES)
+        for ins in contents.inscriptions:
+            try:
+                dest = route_partial(values, view.output_values, inp.index, ins.offset)
+            except SatFlowError:
+                dest = None  # ord's offset and the PSBT's amount disagree: nothing is certain
+            roles = frozenset() if dest is None or dest.vout is None else out_roles[dest.vout]
+            landings.append(Landing(ins.inscription_id, inp.index, ins.offset, ours, dest, roles))
+    return tuple(landings)
+
+
+@dataclass(frozen=True)
+class RuneMoves:
+    """Runes on the inputs and where they go. Without a runestone they all go to the first
+    non-OP_RETURN output (ord's default); with one, edicts decide and this wallet does not
+    decode them, so `decoded` is False and nothing is assumed."""
+
+    decoded: bool
+    destination: int | None  # None: burned (no eligible output) or not decoded
+    sent: tuple[tuple[int, RuneAmount], ...]  # (input index, balance)
+    received: Mapping[int, tuple[RuneAmount, ...]] = field(default_factory=dict)
+
+
+def move_runes(view: PsbtView, context: ReviewContext) -> RuneMoves:
+    sent = []
+    for inp in view.inputs:
+        contents = context.contents_of(inp.outpoint)
+        sent += [(inp.index, rune) for rune in (contents.runes if contents else ())]
+    scripts = [o.script_pubkey for o in view.outputs]
+    if any(s.startswith(_RUNESTONE_PREFIX) for s in scripts):
+        return RuneMoves(False, None, tuple(sent))
+    dest = rune_destination(scripts)
+    received = {dest: tuple(r for _, r in sent)} if dest is not None and sent else {}
+    return RuneMoves(True, dest, tuple(sent), received)
+
+
+@dataclass(frozen=True)
+class RoleFlow:
+    """Sats one of our roles spends (None: some amount unknown) and receives."""
+
+    role: Role
+    sent: int | None
+    received: int
+
+    @property
+    def net(self) -> int | None:
+        return None if self.sent is None else self.received - self.sent
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The plain "you give / you receive" of a transaction."""
+
+    flows: tuple[RoleFlow, ...]
+    you_give: int | None  # sats leaving our addresses, fee included (negative: we gain)
+    fee: int | None
+    inscriptions_given: tuple[str, ...]
+    inscriptions_received: tuple[str, ...]
+    inscriptions_unknown: tuple[str, ...]  # ours whose destination cannot be known
+    runes_given: tuple[RuneAmount, ...]
+    runes_received: tuple[RuneAmount, ...]
+    runes_unknown: tuple[RuneAmount, ...]  # ours moved by a runestone this wallet does not read
+
+    def flow(self, role: Role) -> RoleFlow | None:
+        return next((f for f in self.flows if f.role is role), None)
+
+    def lines(self) -> tuple[str, ...]:
+        """Sentences for the review dialog, most important first."""
+        out = []
+        if self.you_give is None:
+            out.append("You give: unknown (an input amount is missing).")
+        elif self.you_give >= 0:
+            out.append(f"You give {sats(self.you_give)} in total, network fee included.")
+        else:
+            out.append(f"You receive {sats(-self.you_give)} in total.")
+        for f in self.flows:
+            role = f.role.value[0].upper() + f.role.value[1:]
+            if f.sent == 0:
+                out.append(f"{role} receives {sats(f.received)}.")
+                continue
+            spent = "an unknown amount" if f.sent is None else sats(f.sent)
+            net = "" if f.net is None else f" (net {f.net:+,} sats)"
+            out.append(f"{role} spends {spent} and receives {sats(f.received)}{net}.")
+        out += [f"You give inscription {i}." for i in self.inscriptions_given]
+        out += [f"You receive inscription {i}." for i in self.inscriptions_received]
+        out += [f"Where your inscription {i} goes is unknown." for i in self.inscriptions_unknown]
+        out += [f"You give {r.amount:,} {r.rune}." for r in self.runes_given]
+        out += [f"You receive {r.amount:,} {r.rune}." for r in self.runes_received]
+        out += [f"Where your {r.amount:,} {r.rune} go is unknown." for r in self.runes_unknown]
+        if self.fee is None:
+            out.append("Network fee: unknown (an input amount is missing).")
+        elif self.fee < 0:
+            out.append(
+                f"Network fee: none yet; the outputs exceed the inputs by {sats(-self.fee)}, "
+                "so someone else must add inputs."
+            )
+        else:
+            out.append(f"Network fee: {sats(self.fee)}.")
+        return tuple(out)
+
+
+def summarize(
+    inputs: Sequence[InputReview],
+    outputs: Sequence[OutputReview],
+    landings: Sequence[Landing],
+    runes: RuneMoves,
+    fee: int | None,
+) -> Summary:
+    flows = []
+    for role in (Role.PAYMENT, Role.ORDINALS, Role.BIDDING_WALLET):
+        ins = [i for i in inputs if i.is_ours and i.role is role]
+        outs = [o.value for o in outputs if o.is_ours and o.role is role]
+        if not ins and not outs:
+            continue
+        values = [i.value for i in ins]
+        sent = None if None in values else sum(v for v in values if v is not None)
+        flows.append(RoleFlow(role, sent, sum(outs)))
+    known = [f.net for f in flows]
+    you_give = None if None in known else -sum(n for n in known if n is not None)
+    ours_by_index = {i.index: i.is_ours for i in inputs}
+    dest_ours = runes.destination is not None and outputs[runes.destination].is_ours
+    our_runes = tuple(r for i, r in runes.sent if ours_by_index[i])
+    their_runes = tuple(r for i, r in runes.sent if not ours_by_index[i])
+    return Summary(
+        flows=tuple(flows),
+        you_give=you_give,
+        fee=fee,
+        inscriptions_given=tuple(
+            x.inscription_id
+            for x in landings
+            if x.from_ours and x.destination is not None and not x.to_us
+        ),
+        inscriptions_received=tuple(
+            x.inscription_id for x in landings if not x.from_ours and x.to_us
+        ),
+        inscriptions_unknown=tuple(
+            x.inscription_id for x in landings if x.from_ours and x.destination is None
+        ),
+        runes_given=our_runes if runes.decoded and not dest_ours else (),
+        runes_received=their_runes if runes.decoded and dest_ours else (),
+        runes_unknown=() if runes.decoded else our_runes,
+    )

@@ -1,0 +1,69 @@
+"""The signing policies, one per flow, behind one entry point.
+
+    review = psbt_review.review(view, context)
+    verdict = signing_policy.evaluate(review, WithdrawIntent(50_000, FeeBounds.of(5_000, 20)))
+    if verdict.approved: sign exactly verdict.to_sign (see app.wallet.psbt_view)
+    else: show verdict.refusals (each a code and a sentence naming the input or output)
+
+A policy never signs anything itself and never raises on a hostile PSBT: every problem becomes
+a `Refusal`. Only a malformed intent (a caller's bug) raises `PolicyError`.
+"""
+
+from __future__ import annotations
+
+from app.core.policy_funding import FundingIntent, check_funding
+from app.core.policy_inscription_bid import InscriptionBidIntent, check_inscription_bid
+from app.core.policy_secure_listing import SecureListingIntent, check_secure_listing
+from app.core.policy_verdict import (
+    FeeBounds,
+    Flow,
+    PolicyError,
+    Refusal,
+    RefusalCode,
+    SignPermission,
+    Verdict,
+)
+from app.core.policy_withdraw import WithdrawIntent, check_withdraw
+from app.core.psbt_review import Review
+
+Intent = WithdrawIntent | InscriptionBidIntent | SecureListingIntent | FundingIntent
+
+__all__ = [
+    "FeeBounds",
+    "Flow",
+    "FundingIntent",
+    "InscriptionBidIntent",
+    "Intent",
+    "PolicyError",
+    "Refusal",
+    "RefusalCode",
+    "SecureListingIntent",
+    "SignPermission",
+    "Verdict",
+    "WithdrawIntent",
+    "evaluate",
+    "flow_of",
+]
+
+
+def flow_of(intent: Intent) -> Flow:
+    if isinstance(intent, WithdrawIntent):
+        return Flow.WITHDRAW
+    if isinstance(intent, InscriptionBidIntent):
+        return Flow.INSCRIPTION_BID
+    if isinstance(intent, SecureListingIntent):
+        return Flow.SECURE_LISTING
+    return Flow.FUNDING
+
+
+def evaluate(review: Review, intent: Intent) -> Verdict:
+    """The verdict of the policy matching `intent`'s flow."""
+    if isinstance(intent, WithdrawIntent):
+        return check_withdraw(review, intent)
+    if isinstance(intent, InscriptionBidIntent):
+        return check_inscription_bid(review, intent)
+    if isinstance(intent, SecureListingIntent):
+        return check_secure_listing(review, intent)
+    if isinstance(intent, FundingIntent):
+        return check_funding(review, intent)
+    raise PolicyError(f"no signing policy for {type(intent).__name__}")
