@@ -11,7 +11,7 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.sandbox.chain import ordinals
+from app.core import sat_flow
 from app.sandbox.chain.consensus import block_subsidy
 from app.sandbox.chain.rawtx import ParsedTx
 
@@ -100,7 +100,7 @@ class Indexer:
                 moving.append((ins_id, index, offset))
         if not moving:
             return
-        destinations = ordinals.route(
+        destinations = sat_flow.route(
             [c.value for c in coins],
             [o.value for o in tx.outputs],
             [(index, offset) for _, index, offset in moving],
@@ -143,7 +143,7 @@ class Indexer:
                 totals[rune] = totals.get(rune, 0) + int(amount)
         if not totals:
             return
-        dest = ordinals.rune_destination([o.script_pubkey for o in tx.outputs])
+        dest = sat_flow.rune_destination([o.script_pubkey for o in tx.outputs])
         if dest is None:
             return  # no runestone and only OP_RETURN outputs: ord burns them
         for rune, amount in totals.items():
@@ -193,13 +193,13 @@ class Indexer:
             for ins_id, fee_offset in self.conn.execute(
                 "SELECT id, fee_offset FROM inscription_locations WHERE fee_txid = ?", (tx.txid,)
             ).fetchall():
-                position = ordinals.coinbase_position(subsidy, fees_before, fee_offset)
+                position = sat_flow.coinbase_position(subsidy, fees_before, fee_offset)
                 to_coinbase.append((position, ins_id))
             fees_before += fee
         self.apply_tx(coinbase, [], 0, height, 0)
         values = [o.value for o in coinbase.outputs]
         for position, ins_id in to_coinbase:
-            dest = ordinals.locate(values, position)
+            dest = sat_flow.locate(values, position)
             if dest.vout is None:  # the coinbase did not claim these fee sats: lost, as in ord
                 self._place(ins_id, None, None, None)
             else:

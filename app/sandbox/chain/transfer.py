@@ -11,7 +11,7 @@ The fee always comes from the last (change) output, after the inscribed sat.
 
 from __future__ import annotations
 
-from app.sandbox.chain import ordinals
+from app.core import sat_flow
 from app.sandbox.chain.consensus import dust_threshold
 from app.sandbox.chain.errors import InvalidRequest, NotFound
 from app.sandbox.chain.indexer import Coin
@@ -91,6 +91,6 @@ def _check_lands_on(
     tx: ParsedTx, input_values: list[int], input_index: int, offset: int, vout: int
 ) -> None:
     """Defensive: the layout above must put the inscribed sat on the recipient's output."""
-    dest = ordinals.route(input_values, [o.value for o in tx.outputs], [(input_index, offset)])[0]
+    dest = sat_flow.route(input_values, [o.value for o in tx.outputs], [(input_index, offset)])[0]
     if dest.vout != vout:
         raise RuntimeError(f"transfer layout sends the inscription to {dest}, not output {vout}")

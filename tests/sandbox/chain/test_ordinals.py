@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.sandbox.chain.ordinals import (
+from app.core.sat_flow import (
     SatDestination,
     coinbase_position,
     locate,
