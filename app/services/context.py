@@ -1,0 +1,217 @@
+"""What every use case needs: the clients, the keys, the network, the user's limits, time.
+
+`ServiceContext` is built once per connected profile (the GUI builds it after unlock; tests
+build it against a sandbox process) and passed to every use case:
+
+    ctx = ServiceContext(clients, keys, fee_bounds=FeeBounds.of(50_000, 200))
+    wallet = await get_bidding_wallet(ctx)
+
+It holds no secret itself: signing goes through `ctx.signing_keys()` (a `WalletKeys`, whose
+`RoleKey`s sign without exposing the key); a watch-only profile raises `WatchOnlyError` there.
+CPU-heavy work goes through `ctx.run_cpu` (an executor) so a GUI loop never stalls.
+
+`outpoint_contents` asks ord what each outpoint carries, for coin selection and PSBT reviews:
+an output ord cannot describe (unreachable, unknown, not indexed yet) raises
+`OrdUnavailableError` rather than being taken as empty.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import Executor
+from typing import TypeVar
+
+from app.core.pools import MakerFee
+from app.core.psbt_review_context import (
+    InscriptionAt,
+    KnownUtxo,
+    OutpointContents,
+    ReviewContext,
+    RuneAmount,
+)
+from app.core.signing_policy import FeeBounds
+from app.net.clients import NetClients
+from app.net.errors import NetError
+from app.net.ord import OrdOutput
+from app.services.errors import OrdUnavailableError, WatchOnlyError
+from app.services.pacing import AsyncioSleeper, BidPacer, Clock, Sleeper, SystemClock
+from app.wallet.addresses import Network, PublicRoleKey
+from app.wallet.keys import RoleKey, WalletKeys, WatchOnlyKeys
+
+T = TypeVar("T")
+
+# The public service's maker fee as third parties report it: a flat 1,000 sats per bid.
+# A sandbox reports its own in GET /sandbox/info; the caller passes what applies.
+DEFAULT_MAKER_FEE = MakerFee(basis_points=0, flat_sats=1_000)
+DEFAULT_FEE_BOUNDS = FeeBounds.of(max_fee=500_000, max_rate=1_000, min_rate=1)
+
+
+class ServiceContext:
+    """One connected profile: clients, keys (or watch-only), limits, clock and sleeper."""
+
+    def __init__(
+        self,
+        clients: NetClients,
+        keys: WalletKeys | WatchOnlyKeys,
+        *,
+        fee_bounds: FeeBounds = DEFAULT_FEE_BOUNDS,
+        maker_fee: MakerFee = DEFAULT_MAKER_FEE,
+        clock: Clock | None = None,
+        sleeper: Sleeper | None = None,
+        executor: Executor | None = None,
+    ) -> None:
+        self.clients = clients
+        self.keys = keys
+        self.fee_bounds = fee_bounds
+        self.maker_fee = maker_fee
+        self.clock: Clock = clock or SystemClock()
+        self.sleeper: Sleeper = sleeper or AsyncioSleeper()
+        self.executor = executor
+        # One pacer per context: the per-address bid pace spans every bid use case.
+        self.pacer = BidPacer(self.clock)
+        self._bidding_wallet: str | None = None
+
+    # --- identity -----------------------------------------------------------------------
+
+    @property
+    def payment_public(self) -> PublicRoleKey:
+        """Public facts of the payment key (address type, script, public key)."""
+        payment = self.keys.payment
+        return payment.public if isinstance(payment, RoleKey) else payment
+
+    @property
+    def ordinals_public(self) -> PublicRoleKey:
+        ordinals = self.keys.ordinals
+        return ordinals.public if isinstance(ordinals, RoleKey) else ordinals
+
+    @property
+    def network(self) -> Network:
+        return self.payment_public.network
+
+    @property
+    def payment_address(self) -> str:
+        return self.keys.payment.address
+
+    @property
+    def ordinals_address(self) -> str:
+        return self.keys.ordinals.address
+
+    @property
+    def payment_public_key_hex(self) -> str:
+        """The compressed (33-byte) payment public key, as the service wants it."""
+        return self.payment_public.public_key.hex()
+
+    @property
+    def can_sign(self) -> bool:
+        return isinstance(self.keys, WalletKeys)
+
+    def signing_keys(self) -> WalletKeys:
+        if not isinstance(self.keys, WalletKeys):
+            raise WatchOnlyError(
+                "This profile is watch-only: it has no private keys, so it cannot sign. "
+                "Sign on the machine that holds the keys (offline signing), or import them."
+            )
+        return self.keys
+
+    @property
+    def bidding_wallet_address(self) -> str | None:
+        """The bidding wallet the service gave us, once `get_bidding_wallet` ran."""
+        return self._bidding_wallet
+
+    def remember_bidding_wallet(self, address: str) -> None:
+        self._bidding_wallet = address
+
+    # --- work off the event loop --------------------------------------------------------
+
+    async def run_cpu(self, fn: Callable[..., T], *args: object) -> T:
+        """Run `fn(*args)` in the executor (the default one when none was given)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.executor, fn, *args)
+
+    # --- what outputs carry -------------------------------------------------------------
+
+    async def outpoint_contents(self, outpoints: Iterable[str]) -> dict[str, OutpointContents]:
+        """ord's answer for each "txid:vout", with each inscription's offset in its output.
+
+        Raises `OrdUnavailableError` when ord cannot say, for any of them."""
+        wanted = list(dict.fromkeys(outpoints))
+        if not wanted:
+            return {}
+        try:
+            outputs = await self.clients.ord.outputs(wanted)
+        except NetError as exc:
+            raise OrdUnavailableError(
+                "ord could not be asked what your coins carry, so nothing will be spent or "
+                f"signed rather than risk an inscription or runes ({type(exc).__name__}: "
+                f"{exc})."
+            ) from exc
+        contents: dict[str, OutpointContents] = {}
+        for outpoint, output in zip(wanted, outputs, strict=True):
+            if output.indexed is False:
+                raise OrdUnavailableError(
+                    f"ord has not indexed output {outpoint} yet, so what it carries is "
+                    "unknown; try again once ord has caught up with the chain."
+                )
+            contents[outpoint] = await self._contents_of(outpoint, output)
+        return contents
+
+    async def _contents_of(self, outpoint: str, output: OrdOutput) -> OutpointContents:
+        inscriptions = []
+        for inscription_id in output.inscriptions:
+            try:
+                location = await self.clients.ord.inscription(inscription_id)
+            except NetError as exc:
+                raise OrdUnavailableError(
+                    f"ord could not say where inscription {inscription_id} sits in "
+                    f"{outpoint} ({type(exc).__name__}); refusing rather than guessing."
+                ) from exc
+            if location.output.lower() != outpoint.lower():
+                raise OrdUnavailableError(
+                    f"ord lists inscription {inscription_id} on {outpoint} but locates it at "
+                    f"{location.satpoint}; its answers disagree, so nothing is signed."
+                )
+            inscriptions.append(InscriptionAt(inscription_id, location.offset))
+        runes = tuple(RuneAmount(r.name, r.amount) for r in output.runes)
+        return OutpointContents(tuple(inscriptions), runes)
+
+    def review_context(
+        self,
+        contents: Mapping[str, OutpointContents] | None = None,
+        chain_utxos: Mapping[str, KnownUtxo] | None = None,
+        service: Iterable[tuple[str, str]] = (),
+    ) -> ReviewContext:
+        """Our addresses (payment, ordinals, the bidding wallet when known) and the facts."""
+        return ReviewContext.for_wallet(
+            self.network.value,
+            self.payment_address,
+            self.ordinals_address,
+            self._bidding_wallet,
+            service,
+            contents,
+            chain_utxos,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"ServiceContext({self.clients.config.profile.value}, {self.payment_address}, "
+            f"{self.ordinals_address})"
+        )
+
+
+class CancelToken:
+    """Cooperative cancel for long operations: checked between items, never inside one."""
+
+    def __init__(self) -> None:
+        self._cancelled = False
+
+    def cancel(self) -> None:
+        self._cancelled = True
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled
+
+
+# The brief's name for the same object: the GUI speaks of a wallet session.
+WalletSession = ServiceContext

@@ -1,0 +1,134 @@
+"""Service-level exceptions: each carries a plain sentence a user can act on.
+
+`ServiceError.user_message` is what the GUI shows; `str(exc)` is the same sentence. None of
+these ever quote a signature, a PSBT or key material: only addresses, amounts, bid ids and the
+service's own error message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from app.core.errors import RuleViolation
+from app.core.pools import PoolUsage
+from app.core.psbt_review import Review
+from app.core.signing_policy import Refusal, Verdict
+
+
+class ServiceError(Exception):
+    """Base of every use-case error; `user_message` is shown as is."""
+
+    def __init__(self, user_message: str) -> None:
+        self.user_message = user_message
+        super().__init__(user_message)
+
+
+class WatchOnlyError(ServiceError):
+    """The profile has no private keys, so nothing can be signed here."""
+
+
+class BiddingWalletIdentityError(ServiceError):
+    """The service tied the bidding wallet to another (ordinals, payment, pubkey) triple."""
+
+    def __init__(self, service_message: str) -> None:
+        self.service_message = service_message
+        super().__init__(
+            "The marketplace already tied your bidding wallet to another combination of "
+            f"ordinals address, payment address and payment key. The service says: "
+            f"{service_message} Fix: open this profile with the same wallet layout (the "
+            "same payment address type and the same ordinals address) you first used with "
+            "this service, or use a new ordinals address to get a new bidding wallet."
+        )
+
+
+class OrdUnavailableError(ServiceError):
+    """ord could not say what an output carries: nothing is spent rather than guessing."""
+
+
+class InsufficientFundsError(ServiceError):
+    """Not enough spendable (cardinal) coins at the payment address."""
+
+    def __init__(self, needed: int, available: int, skipped: int) -> None:
+        self.needed = needed
+        self.available = available
+        self.skipped = skipped
+        extra = (
+            f" ({skipped} output(s) carrying inscriptions or runes were left untouched)"
+            if skipped
+            else ""
+        )
+        super().__init__(
+            f"The payment address has {available:,} spendable sats{extra}, but this needs "
+            f"{needed:,} sats including the network fee."
+        )
+
+
+class PolicyRefusedError(ServiceError):
+    """The PSBT guard refused to sign: nothing was signed or sent. `reasons` say why."""
+
+    def __init__(self, verdict: Verdict, review: Review | None = None) -> None:
+        self.verdict = verdict
+        self.review = review
+        self.refusals: tuple[Refusal, ...] = verdict.refusals
+        reasons = " ".join(verdict.reasons())
+        super().__init__(f"The {verdict.flow} was refused and nothing was signed: {reasons}")
+
+
+class BidRejectedError(ServiceError):
+    """The bid request breaks a rule before it is sent; `violations` list every one."""
+
+    def __init__(self, violations: Sequence[RuleViolation]) -> None:
+        self.violations = tuple(violations)
+        super().__init__(" ".join(v.message for v in self.violations))
+
+
+@dataclass(frozen=True)
+class PoolShortfall:
+    """One pool that would not fit: which, and by how many sats."""
+
+    pool: str
+    needed: int
+    available: int
+    shortfall: int
+
+    @classmethod
+    def of(cls, usage: PoolUsage) -> PoolShortfall:
+        return cls(str(usage.pool), usage.needed, usage.available, usage.shortfall)
+
+
+class PoolDoesNotFitError(ServiceError):
+    """The bids would over-commit at least one pool of the bidding wallet."""
+
+    def __init__(self, shortfalls: Sequence[PoolShortfall]) -> None:
+        self.shortfalls = tuple(shortfalls)
+        parts = [
+            f"pool {s.pool} would need {s.needed:,} sats (open bids and maker fee included) "
+            f"but the bidding wallet holds {s.available:,}: {s.shortfall:,} sats short"
+            for s in self.shortfalls
+        ]
+        super().__init__(
+            "These bids do not fit your bidding wallet: "
+            + "; ".join(parts)
+            + ". Fund the bidding wallet, or lower the price or quantity."
+        )
+
+
+class OwnSignatureInvalidError(ServiceError):
+    """Our own signature did not pass the independent verifier: nothing was sent."""
+
+
+class BidNotPlacedError(ServiceError):
+    """The service refused the bid (or it could not be placed after the allowed retries)."""
+
+    def __init__(self, user_message: str, error_code: str | None = None) -> None:
+        self.error_code = error_code
+        super().__init__(user_message)
+
+
+class ChallengeError(ServiceError):
+    """The cancel credential (a signed challenge) could not be obtained or was refused."""
+
+
+class BroadcastError(ServiceError):
+    """The network refused the transaction."""

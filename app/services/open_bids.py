@@ -1,0 +1,104 @@
+"""Our open bids (`GET /address/bids`) with what each bid pool commits against the balance.
+
+A pool is a collection (or rune, or `sub1k`-style range) or one trait of a collection (spec
+section 1). Single-inscription bids are paid from the payment address, not the bidding
+wallet, so they are listed but belong to no pool.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from app.core.bid_request import Trait
+from app.core.pools import MakerFee, OpenBid, PoolKey, committed_by_pool
+from app.net.marketplace_bids import BidListEntry
+from app.services.bidding_wallet import BiddingWalletBalance, bidding_wallet_balance
+from app.services.context import ServiceContext
+
+INDIVIDUAL_BID_TYPE = "individual"
+
+
+@dataclass(frozen=True)
+class PoolTotal:
+    """One pool: its open bids and what they commit (prices plus maker fee) vs the balance."""
+
+    pool: PoolKey
+    bids: int
+    committed: int
+    balance: int
+
+    @property
+    def free(self) -> int:
+        return max(0, self.balance - self.committed)
+
+    @property
+    def over_by(self) -> int:
+        """How far the pool exceeds the balance (a fill or withdrawal may cause it)."""
+        return max(0, self.committed - self.balance)
+
+
+@dataclass(frozen=True)
+class OpenBidsView:
+    bids: tuple[BidListEntry, ...]
+    pools: tuple[PoolTotal, ...]
+    balance: BiddingWalletBalance
+    uncounted: tuple[str, ...]  # bid ids the service listed without a price
+
+    @property
+    def inscription_bids(self) -> tuple[BidListEntry, ...]:
+        return tuple(b for b in self.bids if pool_key_of(b) is None)
+
+
+def pool_key_of(entry: BidListEntry) -> PoolKey | None:
+    """The pool a listed bid belongs to; None for a single-inscription bid."""
+    if entry.type == INDIVIDUAL_BID_TYPE or entry.inscription_id is not None:
+        return None
+    slug = entry.rune_name if entry.is_rune_bid else entry.collection_slug
+    slug = slug or entry.collection_slug or entry.rune_name
+    if slug is None:
+        return None
+    trait = None
+    if entry.attribute is not None:
+        trait = Trait(entry.attribute.trait_type, entry.attribute.value)
+    return PoolKey(slug, trait)
+
+
+def pooled_bids(entries: Iterable[BidListEntry]) -> tuple[list[OpenBid], list[str]]:
+    """Listed bids as `OpenBid`s for the pool arithmetic, and the ids that lack a price."""
+    pooled, uncounted = [], []
+    for entry in entries:
+        pool = pool_key_of(entry)
+        if pool is None:
+            continue
+        if entry.price is None:
+            uncounted.append(entry.bid_id)
+            continue
+        pooled.append(OpenBid(entry.bid_id, pool, entry.price, 0))
+    return pooled, uncounted
+
+
+def pool_totals(
+    entries: Sequence[BidListEntry], balance_sats: int, fee: MakerFee
+) -> tuple[PoolTotal, ...]:
+    pooled, _ = pooled_bids(entries)
+    counts = Counter(b.pool for b in pooled)
+    return tuple(
+        PoolTotal(pool, counts[pool], committed, balance_sats)
+        for pool, committed in committed_by_pool(pooled, fee).items()
+    )
+
+
+async def fetch_open_bids(ctx: ServiceContext) -> list[BidListEntry]:
+    """The service's list of our open bids (by our ordinals address, spec 4.5)."""
+    return await ctx.clients.marketplace.get_bids(ctx.ordinals_address)
+
+
+async def load_open_bids(ctx: ServiceContext) -> OpenBidsView:
+    """Open bids, the bidding wallet's balance and every pool's total against it."""
+    entries = await fetch_open_bids(ctx)
+    balance = await bidding_wallet_balance(ctx)
+    _, uncounted = pooled_bids(entries)
+    pools = pool_totals(entries, balance.total, ctx.maker_fee)
+    return OpenBidsView(tuple(entries), pools, balance, tuple(uncounted))

@@ -1,0 +1,273 @@
+"""Shared fixtures of the use-case tests: one real sandbox process, fresh keys, contexts.
+
+- `sandbox_url` (session): a `bidwallet sandbox serve` process on a temporary data dir, shared
+  by every services test (each test uses its own fresh keys, so their bids never mix).
+- `sandbox` (`SandboxControl`): the scenario API (faucet, mine, clock, inscriptions, runes).
+- `service_clock` (`SteppedClock`: the sandbox's time at the start, moved only by waits) and
+  `sandbox_sleeper` (`SandboxSleeper`: a wait advances the sandbox clock and `service_clock`
+  by the same amount and records it in `.waits`; nothing sleeps).
+- `make_keys(preset="leather", mnemonic=None)`: regtest `WalletKeys` (a fresh random mnemonic
+  unless given); `keys`: one of them.
+- `funded_keys`: `keys` with two confirmed 0.05 BTC coins on the payment address.
+- `make_context(keys, url=None, timeouts=None)`: a `ServiceContext` (sandbox maker fee, the
+  sandbox clock and sleeper), its clients closed at teardown; `ctx`: one for `funded_keys`.
+- `proxy`: a `FaultProxy` in front of the sandbox (tests/support/proxy.py).
+- `collection`: a fresh collection slug with `TRAITS`; `bidder`: `ctx` whose bidding wallet
+  holds `BIDDING_FUNDS`; `hour_from_now(ctx)`: a bid expiry on the service clock.
+
+Async fixtures run in the session's event loop (`asyncio_default_fixture_loop_scope`), so every
+test module here starts with `pytestmark = pytest.mark.asyncio(loop_scope="session")` to run its
+tests in that same loop (then plain `@pytest.fixture async def` fixtures work too).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+from embit import bip39
+
+from app.core.pools import MakerFee
+from app.net.clients import NetClients
+from app.net.config import ServiceConfig
+from app.net.http import Timeouts
+from app.services.context import DEFAULT_MAKER_FEE, ServiceContext
+from app.wallet.addresses import Network
+from app.wallet.keys import MnemonicSeed, WalletKeys, derive_wallet_keys
+from app.wallet.presets import get_preset
+from tests.sandbox.sandbox_process import SandboxProcess
+from tests.support.proxy import FaultProxy
+
+COIN_SATS = 5_000_000
+
+
+@pytest.fixture(scope="session")
+def sandbox_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    root = tmp_path_factory.mktemp("services-sandbox")
+    process = SandboxProcess(root / "logs", root / "data")
+    try:
+        yield process.url
+    finally:
+        if process.proc.poll() is None:
+            process.kill()
+
+
+class SandboxControl:
+    """The sandbox's `/sandbox` scenario API, for arranging a test's world."""
+
+    def __init__(self, http: httpx.AsyncClient) -> None:
+        self.http = http
+
+    async def _post(self, path: str, body: dict[str, Any]) -> Any:
+        response = await self.http.post(path, json=body)
+        assert response.status_code in (200, 201), f"{path}: {response.text}"
+        return response.json()
+
+    async def info(self) -> dict[str, Any]:
+        response = await self.http.get("/sandbox/info")
+        assert response.status_code == 200, response.text
+        body: dict[str, Any] = response.json()
+        return body
+
+    async def faucet(self, address: str, sats: int, *, mine: bool = True) -> str:
+        """Pay `sats` to `address`; returns the outpoint "txid:vout"."""
+        body = await self._post("/sandbox/faucet", {"address": address, "sats": sats})
+        if mine:
+            await self.mine()
+        return f"{body['txid']}:{body['vout']}"
+
+    async def mine(self, blocks: int = 1) -> int:
+        height: int = (await self._post("/sandbox/mine", {"blocks": blocks}))["height"]
+        return height
+
+    async def advance_clock(self, ms: int) -> int:
+        clock_ms: int = (await self._post("/sandbox/clock", {"advanceMs": ms}))["clockMs"]
+        return clock_ms
+
+    async def create_collection(
+        self, slug: str, traits: dict[str, list[str]] | None = None
+    ) -> dict[str, Any]:
+        spec = [{"trait_type": t, "values": v} for t, v in (traits or {}).items()]
+        body = {"slug": slug, "name": slug.replace("-", " ").title(), "traits": spec}
+        result: dict[str, Any] = await self._post("/sandbox/collections", body)
+        return result
+
+    async def inscribe(
+        self,
+        address: str,
+        collection: str | None = None,
+        attributes: dict[str, str] | None = None,
+        *,
+        mine: bool = True,
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = {"address": address}
+        if collection is not None:
+            body["collectionSlug"] = collection
+        if attributes is not None:
+            body["attributes"] = [{"trait_type": k, "value": v} for k, v in attributes.items()]
+        result: dict[str, Any] = await self._post("/sandbox/inscriptions", body)
+        if mine:
+            await self.mine()
+        return result
+
+    async def etch_runes(self, address: str, rune: str, amount: int, *, mine: bool = True) -> str:
+        outpoint: str = (
+            await self._post("/sandbox/runes", {"address": address, "rune": rune, "amount": amount})
+        )["outpoint"]
+        if mine:
+            await self.mine()
+        return outpoint
+
+
+class SteppedClock:
+    """Our clock in tests: the sandbox's time when the test started, moved only by the
+    sleeper. Waits computed from it are exact numbers, whatever the machine's load; the
+    service's own clock runs ahead of it by the test's real duration, which only makes every
+    wait we compute at least as long as the service needs."""
+
+    def __init__(self, start_ms: int) -> None:
+        self.ms = start_ms
+
+    def now_ms(self) -> int:
+        return self.ms
+
+    def advance(self, ms: int) -> None:
+        self.ms += ms
+
+
+class SandboxSleeper:
+    """A `Sleeper` that makes time pass instead of waiting: the sandbox clock and ours."""
+
+    def __init__(self, sandbox: SandboxControl, clock: SteppedClock) -> None:
+        self.sandbox = sandbox
+        self.clock = clock
+        self.waits: list[int] = []
+
+    async def sleep_ms(self, ms: int) -> None:
+        self.waits.append(ms)
+        if ms > 0:
+            await self.sandbox.advance_clock(ms)
+            self.clock.advance(ms)
+
+
+@pytest.fixture
+async def sandbox(sandbox_url: str) -> AsyncIterator[SandboxControl]:
+    async with httpx.AsyncClient(base_url=sandbox_url, timeout=120.0) as http:
+        yield SandboxControl(http)
+
+
+@pytest.fixture
+async def service_clock(sandbox: SandboxControl) -> SteppedClock:
+    return SteppedClock(int((await sandbox.info())["clockMs"]))
+
+
+@pytest.fixture
+def sandbox_sleeper(sandbox: SandboxControl, service_clock: SteppedClock) -> SandboxSleeper:
+    return SandboxSleeper(sandbox, service_clock)
+
+
+@pytest.fixture
+async def sandbox_maker_fee(sandbox: SandboxControl) -> MakerFee:
+    info = await sandbox.info()
+    if info.get("makerFeeSats") is None:
+        return DEFAULT_MAKER_FEE
+    return MakerFee(int(info.get("makerFeeBps") or 0), int(info["makerFeeSats"]))
+
+
+KeysFactory = Callable[..., WalletKeys]
+
+
+def new_mnemonic() -> str:
+    return str(bip39.mnemonic_from_bytes(secrets.token_bytes(16)))
+
+
+@pytest.fixture
+def make_keys() -> KeysFactory:
+    def make(preset: str = "leather", mnemonic: str | None = None) -> WalletKeys:
+        words = mnemonic or new_mnemonic()
+        return derive_wallet_keys(MnemonicSeed(words), get_preset(preset), Network.REGTEST)
+
+    return make
+
+
+@pytest.fixture
+def keys(make_keys: KeysFactory) -> WalletKeys:
+    return make_keys()
+
+
+@pytest.fixture
+async def funded_keys(keys: WalletKeys, sandbox: SandboxControl) -> WalletKeys:
+    await sandbox.faucet(keys.payment.address, COIN_SATS, mine=False)
+    await sandbox.faucet(keys.payment.address, COIN_SATS)
+    return keys
+
+
+ContextFactory = Callable[..., ServiceContext]
+
+
+@pytest.fixture
+async def make_context(
+    sandbox_url: str,
+    service_clock: SteppedClock,
+    sandbox_sleeper: SandboxSleeper,
+    sandbox_maker_fee: MakerFee,
+) -> AsyncIterator[ContextFactory]:
+    opened: list[NetClients] = []
+
+    def make(
+        keys: WalletKeys, url: str | None = None, timeouts: Timeouts | None = None
+    ) -> ServiceContext:
+        config = ServiceConfig.sandbox(url or sandbox_url, timeouts=timeouts)
+        clients = NetClients.open(config)
+        opened.append(clients)
+        return ServiceContext(
+            clients,
+            keys,
+            maker_fee=sandbox_maker_fee,
+            clock=service_clock,
+            sleeper=sandbox_sleeper,
+        )
+
+    yield make
+    for clients in opened:
+        await clients.aclose()
+
+
+@pytest.fixture
+def ctx(make_context: ContextFactory, funded_keys: WalletKeys) -> ServiceContext:
+    return make_context(funded_keys)
+
+
+@pytest.fixture
+async def proxy(sandbox_url: str) -> AsyncIterator[FaultProxy]:
+    async with FaultProxy(upstream=sandbox_url) as running:
+        yield running
+
+
+BIDDING_FUNDS = 1_000_000
+TRAITS = {"hat": ["red", "blue", "green"], "eyes": ["laser", "sleepy"], "background": ["sky"]}
+
+
+@pytest.fixture
+async def collection(sandbox: SandboxControl) -> str:
+    """A fresh collection (unique slug) with the traits in `TRAITS`."""
+    slug = f"col-{secrets.token_hex(5)}"
+    await sandbox.create_collection(slug, TRAITS)
+    return slug
+
+
+@pytest.fixture
+async def bidder(ctx: ServiceContext, sandbox: SandboxControl) -> ServiceContext:
+    """`ctx` with its bidding wallet known and holding `BIDDING_FUNDS` (confirmed)."""
+    from app.services.bidding_wallet import get_bidding_wallet
+
+    wallet = await get_bidding_wallet(ctx)
+    await sandbox.faucet(wallet.address, BIDDING_FUNDS)
+    return ctx
+
+
+def hour_from_now(ctx: ServiceContext) -> int:
+    return ctx.clock.now_ms() + 3_600_000

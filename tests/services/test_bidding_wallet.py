@@ -1,0 +1,76 @@
+"""The bidding wallet use cases against a real sandbox process: get (and the identity rule),
+balance (confirmed + unconfirmed), and the BIP-21 payment link to it."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from app.services.bidding_wallet import (
+    bidding_wallet_balance,
+    funding_uri,
+    get_bidding_wallet,
+)
+from app.services.context import ServiceContext
+from app.services.errors import BiddingWalletIdentityError
+from app.wallet.addresses import Network, ScriptKind, decode_address
+from tests.services.conftest import ContextFactory, KeysFactory, SandboxControl, new_mnemonic
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+async def test_get_bidding_wallet_is_stable_and_remembered(ctx: ServiceContext) -> None:
+    first = await get_bidding_wallet(ctx)
+    again = await get_bidding_wallet(ctx)
+    assert first.address == again.address
+    assert ctx.bidding_wallet_address == first.address
+    decoded = decode_address(first.address, Network.REGTEST)
+    assert decoded.kind in (ScriptKind.P2TR, ScriptKind.P2WSH)
+    assert first.address not in (ctx.payment_address, ctx.ordinals_address)
+
+
+async def test_identity_mismatch_is_surfaced_with_the_fix(
+    make_keys: KeysFactory, make_context: ContextFactory
+) -> None:
+    mnemonic = new_mnemonic()
+    # Leather and Xverse share the ordinals address of account 0 but not the payment address
+    # type (P2WPKH vs P2SH-P2WPKH): the second request is another identity for that wallet.
+    leather = make_context(make_keys("leather", mnemonic))
+    xverse = make_context(make_keys("xverse", mnemonic))
+    assert leather.ordinals_address == xverse.ordinals_address
+    assert leather.payment_address != xverse.payment_address
+    await get_bidding_wallet(leather)
+    with pytest.raises(BiddingWalletIdentityError) as caught:
+        await get_bidding_wallet(xverse)
+    message = caught.value.user_message
+    assert caught.value.service_message in message
+    assert "same payment address type" in message
+    assert "new ordinals address" in message
+    assert xverse.bidding_wallet_address is None
+    # The first identity still works.
+    assert (await get_bidding_wallet(leather)).address == leather.bidding_wallet_address
+
+
+async def test_balance_counts_unconfirmed_then_confirmed(
+    ctx: ServiceContext, sandbox: SandboxControl
+) -> None:
+    wallet = await get_bidding_wallet(ctx)
+    empty = await bidding_wallet_balance(ctx)
+    assert (empty.confirmed, empty.unconfirmed, empty.total) == (0, 0, 0)
+    await sandbox.faucet(wallet.address, 120_000, mine=False)
+    pending = await bidding_wallet_balance(ctx)
+    assert (pending.confirmed, pending.unconfirmed, pending.total) == (0, 120_000, 120_000)
+    await sandbox.mine()
+    mined = await bidding_wallet_balance(ctx)
+    assert (mined.confirmed, mined.unconfirmed, mined.total) == (120_000, 0, 120_000)
+
+
+async def test_funding_uri_pays_the_bidding_wallet(ctx: ServiceContext) -> None:
+    uri = await funding_uri(ctx, 250_000)
+    parts = urlsplit(uri)
+    assert parts.scheme == "bitcoin"
+    assert parts.path == ctx.bidding_wallet_address
+    query = parse_qs(parts.query)
+    assert query["amount"] == ["0.0025"]
+    assert query["label"] == ["Bidwallet bidding wallet"]

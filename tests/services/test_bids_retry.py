@@ -1,0 +1,168 @@
+"""The spec's retry rules (4.2) end to end, faults injected by a proxy in front of the real
+sandbox: a retry is a new signed request, never a resend; after a 5xx, a timeout or a dropped
+connection the open bids are read first, and a bid already stored is never placed twice."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from app.core.bid_request import Trait
+from app.net.http import Timeouts
+from app.services.bid_retry import AttemptResult, place_with_retries
+from app.services.bids import BidSpec, build_request, place_bid, sign_bid
+from app.services.context import ServiceContext
+from app.services.errors import BidNotPlacedError
+from app.services.open_bids import fetch_open_bids
+from app.wallet.message import MessageScheme
+from tests.services.conftest import ContextFactory, SandboxSleeper, hour_from_now
+from tests.support.proxy import Fault, FaultProxy
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+PLACE = "/v1/bid/place"
+
+
+def _posts(proxy: FaultProxy) -> list[dict[str, Any]]:
+    bodies: list[dict[str, Any]] = [s.json() for s in proxy.requests("POST", PLACE)]
+    return bodies
+
+
+def _all_new(bodies: list[dict[str, Any]]) -> bool:
+    """Every attempt carried its own timestamp and its own signature."""
+    stamps = [b["timestamp"] for b in bodies]
+    signatures = [b["signedBiddingMessage"] for b in bodies]
+    return len(set(stamps)) == len(stamps) and len(set(signatures)) == len(signatures)
+
+
+async def _count(ctx: ServiceContext, slug: str) -> int:
+    return sum(1 for e in await fetch_open_bids(ctx) if e.collection_slug == slug)
+
+
+@pytest.fixture
+async def proxied(
+    make_context: ContextFactory, bidder: ServiceContext, proxy: FaultProxy
+) -> ServiceContext:
+    return make_context(bidder.keys, proxy.url)
+
+
+async def test_rate_limited_then_placed_after_waiting_retry_after(
+    bidder: ServiceContext,
+    proxied: ServiceContext,
+    collection: str,
+    proxy: FaultProxy,
+    sandbox_sleeper: SandboxSleeper,
+) -> None:
+    # Another session of the same wallet just placed a 2-trait bid: our pacer cannot know,
+    # so the service answers 429 with retryAfterMs.
+    traits = [Trait("hat", "red"), Trait("hat", "blue")]
+    await place_bid(bidder, BidSpec.trait(collection, traits, 2_000, 1, hour_from_now(bidder)))
+    sandbox_sleeper.waits.clear()
+    outcome = await place_bid(
+        proxied, BidSpec.collection(collection, 3_000, 1, hour_from_now(proxied))
+    )
+    statuses = [s.status for s in proxy.requests("POST", PLACE)]
+    assert statuses == [429, 200]
+    retry_after = proxy.requests("POST", PLACE)[0].response_json()["retryAfterMs"]
+    assert 0 < retry_after <= 1_000
+    assert sandbox_sleeper.waits == [retry_after]  # waited exactly what the service said
+    results = [a.result for a in outcome.placement.attempts]
+    assert results == [AttemptResult.RATE_LIMITED, AttemptResult.PLACED]
+    assert _all_new(_posts(proxy))
+    assert await _count(proxied, collection) == 3
+
+
+async def test_signature_used_answer_leads_to_a_new_signature_not_a_resend(
+    proxied: ServiceContext, collection: str, proxy: FaultProxy
+) -> None:
+    used = {"errorCode": "COLLECTION_BID_SIGNATURE_USED", "message": "already used"}
+    proxy.add_fault(Fault.reply("POST", PLACE, 400, used))
+    outcome = await place_bid(
+        proxied, BidSpec.collection(collection, 4_000, 2, hour_from_now(proxied))
+    )
+    bodies = _posts(proxy)
+    assert len(bodies) == 2 and _all_new(bodies)
+    # Between the two: the open bids were read to see whether that message placed the bid.
+    paths = proxy.paths()
+    first, second = [i for i, p in enumerate(paths) if p == f"POST {PLACE}"]
+    assert "GET /v1/address/bids" in paths[first + 1 : second]
+    assert [a.result for a in outcome.placement.attempts] == [
+        AttemptResult.NOT_FOUND_AFTER_ERROR,
+        AttemptResult.PLACED,
+    ]
+    assert await _count(proxied, collection) == 2
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [
+        Fault.after_forward("POST", PLACE, 502),
+        Fault.after_forward("POST", PLACE, 500),
+        Fault.drop_after_forward("POST", PLACE),
+    ],
+    ids=["502", "500", "dropped"],
+)
+async def test_stored_then_server_error_is_not_placed_twice(
+    proxied: ServiceContext, collection: str, proxy: FaultProxy, fault: Fault
+) -> None:
+    proxy.add_fault(fault)
+    outcome = await place_bid(
+        proxied, BidSpec.collection(collection, 6_000, 2, hour_from_now(proxied))
+    )
+    assert len(proxy.requests("POST", PLACE)) == 1
+    assert outcome.placement.confirmed_by_listing
+    assert await _count(proxied, collection) == 2
+
+
+async def test_stored_then_timeout_is_not_placed_twice(
+    make_context: ContextFactory, bidder: ServiceContext, collection: str, proxy: FaultProxy
+) -> None:
+    # The proxy never answers; the client's read timeout (kept short here) fires.
+    ctx = make_context(bidder.keys, proxy.url, Timeouts(read=0.5))
+    proxy.add_fault(Fault.hang_after_forward("POST", PLACE))
+    traits = [Trait("eyes", "laser")]
+    outcome = await place_bid(ctx, BidSpec.trait(collection, traits, 7_000, 3, hour_from_now(ctx)))
+    assert len(proxy.requests("POST", PLACE)) == 1
+    assert outcome.placement.attempts[0].error == "RequestTimeout"
+    assert outcome.placement.confirmed_by_listing
+    assert await _count(ctx, collection) == 3
+
+
+async def test_not_stored_server_error_is_retried_with_a_new_request(
+    proxied: ServiceContext, collection: str, proxy: FaultProxy
+) -> None:
+    proxy.add_fault(Fault.reply("POST", PLACE, 503, {"message": "overloaded"}))
+    await place_bid(proxied, BidSpec.collection(collection, 8_000, 1, hour_from_now(proxied)))
+    bodies = _posts(proxy)
+    assert len(bodies) == 2 and _all_new(bodies)
+    assert await _count(proxied, collection) == 1
+
+
+async def test_unreadable_bids_after_an_ambiguous_error_stop_without_retrying(
+    proxied: ServiceContext, collection: str, proxy: FaultProxy
+) -> None:
+    keys = proxied.signing_keys()
+    spec = BidSpec.collection(collection, 9_000, 1, hour_from_now(proxied))
+    await fetch_open_bids(proxied)  # the bidding wallet is known before the faults
+
+    async def sign(timestamp: int) -> Any:
+        unsigned = build_request(proxied, spec, timestamp, "-")
+        return sign_bid(unsigned, keys.payment, MessageScheme.BIP322_SIMPLE, proxied.network)
+
+    proxy.add_fault(Fault.after_forward("POST", PLACE, 504))
+    proxy.add_fault(Fault.reply("GET", "/v1/address/bids", 503, {"message": "down"}, times=None))
+    with pytest.raises(BidNotPlacedError, match="unknown whether the bid was placed"):
+        await place_with_retries(proxied, sign, baseline=0)
+    assert len(proxy.requests("POST", PLACE)) == 1
+
+
+async def test_a_refusal_is_final(
+    proxied: ServiceContext, collection: str, proxy: FaultProxy
+) -> None:
+    refusal = {"errorCode": "COLLECTION_BID_TRAIT_NOT_FOUND", "message": "no such trait"}
+    proxy.add_fault(Fault.reply("POST", PLACE, 400, refusal))
+    with pytest.raises(BidNotPlacedError) as caught:
+        await place_bid(proxied, BidSpec.collection(collection, 5_000, 1, hour_from_now(proxied)))
+    assert caught.value.error_code == "COLLECTION_BID_TRAIT_NOT_FOUND"
+    assert "no such trait" in caught.value.user_message
+    assert len(proxy.requests("POST", PLACE)) == 1
