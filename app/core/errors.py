@@ -56,8 +56,46 @@ class ErrorCode(StrEnum):
     SIGNED_BY_ORDINALS_ADDRESS = "SIGNED_BY_ORDINALS_ADDRESS"
     BIDDING_WALLET_NOT_FOUND = "BIDDING_WALLET_NOT_FOUND"
     UNAUTHORIZED = "UNAUTHORIZED"
+    INVALID_ADDRESS = "INVALID_ADDRESS"
+    CANCEL_CREDENTIAL_INVALID = "CANCEL_CREDENTIAL_INVALID"
+    CANCEL_NOT_MAKER = "CANCEL_NOT_MAKER"
     BID_NOT_FOUND = "BID_NOT_FOUND"
+    FILL_UNSUPPORTED = "FILL_UNSUPPORTED"
+    FILL_NO_MATCHING_INSCRIPTION = "FILL_NO_MATCHING_INSCRIPTION"
+    FILL_INSUFFICIENT_BALANCE = "FILL_INSUFFICIENT_BALANCE"
+    WITHDRAW_AMOUNT_INVALID = "WITHDRAW_AMOUNT_INVALID"
+    WITHDRAW_INSUFFICIENT_BALANCE = "WITHDRAW_INSUFFICIENT_BALANCE"
+    INVALID_PSBT = "INVALID_PSBT"
+    WITHDRAW_INTENT_NOT_FOUND = "WITHDRAW_INTENT_NOT_FOUND"
+    WITHDRAW_SIGNATURE_MISSING = "WITHDRAW_SIGNATURE_MISSING"
+    WITHDRAW_SIGNATURE_INVALID = "WITHDRAW_SIGNATURE_INVALID"
+    WITHDRAW_REJECTED = "WITHDRAW_REJECTED"
     SECURE_BULK_SELL_TOO_MANY_LISTINGS = "SECURE_BULK_SELL_TOO_MANY_LISTINGS"
+    # Ours: single-inscription bids and secure listings (the sandbox, issue 6).
+    INSCRIPTION_NOT_FOUND = "INSCRIPTION_NOT_FOUND"
+    INSCRIPTION_NOT_INDEXED = "INSCRIPTION_NOT_INDEXED"
+    INSCRIPTION_BID_ALREADY_OWNER = "INSCRIPTION_BID_ALREADY_OWNER"
+    INSCRIPTION_BID_ITEM_UNSUPPORTED = "INSCRIPTION_BID_ITEM_UNSUPPORTED"
+    INSUFFICIENT_FUNDS = "INSUFFICIENT_FUNDS"
+    UNSUPPORTED_ADDRESS_TYPE = "UNSUPPORTED_ADDRESS_TYPE"
+    PSBT_NOT_FROM_INTENT = "PSBT_NOT_FROM_INTENT"
+    PSBT_SIGNATURE_INVALID = "PSBT_SIGNATURE_INVALID"
+    INSCRIPTION_BID_FIELDS_MISMATCH = "INSCRIPTION_BID_FIELDS_MISMATCH"
+    INSCRIPTION_BID_STALE = "INSCRIPTION_BID_STALE"
+    INSCRIPTION_BID_NOT_FOUND = "INSCRIPTION_BID_NOT_FOUND"
+    INSCRIPTION_BID_NOT_OPEN = "INSCRIPTION_BID_NOT_OPEN"
+    NOT_SANDBOX_HELD = "NOT_SANDBOX_HELD"
+    SECURE_BULK_SELL_ADDRESSES_DIFFER = "SECURE_BULK_SELL_ADDRESSES_DIFFER"
+    SECURE_BULK_SELL_MIXED_ITEMS = "SECURE_BULK_SELL_MIXED_ITEMS"
+    SECURE_LISTING_PRICE_INVALID = "SECURE_LISTING_PRICE_INVALID"
+    SECURE_LISTING_ITEM_NOT_HELD = "SECURE_LISTING_ITEM_NOT_HELD"
+    SECURE_LISTING_ITEM_MOVED = "SECURE_LISTING_ITEM_MOVED"
+    SECURE_LISTING_ITEM_UNSUPPORTED = "SECURE_LISTING_ITEM_UNSUPPORTED"
+    SECURE_LISTING_TAP_KEY_INVALID = "SECURE_LISTING_TAP_KEY_INVALID"
+    SECURE_LISTING_PSBT_COUNT = "SECURE_LISTING_PSBT_COUNT"
+    SECURE_LISTING_PSBT_MISMATCH = "SECURE_LISTING_PSBT_MISMATCH"
+    LISTING_NOT_FOUND = "LISTING_NOT_FOUND"
+    LISTING_NOT_ACTIVE = "LISTING_NOT_ACTIVE"
 
 
 Source = Literal["spec", "ours"]
@@ -200,21 +238,228 @@ ERROR_CODES: Mapping[ErrorCode, ErrorCodeInfo] = {
         "The bid message is signed by the ordinals address instead of the payment address.",
     ),
     _E.BIDDING_WALLET_NOT_FOUND: _info(
-        400, "ours", "sandbox", "A bid or withdrawal for a payment address with no bidding wallet."
+        400, "ours", "sandbox",
+        "A bid or withdrawal for a payment address with no bidding wallet (call GET "
+        "/address/bidding-wallet first).",
     ),
     _E.UNAUTHORIZED: _info(
+        401, "ours", "sandbox",
+        "The sandbox was started with --api-key and a /v1 request has no or another x-api-key.",
+    ),
+    _E.INVALID_ADDRESS: _info(
+        400, "ours", "sandbox", "An address that is not a valid regtest address.", "field"
+    ),
+    _E.CANCEL_CREDENTIAL_INVALID: _info(
         403, "ours", "sandbox",
-        "POST /cancel without a valid wallet credential for makerAddress, or for bids of "
-        "another maker.",
+        "POST /cancel whose signature is not a BIP-322 signature by makerAddress over a live "
+        "challenge (bad, expired or never issued).",
+    ),
+    _E.CANCEL_NOT_MAKER: _info(
+        403, "ours", "sandbox",
+        "POST /cancel names a bid of another maker; nothing is cancelled.", "details.ids",
     ),
     _E.BID_NOT_FOUND: _info(
-        404, "ours", "sandbox", "POST /cancel names a bid id that is not an open bid.", "field"
+        404, "ours", "sandbox",
+        "POST /sandbox/bids/fill names a bid id that is not an open bid (POST /cancel reports "
+        "such ids as failed instead).",
+        "field",
+    ),
+    _E.FILL_UNSUPPORTED: _info(
+        400, "ours", "sandbox",
+        "POST /sandbox/bids/fill on a rune bid (only collection and trait bids can be filled by "
+        "the scenario API), or a price too low to pay the seller above dust after the network "
+        "fee.",
+    ),
+    _E.FILL_NO_MATCHING_INSCRIPTION: _info(
+        409, "ours", "sandbox",
+        "POST /sandbox/bids/fill: no sandbox collector holds an inscription the bid matches.",
+    ),
+    _E.FILL_INSUFFICIENT_BALANCE: _info(
+        409, "ours", "sandbox",
+        "POST /sandbox/bids/fill: the bidding wallet cannot pay the price and the maker fee.",
+        "details.needed", "details.available",
+    ),
+    _E.WITHDRAW_AMOUNT_INVALID: _info(
+        400, "ours", "sandbox",
+        "Withdrawal amount that is not a positive whole number of sats, or below the payment "
+        "address's dust threshold.",
+        "field",
+    ),
+    _E.WITHDRAW_INSUFFICIENT_BALANCE: _info(
+        400, "ours", "sandbox",
+        "Withdrawal amount plus the network fee exceeds the bidding wallet balance (a full "
+        "sweep takes the fee from the amount).",
+        "details.requested", "details.available", "details.fee",
+    ),
+    _E.INVALID_PSBT: _info(
+        400, "ours", "sandbox", "signedWithdrawPSBT is not a PSBT in base64 or hex.", "field"
+    ),
+    _E.WITHDRAW_INTENT_NOT_FOUND: _info(
+        400, "ours", "sandbox",
+        "The signed PSBT's transaction is not one POST /intent/withdraw built (changed inputs, "
+        "outputs, amounts, version or lock time).",
+    ),
+    _E.WITHDRAW_SIGNATURE_MISSING: _info(
+        400, "ours", "sandbox", "An input of the withdrawal carries no signature by the "
+        "payment key.", "details.input",
+    ),
+    _E.WITHDRAW_SIGNATURE_INVALID: _info(
+        400, "ours", "sandbox",
+        "An input's signature does not verify for the payment key (another key, another "
+        "transaction, or a sighash type other than DEFAULT/ALL).",
+        "details.input",
+    ),
+    _E.WITHDRAW_REJECTED: _info(
+        400, "ours", "sandbox",
+        "The finalised withdrawal was refused by the sandbox chain (e.g. its coins were spent "
+        "since the intent was built).",
     ),
     _E.SECURE_BULK_SELL_TOO_MANY_LISTINGS: _info(
         400, "ours", "sandbox",
         "More than 100 entries in `listings` of POST /intent/secure-bulk-sell (the spec shows "
         "this 400 without a code).",
         *_LIMITS,
+    ),
+    _E.INSCRIPTION_NOT_FOUND: _info(
+        404, "ours", "sandbox",
+        "inscriptionId names no inscription the sandbox's ord index knows.",
+        "field",
+    ),
+    _E.INSCRIPTION_NOT_INDEXED: _info(
+        400, "ours", "sandbox",
+        "The inscription is known but sits on no output (it went to a fee or was lost), "
+        "so no PSBT can spend it.",
+        "field",
+    ),
+    _E.INSCRIPTION_BID_ALREADY_OWNER: _info(
+        400, "ours", "sandbox",
+        "POST /intent/bid for an inscription that already sits at "
+        "bidderTokenReceiveAddress or bidderAddress.",
+        "field",
+    ),
+    _E.INSCRIPTION_BID_ITEM_UNSUPPORTED: _info(
+        400, "ours", "sandbox",
+        "The inscription's output also carries other inscriptions or runes (they would "
+        "go with it), or is too small to pay bidderTokenReceiveAddress an output above "
+        "dust.",
+        "field",
+    ),
+    _E.INSUFFICIENT_FUNDS: _info(
+        400, "ours", "sandbox",
+        "The payment address's spendable coins (those without inscriptions or runes) "
+        "cannot pay a single-inscription bid or a secure purchase: price, postage, fees "
+        "and network fee.",
+        "details.needed", "details.available", "details.shortfall",
+    ),
+    _E.UNSUPPORTED_ADDRESS_TYPE: _info(
+        400, "ours", "sandbox",
+        "An address of a type the flow cannot build for (payment address: P2WPKH, "
+        "P2SH-P2WPKH or P2TR; sellerOrdAddress: P2TR or P2WPKH).",
+        "field",
+    ),
+    _E.PSBT_NOT_FROM_INTENT: _info(
+        400, "ours", "sandbox",
+        "The signed PSBT's transaction is not one POST /intent/bid, /intent/secure-sell "
+        "or /intent/secure-bulk-sell built (something besides signatures changed), or a "
+        "UTXO or input 0 of a bid PSBT was altered.",
+        "field",
+    ),
+    _E.PSBT_SIGNATURE_INVALID: _info(
+        400, "ours", "sandbox",
+        "An input the user must sign has no signature, another sighash type than the "
+        "flow's (ALL for a bid, 0x81, ALL with ANYONECANPAY, for a secure listing), or one Bitcoin "
+        "Core's interpreter rejects.",
+        "field", "details.input",
+    ),
+    _E.INSCRIPTION_BID_FIELDS_MISMATCH: _info(
+        400, "ours", "sandbox",
+        "A field of the single-inscription POST /bid/place differs from the intent that "
+        "built its PSBT.",
+        "field",
+    ),
+    _E.INSCRIPTION_BID_STALE: _info(
+        409, "ours", "sandbox",
+        "A coin the single-inscription bid spends was spent since its intent (the "
+        "inscription moved or a funding coin was spent).",
+    ),
+    _E.INSCRIPTION_BID_NOT_FOUND: _info(
+        404, "ours", "sandbox",
+        "bidId names no single-inscription bid.",
+        "field",
+    ),
+    _E.INSCRIPTION_BID_NOT_OPEN: _info(
+        409, "ours", "sandbox",
+        "The single-inscription bid is no longer open (cancelled, accepted, or its "
+        "coins moved).",
+    ),
+    _E.NOT_SANDBOX_HELD: _info(
+        409, "ours", "sandbox",
+        "A sandbox helper needs a key the sandbox holds: the inscription's owner "
+        "(accepting a bid) or the buyer's payment address (a secure purchase).",
+    ),
+    _E.SECURE_BULK_SELL_ADDRESSES_DIFFER: _info(
+        400, "ours", "sandbox",
+        "The listings of one secure bulk sell do not all share sellerOrdAddress and "
+        "sellerReceiveAddress.",
+        "field",
+    ),
+    _E.SECURE_BULK_SELL_MIXED_ITEMS: _info(
+        400, "ours", "sandbox",
+        "One secure bulk sell mixes inscriptions and runes.",
+        "field",
+    ),
+    _E.SECURE_LISTING_PRICE_INVALID: _info(
+        400, "ours", "sandbox",
+        "A listing price that is not a whole number of sats from 1,000 to 21,000,000 "
+        "BTC.",
+        "field",
+    ),
+    _E.SECURE_LISTING_ITEM_NOT_HELD: _info(
+        400, "ours", "sandbox",
+        "sellerOrdAddress does not hold the listed item (it sits elsewhere, or is "
+        "unknown).",
+        "field",
+    ),
+    _E.SECURE_LISTING_ITEM_MOVED: _info(
+        400, "ours", "sandbox",
+        "POST /list/secure: the output the secure listing PSBT spends was spent since "
+        "the intent (the item moved).",
+        "field",
+    ),
+    _E.SECURE_LISTING_ITEM_UNSUPPORTED: _info(
+        400, "ours", "sandbox",
+        "The listed output carries more than the listed item (another inscription, or "
+        "runes beside an inscription), or a runesOutput carries no runes or an "
+        "inscription.",
+        "field",
+    ),
+    _E.SECURE_LISTING_TAP_KEY_INVALID: _info(
+        400, "ours", "sandbox",
+        "tapInternalKey is missing for a taproot sellerOrdAddress, or its BIP-86 output "
+        "key is not that address's.",
+        "field",
+    ),
+    _E.SECURE_LISTING_PSBT_COUNT: _info(
+        400, "ours", "sandbox",
+        "POST /list/secure with a different number of signedSecureListingPSBTs than "
+        "listings.",
+        "details.listings", "details.psbts",
+    ),
+    _E.SECURE_LISTING_PSBT_MISMATCH: _info(
+        400, "ours", "sandbox",
+        "The secure listing PSBT was built for another listing: the listing beside it "
+        "names another item, price or address.",
+        "field",
+    ),
+    _E.LISTING_NOT_FOUND: _info(
+        404, "ours", "sandbox",
+        "listingId names no secure listing.",
+        "field",
+    ),
+    _E.LISTING_NOT_ACTIVE: _info(
+        409, "ours", "sandbox",
+        "A purchase of a secure listing that is not active (sold, replaced, or its item "
+        "moved).",
     ),
 }  # fmt: skip
 

@@ -40,6 +40,16 @@ def _positive_seconds(text: str) -> float:
     return seconds
 
 
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative, not {value}")
+    return value
+
+
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--host",
@@ -76,17 +86,39 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         default="taproot",
         help="kind of 1-of-2 bidding wallet the marketplace hands out (default taproot)",
     )
+    parser.add_argument(
+        "--maker-fee-sats",
+        type=_non_negative_int,
+        default=None,
+        metavar="SATS",
+        help="flat maker fee per collection bid (default 1000)",
+    )
+    parser.add_argument(
+        "--maker-fee-bps",
+        type=_non_negative_int,
+        default=None,
+        metavar="BPS",
+        help="maker fee per collection bid in basis points of its price (default 0)",
+    )
 
 
 def settings_from_args(args: argparse.Namespace) -> SandboxSettings:
     """The app's settings from parsed arguments; any missing option takes its default (the
     `bidwallet --sandbox` namespace has none of them). Raises ValueError on a bad value."""
-    from app.sandbox.http.settings import SandboxSettings
+    from app.sandbox.http.settings import (
+        DEFAULT_MAKER_FEE_BPS,
+        DEFAULT_MAKER_FEE_SATS,
+        SandboxSettings,
+    )
 
+    fee_sats = getattr(args, "maker_fee_sats", None)
+    fee_bps = getattr(args, "maker_fee_bps", None)
     return SandboxSettings(
         api_key=getattr(args, "api_key", None) or os.environ.get(API_KEY_ENV) or None,
         bidding_wallet=getattr(args, "bidding_wallet", None) or "taproot",
         block_interval_s=getattr(args, "block_interval", None),
+        maker_fee_sats=DEFAULT_MAKER_FEE_SATS if fee_sats is None else fee_sats,
+        maker_fee_bps=DEFAULT_MAKER_FEE_BPS if fee_bps is None else fee_bps,
     )
 
 

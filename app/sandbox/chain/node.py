@@ -282,6 +282,20 @@ class Node:
         with self._locked():
             return catalog.collection_json(self._store.conn, slug)
 
+    def rune(self, name: str) -> Json | None:
+        """The etched rune `name` (with or without spacers): {rune, spaced, symbol,
+        divisibility, number}, or None. Raises InvalidRequest for a malformed name."""
+        letters, _ = catalog.normalize_rune(name)
+        with self._locked():
+            row = self._store.conn.execute(
+                "SELECT rune, spaced, symbol, divisibility, number FROM runes WHERE rune = ?",
+                (letters,),
+            ).fetchone()
+        if row is None:
+            return None
+        keys = ("rune", "spaced", "symbol", "divisibility", "number")
+        return dict(zip(keys, row, strict=True))
+
     def create_inscription(
         self,
         address: str,

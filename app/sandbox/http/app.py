@@ -1,7 +1,7 @@
 """The sandbox's ASGI app: `create_app(node, settings)` wires routers, error envelope and limits.
 
-Each API area is a router module (`routes_*.py`); later marketplace routers (`routes_v1_*.py`)
-are added to `ROUTERS`.
+Each API area is a router module (`routes_*.py`); the marketplace routers (`routes_v1_*.py`)
+are mounted under `/v1` by `v1.install_v1`, serving the app's `Market`.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from app.sandbox.http import routes_esplora, routes_ord, routes_scenario
 from app.sandbox.http.errors import install_error_handlers
 from app.sandbox.http.middleware import BodyLimitMiddleware, CatchAllMiddleware
 from app.sandbox.http.settings import SandboxSettings
+from app.sandbox.http.v1 import install_v1
+from app.sandbox.market.service import Market
 
 ROUTERS: tuple[APIRouter, ...] = (
     routes_esplora.router,
@@ -52,8 +54,13 @@ class SandboxApi(FastAPI):
         return schema
 
 
-def create_app(node: Node, settings: SandboxSettings | None = None) -> FastAPI:
-    """The HTTP app serving `node`. The caller owns the node (opens and closes it)."""
+def create_app(
+    node: Node, settings: SandboxSettings | None = None, market: Market | None = None
+) -> FastAPI:
+    """The HTTP app serving `node`. The caller owns the node (opens and closes it); the app
+    opens its `Market` on the node's data directory unless given one. That market lives as
+    long as the app (its SQLite commits are durable as they happen): it is not closed on a
+    lifespan shutdown, since test clients run several lifespans on one app."""
     settings = settings or SandboxSettings()
     app = SandboxApi(title="Bidwallet sandbox", version=__version__, description=_DESCRIPTION)
     app.state.node = node
@@ -61,6 +68,7 @@ def create_app(node: Node, settings: SandboxSettings | None = None) -> FastAPI:
     install_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
+    install_v1(app, market or Market.open(node, settings))
     # add_middleware puts each new one outside the previous: CatchAll wraps BodyLimit.
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(CatchAllMiddleware)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from app.sandbox.http.deps import NodeDep
 from app.sandbox.http.errors import NOT_FOUND, ApiError, error_responses
@@ -31,8 +31,12 @@ router = APIRouter(prefix="/sandbox", tags=["sandbox"], responses=error_response
 
 
 @router.get("/info", response_model=Info, summary="network, tip, service key and fee settings")
-def get_info(node: NodeDep) -> Any:
-    return node.info()
+def get_info(node: NodeDep, request: Request) -> Any:
+    info = node.info()
+    market = getattr(request.app.state, "market", None)
+    if market is not None:  # maker fee, bidding wallet kind and service key of the market
+        info.update(market.info())
+    return info
 
 
 @router.post(

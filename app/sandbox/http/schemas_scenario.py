@@ -137,3 +137,9 @@ class Info(BaseModel):
     feeEstimates: dict[str, float]
     clockMs: int
     clockOffsetMs: int
+    # The marketplace's settings (docs/sandbox-marketplace.md), so a client's pre-flight
+    # check counts the same maker fee.
+    makerFeeSats: int | None = None
+    makerFeeBps: int | None = None
+    biddingWalletKind: str | None = None
+    servicePublicKey: str | None = None

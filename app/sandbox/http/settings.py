@@ -8,6 +8,12 @@ from typing import Literal
 BiddingWalletKind = Literal["taproot", "p2wsh"]
 
 DEFAULT_MAX_BODY_BYTES = 1024 * 1024
+# Maker fee per collection/trait/rune bid (docs/sandbox-marketplace.md): third-party docs of
+# the public service report a flat 1,000-sat fee per bid, so that is the default.
+DEFAULT_MAKER_FEE_SATS = 1_000
+DEFAULT_MAKER_FEE_BPS = 0
+MAX_MAKER_FEE_SATS = 100_000_000
+MAX_MAKER_FEE_BPS = 10_000
 
 
 @dataclass(frozen=True)
@@ -16,14 +22,19 @@ class SandboxSettings:
 
     `api_key`: when set, the marketplace routes require it in the `x-api-key` header; it is a
     credential, so it is kept out of the repr.
-    `bidding_wallet`: which kind of 1-of-2 bidding wallet the marketplace hands out (next issue).
+    `bidding_wallet`: which kind of 1-of-2 bidding wallet the marketplace hands out to new
+    wallets (a wallet keeps the kind it was created with).
     `max_body_bytes`: requests with a larger body get 413 before the body is read.
+    `maker_fee_sats` / `maker_fee_bps`: the maker fee on each collection bid,
+    `ceil(price * bps / 10,000) + sats`, counted in the bid pools and paid on a fill.
     """
 
     api_key: str | None = field(default=None, repr=False)
     bidding_wallet: BiddingWalletKind = "taproot"
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     block_interval_s: float | None = None
+    maker_fee_sats: int = DEFAULT_MAKER_FEE_SATS
+    maker_fee_bps: int = DEFAULT_MAKER_FEE_BPS
 
     def __post_init__(self) -> None:
         if self.bidding_wallet not in ("taproot", "p2wsh"):
@@ -34,5 +45,9 @@ class SandboxSettings:
             raise ValueError("max_body_bytes must be positive")
         if self.block_interval_s is not None and self.block_interval_s <= 0:
             raise ValueError("block_interval_s must be positive")
+        if not 0 <= self.maker_fee_sats <= MAX_MAKER_FEE_SATS:
+            raise ValueError(f"maker_fee_sats must be 0-{MAX_MAKER_FEE_SATS}")
+        if not 0 <= self.maker_fee_bps <= MAX_MAKER_FEE_BPS:
+            raise ValueError(f"maker_fee_bps must be 0-{MAX_MAKER_FEE_BPS}")
         if self.api_key == "":
             raise ValueError("api_key must not be empty (leave it unset to disable the check)")

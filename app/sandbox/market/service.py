@@ -1,0 +1,176 @@
+"""`Market`: the marketplace's state and the things every market module shares.
+
+- `store`: its SQLite tables (`store.py`), in the node's data directory.
+- `lock`: the market lock. Every check-then-write (bid placement against the pools, cancels,
+  fills, withdrawals, the balance sweep) runs under it, so 20 concurrent placements never
+  over-commit a pool and 50 concurrent cancels of one bid count it once. Slow work that needs
+  no state (signature checks) runs before taking it.
+- the service key: one random secp256k1 key per data directory, the second key of every
+  bidding wallet. It never leaves this object except as a `SigningKey` (whose repr is public).
+- `maker_fee`, `now_ms()` (the node's service clock), `balance(address)`.
+- Extension points for the other market modules: `bid_listers` (more entries for
+  `GET /address/bids`), `external_bids` (bids kept in other tables that `POST /cancel` can
+  cancel) and `inscription_bid_placer` (the single-inscription form of `POST /bid/place`).
+
+The market watches the chain: when a transaction spends from a bidding wallet (a fill, a
+withdrawal, any spend), the bids the lower balance no longer covers are cancelled
+(`sweep.cancel_uncovered`).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+from embit.ec import PrivateKey
+
+from app.core.pools import MakerFee
+from app.sandbox.chain.events import ChainEvent
+from app.sandbox.chain.node import Node
+from app.sandbox.http.settings import SandboxSettings
+from app.sandbox.market.store import MarketStore
+from app.wallet.addresses import Network
+from app.wallet.psbt_signer import SigningKey
+
+log = logging.getLogger(__name__)
+
+Json = dict[str, Any]
+# (ordinals address, now_ms) -> extra open-bid entries for GET /address/bids.
+BidLister = Callable[[str, int], list[Json]]
+# The single-inscription form of POST /bid/place: decoded body -> the `data` object.
+InscriptionBidPlacer = Callable[[Mapping[str, Any]], Json]
+
+
+class ExternalBids(Protocol):
+    """Bids another module keeps (single-inscription bids), cancellable by `POST /cancel`.
+    Both methods are called under the market lock."""
+
+    def makers(self, ids: Sequence[str]) -> dict[str, str]:
+        """Maker (ordinals address) of each of `ids` this module knows, open or not."""
+        ...
+
+    def cancel(self, ids: Sequence[str], now_ms: int) -> list[str]:
+        """End those of `ids` that are still open; return the ids this call ended."""
+        ...
+
+
+NETWORK = Network.REGTEST
+_SERVICE_SECRET_META = "service_secret"
+
+
+class Market:
+    """The sandbox marketplace of one node. Thread-safe; create one per node."""
+
+    def __init__(self, node: Node, settings: SandboxSettings, store: MarketStore) -> None:
+        self.node = node
+        self.settings = settings
+        self.store = store
+        self.lock = threading.RLock()
+        self.network = NETWORK
+        self.maker_fee = MakerFee(settings.maker_fee_bps, settings.maker_fee_sats)
+        self._service_key = _load_service_key(store)
+        self.service_pubkey: bytes = bytes(self._service_key.get_public_key().sec())
+        self.bid_listers: list[BidLister] = []
+        self.inscription_bid_placer: InscriptionBidPlacer | None = None
+        self.external_bids: list[ExternalBids] = []
+        # Bidding-wallet address -> wallet id, for the chain watcher (filled by wallets.py).
+        self.wallet_ids_by_address: dict[str, int] = {}
+        self._closed = False
+        node.subscribe(self._on_chain_event)
+
+    @classmethod
+    def open(cls, node: Node, settings: SandboxSettings) -> Market:
+        from app.sandbox.market.wallets import load_wallet_addresses
+
+        market = cls(node, settings, MarketStore.open(node.data_dir))
+        load_wallet_addresses(market)
+        return market
+
+    def __repr__(self) -> str:
+        return f"<Market {self.store.path} service_pubkey={self.service_pubkey.hex()}>"
+
+    def close(self) -> None:
+        """Stop watching the chain and close the database. Idempotent."""
+        with self.lock:
+            if self._closed:
+                return
+            self._closed = True
+            self.node.unsubscribe(self._on_chain_event)
+            self.store.close()
+
+    # -- shared helpers -----------------------------------------------------------------
+
+    def now_ms(self) -> int:
+        return self.node.clock.now_ms()
+
+    @property
+    def service_xonly(self) -> bytes:
+        return self.service_pubkey[1:33]
+
+    def service_signing_key(self) -> SigningKey:
+        """The service key, ready for `app.wallet.psbt_signer.sign_psbt`."""
+        return SigningKey(self._service_key)
+
+    def balance(self, address: str) -> int:
+        """Confirmed plus unconfirmed sats of `address` (what the spec counts as balance)."""
+        stats = self.node.address_stats(address)
+        chain, mempool = stats["chain_stats"], stats["mempool_stats"]
+        return int(
+            chain["funded_txo_sum"]
+            - chain["spent_txo_sum"]
+            + mempool["funded_txo_sum"]
+            - mempool["spent_txo_sum"]
+        )
+
+    def info(self) -> Json:
+        """What `GET /sandbox/info` adds, so a client's pre-flight uses the same numbers."""
+        return {
+            "makerFeeSats": self.settings.maker_fee_sats,
+            "makerFeeBps": self.settings.maker_fee_bps,
+            "biddingWalletKind": self.settings.bidding_wallet,
+            "servicePublicKey": self.service_pubkey.hex(),
+        }
+
+    # -- chain watcher ------------------------------------------------------------------
+
+    def _on_chain_event(self, event: ChainEvent) -> None:
+        if event.kind != "tx" or event.txid is None or self._closed:
+            return
+        from app.sandbox.market.sweep import cancel_uncovered
+
+        spent_from = self._bidding_wallets_spent_by(event.txid)
+        for wallet_id in spent_from:
+            cancel_uncovered(self, wallet_id, reason="balance")
+
+    def _bidding_wallets_spent_by(self, txid: str) -> set[int]:
+        if not self.wallet_ids_by_address:
+            return set()
+        tx = self.node.tx_json(txid)
+        if tx is None:
+            return set()
+        found = set()
+        for vin in tx["vin"]:
+            prevout = vin.get("prevout") or {}
+            wallet_id = self.wallet_ids_by_address.get(prevout.get("scriptpubkey_address", ""))
+            if wallet_id is not None:
+                found.add(wallet_id)
+        return found
+
+
+def _load_service_key(store: MarketStore) -> PrivateKey:
+    """The service key of this data directory: random on first start, then kept (never logged)."""
+    secret_hex = store.get_meta(_SERVICE_SECRET_META)
+    if secret_hex is None:
+        while True:
+            candidate = secrets.token_bytes(32)
+            try:
+                PrivateKey(candidate)
+            except Exception:  # outside the curve order: astronomically rare, draw again
+                continue
+            break
+        secret_hex = candidate.hex()
+        store.set_meta(_SERVICE_SECRET_META, secret_hex)
+    return PrivateKey(bytes.fromhex(secret_hex))
