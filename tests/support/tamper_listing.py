@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.core.psbt_review_context import NOTHING, InscriptionAt, OutpointContents, Role
 from app.core.signing_policy import RefusalCode as C
-from tests.support.psbt_scenarios import INSCRIPTION, OTHER_INSCRIPTION
+from tests.support.psbt_scenarios import OTHER_INSCRIPTION
 from tests.support.tamper_ops import (
     ATTACKER_SPK,
     Mutation,
@@ -60,9 +60,10 @@ def item_sighash(value: int) -> Mutation:
 
 def item_swapped_for_plain_coin(t: Target) -> str:
     """Another coin of ours, carrying nothing, instead of the item: it would be sold."""
+    listed = t.context.contents[t.outpoint(ITEM)].inscriptions[0].inscription_id
     i = add_input(t, t.spk_of(Role.ORDINALS), 10_000, NOTHING)
     t.psbt.inputs[ITEM] = t.psbt.inputs.pop(i)
-    return INSCRIPTION
+    return listed
 
 
 def missing_witness_utxo(t: Target) -> str:
@@ -85,8 +86,10 @@ def already_finalised(t: Target) -> str:
 
 
 def item_carries_more(t: Target) -> str:
-    both = (InscriptionAt(INSCRIPTION, 0), InscriptionAt(OTHER_INSCRIPTION, 5_000))
-    set_contents(t, t.outpoint(ITEM), OutpointContents(both))
+    """ord reports a second inscription on the item's output (kept with the listed one)."""
+    current = t.context.contents[t.outpoint(ITEM)]
+    more = (*current.inscriptions, InscriptionAt(OTHER_INSCRIPTION, 5_000))
+    set_contents(t, t.outpoint(ITEM), OutpointContents(more, current.runes))
     return "Input 0"
 
 

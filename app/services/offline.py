@@ -1,0 +1,327 @@
+"""Offline signing: export reviewed PSBTs as files, sign them on a machine with no network,
+import the signed files and submit them.
+
+    manifest = export_offline(directory, listing_export_items(plan))       # online
+    signed = await sign_offline(directory, keys)                          # offline, no network
+    batch = await import_signed(ctx, directory, expected=manifest)        # online again
+    result = await submit_imported(ctx, batch)
+
+Files: `NN-<flow>.psbt` (binary) and `.txt` (base64) per PSBT, `manifest.json` (what each is
+for, `offline_manifest`), and after signing `NN-<flow>.signed.psbt` / `.signed.txt`.
+The offline side builds its review context from the LOCAL keys plus the facts the manifest
+recorded at export (it cannot ask ord), reviews every PSBT before signing any, and signs only
+what its own verdict approves. This module never constructs a network client on that path.
+Importing reviews each exported PSBT again with fresh facts, then requires the signed file to
+be that same transaction signed only where this review approves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from app.core.psbt_review_context import ReviewContext, Role
+from app.core.signing_policy import Flow
+from app.services.bidding_wallet import bidding_wallet_address
+from app.services.context import ServiceContext
+from app.services.errors import ServiceError
+from app.services.inscription_bid import (
+    InscriptionBidPlaced,
+    InscriptionBidPlan,
+    submit_signed_bid,
+)
+from app.services.listings import (
+    ListingPlan,
+    ListingsDone,
+    listing_from_wire,
+    submit_listings,
+)
+from app.services.offline_manifest import MANIFEST_NAME, Manifest, ManifestError, ManifestItem
+from app.services.psbt_flow import (
+    CancelToken,
+    OperationCancelledError,
+    Progress,
+    PsbtPlan,
+    check_signed,
+    decide,
+    review_online,
+    sign_plan,
+)
+from app.services.withdraw import WithdrawDone, WithdrawPlan, submit_signed_withdraw
+from app.wallet.keys import WalletKeys
+from app.wallet.psbt_fixes import FixedPSBT
+from app.wallet.psbt_io import PsbtDecodeError, parse_psbt, psbt_to_bytes
+from app.wallet.psbt_view import unsigned_txid
+
+_FILE_STEM = {
+    Flow.SECURE_LISTING: "secure-listing",
+    Flow.WITHDRAW: "withdraw",
+    Flow.INSCRIPTION_BID: "inscription-bid",
+}
+
+
+class OfflineFileError(ServiceError):
+    """An exported or signed file is missing, unreadable, or not the one the manifest names."""
+
+
+@dataclass(frozen=True)
+class ExportItem:
+    """A reviewed PSBT and what submitting it needs later (flow-specific JSON)."""
+
+    plan: PsbtPlan
+    submit: Mapping[str, Any]
+
+
+def listing_export_items(plan: ListingPlan) -> list[ExportItem]:
+    return [ExportItem(i.psbt, {"listing": i.listing.to_wire()}) for i in plan.items]
+
+
+def withdraw_export_items(plan: WithdrawPlan) -> list[ExportItem]:
+    return [ExportItem(plan.psbt, {"amount": plan.amount})]
+
+
+def inscription_bid_export_items(plan: InscriptionBidPlan) -> list[ExportItem]:
+    return [ExportItem(plan.psbt, {"inscriptionId": plan.inscription_id, "price": plan.price})]
+
+
+@dataclass(frozen=True)
+class OfflineSigned:
+    item: ManifestItem
+    plan: PsbtPlan
+
+
+@dataclass(frozen=True)
+class ImportedItem:
+    item: ManifestItem
+    plan: PsbtPlan  # the fresh online review
+    signed_base64: str
+
+
+# --- export (online) ---------------------------------------------------------------------------
+
+
+def export_offline(directory: Path, items: Sequence[ExportItem]) -> Manifest:
+    """Write each PSBT (binary and base64) and the manifest; returns the manifest, which the
+    caller keeps to check the import against."""
+    if not items:
+        raise ManifestError("There is nothing to export.")
+    flows = {x.plan.flow for x in items}
+    if len(flows) > 1:
+        raise ManifestError("One export holds the PSBTs of one flow.")
+    directory.mkdir(parents=True, exist_ok=True)
+    if (directory / MANIFEST_NAME).exists():
+        raise ManifestError(f"{directory} already holds an export; choose an empty folder.")
+    context = items[0].plan.review.context
+    entries = []
+    for n, x in enumerate(items, start=1):
+        name = f"{n:02d}-{_FILE_STEM[x.plan.flow]}"
+        raw = psbt_to_bytes(x.plan.psbt())
+        _write(directory / f"{name}.psbt", raw)
+        _write(directory / f"{name}.txt", base64.b64encode(raw) + b"\n")
+        entries.append(_manifest_item(name, raw, x))
+    manifest = Manifest(
+        flow=str(flows.pop()),
+        network=context.network,
+        payment_address=context.addresses_with(Role.PAYMENT)[0],
+        ordinals_address=context.addresses_with(Role.ORDINALS)[0],
+        bidding_wallet=next(iter(context.addresses_with(Role.BIDDING_WALLET)), None),
+        items=tuple(entries),
+    )
+    _write(directory / MANIFEST_NAME, json.dumps(manifest.to_json(), indent=2).encode())
+    return manifest
+
+
+def _manifest_item(name: str, raw: bytes, x: ExportItem) -> ManifestItem:
+    plan = x.plan
+    outpoints = [i.outpoint for i in plan.review.inputs]
+    context = plan.review.context
+    return ManifestItem(
+        name=name,
+        psbt_file=f"{name}.psbt",
+        text_file=f"{name}.txt",
+        unsigned_txid=plan.txid,
+        sha256=hashlib.sha256(raw).hexdigest(),
+        label=plan.label,
+        signer=plan.signer,
+        inputs_to_sign=plan.verdict.to_sign,
+        intent=plan.intent,
+        submit=x.submit,
+        ord_at_export={o: context.contents[o] for o in outpoints if o in context.contents},
+        chain_at_export={o: context.chain_utxos[o] for o in outpoints if o in context.chain_utxos},
+    )
+
+
+# --- signing (offline: no network) -------------------------------------------------------------
+
+
+def review_offline(directory: Path, keys: WalletKeys) -> list[OfflineSigned]:
+    """Review every exported PSBT against the local keys and the recorded facts; raises on the
+    first refusal (`PsbtRefusedError`) or mismatch, before anything is signed."""
+    manifest = read_manifest(directory)
+    if manifest.network != keys.network.value:
+        raise ManifestError(
+            f"This export is for {manifest.network}, these keys for {keys.network}."
+        )
+    if (manifest.payment_address, manifest.ordinals_address) != (
+        keys.payment.address,
+        keys.ordinals.address,
+    ):
+        raise ManifestError(
+            "This export was made for another wallet (its payment and ordinals addresses are "
+            f"{manifest.payment_address} and {manifest.ordinals_address}); nothing was signed."
+        )
+    reviewed = []
+    for item in manifest.items:
+        psbt = read_exported(directory, item)
+        context = ReviewContext.for_wallet(
+            manifest.network,
+            keys.payment.address,
+            keys.ordinals.address,
+            manifest.bidding_wallet,
+            contents=item.ord_at_export,
+            chain_utxos=item.chain_at_export,
+        )
+        text = base64.b64encode(psbt_to_bytes(psbt)).decode()
+        plan = decide(text, context, item.intent, item.signer, item.label)
+        if plan.verdict.to_sign != item.inputs_to_sign:
+            raise ManifestError(
+                f"{item.name}: the manifest asks to sign {_listed(item.inputs_to_sign)} but "
+                f"this review approves {_listed(plan.verdict.to_sign)}; nothing was signed."
+            )
+        reviewed.append(OfflineSigned(item, plan))
+    return reviewed
+
+
+def sign_reviewed(directory: Path, reviewed: OfflineSigned, keys: WalletKeys) -> None:
+    """Sign one reviewed PSBT and write its signed files (binary and base64)."""
+    signed = sign_plan(reviewed.plan, keys)
+    raw = base64.b64decode(signed.base64)
+    _write(directory / reviewed.item.signed_psbt_file, raw)
+    _write(directory / reviewed.item.signed_text_file, signed.base64.encode() + b"\n")
+
+
+async def sign_offline(
+    directory: Path,
+    keys: WalletKeys,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> list[OfflineSigned]:
+    """Review all, then sign each in an executor (progress; a cancel stops between items)."""
+    loop = asyncio.get_running_loop()
+    reviewed = await loop.run_in_executor(None, review_offline, directory, keys)
+    for done, item in enumerate(reviewed):
+        if cancel is not None and cancel.cancelled:
+            raise OperationCancelledError(done, len(reviewed))
+        await loop.run_in_executor(None, sign_reviewed, directory, item, keys)
+        if progress is not None:
+            progress(done + 1, len(reviewed))
+    return reviewed
+
+
+# --- import and submit (online) ----------------------------------------------------------------
+
+
+async def import_signed(
+    ctx: ServiceContext, directory: Path, expected: Manifest | None = None
+) -> list[ImportedItem]:
+    """Re-review every exported PSBT online and check its signed file against that review."""
+    manifest = read_manifest(directory)
+    if expected is not None and expected != manifest:
+        # Intents and submit data too: what is submitted must be what was reviewed here.
+        raise ManifestError(
+            "The manifest differs from the one exported here: nothing is submitted."
+        )
+    if manifest.bidding_wallet is not None:
+        await bidding_wallet_address(ctx)  # a withdrawal's review must know the wallet's role
+    imported = []
+    for item in manifest.items:
+        unsigned = read_exported(directory, item)
+        signed = _read_signed(directory, item)
+        text = base64.b64encode(psbt_to_bytes(unsigned)).decode()
+        plan = await review_online(ctx, text, item.intent, item.signer, item.label)
+        check_signed(unsigned, signed, plan.verdict)
+        imported.append(ImportedItem(item, plan, base64.b64encode(psbt_to_bytes(signed)).decode()))
+    return imported
+
+
+async def submit_imported(
+    ctx: ServiceContext, batch: Sequence[ImportedItem]
+) -> ListingsDone | WithdrawDone | InscriptionBidPlaced:
+    """Submit the imported signed PSBTs the way their flow submits (one request per flow)."""
+    if not batch:
+        raise ManifestError("There is nothing to submit.")
+    flow = batch[0].plan.flow
+    if flow is Flow.SECURE_LISTING:
+        listings = [listing_from_wire(x.item.submit["listing"]) for x in batch]
+        return await submit_listings(ctx, listings, [x.signed_base64 for x in batch])
+    (only,) = batch
+    if flow is Flow.WITHDRAW:
+        return await submit_signed_withdraw(
+            ctx, int(only.item.submit["amount"]), only.signed_base64
+        )
+    submit = only.item.submit
+    return await submit_signed_bid(
+        ctx, str(submit["inscriptionId"]), int(submit["price"]), only.signed_base64
+    )
+
+
+# --- files -------------------------------------------------------------------------------------
+
+
+def read_manifest(directory: Path) -> Manifest:
+    try:
+        data = json.loads((directory / MANIFEST_NAME).read_bytes())
+    except FileNotFoundError:
+        raise OfflineFileError(f"{directory} has no {MANIFEST_NAME}.") from None
+    except ValueError:
+        raise ManifestError(f"{MANIFEST_NAME} is not JSON.") from None
+    return Manifest.from_json(data)
+
+
+def read_exported(directory: Path, item: ManifestItem) -> FixedPSBT:
+    """The exported PSBT, checked against the manifest's digest and unsigned txid."""
+    raw = _read(directory / item.psbt_file)
+    if hashlib.sha256(raw).hexdigest() != item.sha256:
+        raise OfflineFileError(f"{item.psbt_file} is not the file that was exported (digest).")
+    psbt = _parse(raw, item.psbt_file)
+    if unsigned_txid(psbt) != item.unsigned_txid:
+        raise OfflineFileError(f"{item.psbt_file} is not transaction {item.unsigned_txid}.")
+    return psbt
+
+
+def _read_signed(directory: Path, item: ManifestItem) -> FixedPSBT:
+    binary = directory / item.signed_psbt_file
+    path = binary if binary.exists() else directory / item.signed_text_file
+    return _parse(_read(path), path.name)
+
+
+def _parse(raw: bytes, name: str) -> FixedPSBT:
+    try:
+        return parse_psbt(raw)
+    except PsbtDecodeError as exc:
+        raise OfflineFileError(f"{name}: {exc}") from None
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise OfflineFileError(f"{path.name} is missing from {path.parent}.") from None
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Write whole or not at all: a half-written PSBT file must never be found later."""
+    partial = path.with_name(path.name + ".partial")
+    partial.write_bytes(data)
+    os.replace(partial, path)
+
+
+def _listed(permissions: Sequence[Any]) -> str:
+    return ", ".join(f"input {p.input_index}" for p in permissions) or "nothing"

@@ -1,0 +1,294 @@
+"""The JSON manifest beside exported PSBT files: what each PSBT is for, for the offline signer.
+
+    {"format": "bidwallet-offline-psbts", "version": 1, "flow": "secure listing",
+     "network": "regtest", "wallet": {"payment": ..., "ordinals": ..., "biddingWallet": ...},
+     "factsNote": "...as reported online at export...",
+     "items": [{"name", "psbtFile", "textFile", "unsignedTxid", "sha256", "label",
+                "signer", "inputsToSign": [{"index", "sighash"}], "intent": {...},
+                "submit": {...}, "ordAtExport": {...}, "chainAtExport": {...}}]}
+
+The offline side has no network: its review context is the local keys plus what the manifest
+recorded from ord and the chain at export, clearly marked as such. Parsing is strict: anything
+missing or mistyped raises `ManifestError` naming the field. Pure: no I/O here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Final
+
+from app.core.psbt_review_context import InscriptionAt, KnownUtxo, OutpointContents, RuneAmount
+from app.core.signing_policy import (
+    FeeBounds,
+    InscriptionBidIntent,
+    Intent,
+    SecureListingIntent,
+    SignPermission,
+    WithdrawIntent,
+)
+from app.services.errors import ServiceError
+from app.wallet.addresses import KeyRole
+
+FORMAT: Final = "bidwallet-offline-psbts"
+VERSION: Final = 1
+MANIFEST_NAME: Final = "manifest.json"
+FACTS_NOTE: Final = (
+    "ordAtExport and chainAtExport are as reported online at export (by ord and the chain); "
+    "the offline signer cannot check them and reviews against them as recorded."
+)
+
+
+class ManifestError(ServiceError):
+    """The manifest cannot be read or does not describe the files beside it."""
+
+
+@dataclass(frozen=True)
+class ManifestItem:
+    """One exported PSBT. `submit` holds what submitting it needs later (the listing object,
+    the bid's fields); `ord_at_export`/`chain_at_export` the facts the online review used."""
+
+    name: str
+    psbt_file: str
+    text_file: str
+    unsigned_txid: str
+    sha256: str
+    label: str
+    signer: KeyRole
+    inputs_to_sign: tuple[SignPermission, ...]
+    intent: Intent
+    submit: Mapping[str, Any] = field(default_factory=dict)
+    ord_at_export: Mapping[str, OutpointContents] = field(default_factory=dict)
+    chain_at_export: Mapping[str, KnownUtxo] = field(default_factory=dict)
+
+    @property
+    def signed_psbt_file(self) -> str:
+        return f"{self.name}.signed.psbt"
+
+    @property
+    def signed_text_file(self) -> str:
+        return f"{self.name}.signed.txt"
+
+
+@dataclass(frozen=True)
+class Manifest:
+    flow: str
+    network: str
+    payment_address: str
+    ordinals_address: str
+    bidding_wallet: str | None
+    items: tuple[ManifestItem, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "flow": self.flow,
+            "network": self.network,
+            "wallet": {
+                "payment": self.payment_address,
+                "ordinals": self.ordinals_address,
+                "biddingWallet": self.bidding_wallet,
+            },
+            "factsNote": FACTS_NOTE,
+            "items": [_item_json(item) for item in self.items],
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Manifest:
+        top = _obj(data, "the manifest")
+        if top.get("format") != FORMAT:
+            raise ManifestError(f"Not a Bidwallet offline manifest (format {top.get('format')!r}).")
+        if top.get("version") != VERSION:
+            raise ManifestError(
+                f"Manifest version {top.get('version')!r} is not supported (this app reads "
+                f"version {VERSION})."
+            )
+        wallet = _obj(top.get("wallet"), "wallet")
+        bidding = wallet.get("biddingWallet")
+        return cls(
+            flow=_str(top, "flow"),
+            network=_str(top, "network"),
+            payment_address=_str(wallet, "payment"),
+            ordinals_address=_str(wallet, "ordinals"),
+            bidding_wallet=bidding if isinstance(bidding, str) else None,
+            items=tuple(
+                _item(_obj(x, f"items[{i}]"), i) for i, x in enumerate(_list(top, "items"))
+            ),
+        )
+
+
+# --- intents -----------------------------------------------------------------------------------
+
+
+def intent_json(intent: Intent) -> dict[str, Any]:
+    if isinstance(intent, WithdrawIntent):
+        return {
+            "kind": "withdraw",
+            "amount": intent.amount,
+            "feeFromAmount": intent.fee_from_amount,
+            "fees": _fees_json(intent.fees),
+        }
+    if isinstance(intent, InscriptionBidIntent):
+        return {
+            "kind": "inscription_bid",
+            "inscriptionId": intent.inscription_id,
+            "price": intent.price,
+            "fees": _fees_json(intent.fees),
+        }
+    if isinstance(intent, SecureListingIntent):
+        return {
+            "kind": "secure_listing",
+            "price": intent.price,
+            "receiveAddress": intent.receive_address,
+            "inscriptionId": intent.inscription_id,
+            "runesOutpoint": intent.runes_outpoint,
+        }
+    raise ManifestError(f"A {type(intent).__name__} cannot be signed offline.")
+
+
+def intent_from_json(data: Mapping[str, Any], where: str) -> Intent:
+    kind = data.get("kind")
+    if kind == "withdraw":
+        return WithdrawIntent(
+            _int(data, "amount"), _fees(data, where), bool(data.get("feeFromAmount"))
+        )
+    if kind == "inscription_bid":
+        return InscriptionBidIntent(
+            _str(data, "inscriptionId"), _int(data, "price"), _fees(data, where)
+        )
+    if kind == "secure_listing":
+        ins, runes = data.get("inscriptionId"), data.get("runesOutpoint")
+        return SecureListingIntent(
+            _int(data, "price"),
+            _str(data, "receiveAddress"),
+            inscription_id=ins if isinstance(ins, str) else None,
+            runes_outpoint=runes if isinstance(runes, str) else None,
+        )
+    raise ManifestError(f"{where}.intent.kind {kind!r} is not a flow this app signs offline.")
+
+
+def _fees_json(fees: FeeBounds) -> dict[str, Any]:
+    return {"maxFee": fees.max_fee, "maxRate": str(fees.max_rate), "minRate": str(fees.min_rate)}
+
+
+def _fees(data: Mapping[str, Any], where: str) -> FeeBounds:
+    fees = _obj(data.get("fees"), f"{where}.intent.fees")
+    try:
+        return FeeBounds(
+            _int(fees, "maxFee"), Fraction(_str(fees, "maxRate")), Fraction(_str(fees, "minRate"))
+        )
+    except (ValueError, ZeroDivisionError) as exc:
+        raise ManifestError(f"{where}.intent.fees: {exc}") from None
+
+
+# --- items -------------------------------------------------------------------------------------
+
+
+def _item_json(item: ManifestItem) -> dict[str, Any]:
+    return {
+        "name": item.name,
+        "psbtFile": item.psbt_file,
+        "textFile": item.text_file,
+        "unsignedTxid": item.unsigned_txid,
+        "sha256": item.sha256,
+        "label": item.label,
+        "signer": item.signer.value,
+        "inputsToSign": [
+            {"index": p.input_index, "sighash": p.sighash} for p in item.inputs_to_sign
+        ],
+        "intent": intent_json(item.intent),
+        "submit": dict(item.submit),
+        "ordAtExport": {
+            outpoint: {
+                "inscriptions": [
+                    {"id": i.inscription_id, "offset": i.offset} for i in c.inscriptions
+                ],
+                "runes": [{"rune": r.rune, "amount": str(r.amount)} for r in c.runes],
+            }
+            for outpoint, c in item.ord_at_export.items()
+        },
+        "chainAtExport": {
+            outpoint: {"value": u.value, "scriptPubKey": u.script_pubkey.hex()}
+            for outpoint, u in item.chain_at_export.items()
+        },
+    }
+
+
+def _item(data: Mapping[str, Any], i: int) -> ManifestItem:
+    where = f"items[{i}]"
+    try:
+        return ManifestItem(
+            name=_str(data, "name"),
+            psbt_file=_file_name(data, "psbtFile"),
+            text_file=_file_name(data, "textFile"),
+            unsigned_txid=_str(data, "unsignedTxid"),
+            sha256=_str(data, "sha256"),
+            label=_str(data, "label"),
+            signer=KeyRole(_str(data, "signer")),
+            inputs_to_sign=tuple(
+                SignPermission(_int(p, "index"), _int(p, "sighash"))
+                for p in (_obj(x, f"{where}.inputsToSign") for x in _list(data, "inputsToSign"))
+            ),
+            intent=intent_from_json(_obj(data.get("intent"), f"{where}.intent"), where),
+            submit=_obj(data.get("submit", {}), f"{where}.submit"),
+            ord_at_export={
+                outpoint: _contents(_obj(c, f"{where}.ordAtExport"))
+                for outpoint, c in _obj(data.get("ordAtExport"), f"{where}.ordAtExport").items()
+            },
+            chain_at_export={
+                outpoint: _utxo(_obj(u, f"{where}.chainAtExport"))
+                for outpoint, u in _obj(data.get("chainAtExport"), f"{where}.chainAtExport").items()
+            },
+        )
+    except ValueError as exc:  # a bad role, amount, hex or intent
+        raise ManifestError(f"{where}: {exc}") from None
+
+
+def _contents(data: Mapping[str, Any]) -> OutpointContents:
+    inscriptions = [_obj(x, "an inscription") for x in _list(data, "inscriptions")]
+    runes = [_obj(x, "a rune") for x in _list(data, "runes")]
+    return OutpointContents(
+        tuple(InscriptionAt(_str(x, "id"), _int(x, "offset")) for x in inscriptions),
+        tuple(RuneAmount(_str(r, "rune"), int(_str(r, "amount"))) for r in runes),
+    )
+
+
+def _utxo(data: Mapping[str, Any]) -> KnownUtxo:
+    return KnownUtxo(_int(data, "value"), bytes.fromhex(_str(data, "scriptPubKey")))
+
+
+def _obj(value: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise ManifestError(f"{where} must be a JSON object.")
+    return value
+
+
+def _list(data: Mapping[str, Any], name: str) -> list[Any]:
+    value = data.get(name)
+    if not isinstance(value, list):
+        raise ManifestError(f"Field {name!r} must be a list.")
+    return value
+
+
+def _str(data: Mapping[str, Any], name: str) -> str:
+    value = data.get(name)
+    if not isinstance(value, str) or not value:
+        raise ManifestError(f"Field {name!r} must be a non-empty string.")
+    return value
+
+
+def _int(data: Mapping[str, Any], name: str) -> int:
+    value = data.get(name)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ManifestError(f"Field {name!r} must be an integer.")
+    return value
+
+
+def _file_name(data: Mapping[str, Any], name: str) -> str:
+    """A bare file name: a manifest must never point outside its own directory."""
+    value = _str(data, name)
+    if "/" in value or "\\" in value or value in (".", "..") or value.startswith("."):
+        raise ManifestError(f"Field {name!r} must be a plain file name, not {value!r}.")
+    return value

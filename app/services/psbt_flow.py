@@ -1,0 +1,304 @@
+"""The one path every PSBT flow takes: intent -> view -> review -> verdict -> sign -> submit.
+
+    plan = await review_online(ctx, served_base64, WithdrawIntent(...), KeyRole.PAYMENT, label)
+    # the GUI draws plan.review and plan.verdict here, and asks the user
+    signed = await ctx.run_cpu(sign_plan, plan, ctx.signing_keys())
+    await submit(signed.base64)
+
+- The facts a review weighs the PSBT against come from ord (what each input carries: an
+  outpoint ord does not know stays "unknown", so the policy refuses wherever that matters; ord
+  unreachable raises `OrdUnavailableError`) and Esplora (each input's amount and script on the
+  chain, so a PSBT lying about them is caught).
+- A refused verdict raises `PsbtRefusedError`, which carries the Review and the Verdict for
+  the dialog; nothing is signed and nothing is sent.
+- `sign_plan` signs exactly the verdict's (input, sighash) list on a fresh parse of the very
+  PSBT reviewed, then `check_signed` confirms the result is the same transaction signed only
+  there (the same check imports offline-signed files).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from embit.transaction import Transaction
+
+from app.core.psbt_review import Review
+from app.core.psbt_review_context import KnownUtxo, OutpointContents, ReviewContext
+from app.core.signing_policy import Flow, Intent, Verdict, flow_of
+from app.net.errors import BadResponse, HttpError, NetError, NotFound
+from app.services.context import ServiceContext
+from app.services.errors import OrdUnavailableError, PolicyRefusedError, ServiceError
+from app.wallet.addresses import KeyRole
+from app.wallet.keys import WalletKeys
+from app.wallet.psbt_fixes import FixedInput, FixedPSBT
+from app.wallet.psbt_io import PsbtDecodeError, parse_psbt, psbt_to_base64
+from app.wallet.psbt_signer import PsbtSigningError, SigningKey, sign_psbt
+from app.wallet.psbt_view import approved_sign_requests, guard, unsigned_txid
+
+Progress = Callable[[int, int], None]  # (items done, items in all)
+
+
+class ServicePsbtError(ServiceError):
+    """The service answered with something that is not a PSBT we can read."""
+
+
+class ChainUnavailableError(ServiceError):
+    """Esplora could not be asked what the spent coins hold: nothing is signed."""
+
+
+class PsbtRefusedError(PolicyRefusedError):
+    """The guard refused this PSBT; `review` and `verdict` are there for the dialog."""
+
+    def __init__(self, review: Review, verdict: Verdict, label: str = "") -> None:
+        self.review = review
+        self.label = label
+        super().__init__(verdict)
+
+
+class OperationCancelledError(ServiceError):
+    """The user cancelled; `done` items were completed before the cancel took effect."""
+
+    def __init__(self, done: int, total: int) -> None:
+        self.done = done
+        self.total = total
+        super().__init__(f"Cancelled after {done} of {total}; nothing else was signed or sent.")
+
+
+class CancelToken:
+    """Set by the GUI's Cancel button; long operations check it between items."""
+
+    def __init__(self) -> None:
+        self._cancelled = False
+
+    def cancel(self) -> None:
+        self._cancelled = True
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled
+
+
+@dataclass(frozen=True)
+class ReviewFacts:
+    """ord's answers and the chain's coins for a PSBT's inputs, as used in its review."""
+
+    contents: dict[str, OutpointContents]
+    chain_utxos: dict[str, KnownUtxo]
+
+
+@dataclass(frozen=True)
+class PsbtPlan:
+    """A reviewed, approved PSBT: what the dialog shows and what `sign_plan` signs.
+
+    `psbt_base64` is the PSBT exactly as served, `intent` what the user asked (the policy's
+    input), `signer` the key role that signs it."""
+
+    psbt_base64: str
+    review: Review
+    verdict: Verdict
+    intent: Intent
+    signer: KeyRole
+    label: str
+
+    @property
+    def flow(self) -> Flow:
+        return self.verdict.flow
+
+    @property
+    def txid(self) -> str:
+        return self.verdict.txid
+
+    def psbt(self) -> FixedPSBT:
+        """A fresh parse: signing never changes the reviewed copy."""
+        return parse_psbt(self.psbt_base64)
+
+
+@dataclass(frozen=True)
+class SignedPsbt:
+    plan: PsbtPlan
+    base64: str
+
+
+def read_served_psbt(text: str, what: str) -> FixedPSBT:
+    try:
+        return parse_psbt(text)
+    except PsbtDecodeError as exc:
+        raise ServicePsbtError(
+            f"The service's {what} is not a PSBT this wallet can read ({exc}); nothing was signed."
+        ) from None
+
+
+def input_outpoints(psbt: FixedPSBT) -> list[str]:
+    return [f"{inp.txid.hex()}:{inp.vout}" for inp in psbt.inputs]
+
+
+async def gather_facts(ctx: ServiceContext, outpoints: Iterable[str]) -> ReviewFacts:
+    """What ord says each outpoint carries and what the chain says it holds."""
+    wanted = list(dict.fromkeys(outpoints))
+    coins = await asyncio.gather(*(_chain_utxo(ctx, o) for o in wanted))
+    try:
+        contents = await ctx.outpoint_contents(wanted)
+    except OrdUnavailableError:
+        # One output ord cannot describe must not hide the answers for the others.
+        answers = await asyncio.gather(*(_contents(ctx, o) for o in wanted))
+        contents = {o: c for o, c in zip(wanted, answers, strict=True) if c is not None}
+    return ReviewFacts(
+        contents, {o: u for o, u in zip(wanted, coins, strict=True) if u is not None}
+    )
+
+
+async def _contents(ctx: ServiceContext, outpoint: str) -> OutpointContents | None:
+    """ord's answer; None ("unknown") when ord answers but does not describe this output.
+    ord unreachable or failing (5xx, transport) raises: refuse rather than guess."""
+    try:
+        found = await ctx.outpoint_contents([outpoint])
+    except OrdUnavailableError as exc:
+        cause = exc.__cause__
+        if isinstance(cause, HttpError) and cause.status >= 500:
+            raise
+        if isinstance(cause, NetError) and not isinstance(cause, HttpError | BadResponse):
+            raise
+        return None
+    return found.get(outpoint)
+
+
+async def _chain_utxo(ctx: ServiceContext, outpoint: str) -> KnownUtxo | None:
+    txid, _, vout_text = outpoint.partition(":")
+    try:
+        raw = await ctx.clients.esplora.tx_hex(txid)
+    except NotFound:
+        return None  # not on the chain: the review cannot vouch for it (and policies see that)
+    except NetError as exc:
+        raise ChainUnavailableError(
+            f"Esplora could not be asked what {outpoint} holds ({type(exc).__name__}); nothing "
+            "was signed."
+        ) from exc
+    tx = Transaction.read_from(io.BytesIO(bytes.fromhex(raw)))
+    vout = int(vout_text)
+    if tx.txid().hex() != txid or not 0 <= vout < len(tx.vout):
+        return None  # a server answering about another transaction: trust nothing
+    out = tx.vout[vout]
+    return KnownUtxo(int(out.value), bytes(out.script_pubkey.data))
+
+
+def decide(
+    psbt_text: str, context: ReviewContext, intent: Intent, signer: KeyRole, label: str
+) -> PsbtPlan:
+    """Review `psbt_text` in `context` with the intent's policy (pure CPU work, no I/O).
+
+    Raises `PsbtRefusedError` (with the Review) when the policy refuses."""
+    psbt = read_served_psbt(psbt_text, f"{flow_of(intent)} PSBT")
+    reviewed, verdict = guard(psbt, context, intent)
+    if not verdict.approved:
+        raise PsbtRefusedError(reviewed, verdict, label)
+    return PsbtPlan(psbt_to_base64(psbt), reviewed, verdict, intent, signer, label)
+
+
+async def review_online(
+    ctx: ServiceContext,
+    psbt_text: str,
+    intent: Intent,
+    signer: KeyRole,
+    label: str,
+    service: Sequence[tuple[str, str]] = (),
+) -> PsbtPlan:
+    """Fetch the facts for `psbt_text`'s inputs, then `decide`."""
+    psbt = read_served_psbt(psbt_text, f"{flow_of(intent)} PSBT")
+    facts = await gather_facts(ctx, input_outpoints(psbt))
+    context = ctx.review_context(facts.contents, facts.chain_utxos, service)
+    return await ctx.run_cpu(decide, psbt_text, context, intent, signer, label)
+
+
+def sign_plan(plan: PsbtPlan, keys: WalletKeys) -> SignedPsbt:
+    """Sign exactly what the verdict approved with the plan's key role (CPU: use an executor)."""
+    psbt = plan.psbt()
+    requests = approved_sign_requests(psbt, plan.verdict)
+    role_key = keys.payment if plan.signer is KeyRole.PAYMENT else keys.ordinals
+    try:
+        sign_psbt(psbt, SigningKey(role_key.private_key), requests)
+    except PsbtSigningError as exc:
+        raise SignedPsbtMismatchError(
+            f"The {plan.flow} could not be signed: {exc}. Nothing was sent."
+        ) from None
+    check_signed(plan.psbt(), psbt, plan.verdict)
+    return SignedPsbt(plan, psbt_to_base64(psbt))
+
+
+async def sign_plans(
+    ctx: ServiceContext,
+    plans: Sequence[PsbtPlan],
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> list[SignedPsbt]:
+    """Sign each plan in the executor, one at a time, reporting progress; a cancel (token
+    or asyncio) takes effect between items and raises `OperationCancelledError`."""
+    keys = ctx.signing_keys()
+    signed: list[SignedPsbt] = []
+    for plan in plans:
+        if cancel is not None and cancel.cancelled:
+            raise OperationCancelledError(len(signed), len(plans))
+        # An asyncio cancel lands here, between items: what was signed is simply dropped.
+        signed.append(await ctx.run_cpu(sign_plan, plan, keys))
+        if progress is not None:
+            progress(len(signed), len(plans))
+    return signed
+
+
+# --- the signed result -----------------------------------------------------------------------
+
+
+class SignedPsbtMismatchError(ServiceError):
+    """A signed PSBT is not the reviewed transaction signed exactly where approved."""
+
+
+def check_signed(unsigned: FixedPSBT, signed: FixedPSBT, verdict: Verdict) -> None:
+    """`signed` is `unsigned`'s transaction (same unsigned txid as `verdict`), each input's UTXO
+    data unchanged, new signatures exactly on the approved inputs with the approved hash type."""
+    txid = unsigned_txid(signed)
+    if txid != verdict.txid or len(signed.inputs) != len(unsigned.inputs):
+        raise SignedPsbtMismatchError(
+            f"The signed PSBT is transaction {txid}, not the reviewed {verdict.txid}: it is "
+            "not submitted."
+        )
+    approved = {p.input_index: p.sighash for p in verdict.to_sign}
+    for i, (before, after) in enumerate(zip(unsigned.inputs, signed.inputs, strict=True)):
+        if _utxo_bytes(before) != _utxo_bytes(after) and _utxo_bytes(before) is not None:
+            raise SignedPsbtMismatchError(f"Input {i}'s UTXO data changed after review.")
+        new = _signatures(after) - _signatures(before)
+        if i not in approved and new:
+            raise SignedPsbtMismatchError(f"Input {i} was signed but was not approved.")
+        if i in approved and not new:
+            raise SignedPsbtMismatchError(f"Input {i} was approved but is not signed.")
+        wrong = {t for t in (_hash_type(s) for s in new) if t != approved.get(i)}
+        if wrong:
+            raise SignedPsbtMismatchError(
+                f"Input {i} is signed with hash type {', '.join(hex(t) for t in wrong)}, not "
+                f"the approved {hex(approved[i])}."
+            )
+
+
+def _utxo_bytes(inp: FixedInput) -> bytes | None:
+    return None if inp.witness_utxo is None else bytes(inp.witness_utxo.serialize())
+
+
+def _signatures(inp: FixedInput) -> set[bytes]:
+    """Every signature an input carries: partial, taproot key/script path, or finalised."""
+    found = {bytes(s) for s in inp.partial_sigs.values()}
+    found |= {bytes(s) for s in inp.taproot_sigs.values()}
+    if inp.tap_key_sig is not None:
+        found.add(bytes(inp.tap_key_sig))
+    if inp.final_scriptwitness is not None:
+        found |= {bytes(x) for x in inp.final_scriptwitness.items if _looks_like_signature(x)}
+    return found
+
+
+def _looks_like_signature(item: bytes) -> bool:
+    return len(item) in (64, 65) or (9 <= len(item) <= 73 and item[:1] == b"\x30")
+
+
+def _hash_type(sig: bytes) -> int:
+    """A Schnorr signature of 64 bytes is SIGHASH_DEFAULT; otherwise the trailing byte."""
+    return 0 if len(sig) == 64 else sig[-1]

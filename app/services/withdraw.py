@@ -1,0 +1,140 @@
+"""Withdraw from the bidding wallet to the payment address (spec 4.7, 4.8), in two steps:
+
+    plan = await prepare_withdraw(ctx, 100_000)       # intent -> review -> verdict
+    # the GUI shows plan.psbt.review, plan.bids_at_risk; the user confirms
+    done = await execute_withdraw(ctx, plan)          # sign the approved inputs -> submit
+
+The policy wants exactly `amount` at the payment address with the fee on top, paid by the
+bidding wallet; withdrawing the whole balance (`WITHDRAW_ALL`) is a sweep whose fee comes out
+of the amount (the service's documented rule). Bids the lower balance no longer covers are
+cancelled by the service: `bids_at_risk` warns before signing, `cancelled_bid_ids` reports
+what actually went.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from app.core.bid_request import Trait
+from app.core.pools import OpenBid, PoolKey, bids_to_cancel
+from app.core.psbt_review_context import Role
+from app.core.psbt_review_summary import sats
+from app.core.psbt_view import address_networks
+from app.core.signing_policy import WithdrawIntent
+from app.net.errors import MarketplaceError
+from app.net.marketplace_bids import BidListEntry
+from app.net.marketplace_requests import WithdrawIntentRequest, WithdrawSubmission
+from app.services.bidding_wallet import bidding_wallet_address
+from app.services.context import ServiceContext
+from app.services.errors import ServiceError
+from app.services.psbt_flow import PsbtPlan, review_online, sign_plan
+from app.wallet.addresses import KeyRole
+
+WITHDRAW_ALL: Final = -1  # the whole balance: a sweep, the fee taken from it
+
+
+class WithdrawError(ServiceError):
+    """The service would not build or accept the withdrawal; its reason is quoted."""
+
+    def __init__(self, user_message: str, error_code: str | None = None) -> None:
+        self.error_code = error_code
+        super().__init__(user_message)
+
+
+@dataclass(frozen=True)
+class WithdrawPlan:
+    """A reviewed withdrawal, ready to sign. `bids_at_risk` are the open bids the balance
+    after it would no longer cover (the service cancels them)."""
+
+    psbt: PsbtPlan
+    amount: int
+    sweep: bool
+    balance_before: int
+    bids_at_risk: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class WithdrawDone:
+    txid: str
+    amount: int
+    cancelled_bid_ids: tuple[str, ...]
+
+
+async def prepare_withdraw(ctx: ServiceContext, amount: int) -> WithdrawPlan:
+    """Ask the service for the withdrawal PSBT of `amount` sats (or `WITHDRAW_ALL`), and review
+    it: every input the bidding wallet, outputs only to the payment address or back."""
+    wallet = await bidding_wallet_address(ctx)  # the review needs to know which it is
+    if ctx.network.value not in address_networks(wallet):
+        # A service serving a wallet of another network is refused by the review below; its
+        # address never goes to Esplora, and only a plain amount can be asked for.
+        balance, sweep, wanted = amount, False, amount
+    else:
+        balance = (await ctx.clients.esplora.address_balance(wallet)).total
+        sweep = amount in (WITHDRAW_ALL, balance)
+        wanted = balance if sweep else amount
+    if wanted <= 0:
+        raise WithdrawError("The bidding wallet is empty: there is nothing to withdraw.")
+    if wanted > balance:
+        raise WithdrawError(
+            f"The bidding wallet holds {sats(balance)}; {sats(wanted)} cannot be withdrawn."
+        )
+    try:
+        served = await ctx.clients.marketplace.create_withdraw_intent(
+            WithdrawIntentRequest(ctx.payment_address, wanted)
+        )
+    except MarketplaceError as exc:
+        raise WithdrawError(
+            f"The service would not prepare the withdrawal: {exc.message}", exc.error_code
+        ) from exc
+    intent = WithdrawIntent(wanted, ctx.fee_bounds, fee_from_amount=sweep)
+    label = f"Withdraw {sats(wanted)} to {ctx.payment_address}"
+    plan = await review_online(ctx, served.psbt_base64, intent, KeyRole.PAYMENT, label)
+    wallet_flow = plan.review.summary.flow(Role.BIDDING_WALLET)
+    taken = wanted if wallet_flow is None or wallet_flow.net is None else -wallet_flow.net
+    at_risk = await _bids_at_risk(ctx, balance - taken)
+    return WithdrawPlan(plan, wanted, sweep, balance, at_risk)
+
+
+async def execute_withdraw(ctx: ServiceContext, plan: WithdrawPlan) -> WithdrawDone:
+    """Sign exactly what the review approved and submit it; report the bids it cancelled."""
+    signed = await ctx.run_cpu(sign_plan, plan.psbt, ctx.signing_keys())
+    return await submit_signed_withdraw(ctx, plan.amount, signed.base64)
+
+
+async def submit_signed_withdraw(
+    ctx: ServiceContext, amount: int, signed_base64: str
+) -> WithdrawDone:
+    """`POST /withdraw` with a PSBT signed where its review approved (here or offline)."""
+    before = {b.bid_id for b in await _open_bids(ctx)}
+    try:
+        result = await ctx.clients.marketplace.withdraw(WithdrawSubmission(signed_base64))
+    except MarketplaceError as exc:
+        raise WithdrawError(
+            f"The service refused the signed withdrawal: {exc.message}", exc.error_code
+        ) from exc
+    after = {b.bid_id for b in await _open_bids(ctx)}
+    return WithdrawDone(result.txid, amount, tuple(sorted(before - after)))
+
+
+async def _open_bids(ctx: ServiceContext) -> list[BidListEntry]:
+    return await ctx.clients.marketplace.get_bids(ctx.ordinals_address)
+
+
+async def _bids_at_risk(ctx: ServiceContext, balance_after: int) -> tuple[str, ...]:
+    """The collection/trait/rune bids the balance after the withdrawal would not cover, by
+    the core pool rule (bids funded from the bidding wallet only)."""
+    bids = [b for b in (_open_bid(e) for e in await _open_bids(ctx)) if b is not None]
+    doomed = bids_to_cancel(max(0, balance_after), bids, ctx.maker_fee)
+    return tuple(b.bid_id for b in doomed)
+
+
+def _open_bid(entry: BidListEntry) -> OpenBid | None:
+    if entry.type not in ("collection", "rune") or entry.price is None:
+        return None
+    slug = entry.collection_slug or entry.rune_name
+    if slug is None:
+        return None
+    attribute = entry.attribute
+    trait = None if attribute is None else Trait(attribute.trait_type, attribute.value)
+    return OpenBid(entry.bid_id, PoolKey(slug, trait), entry.price, 0)

@@ -1,0 +1,112 @@
+"""A bid on one inscription end to end against a real sandbox process: intent -> review ->
+sign -> place, then the sandbox's seller accepts and the inscription arrives."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.core.psbt_review_context import Role
+from app.services.context import ServiceContext
+from app.services.errors import BidNotPlacedError, BidRejectedError, OrdUnavailableError
+from app.services.inscription_bid import execute_inscription_bid, prepare_inscription_bid
+from app.services.psbt_flow import ChainUnavailableError
+from tests.services.conftest import ContextFactory, SandboxControl
+from tests.services.test_listings import inscribe
+from tests.support.proxy import Fault, FaultProxy
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+async def sandbox_held_inscription(sandbox: SandboxControl, label: str = "seller-b") -> str:
+    response = await sandbox.http.get(f"/sandbox/addresses/{label}", params={"kind": "p2tr"})
+    assert response.status_code == 200, response.text
+    inscription_id: str = (await inscribe(sandbox, response.json()["address"]))["inscriptionId"]
+    return inscription_id
+
+
+async def test_a_bid_is_placed_then_accepted_and_the_inscription_arrives(
+    ctx: ServiceContext, sandbox: SandboxControl
+) -> None:
+    inscription_id = await sandbox_held_inscription(sandbox)
+    plan = await prepare_inscription_bid(ctx, inscription_id, 50_000)
+
+    review = plan.psbt.review
+    assert [p.input_index for p in plan.psbt.verdict.to_sign] == list(range(1, len(review.inputs)))
+    assert not review.inputs[0].is_ours
+    landing = review.landing_of(inscription_id)
+    assert landing is not None and Role.ORDINALS in landing.roles
+    payment = review.summary.flow(Role.PAYMENT)
+    assert payment is not None and payment.net is not None and review.fee is not None
+    postage = review.outputs[landing.output_index or 0].value
+    assert -payment.net == 50_000 + postage + review.fee
+
+    placed = await execute_inscription_bid(ctx, plan)
+    assert placed.bid_id is not None
+    open_bids = await ctx.clients.marketplace.get_bids(ctx.ordinals_address)
+    assert [(b.bid_id, b.inscription_id) for b in open_bids] == [(placed.bid_id, inscription_id)]
+
+    accepted = await sandbox.http.post(
+        "/sandbox/inscription-bids/accept", json={"bidId": placed.bid_id}
+    )
+    assert accepted.status_code == 200, accepted.text
+    await sandbox.mine()
+    location = await ctx.clients.ord.inscription(inscription_id)
+    assert location.address == ctx.ordinals_address
+    assert await ctx.clients.marketplace.get_bids(ctx.ordinals_address) == []
+
+
+async def test_a_price_below_the_minimum_is_refused_before_anything_is_sent(
+    make_context: ContextFactory, ctx: ServiceContext, sandbox: SandboxControl, proxy: FaultProxy
+) -> None:
+    inscription_id = await sandbox_held_inscription(sandbox)
+    with pytest.raises(BidRejectedError, match="at least 10,000 sats"):
+        await prepare_inscription_bid(make_context(ctx.keys, url=proxy.url), inscription_id, 9_999)
+    assert proxy.paths() == []
+
+
+async def test_a_bid_on_our_own_inscription_is_refused_with_the_services_reason(
+    ctx: ServiceContext, sandbox: SandboxControl
+) -> None:
+    inscription_id = (await inscribe(sandbox, ctx.ordinals_address))["inscriptionId"]
+    with pytest.raises(BidNotPlacedError) as refused:
+        await prepare_inscription_bid(ctx, inscription_id, 20_000)
+    assert refused.value.error_code is not None
+    assert inscription_id in refused.value.user_message
+
+
+async def test_a_5xx_after_the_bid_was_stored_is_not_placed_twice(
+    make_context: ContextFactory,
+    ctx: ServiceContext,
+    sandbox: SandboxControl,
+    proxy: FaultProxy,
+) -> None:
+    inscription_id = await sandbox_held_inscription(sandbox)
+    proxied = make_context(ctx.keys, url=proxy.url)
+    plan = await prepare_inscription_bid(proxied, inscription_id, 30_000)
+    proxy.add_fault(Fault.after_forward("POST", "/v1/bid/place", status=502))
+
+    placed = await execute_inscription_bid(proxied, plan)
+
+    assert proxy.paths().count("POST /v1/bid/place") == 1
+    assert proxy.paths()[-1] == "GET /v1/address/bids"
+    open_bids = await ctx.clients.marketplace.get_bids(ctx.ordinals_address)
+    assert [b.bid_id for b in open_bids] == [placed.bid_id]
+
+
+@pytest.mark.parametrize(
+    ("down", "error"),
+    [("/ord/*", OrdUnavailableError), ("/esplora/tx/*", ChainUnavailableError)],
+)
+async def test_unreachable_ord_or_chain_means_refuse_not_guess(
+    down: str,
+    error: type[Exception],
+    make_context: ContextFactory,
+    ctx: ServiceContext,
+    sandbox: SandboxControl,
+    proxy: FaultProxy,
+) -> None:
+    inscription_id = await sandbox_held_inscription(sandbox)
+    proxy.add_fault(Fault.reply("*", down, 503, {"message": "down"}, times=None))
+    with pytest.raises(error, match="nothing"):
+        await prepare_inscription_bid(make_context(ctx.keys, url=proxy.url), inscription_id, 25_000)
+    assert "POST /v1/bid/place" not in proxy.paths()

@@ -1,0 +1,226 @@
+"""The tamper suite over HTTP: a hostile server in front of the real sandbox serves each named
+malicious variant of the sandbox's real withdraw, inscription bid and secure listing PSBTs
+(or lies about ord's answers, or the bidding wallet's address). Every one must be refused by
+the use case with its specific human reason, and nothing may be signed or sent."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+from embit.transaction import Transaction
+
+from app.core.psbt_review_context import ReviewContext
+from app.core.signing_policy import FeeBounds, RefusalCode
+from app.net.clients import NetClients
+from app.net.config import ServiceConfig
+from app.net.marketplace_requests import InscriptionBidIntentRequest, WithdrawIntentRequest
+from app.services import psbt_flow
+from app.services.bidding_wallet import get_bidding_wallet
+from app.services.context import ServiceContext
+from app.services.inscription_bid import prepare_inscription_bid
+from app.services.listings import ListingItem, build_listings, prepare_listings
+from app.services.psbt_flow import PsbtRefusedError, gather_facts, input_outpoints
+from app.services.withdraw import prepare_withdraw
+from app.wallet.addresses import Network
+from app.wallet.keys import MnemonicSeed, WalletKeys, derive_wallet_keys
+from app.wallet.presets import get_preset
+from app.wallet.psbt_io import parse_psbt
+from tests.services.conftest import COIN_SATS, ContextFactory, SandboxControl, new_mnemonic
+from tests.services.test_listings import inscribe
+from tests.support.hostile_server import HostileServer
+from tests.support.policy_checks import assert_refused
+from tests.support.proxy import FaultProxy
+from tests.support.psbt_tamper import Tamper, tampers_for
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+# The user's fee limits in this suite: tight enough that an inflated fee shows.
+FEES = FeeBounds.of(max_fee=10_000, max_rate=50)
+WITHDRAW_AMOUNT = 100_000
+BID_PRICE = 6_000_000  # more than one 5,000,000-sat coin: the bid spends two payment inputs
+LISTING_PRICE = 100_000
+# Facts a real service never serves to this app (it does not publish its own addresses).
+NOT_SERVED_OVER_HTTP = {"listing: service address served for mainnet"}
+CASES = [
+    t
+    for scenario in ("withdraw", "inscription_bid", "secure_listing")
+    for t in tampers_for(scenario)
+    if t.name not in NOT_SERVED_OVER_HTTP
+]
+
+
+@dataclass
+class World:
+    """A flow set up on the sandbox: the honest PSBT and facts, and the use case to run."""
+
+    good_psbt: str
+    context: ReviewContext
+    prev_txs: dict[str, Transaction]
+    run: Callable[[ServiceContext], Awaitable[Any]]
+
+
+async def _world(ctx: ServiceContext, good_psbt: str, run: Callable[..., Any]) -> World:
+    outpoints = input_outpoints(parse_psbt(good_psbt))
+    facts = await gather_facts(ctx, outpoints)
+    prev_txs = {}
+    for outpoint in outpoints:
+        txid = outpoint.split(":")[0]
+        raw = bytes.fromhex(await ctx.clients.esplora.tx_hex(txid))
+        prev_txs[outpoint] = Transaction.read_from(io.BytesIO(raw))
+    return World(good_psbt, ctx.review_context(facts.contents, facts.chain_utxos), prev_txs, run)
+
+
+def new_keys() -> WalletKeys:
+    return derive_wallet_keys(MnemonicSeed(new_mnemonic()), get_preset("leather"), Network.REGTEST)
+
+
+async def withdraw_world(ctx: ServiceContext, sandbox: SandboxControl) -> World:
+    wallet = (await get_bidding_wallet(ctx)).address
+    await sandbox.faucet(wallet, 60_000, mine=False)
+    await sandbox.faucet(wallet, 70_000)
+    served = await ctx.clients.marketplace.create_withdraw_intent(
+        WithdrawIntentRequest(ctx.payment_address, WITHDRAW_AMOUNT)
+    )
+    return await _world(ctx, served.psbt_base64, lambda c: prepare_withdraw(c, WITHDRAW_AMOUNT))
+
+
+async def bid_world(ctx: ServiceContext, sandbox: SandboxControl) -> World:
+    seller = new_keys()
+    inscription_id = (await inscribe(sandbox, seller.ordinals.address))["inscriptionId"]
+    served = await ctx.clients.marketplace.create_inscription_bid_intent(
+        InscriptionBidIntentRequest(
+            BID_PRICE,
+            inscription_id,
+            ctx.payment_address,
+            ctx.ordinals_address,
+            ctx.payment_public_key_hex,
+        )
+    )
+    return await _world(
+        ctx,
+        served.psbt_base64,
+        lambda c: prepare_inscription_bid(c, inscription_id, BID_PRICE),
+    )
+
+
+async def listing_world(ctx: ServiceContext, sandbox: SandboxControl) -> World:
+    inscription_id = (await inscribe(sandbox, ctx.ordinals_address))["inscriptionId"]
+    items = [ListingItem(LISTING_PRICE, inscription_id)]
+    served = await ctx.clients.marketplace.create_secure_sell_intent(build_listings(ctx, items)[0])
+    return await _world(ctx, served.psbts[0].psbt_base64, lambda c: prepare_listings(c, items))
+
+
+WORLDS = {
+    "withdraw": withdraw_world,
+    "inscription_bid": bid_world,
+    "secure_listing": listing_world,
+}
+
+
+@pytest.fixture(scope="module")
+async def worlds(sandbox_url: str) -> AsyncIterator[dict[str, tuple[WalletKeys, World]]]:
+    """One honest world per flow, shared by its tampers (none of them submits anything)."""
+    made: dict[str, tuple[WalletKeys, World]] = {}
+    opened: list[NetClients] = []
+    async with httpx.AsyncClient(base_url=sandbox_url, timeout=120.0) as http:
+        sandbox = SandboxControl(http)
+        for scenario, build in WORLDS.items():
+            keys = new_keys()
+            await sandbox.faucet(keys.payment.address, COIN_SATS, mine=False)
+            await sandbox.faucet(keys.payment.address, COIN_SATS)
+            clients = NetClients.open(ServiceConfig.sandbox(sandbox_url))
+            opened.append(clients)
+            made[scenario] = (keys, await build(ServiceContext(clients, keys), sandbox))
+        yield made
+    for clients in opened:
+        await clients.aclose()
+
+
+@pytest.fixture
+def signatures(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Every call of the PSBT signer made by the use cases."""
+    calls: list[object] = []
+    real = psbt_flow.sign_psbt
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(psbt_flow, "sign_psbt", spy)
+    return calls
+
+
+async def test_the_suite_covers_at_least_40_variants_across_the_three_flows() -> None:
+    assert len({t.name for t in CASES}) == len(CASES) >= 40
+    assert {t.scenario for t in CASES} == set(WORLDS)
+
+
+@pytest.mark.parametrize("scenario", sorted(WORLDS))
+async def test_the_honest_intent_through_the_proxy_is_approved(
+    scenario: str,
+    worlds: dict[str, tuple[WalletKeys, World]],
+    make_context: ContextFactory,
+    proxy: FaultProxy,
+) -> None:
+    """Control: the worlds are sound, so each refusal below is the tamper's doing."""
+    keys, world = worlds[scenario]
+    through_proxy = make_context(keys, url=proxy.url)
+    through_proxy.fee_bounds = FEES
+    plan = await world.run(through_proxy)
+    psbt = plan.items[0].psbt if hasattr(plan, "items") else plan.psbt
+    assert psbt.verdict.approved and psbt.verdict.to_sign
+
+
+@pytest.mark.parametrize("tamper", CASES, ids=[t.name for t in CASES])
+async def test_a_hostile_psbt_is_refused_and_nothing_is_signed_or_sent(
+    tamper: Tamper,
+    worlds: dict[str, tuple[WalletKeys, World]],
+    make_context: ContextFactory,
+    proxy: FaultProxy,
+    signatures: list[object],
+) -> None:
+    keys, world = worlds[tamper.scenario]
+    hostile = HostileServer(proxy, tamper, world.context, world.prev_txs)
+    hostile.arm(world.good_psbt)
+    victim = make_context(keys, url=proxy.url)
+    victim.fee_bounds = FEES
+
+    with pytest.raises(PsbtRefusedError) as refused:
+        await world.run(victim)
+
+    assert hostile.tampered == 1 and hostile.blame is not None
+    assert_refused(refused.value.verdict, tamper.code, hostile.blame)
+    assert tamper.code in refused.value.verdict.codes
+    assert hostile.blame.lower() in refused.value.user_message.lower()
+    assert signatures == []
+    assert hostile.submits() == []
+
+
+async def test_a_service_asking_to_sign_more_inputs_than_approved_is_refused(
+    worlds: dict[str, tuple[WalletKeys, World]],
+    make_context: ContextFactory,
+    proxy: FaultProxy,
+    signatures: list[object],
+) -> None:
+    """The PSBT is honest but `indicesToSign` names an input the policy does not approve."""
+    keys, world = worlds["secure_listing"]
+
+    def more_indices(method: str, path: str, status: int, body: bytes) -> bytes | None:
+        if path != "/v1/intent/secure-sell" or status != 200:
+            return None
+        answer = json.loads(body)
+        answer["data"]["seller"]["secureListingPSBTs"][0]["indicesToSign"] = [0, 1]
+        return json.dumps(answer).encode()
+
+    proxy.rewrite(more_indices)
+    with pytest.raises(PsbtRefusedError) as refused:
+        await world.run(make_context(keys, url=proxy.url))
+    assert refused.value.verdict.codes == (RefusalCode.INPUT_NOT_ALLOWED,)
+    assert "input(s) 0, 1" in refused.value.user_message
+    assert signatures == [] and "POST /v1/list/secure" not in proxy.paths()

@@ -1,0 +1,144 @@
+"""A hostile service for the tamper suite: the fault proxy in front of the real sandbox, with a
+tamper from `tests.support.psbt_tamper` applied to what it serves.
+
+    hostile = HostileServer(proxy, tamper, honest_context, prev_txs)
+    hostile.arm()
+    # the use case asks the proxy for an intent: the PSBT in the answer is the tampered one,
+    # and ord / the bidding-wallet endpoint serve the facts the tamper changed
+
+- PSBT tampers rewrite the PSBT(s) of `POST /v1/intent/withdraw`, `/v1/intent/bid`,
+  `/v1/intent/secure-sell` and `/v1/intent/secure-bulk-sell` answers (base64 and hex alike).
+- Fact tampers: an outpoint whose ord answer changed is served by the proxy (`/ord/output/..`,
+  and `/ord/inscription/..` for inscriptions ord never saw); an outpoint made "unknown" is
+  served without its inscriptions field; an address the tamper re-encoded (the bidding wallet
+  on mainnet) is rewritten in `GET /v1/address/bidding-wallet`.
+`blame` is what the refusal must name, from the mutation applied to the served PSBT.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from embit.transaction import Transaction
+
+from app.core.psbt_review_context import OutpointContents, ReviewContext
+from app.wallet.psbt_io import parse_psbt, psbt_to_base64, psbt_to_hex
+from tests.support.proxy import Fault, FaultProxy
+from tests.support.tamper_ops import Tamper, Target, copy_psbt
+
+INTENT_PATHS = frozenset(
+    {
+        "/v1/intent/withdraw",
+        "/v1/intent/bid",
+        "/v1/intent/secure-sell",
+        "/v1/intent/secure-bulk-sell",
+    }
+)
+SUBMIT_PATHS = frozenset({"/v1/withdraw", "/v1/bid/place", "/v1/list/secure"})
+# (path of the base64 field, path of the hex field) in each intent answer's `data`.
+_PSBT_FIELDS = {
+    "/v1/intent/withdraw": (("unsignedPSBTBase64",), ("unsignedPSBTHex",)),
+    "/v1/intent/bid": (
+        ("bidder", "unsignedBiddingPSBTBase64"),
+        ("bidder", "unsignedBiddingPSBTHex"),
+    ),
+}
+
+
+@dataclass
+class HostileServer:
+    proxy: FaultProxy
+    tamper: Tamper
+    context: ReviewContext  # the honest facts the app would gather for the good PSBT
+    prev_txs: dict[str, Transaction]
+    blame: str | None = None
+    tampered: int = 0
+    _addresses: dict[str, str] = field(default_factory=dict)
+
+    def arm(self, good_psbt_base64: str) -> None:
+        """Install the rewrites. Address facts are served before any intent is asked for, so
+        they are taken from the tamper applied to the good PSBT now."""
+        _, context, _ = self.tamper.apply(parse_psbt(good_psbt_base64), self.context, self.prev_txs)
+        honest = {(a.role, a.label): a.address for a in self.context.addresses}
+        for a in context.addresses:
+            old = honest.get((a.role, a.label))
+            if old is not None and old != a.address:
+                self._addresses[old] = a.address
+        self.proxy.rewrite(self._rewrite)
+
+    def _rewrite(self, method: str, path: str, status: int, body: bytes) -> bytes | None:
+        if status != 200:
+            return None
+        if method == "POST" and path in INTENT_PATHS:
+            return self._tamper_intent(path, json.loads(body))
+        if method == "GET" and path == "/v1/address/bidding-wallet" and self._addresses:
+            text = body.decode()
+            for old, new in self._addresses.items():
+                text = text.replace(old, new)
+            return text.encode()
+        return None
+
+    def _tamper_intent(self, path: str, answer: Any) -> bytes:
+        data = answer["data"]
+        if path in _PSBT_FIELDS:
+            b64_path, hex_path = _PSBT_FIELDS[path]
+            holder = _dig(data, b64_path[:-1])
+            hex_holder = _dig(data, hex_path[:-1])
+            new = self._mutate(holder[b64_path[-1]])
+            holder[b64_path[-1]] = psbt_to_base64(new)
+            if hex_path[-1] in hex_holder:
+                hex_holder[hex_path[-1]] = psbt_to_hex(new)
+        else:
+            for entry in data["seller"]["secureListingPSBTs"]:
+                new = self._mutate(entry["base64"])
+                entry["base64"] = psbt_to_base64(new)
+                if "hex" in entry:
+                    entry["hex"] = psbt_to_hex(new)
+        return json.dumps(answer).encode()
+
+    def _mutate(self, served: str) -> Any:
+        target = Target(copy_psbt(parse_psbt(served)), self.context, dict(self.prev_txs))
+        self.blame = self.tamper.mutate(target)
+        self.tampered += 1
+        self._serve_contents(target)
+        return target.psbt
+
+    def _serve_contents(self, target: Target) -> None:
+        """Serve every ord answer the mutation changed (new, changed or made unknown)."""
+        values = {
+            target.outpoint(i): inp.witness_utxo.value
+            for i, inp in enumerate(target.psbt.inputs)
+            if inp.witness_utxo is not None
+        }
+        before, after = self.context.contents, target.context.contents
+        for outpoint in set(before) | set(after):
+            if before.get(outpoint) == after.get(outpoint):
+                continue
+            self._serve_output(outpoint, values.get(outpoint, 10_000), after.get(outpoint))
+
+    def _serve_output(self, outpoint: str, value: int, contents: OutpointContents | None) -> None:
+        answer: dict[str, Any] = {"outpoint": outpoint, "value": value, "indexed": True}
+        if contents is not None:  # None: ord answers without saying what the output carries
+            answer["inscriptions"] = [i.inscription_id for i in contents.inscriptions]
+            answer["runes"] = {
+                r.rune: {"amount": r.amount, "divisibility": 0} for r in contents.runes
+            }
+            for ins in contents.inscriptions:
+                where = {"id": ins.inscription_id, "satpoint": f"{outpoint}:{ins.offset}"}
+                self._reply(f"/ord/inscription/{ins.inscription_id}", where)
+        self._reply(f"/ord/output/{outpoint}", answer)
+
+    def _reply(self, path: str, body: Any) -> None:
+        self.proxy.faults.insert(0, Fault.reply("GET", path, 200, body, times=None))
+
+    def submits(self) -> list[str]:
+        """Submit requests the proxy saw (a refused PSBT must cause none)."""
+        return [line for line in self.proxy.paths() if line.split(" ", 1)[1] in SUBMIT_PATHS]
+
+
+def _dig(data: Any, keys: tuple[str, ...]) -> Any:
+    for key in keys:
+        data = data[key]
+    return data
