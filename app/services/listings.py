@@ -25,10 +25,9 @@ from app.core.signing_policy import Refusal, RefusalCode, SecureListingIntent, V
 from app.net.errors import MarketplaceError, SecureListingUnsupported
 from app.net.marketplace_requests import Listing, SecureListingSubmission
 from app.net.marketplace_responses import CreatedListing, SecureListingPsbt
-from app.services.context import ServiceContext
+from app.services.context import CancelToken, ServiceContext
 from app.services.errors import ServiceError
 from app.services.psbt_flow import (
-    CancelToken,
     OperationCancelledError,
     Progress,
     PsbtPlan,

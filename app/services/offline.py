@@ -30,7 +30,7 @@ from typing import Any
 from app.core.psbt_review_context import ReviewContext, Role
 from app.core.signing_policy import Flow
 from app.services.bidding_wallet import bidding_wallet_address
-from app.services.context import ServiceContext
+from app.services.context import CancelToken, ServiceContext
 from app.services.errors import ServiceError
 from app.services.inscription_bid import (
     InscriptionBidPlaced,
@@ -45,7 +45,6 @@ from app.services.listings import (
 )
 from app.services.offline_manifest import MANIFEST_NAME, Manifest, ManifestError, ManifestItem
 from app.services.psbt_flow import (
-    CancelToken,
     OperationCancelledError,
     Progress,
     PsbtPlan,

@@ -29,7 +29,7 @@ from app.core.psbt_review import Review
 from app.core.psbt_review_context import KnownUtxo, OutpointContents, ReviewContext
 from app.core.signing_policy import Flow, Intent, Verdict, flow_of
 from app.net.errors import BadResponse, HttpError, NetError, NotFound
-from app.services.context import ServiceContext
+from app.services.context import CancelToken, ServiceContext
 from app.services.errors import OrdUnavailableError, PolicyRefusedError, ServiceError
 from app.wallet.addresses import KeyRole
 from app.wallet.keys import WalletKeys
@@ -65,20 +65,6 @@ class OperationCancelledError(ServiceError):
         self.done = done
         self.total = total
         super().__init__(f"Cancelled after {done} of {total}; nothing else was signed or sent.")
-
-
-class CancelToken:
-    """Set by the GUI's Cancel button; long operations check it between items."""
-
-    def __init__(self) -> None:
-        self._cancelled = False
-
-    def cancel(self) -> None:
-        self._cancelled = True
-
-    @property
-    def cancelled(self) -> bool:
-        return self._cancelled
 
 
 @dataclass(frozen=True)
