@@ -14,7 +14,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.sandbox.chain.errors import (
@@ -54,10 +54,19 @@ _MAX_LISTED_PROBLEMS = 3
 
 
 class ErrorBody(BaseModel):
-    """The JSON body of every error response."""
+    """The JSON body of every error response: `errorCode` and `message` always; the extra
+    fields of spec section 7 where they apply."""
 
     errorCode: str
     message: str
+    field: str | None = Field(None, description="The request field at fault, when there is one.")
+    details: dict[str, Any] | None = Field(
+        None, description="e.g. `limit` and `requested` of COLLECTION_BID_TOO_MANY_ORDERS."
+    )
+    retryAfterMs: int | None = Field(None, description="SUBMIT_BID_RATE_LIMITED: how long to wait.")
+    violations: list[dict[str, Any]] | None = Field(
+        None, description="Every rule a request broke, when it broke more than one."
+    )
 
 
 class ApiError(Exception):
