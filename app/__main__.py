@@ -1,11 +1,18 @@
-"""Command line entry point: `bidwallet` and `python -m app`."""
+"""Command line entry point: `bidwallet` and `python -m app`.
+
+Kept light: the desktop app (PySide6) and the sandbox (FastAPI, the chain) are imported only
+once the command line says which one runs.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from app import __version__
+
+NO_DISPLAY_EXIT_CODE = 3
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -14,11 +21,17 @@ def build_parser() -> argparse.ArgumentParser:
         description="Desktop bidding wallet for Bitcoin inscriptions and runes.",
     )
     parser.add_argument("--version", action="version", version=f"bidwallet {__version__}")
-    parser.add_argument(
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument(
         "--sandbox",
         action="store_true",
-        help="use the embedded sandbox (a local regtest marketplace); "
-        "until the desktop window exists this serves the sandbox in the foreground",
+        help="open the app on the embedded sandbox (a local regtest marketplace started as a "
+        "child process), creating the sandbox profile if there is none",
+    )
+    mode.add_argument(
+        "--offline",
+        action="store_true",
+        help="offline signer: open, review, sign and save PSBT files; no network access at all",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sandbox = sub.add_parser("sandbox", help="the embedded sandbox service")
@@ -34,12 +47,19 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command == "sandbox" or args.sandbox:
+    if args.command == "sandbox":
         from app.sandbox.cli import run_serve
 
         return run_serve(args)
-    parser.print_help()
-    return 0
+    from app.ui.display import missing_display_message
+
+    message = missing_display_message(os.environ)
+    if message is not None:
+        print(message, file=sys.stderr)
+        return NO_DISPLAY_EXIT_CODE
+    from app.ui.launch import run
+
+    return run(offline=args.offline, sandbox=args.sandbox)
 
 
 if __name__ == "__main__":

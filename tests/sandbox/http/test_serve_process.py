@@ -60,12 +60,12 @@ def test_restart_on_the_same_data_resumes(
     assert second.terminate() == 0
 
 
-def test_dash_dash_sandbox_serves_with_defaults(
+def test_serve_with_defaults_uses_a_loopback_port_and_a_temporary_data_dir(
     sandbox_process_factory: SandboxProcessFactory, tmp_path: Path
 ) -> None:
     tmp_root = tmp_path / "tmp"
     tmp_root.mkdir()
-    process = sandbox_process_factory(argv=["--sandbox"], env={"TMPDIR": str(tmp_root)})
+    process = sandbox_process_factory(argv=["sandbox", "serve"], env={"TMPDIR": str(tmp_root)})
     assert process.url.startswith("http://127.0.0.1:")
     assert httpx.get(f"{process.url}/esplora/blocks/tip/height", timeout=30).status_code == 200
     assert process.terminate(signal.SIGINT) == 0

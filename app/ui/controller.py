@@ -1,0 +1,259 @@
+"""The app's flow around the window: first run, the sandbox child process, key setup, unlock,
+switching profiles. Every step is a coroutine on the one qasync loop; blocking work goes to
+the executor; every dialog is announced on `context.dialog_opened` before it is shown."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Callable
+from dataclasses import replace
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QDialog, QWidget
+
+from app.services.profiles import (
+    ApiKeyUnavailableError,
+    AppProfile,
+    AppSettings,
+    ProfileFileError,
+    ServiceKind,
+)
+from app.ui import strings
+from app.ui.async_tools import exec_dialog, run_blocking
+from app.ui.context import AppContext
+from app.ui.dialogs.first_run import FirstRunChoice, FirstRunDialog, unique_name
+from app.ui.sandbox_setup import start_profile_sandbox
+
+log = logging.getLogger(__name__)
+
+# Imported in the executor before the first use: importing httpx or embit takes a few hundred
+# milliseconds, which on the GUI thread would freeze the window.
+PRELOAD_MODULES = (
+    "app.wallet.keys",
+    "app.wallet.vault",
+    "app.wallet.psbt_io",
+    "app.services.session",
+    "app.ui.dialogs.key_secrets",
+)
+PRELOAD_ONLINE_MODULES = ("app.net.clients", "app.services.sandbox_demo")
+
+
+def preload(names: tuple[str, ...]) -> None:
+    for name in names:
+        importlib.import_module(name)
+
+
+class AppController(QObject):
+    ready = Signal()  # start() finished: a profile is active (or none could be)
+
+    def __init__(
+        self, context: AppContext, parent_widget: Callable[[], QWidget | None] = lambda: None
+    ) -> None:
+        super().__init__()
+        self.context = context
+        self._parent = parent_widget
+
+    # -- dialogs ----------------------------------------------------------------------------
+
+    async def show_dialog(self, dialog: QDialog) -> bool:
+        self.context.dialog_opened.emit(dialog)
+        try:
+            return await exec_dialog(dialog) == QDialog.DialogCode.Accepted
+        finally:
+            dialog.deleteLater()
+
+    async def ask_new_profile(self) -> FirstRunChoice | None:
+        dialog = FirstRunDialog({p.name for p in self.context.settings.profiles}, self._parent())
+        return dialog.choice if await self.show_dialog(dialog) else None
+
+    # -- start ------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        context = self.context
+        online = () if context.options.offline else PRELOAD_ONLINE_MODULES
+        await run_blocking(preload, PRELOAD_MODULES + online)
+        try:
+            context.settings = await run_blocking(context.store.load)
+        except ProfileFileError as exc:
+            context.error(strings.PROFILE_FILE_DAMAGED.format(details=exc))
+            self.ready.emit()
+            return
+        profile = self._initial_profile(context.settings)
+        if profile is None and not context.options.offline:
+            choice = await self.ask_new_profile()
+            if choice is not None:
+                profile = await self._add(choice)
+        if profile is None:
+            context.error(
+                strings.OFFLINE_NO_PROFILES
+                if context.options.offline
+                else strings.NO_PROFILE_CONFIGURED
+            )
+        else:
+            await self.activate(profile)
+        self.ready.emit()
+
+    def _initial_profile(self, settings: AppSettings) -> AppProfile | None:
+        if self.context.options.sandbox and not self.context.options.offline:
+            existing = settings.first_of_kind(ServiceKind.SANDBOX)
+            if existing is not None:
+                return existing
+            name = unique_name("Sandbox", {p.name for p in settings.profiles})
+            new = AppProfile.sandbox(name)
+            self.context.save_settings(settings.with_profile(new))
+            return new
+        return settings.active_profile
+
+    async def _add(self, choice: FirstRunChoice) -> AppProfile:
+        context = self.context
+        if choice.api_key:
+            await self._store_api_key(choice.profile.name, choice.api_key)
+        context.save_settings(context.settings.with_profile(choice.profile))
+        return choice.profile
+
+    async def _store_api_key(self, profile_name: str, api_key: str) -> None:
+        store = await self.context.api_keys()
+        try:
+            await run_blocking(store.set, profile_name, api_key)
+        except ApiKeyUnavailableError:
+            self.context.session_api_keys[profile_name] = api_key
+            self.context.error(strings.API_KEY_NOT_STORED)
+
+    # -- profiles ---------------------------------------------------------------------------
+
+    async def add_profile(self) -> None:
+        choice = await self.ask_new_profile()
+        if choice is not None:
+            await self.activate(await self._add(choice))
+
+    async def switch_profile(self, name: str) -> None:
+        profile = self.context.settings.get(name)
+        if profile is not None:
+            await self.activate(profile)
+
+    async def activate(self, profile: AppProfile) -> None:
+        """Make `profile` the active one: stop the old connection, start the sandbox if it is
+        one, set up or unlock its keys, and connect (never when offline)."""
+        context = self.context
+        await context.close_connection()
+        context.session.lock()
+        context.watch_only = False
+        context.save_settings(context.settings.with_profile(profile).with_active(profile.name))
+        context.set_profile(profile)
+        sandbox = None
+        if profile.kind is ServiceKind.SANDBOX and not context.options.offline:
+            outcome = await start_profile_sandbox(context, profile)
+            if outcome is None:
+                return
+            sandbox, profile = outcome
+        elif profile.key_name is None and not context.options.offline:
+            profile = await self._setup_keys(profile)
+        elif profile.key_name is not None and profile.kind is not ServiceKind.SANDBOX:
+            await self._unlock_remembered(profile)
+        await self._note_watch_only(profile)
+        if not context.options.offline:
+            await self._connect(profile, sandbox)
+
+    async def _note_watch_only(self, profile: AppProfile) -> None:
+        watch_only = False
+        if profile.key_name is not None:
+            vault = await self.context.vault()
+            try:
+                info = await run_blocking(vault.info, profile.key_name)
+                watch_only = not info.has_secret
+            except Exception as exc:  # a missing or damaged entry: unlock will say what
+                log.warning("cannot read the key of %r: %s", profile.name, type(exc).__name__)
+        self.context.watch_only = watch_only
+        self.context.profile_changed.emit()
+
+    async def _connect(self, profile: AppProfile, sandbox: object) -> None:
+        from app.services.sandbox_process import SandboxProcess
+        from app.ui.service_container import ServiceContainer
+
+        context = self.context
+        running = sandbox if isinstance(sandbox, SandboxProcess) else None
+        api_key = await context.api_key_for(profile)
+        if api_key and context.activity is not None:
+            context.activity.add_known_secret(api_key)
+        context.services = ServiceContainer.open(profile, api_key=api_key, sandbox=running)
+        context.connection_changed.emit()
+        context.info(strings.CONNECTED.format(url=context.services.marketplace_url))
+
+    async def reconnect(self) -> None:
+        if self.context.profile is not None:
+            await self.activate(self.context.profile)
+
+    async def remove_profile(self, name: str) -> None:
+        context = self.context
+        if context.profile is not None and context.profile.name == name:
+            context.error(strings.SETTINGS_REMOVE_ACTIVE)
+            return
+        context.save_settings(context.settings.without(name))
+        store = await context.api_keys()
+        await run_blocking(store.delete, name)
+
+    # -- keys -------------------------------------------------------------------------------
+
+    async def _setup_keys(self, profile: AppProfile) -> AppProfile:
+        from app.ui.dialogs.key_setup import KeySetupDialog
+
+        vault = await self.context.vault()
+        key_name = unique_name(profile.name, set(await run_blocking(vault.profile_names)))
+        dialog = KeySetupDialog(vault, key_name, profile.name, profile.network, self._parent())
+        if not await self.show_dialog(dialog) or dialog.result_value is None:
+            return profile
+        result = dialog.result_value
+        profile = replace(profile, key_name=result.key_name)
+        self.context.save_settings(self.context.settings.with_profile(profile))
+        if result.keys is not None:
+            self.context.session.unlock(result.keys, result.key_name)
+        return profile
+
+    async def _unlock_remembered(self, profile: AppProfile) -> None:
+        from app.ui.dialogs.key_secrets import unlock_remembered
+
+        assert profile.key_name is not None
+        vault = await self.context.vault()
+        try:
+            keys = await run_blocking(unlock_remembered, vault, profile.key_name)
+        except Exception as exc:  # a locked keychain or damaged entry: unlock by hand later
+            log.warning("no unlock with the remembered key: %s", type(exc).__name__)
+            return
+        if keys is not None:
+            self.context.session.unlock(keys, profile.key_name)
+
+    async def unlock(self) -> bool:
+        """Ask for the password of the active profile's keys; True when unlocked."""
+        from app.ui.dialogs.unlock import UnlockDialog
+
+        context = self.context
+        profile = context.profile
+        if profile is None or profile.key_name is None:
+            context.error(strings.NO_PROFILE_CONFIGURED)
+            return False
+        if context.session.unlocked:
+            return True
+        vault = await context.vault()
+        info = await run_blocking(vault.info, profile.key_name)
+        if not info.has_secret:
+            context.error(strings.WATCH_ONLY_NO_UNLOCK)
+            return False
+        if profile.sandbox_only:
+            from app.services.sandbox_demo import unlock_demo_key
+
+            keys = await run_blocking(unlock_demo_key, vault, profile.key_name)
+            context.session.unlock(keys, profile.key_name)
+            return True
+        dialog = UnlockDialog(vault, profile.key_name, profile.name, self._parent())
+        if await self.show_dialog(dialog) and dialog.keys is not None:
+            context.session.unlock(dialog.keys, profile.key_name)
+            dialog.keys = None
+            return True
+        return False
+
+    def lock(self) -> None:
+        self.context.session.lock()
+
+    async def shutdown(self) -> None:
+        await self.context.shutdown()

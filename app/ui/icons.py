@@ -1,0 +1,71 @@
+"""SVG icons drawn in the theme's text colour: the files use `currentColor`, replaced here
+before rendering, at several sizes and at 2x for high-DPI screens."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from PySide6.QtCore import QByteArray, QRectF, Qt
+from PySide6.QtGui import QIcon, QPainter, QPixmap
+from PySide6.QtSvg import QSvgRenderer
+from PySide6.QtWidgets import QAbstractButton, QApplication, QPushButton
+
+from app.ui.resources import icon_path
+from app.ui.theme import ThemeState
+
+_SIZES = (16, 24, 32, 48)
+_SCALES = (1.0, 2.0)
+
+
+def render_svg(svg: bytes, size: int, scale: float) -> QPixmap:
+    renderer = QSvgRenderer(QByteArray(svg))
+    pixmap = QPixmap(round(size * scale), round(size * scale))
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    renderer.render(painter, QRectF(0, 0, pixmap.width(), pixmap.height()))
+    painter.end()
+    pixmap.setDevicePixelRatio(scale)
+    return pixmap
+
+
+@cache
+def _icon(name: str, color: str) -> QIcon:
+    svg = icon_path(name).read_bytes().replace(b"currentColor", color.encode("ascii"))
+    icon = QIcon()
+    for size in _SIZES:
+        for scale in _SCALES:
+            icon.addPixmap(render_svg(svg, size, scale))
+    return icon
+
+
+def icon(name: str, color: str | None = None) -> QIcon:
+    """The icon `name` (a file in resources/icons) in `color`, default the theme's text."""
+    return _icon(name, color or ThemeState.colors["text"])
+
+
+_ICON_PROPERTY = "themedIcon"
+
+
+def set_themed_icon(button: QAbstractButton, name: str) -> None:
+    """Give `button` the icon `name` and redraw it in the new colour when the theme changes."""
+    button.setProperty(_ICON_PROPERTY, name)
+    button.setIcon(icon(name))
+
+
+def icon_button(name: str, text: str) -> QPushButton:
+    button = QPushButton(text)
+    set_themed_icon(button, name)
+    return button
+
+
+def refresh_themed_icons() -> None:
+    """Redraw every icon set with `set_themed_icon` in the current theme's colour."""
+    for widget in QApplication.allWidgets():
+        name = widget.property(_ICON_PROPERTY)
+        if isinstance(widget, QAbstractButton) and isinstance(name, str):
+            widget.setIcon(icon(name))
+
+
+def app_icon() -> QIcon:
+    """The application icon (full colour, not recoloured)."""
+    return _icon("bidwallet", "currentColor")

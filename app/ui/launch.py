@@ -1,0 +1,129 @@
+"""Start the desktop app: QApplication, the one qasync loop, error reporting, the window.
+
+`bidwallet` opens the main window; `--sandbox` goes straight to the sandbox profile;
+`--offline` opens the offline signer, which never constructs a network client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+import time
+from logging.handlers import RotatingFileHandler
+from pathlib import Path
+
+import qasync
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QApplication
+
+from app.services.profiles import ProfileFileError, Theme
+from app.ui import strings
+from app.ui.context import AppContext, AppOptions
+from app.ui.controller import AppController
+from app.ui.error_reporting import ErrorReporter
+from app.ui.icons import app_icon
+from app.ui.main_window import MainWindow
+from app.ui.tabs import tabs_for
+from app.ui.theme import apply_theme
+
+log = logging.getLogger(__name__)
+
+# Benchmarks set this: print when the window is shown (CLOCK_MONOTONIC, shared by processes
+# on Linux) and the resident memory, then close.
+STARTUP_PROBE_ENV = "BIDWALLET_STARTUP_PROBE"
+
+
+def build_window(context: AppContext) -> MainWindow:
+    """The main window (or the offline signer's) with its controller, not yet shown."""
+    holder: list[MainWindow] = []
+    controller = AppController(context, lambda: holder[0] if holder else None)
+    window = MainWindow(context, controller, tabs_for(context.options.offline))
+    holder.append(window)
+    return window
+
+
+def setup_logging(data_dir: Path) -> Path:
+    log_dir = data_dir / "logs"
+    log_dir.mkdir(parents=True, exist_ok=True)
+    log_path = log_dir / "bidwallet.log"
+    handler = RotatingFileHandler(log_path, maxBytes=1_000_000, backupCount=3, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.setLevel(logging.INFO)
+    root.addHandler(handler)
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # app.net logs requests without queries
+    console = logging.StreamHandler()
+    console.setLevel(logging.WARNING)
+    root.addHandler(console)
+    return log_path
+
+
+def create_application() -> QApplication:
+    QGuiApplication.setHighDpiScaleFactorRoundingPolicy(
+        QGuiApplication.highDpiScaleFactorRoundingPolicy().PassThrough
+    )
+    app = QApplication([sys.argv[0] if sys.argv else "bidwallet"])
+    app.setApplicationName("bidwallet")
+    app.setOrganizationName(strings.ORG_NAME)
+    app.setApplicationDisplayName(strings.APP_NAME)
+    app.setDesktopFileName("bidwallet")
+    app.setWindowIcon(app_icon())
+    app.setQuitOnLastWindowClosed(False)  # the main coroutine ends the app after cleanup
+    return app
+
+
+def run(*, offline: bool, sandbox: bool) -> int:
+    from app.wallet.vault_file_store import default_data_dir
+
+    data_dir = default_data_dir()
+    log_path = setup_logging(data_dir)
+    app = create_application()
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    options = AppOptions(data_dir=data_dir, offline=offline, sandbox=sandbox)
+    with loop:
+        code: int = loop.run_until_complete(_main(app, loop, options, log_path))
+    return code
+
+
+async def _main(
+    app: QApplication, loop: asyncio.AbstractEventLoop, options: AppOptions, log_path: Path
+) -> int:
+    context = AppContext(options)
+    reporter = ErrorReporter(log_path)
+    reporter.install(loop)
+    try:
+        theme = context.store.load().theme
+    except ProfileFileError:
+        theme = Theme.SYSTEM  # the controller reports the damaged file
+    apply_theme(app, theme)
+    window = build_window(context)
+    reporter.set_parent_widget(window)
+    closed = asyncio.Event()
+    window.close_requested.connect(closed.set)
+    window.show()
+    if os.environ.get(STARTUP_PROBE_ENV):
+        QTimer.singleShot(0, lambda: _report_startup(window))
+    start = window.run(window.controller.start())  # its errors reach the error dialog
+    await closed.wait()
+    if not start.done():
+        start.cancel()
+    await window.controller.shutdown()
+    log.info("bidwallet closed")
+    return 0
+
+
+def _report_startup(window: MainWindow) -> None:
+    shown = time.monotonic()
+    rss_kb = 0
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                rss_kb = int(line.split()[1])
+    except OSError:
+        pass
+    print(f"window-shown {shown:.6f} rss-kb {rss_kb}", flush=True)
+    window.close()

@@ -1,0 +1,182 @@
+"""The main window: tabs from the registry, menus with shortcuts, the status bar, the idle
+lock, and the window state kept in QSettings."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Coroutine, Sequence
+from typing import Any
+
+from PySide6.QtCore import QByteArray, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QTabWidget, QWidget
+
+from app import __version__
+from app.ui import strings
+from app.ui.context import AppContext
+from app.ui.controller import AppController
+from app.ui.icons import app_icon, icon, refresh_themed_icons
+from app.ui.idle_lock import IdleLockWatcher
+from app.ui.status_bar import AppStatusBar
+from app.ui.tabs import TabSpec
+
+_GEOMETRY_KEY = "window/geometry"
+_STATE_KEY = "window/state"
+_TAB_KEY = "window/tab"
+
+
+class MainWindow(QMainWindow):
+    close_requested = Signal()
+
+    def __init__(
+        self, context: AppContext, controller: AppController, tabs: Sequence[TabSpec]
+    ) -> None:
+        super().__init__()
+        self.context = context
+        self.controller = controller
+        self._tasks: set[asyncio.Task[object]] = set()
+        self.setWindowTitle(
+            strings.OFFLINE_WINDOW_TITLE if context.options.offline else strings.WINDOW_TITLE
+        )
+        self.setWindowIcon(app_icon())
+        self.setObjectName("main_window")
+        self.tab_specs = tuple(tabs)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        for spec in self.tab_specs:
+            self.tabs.addTab(spec.build(context, controller), icon(spec.icon), spec.title)
+        self.setCentralWidget(self.tabs)
+        self.status = AppStatusBar(context, self)
+        self.setStatusBar(self.status)
+        self.status.lock_button.clicked.connect(self._toggle_lock)
+        self._build_menus()
+        self.idle_lock = IdleLockWatcher(context.session, context.options.idle_tick_ms, self)
+        self.idle_lock.locked_by_idle.connect(self._locked_by_idle)
+        context.theme_changed.connect(self._refresh_icons)
+        context.lock_changed.connect(self._refresh_actions)
+        context.profile_changed.connect(self._refresh_actions)
+        self._refresh_actions()
+        self.resize(1100, 720)
+        self.restore_state()
+
+    def tab(self, key: str) -> QWidget:
+        for index, spec in enumerate(self.tab_specs):
+            widget = self.tabs.widget(index)
+            if spec.key == key and widget is not None:
+                return widget
+        raise KeyError(key)
+
+    def show_tab(self, key: str) -> None:
+        self.tabs.setCurrentWidget(self.tab(key))
+
+    # -- menus and shortcuts ----------------------------------------------------------------
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu(strings.MENU_FILE)
+        self.lock_action = QAction(icon("lock"), strings.ACTION_LOCK, self)
+        self.lock_action.setShortcut(QKeySequence("Ctrl+L"))
+        self.lock_action.triggered.connect(self.controller.lock)
+        self.unlock_action = QAction(icon("unlock"), strings.ACTION_UNLOCK, self)
+        self.unlock_action.setShortcut(QKeySequence("Ctrl+U"))
+        self.unlock_action.triggered.connect(self._unlock)
+        quit_action = QAction(strings.ACTION_QUIT, self)
+        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_action.triggered.connect(self.close)
+        for action in (self.lock_action, self.unlock_action):
+            file_menu.addAction(action)
+        file_menu.addSeparator()
+        file_menu.addAction(quit_action)
+
+        view_menu = self.menuBar().addMenu(strings.MENU_VIEW)
+        for index, spec in enumerate(self.tab_specs[:9]):
+            action = QAction(spec.title, self)
+            action.setShortcut(QKeySequence(f"Ctrl+{index + 1}"))
+            action.triggered.connect(lambda _=False, i=index: self.tabs.setCurrentIndex(i))
+            view_menu.addAction(action)
+        for keys, step in (("Ctrl+Tab", 1), ("Ctrl+Shift+Tab", -1)):
+            shortcut = QShortcut(QKeySequence(keys), self)
+            shortcut.activated.connect(lambda step=step: self._cycle_tab(step))
+
+        help_menu = self.menuBar().addMenu(strings.MENU_HELP)
+        about = QAction(strings.ACTION_ABOUT, self)
+        about.triggered.connect(self._about)
+        help_menu.addAction(about)
+
+    def _cycle_tab(self, step: int) -> None:
+        count = self.tabs.count()
+        self.tabs.setCurrentIndex((self.tabs.currentIndex() + step) % count)
+
+    def _about(self) -> None:
+        box = QMessageBox(self)
+        box.setWindowTitle(strings.ACTION_ABOUT.replace("&", ""))
+        box.setText(strings.ABOUT_TEXT.format(version=__version__))
+        box.setIconPixmap(app_icon().pixmap(64, 64))
+        box.open()
+
+    def _refresh_actions(self, *_: object) -> None:
+        profile = self.context.profile
+        has_key = profile is not None and profile.key_name is not None
+        unlocked = self.context.session.unlocked
+        self.lock_action.setEnabled(unlocked)
+        self.unlock_action.setEnabled(has_key and not unlocked)
+
+    def _refresh_icons(self, *_: object) -> None:
+        for index, spec in enumerate(self.tab_specs):
+            self.tabs.setTabIcon(index, icon(spec.icon))
+        self.lock_action.setIcon(icon("lock"))
+        self.unlock_action.setIcon(icon("unlock"))
+        refresh_themed_icons()
+
+    def _toggle_lock(self) -> None:
+        if self.context.session.unlocked:
+            self.controller.lock()
+        else:
+            self._unlock()
+
+    def _unlock(self) -> None:
+        self.run(self.controller.unlock())
+
+    def run(self, coro: Coroutine[Any, Any, object]) -> asyncio.Task[object]:
+        """Run a controller coroutine from a plain slot, keeping a reference until it ends."""
+        task: asyncio.Task[object] = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Task[object]) -> None:
+        self._tasks.discard(task)
+        error = None if task.cancelled() else task.exception()
+        if error is not None:  # same route as @asyncSlot handlers: the app's excepthook
+            sys.excepthook(type(error), error, error.__traceback__)
+
+    def _locked_by_idle(self) -> None:
+        minutes = max(1, round(self.context.session.timeout_s / 60))
+        self.context.info(strings.LOCKED_AFTER_IDLE.format(minutes=minutes))
+
+    # -- window state -----------------------------------------------------------------------
+
+    def restore_state(self) -> None:
+        settings = self.context.window_settings()
+        geometry = settings.value(_GEOMETRY_KEY)
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        state = settings.value(_STATE_KEY)
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+        tab = settings.value(_TAB_KEY)
+        if tab is not None and str(tab).isdigit() and int(str(tab)) < self.tabs.count():
+            self.tabs.setCurrentIndex(int(str(tab)))
+
+    def save_state(self) -> None:
+        settings = self.context.window_settings()
+        settings.setValue(_GEOMETRY_KEY, self.saveGeometry())
+        settings.setValue(_STATE_KEY, self.saveState())
+        settings.setValue(_TAB_KEY, self.tabs.currentIndex())
+        settings.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_state()
+        self.idle_lock.stop()
+        self.close_requested.emit()
+        event.accept()

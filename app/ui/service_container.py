@@ -1,0 +1,38 @@
+"""The network side of a connected profile: the three clients (marketplace, Esplora, ord) and,
+for the sandbox profile, the child process they talk to. The offline signer never builds one."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from app.services.profiles import AppProfile
+
+if TYPE_CHECKING:
+    from app.net.clients import NetClients
+    from app.services.sandbox_process import SandboxProcess
+
+
+class ServiceContainer:
+    def __init__(self, profile: AppProfile, clients: NetClients) -> None:
+        self.profile = profile
+        self.clients = clients
+
+    @classmethod
+    def open(
+        cls, profile: AppProfile, *, api_key: str | None, sandbox: SandboxProcess | None
+    ) -> ServiceContainer:
+        from app.net.clients import NetClients
+
+        sandbox_url = None if sandbox is None else sandbox.url
+        config = profile.service_config(api_key=api_key, sandbox_url=sandbox_url)
+        return cls(profile, NetClients.open(config))
+
+    @property
+    def marketplace_url(self) -> str:
+        return self.clients.config.marketplace_url
+
+    async def aclose(self) -> None:
+        await self.clients.aclose()
+
+    def __repr__(self) -> str:
+        return f"ServiceContainer({self.profile.name!r}, {self.marketplace_url})"

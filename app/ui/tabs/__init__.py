@@ -1,0 +1,66 @@
+"""The window's tabs, registered from a list: adding a tab is one `TabSpec` line here.
+
+Each tab is a small module whose widget class takes `(context, controller)`. Modules are
+imported when the window builds its tabs, so the registry itself stays cheap to import.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from app.ui import strings
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
+
+    from app.ui.context import AppContext
+    from app.ui.controller import AppController
+
+
+@dataclass(frozen=True)
+class TabSpec:
+    key: str
+    title: str
+    icon: str  # a file name in resources/icons, without .svg
+    factory: str  # "module:Class"
+    online: bool = True  # shown in the normal window
+    offline: bool = False  # shown in the --offline signer
+
+    def build(self, context: AppContext, controller: AppController) -> QWidget:
+        module_name, _, class_name = self.factory.partition(":")
+        widget_class = getattr(importlib.import_module(module_name), class_name)
+        widget: QWidget = widget_class(context, controller)
+        widget.setObjectName(f"tab_{self.key}")
+        return widget
+
+
+TABS: tuple[TabSpec, ...] = (
+    TabSpec(
+        "psbt_files",
+        strings.TAB_PSBT_FILES,
+        "psbt",
+        "app.ui.tabs.psbt_files_tab:PsbtFilesTab",
+        online=False,
+        offline=True,
+    ),
+    TabSpec(
+        "activity",
+        strings.TAB_ACTIVITY,
+        "activity",
+        "app.ui.tabs.activity_tab:ActivityTab",
+        offline=True,
+    ),
+    TabSpec(
+        "settings",
+        strings.TAB_SETTINGS,
+        "settings",
+        "app.ui.tabs.settings_tab:SettingsTab",
+        offline=True,
+    ),
+)
+
+
+def tabs_for(offline: bool) -> tuple[TabSpec, ...]:
+    return tuple(spec for spec in TABS if (spec.offline if offline else spec.online))

@@ -1,0 +1,75 @@
+"""Reading and writing PSBT files for the offline signer (blocking: run in an executor)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from app.wallet.psbt_fixes import FixedPSBT
+
+# Far above any real PSBT file (base64 of the parser's own 32 MiB cap).
+MAX_FILE_BYTES = 45 * 1024 * 1024
+
+
+class PsbtFileError(Exception):
+    """The file holds no readable PSBT, or cannot be written (the message says why)."""
+
+
+class PsbtReadError(PsbtFileError):
+    """The file itself cannot be read (missing, no permission, too large)."""
+
+
+@dataclass(frozen=True)
+class LoadedPsbt:
+    path: Path
+    psbt: FixedPSBT
+    inputs: int
+    outputs: int
+    signed_inputs: int
+
+    @property
+    def sign_state(self) -> int:
+        """0 not signed, 1 partly signed, 2 every input signed."""
+        if self.signed_inputs == 0:
+            return 0
+        return 2 if self.signed_inputs == self.inputs else 1
+
+
+def _is_signed(scope: Any) -> bool:
+    return bool(
+        getattr(scope, "partial_sigs", None)
+        or getattr(scope, "taproot_key_sig", None)
+        or getattr(scope, "taproot_sigs", None)
+        or getattr(scope, "final_scriptwitness", None)
+        or getattr(scope, "final_scriptsig", None)
+    )
+
+
+def load_psbt_file(path: Path) -> LoadedPsbt:
+    from app.wallet.psbt_io import PsbtDecodeError, parse_psbt
+
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise PsbtReadError("the file is far larger than any PSBT")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise PsbtReadError(exc.strerror or type(exc).__name__) from None
+    try:
+        psbt = parse_psbt(data)
+    except PsbtDecodeError as exc:
+        raise PsbtFileError(str(exc)) from None
+    signed = sum(1 for scope in psbt.inputs if _is_signed(scope))
+    return LoadedPsbt(path, psbt, len(psbt.inputs), len(psbt.outputs), signed)
+
+
+def save_psbt_file(path: Path, psbt: FixedPSBT) -> None:
+    """Write the PSBT as base64 text (what wallets and the marketplace exchange), atomically."""
+    from app.wallet.psbt_io import psbt_to_base64
+    from app.wallet.vault_file_store import write_atomically
+
+    try:
+        write_atomically(path, (psbt_to_base64(psbt) + "\n").encode("ascii"))
+    except OSError as exc:
+        raise PsbtFileError(exc.strerror or type(exc).__name__) from None

@@ -1,0 +1,196 @@
+"""The offline signer's tab: open a PSBT file, unlock the signing key, save the signed file.
+
+No network client exists in this mode. The review-and-sign step between opening and saving is
+built on the PSBT review dialog, which lands with the marketplace flows:
+TODO(psbt-review): open the review dialog on `self.loaded`, sign the approved PSBT off the GUI
+thread with the unlocked keys, then call `self.set_signed(psbt)`; Save is enabled only then.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui import strings
+from app.ui.async_tools import async_slot, exec_dialog, run_blocking
+from app.ui.icons import icon_button
+from app.ui.tabs.psbt_files import (
+    LoadedPsbt,
+    PsbtFileError,
+    PsbtReadError,
+    load_psbt_file,
+    save_psbt_file,
+)
+from app.ui.widgets import message_label, set_message
+
+if TYPE_CHECKING:
+    from app.ui.context import AppContext
+    from app.ui.controller import AppController
+    from app.wallet.psbt_fixes import FixedPSBT
+
+
+class PsbtFilesTab(QWidget):
+    def __init__(self, context: AppContext, controller: AppController) -> None:
+        super().__init__()
+        self._context = context
+        self._controller = controller
+        self.loaded: LoadedPsbt | None = None
+        self.signed: FixedPSBT | None = None
+
+        intro = message_label("hint")
+        intro.setText(strings.OFFLINE_INTRO)
+        self.key_choice = QComboBox()
+        self.unlock_button = icon_button("key", strings.OFFLINE_UNLOCK)
+        self.open_button = icon_button("open", strings.OFFLINE_OPEN)
+        self.save_button = icon_button("save", strings.OFFLINE_SAVE)
+        self.save_button.setEnabled(False)
+        self.file_status = message_label("hint")
+        self.file_status.setText(strings.OFFLINE_NO_FILE)
+        self.file_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        key_row = QHBoxLayout()
+        key_row.addWidget(self.key_choice, 1)
+        key_row.addWidget(self.unlock_button)
+        form = QFormLayout()
+        form.addRow(strings.OFFLINE_PROFILE, key_row)
+        file_row = QHBoxLayout()
+        file_row.addWidget(self.open_button)
+        file_row.addWidget(self.save_button)
+        file_row.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addLayout(form)
+        layout.addLayout(file_row)
+        layout.addWidget(self.file_status)
+        layout.addStretch(1)
+
+        self.open_button.clicked.connect(self.open_file)
+        self.save_button.clicked.connect(self.save_file)
+        self.unlock_button.clicked.connect(self.unlock_key)
+        for keys, slot in (("Ctrl+O", self.open_file), ("Ctrl+S", self.save_file)):
+            QShortcut(QKeySequence(keys), self).activated.connect(slot)
+        context.profile_changed.connect(self.reload_keys)
+        context.lock_changed.connect(self._update_unlock)
+        self.reload_keys()
+
+    # -- file dialogs (tests monkeypatch these two) ------------------------------------------
+
+    # Opened with open() and awaited: QFileDialog's static functions would spin a nested
+    # event loop inside a running task.
+
+    @staticmethod
+    async def ask_open_path(parent: QWidget) -> Path | None:
+        dialog = QFileDialog(parent, strings.OFFLINE_OPEN.replace("&", ""))
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dialog.setNameFilter(strings.OFFLINE_OPEN_FILTER)
+        return await _chosen_path(dialog)
+
+    @staticmethod
+    async def ask_save_path(parent: QWidget, suggested: Path) -> Path | None:
+        dialog = QFileDialog(parent, strings.OFFLINE_SAVE.replace("&", ""))
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setNameFilter(strings.OFFLINE_SAVE_FILTER)
+        dialog.setDefaultSuffix("psbt")
+        dialog.selectFile(str(suggested))
+        return await _chosen_path(dialog)
+
+    # -- keys -------------------------------------------------------------------------------
+
+    def reload_keys(self) -> None:
+        context = self._context
+        self.key_choice.clear()
+        for profile in context.settings.profiles:
+            if profile.key_name is not None:
+                self.key_choice.addItem(profile.name, profile.name)
+        if context.profile is not None:
+            self.key_choice.setCurrentIndex(max(0, self.key_choice.findData(context.profile.name)))
+        self._update_unlock()
+
+    def _update_unlock(self, *_: object) -> None:
+        has_keys = self.key_choice.count() > 0
+        self.unlock_button.setEnabled(has_keys and not self._context.session.unlocked)
+
+    @async_slot()
+    async def unlock_key(self) -> None:
+        name = self.key_choice.currentData()
+        if name is None:
+            self._context.error(strings.OFFLINE_NO_PROFILES)
+            return
+        if self._context.profile is None or self._context.profile.name != name:
+            await self._controller.switch_profile(str(name))  # offline: no connection made
+        await self._controller.unlock()
+
+    # -- files ------------------------------------------------------------------------------
+
+    @async_slot()
+    async def open_file(self) -> None:
+        path = await self.ask_open_path(self)
+        if path is None:
+            return
+        try:
+            loaded = await run_blocking(load_psbt_file, path)
+        except PsbtFileError as exc:
+            text = strings.OFFLINE_NOT_A_PSBT
+            if isinstance(exc, PsbtReadError):
+                text = strings.OFFLINE_READ_FAILED
+            set_message(self.file_status, text.format(name=path.name, reason=exc))
+            self._record("psbt.open", False, f"{path.name}: {exc}")
+            return
+        self.loaded = loaded
+        self.set_signed(None)
+        text = strings.OFFLINE_LOADED.format(
+            name=path.name,
+            inputs=loaded.inputs,
+            outputs=loaded.outputs,
+            signed=strings.OFFLINE_SIGNED_STATE[loaded.sign_state],
+        )
+        set_message(self.file_status, text, "ok")
+        self._record("psbt.open", True, path.name)
+
+    def set_signed(self, psbt: FixedPSBT | None) -> None:
+        """Called by the review-and-sign step with the signed PSBT (None: nothing to save)."""
+        self.signed = psbt
+        self.save_button.setEnabled(psbt is not None)
+
+    @async_slot()
+    async def save_file(self) -> None:
+        if self.signed is None or self.loaded is None:
+            return
+        source = self.loaded.path
+        path = await self.ask_save_path(self, source.with_name(f"{source.stem}-signed.psbt"))
+        if path is None:
+            return
+        try:
+            await run_blocking(save_psbt_file, path, self.signed)
+        except PsbtFileError as exc:
+            set_message(
+                self.file_status, strings.OFFLINE_SAVE_FAILED.format(name=path.name, reason=exc)
+            )
+            self._record("psbt.save", False, f"{path.name}: {exc}")
+            return
+        set_message(self.file_status, strings.OFFLINE_SAVED.format(name=path.name), "ok")
+        self._record("psbt.save", True, path.name)
+
+    def _record(self, action: str, ok: bool, message: str) -> None:
+        if self._context.activity is not None:
+            self._context.activity.record(action, ok=ok, message=message)
+
+
+async def _chosen_path(dialog: QFileDialog) -> Path | None:
+    try:
+        accepted = await exec_dialog(dialog) == QFileDialog.DialogCode.Accepted
+        files = dialog.selectedFiles()
+    finally:
+        dialog.deleteLater()
+    return Path(files[0]) if accepted and files else None

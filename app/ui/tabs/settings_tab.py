@@ -1,0 +1,248 @@
+"""Settings: profiles (switch, add, remove), the selected profile's service, API key, fee
+bounds and lock timeout, and the theme."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.services.profiles import (
+    ApiKeyUnavailableError,
+    ProfileFileError,
+    ProfileSettingsError,
+    Theme,
+)
+from app.ui import strings
+from app.ui.async_tools import async_slot, exec_dialog, run_blocking
+from app.ui.icons import icon_button
+from app.ui.tabs.settings_profile_form import ProfileForm
+from app.ui.theme import apply_theme
+from app.ui.widgets import message_label, set_message
+
+if TYPE_CHECKING:
+    from app.ui.context import AppContext
+    from app.ui.controller import AppController
+
+
+class SettingsTab(QWidget):
+    def __init__(self, context: AppContext, controller: AppController) -> None:
+        super().__init__()
+        self._context = context
+        self._controller = controller
+        self.profiles = QListWidget()
+        self.profiles.setMaximumWidth(260)
+        self.switch_button = QPushButton(strings.SETTINGS_SWITCH)
+        self.add_button = icon_button("add", strings.SETTINGS_ADD)
+        self.remove_button = icon_button("remove", strings.SETTINGS_REMOVE)
+        self.form = ProfileForm()
+        self.save_button = icon_button("save", strings.SETTINGS_SAVE)
+        self.save_button.setDefault(True)
+        self.message = message_label("ok")
+        self.message.hide()
+        self.theme = QComboBox()
+        for value, label in strings.SETTINGS_THEMES.items():
+            self.theme.addItem(label, value)
+
+        list_buttons = QHBoxLayout()
+        for button in (self.switch_button, self.add_button, self.remove_button):
+            list_buttons.addWidget(button)
+        profiles_box = QGroupBox(strings.SETTINGS_PROFILES)
+        profiles_layout = QVBoxLayout(profiles_box)
+        profiles_layout.addWidget(self.profiles, 1)
+        profiles_layout.addLayout(list_buttons)
+        appearance = QGroupBox(strings.SETTINGS_APPEARANCE)
+        QFormLayout(appearance).addRow(strings.SETTINGS_THEME, self.theme)
+
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.addWidget(self.form)
+        save_row = QHBoxLayout()
+        save_row.addWidget(self.message, 1)
+        save_row.addWidget(self.save_button)
+        right_layout.addLayout(save_row)
+        right_layout.addWidget(appearance)
+        right_layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(right)
+        layout = QHBoxLayout(self)
+        layout.addWidget(profiles_box)
+        layout.addWidget(scroll, 1)
+
+        self.profiles.currentItemChanged.connect(self._selected)
+        self.switch_button.clicked.connect(self.switch_profile)
+        self.add_button.clicked.connect(self.add_profile)
+        self.remove_button.clicked.connect(self.remove_profile)
+        self.save_button.clicked.connect(self.save)
+        self.form.save_key_button.clicked.connect(self.save_api_key)
+        self.form.clear_key_button.clicked.connect(self.clear_api_key)
+        self.theme.activated.connect(self.change_theme)
+        context.profile_changed.connect(self.reload)
+        context.connection_changed.connect(self._connection_changed)
+        self.reload()
+
+    def reload(self) -> None:
+        context = self._context
+        selected = self.selected_name() or (context.profile.name if context.profile else None)
+        self.profiles.blockSignals(True)
+        self.profiles.clear()
+        for profile in context.settings.profiles:
+            active = context.profile is not None and context.profile.name == profile.name
+            text = profile.name + (strings.SETTINGS_ACTIVE_SUFFIX if active else "")
+            item = QListWidgetItem(text)
+            item.setData(Qt.ItemDataRole.UserRole, profile.name)
+            self.profiles.addItem(item)
+            if profile.name == selected:
+                self.profiles.setCurrentItem(item)
+        self.profiles.blockSignals(False)
+        self.theme.setCurrentIndex(max(0, self.theme.findData(context.settings.theme.value)))
+        self._selected()
+
+    def selected_name(self) -> str | None:
+        item = self.profiles.currentItem()
+        return None if item is None else str(item.data(Qt.ItemDataRole.UserRole))
+
+    def _selected(self, *_: object) -> None:
+        # Reload the form only for another profile: a reload must not undo the user's edits.
+        name = self.selected_name()
+        shown = self.form.profile
+        if shown is None or name is None or shown.name != name:
+            self._load_form()
+        else:
+            self._update_buttons(name)
+
+    def _connection_changed(self) -> None:
+        shown = self.form.profile
+        active = self._context.profile
+        if shown is not None and active is not None and shown.name == active.name:
+            sandbox = self._context.sandbox
+            self.form.show_sandbox_url(None if sandbox is None else sandbox.url)
+        self._update_buttons(self.selected_name())
+
+    def _update_buttons(self, name: str | None) -> None:
+        profile = None if name is None else self._context.settings.get(name)
+        active = self._context.profile is not None and self._context.profile.name == name
+        self.form.setEnabled(profile is not None)
+        self.save_button.setEnabled(profile is not None)
+        self.switch_button.setEnabled(profile is not None and not active)
+        self.remove_button.setEnabled(profile is not None and not active)
+
+    @async_slot()
+    async def _load_form(self) -> None:
+        name = self.selected_name()
+        profile = None if name is None else self._context.settings.get(name)
+        self._update_buttons(name)
+        active = self._context.profile is not None and self._context.profile.name == name
+        if profile is None:
+            return
+        has_key = await self._context.api_key_for(profile) is not None
+        sandbox = self._context.sandbox
+        self.form.load(profile, has_key, sandbox.url if sandbox is not None and active else None)
+
+    @async_slot()
+    async def save(self) -> None:
+        context = self._context
+        shown = self.form.profile
+        # Edit the stored version: the profile may have changed since the form was loaded
+        # (its keys set up, for one); only the form's own fields come from the form.
+        old = None if shown is None else context.settings.get(shown.name)
+        if old is None:
+            return
+        try:
+            new = self.form.edited_profile(old)
+            context.save_settings(context.settings.with_profile(new, previous_name=old.name))
+            self.form.profile = new
+        except (ProfileSettingsError, ProfileFileError) as exc:
+            set_message(self.message, strings.SETTINGS_INVALID.format(reason=exc))
+            return
+        reconnect = (
+            context.profile is not None
+            and context.profile.name == new.name
+            and replace(old, fee_bounds=new.fee_bounds, lock_timeout_s=new.lock_timeout_s) != new
+        )
+        text = strings.SETTINGS_SAVED_RECONNECT if reconnect else strings.SETTINGS_SAVED
+        set_message(self.message, text, "ok")
+        if reconnect:
+            await self._controller.reconnect()
+
+    @async_slot()
+    async def save_api_key(self) -> None:
+        profile = self.form.profile
+        key = self.form.api_key.text().strip()
+        if profile is None or not key:
+            return
+        store = await self._context.api_keys()
+        try:
+            await run_blocking(store.set, profile.name, key)
+            text, role = strings.SETTINGS_API_KEY_SAVED, "ok"
+        except ApiKeyUnavailableError:
+            self._context.session_api_keys[profile.name] = key
+            text, role = strings.API_KEY_NOT_STORED, "error"
+        set_message(self.message, text, role)
+        self.form.api_key.clear()
+        await self._load_form()
+
+    @async_slot()
+    async def clear_api_key(self) -> None:
+        profile = self.form.profile
+        if profile is None:
+            return
+        self._context.session_api_keys.pop(profile.name, None)
+        store = await self._context.api_keys()
+        await run_blocking(store.delete, profile.name)
+        set_message(self.message, strings.SETTINGS_API_KEY_CLEARED, "ok")
+        await self._load_form()
+
+    @async_slot()
+    async def switch_profile(self) -> None:
+        name = self.selected_name()
+        if name is not None:
+            await self._controller.switch_profile(name)
+
+    @async_slot()
+    async def add_profile(self) -> None:
+        await self._controller.add_profile()
+
+    @async_slot()
+    async def remove_profile(self) -> None:
+        name = self.selected_name()
+        if name is None:
+            return
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            strings.SETTINGS_REMOVE.replace("&", ""),
+            strings.SETTINGS_REMOVE_CONFIRM.format(name=name),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            self,
+        )
+        self._context.dialog_opened.emit(box)
+        if await exec_dialog(box) == QMessageBox.StandardButton.Yes:
+            await self._controller.remove_profile(name)
+
+    def change_theme(self) -> None:
+        context = self._context
+        theme = Theme(self.theme.currentData())
+        try:
+            context.save_settings(replace(context.settings, theme=theme))
+        except ProfileFileError as exc:
+            set_message(self.message, strings.SETTINGS_INVALID.format(reason=exc))
+            return
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            context.theme_changed.emit(apply_theme(app, theme))

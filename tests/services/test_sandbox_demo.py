@@ -1,0 +1,88 @@
+"""The sandbox demo wallet: a regtest key in the vault under a generated password, funded,
+inscribed and given runes through the real sandbox's /sandbox API, each request logged."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app.services.activity import ActivityLog
+from app.services.sandbox_demo import (
+    DEMO_FAUCET_SATS,
+    DEMO_INSCRIPTIONS,
+    DEMO_PASSWORD_ENTRY,
+    DEMO_RUNE,
+    SandboxDemoError,
+    create_demo_key,
+    provision_demo_wallet,
+    unlock_demo_key,
+)
+from app.services.sandbox_process import start_sandbox
+from app.services.session import layout_for_preset
+from app.wallet.vault import Vault
+from app.wallet.vault_crypto import Argon2idParams
+from app.wallet.vault_file_store import FileStore
+from app.wallet.vault_models import MnemonicSecret, ProfileMeta
+
+FAST_KDF = Argon2idParams(time_cost=1, memory_kib=256, parallelism=1)
+
+
+def test_demo_key_lives_in_the_vault_and_unlocks_with_its_stored_password(tmp_path: Path) -> None:
+    vault = Vault(FileStore(tmp_path), FAST_KDF)
+    keys = create_demo_key(vault, "Sandbox (sandbox only)")
+    assert keys.payment.address.startswith("bcrt1q") and keys.ordinals.address.startswith("bcrt1p")
+    password = vault.store.get(DEMO_PASSWORD_ENTRY.format(name="Sandbox (sandbox only)"))
+    assert password is not None and len(password) >= 24
+    again = unlock_demo_key(vault, "Sandbox (sandbox only)")
+    assert again.ordinals.address == keys.ordinals.address
+    replaced = create_demo_key(vault, "Sandbox (sandbox only)")  # a half-done setup: redone
+    assert replaced.ordinals.address != keys.ordinals.address
+
+
+def test_a_real_wallet_is_never_replaced_by_a_demo_key(tmp_path: Path) -> None:
+    vault = Vault(FileStore(tmp_path), FAST_KDF)
+    meta = ProfileMeta(name="Mine", network="mainnet", layout=layout_for_preset("okx"))
+    vault.create(meta, MnemonicSecret("abandon " * 11 + "about"), "pw")
+    with pytest.raises(SandboxDemoError, match="real wallet"):
+        create_demo_key(vault, "Mine")
+
+
+async def test_provisioning_funds_inscribes_and_logs_each_request(tmp_path: Path) -> None:
+    vault = Vault(FileStore(tmp_path), FAST_KDF)
+    keys = create_demo_key(vault, "demo")
+    activity = ActivityLog.in_dir(tmp_path)
+    sandbox = await start_sandbox(tmp_path / "sandbox")
+    try:
+        assets = await provision_demo_wallet(
+            sandbox.url, keys.payment.address, keys.ordinals.address, activity=activity
+        )
+        async with httpx.AsyncClient(base_url=sandbox.url, timeout=30) as http:
+            ordinals = (await http.get(f"/ord/address/{keys.ordinals.address}")).json()
+            payment = (await http.get(f"/esplora/address/{keys.payment.address}")).json()
+            collection = (await http.get(f"/sandbox/collections/{assets.collection_slug}")).json()
+            with pytest.raises(SandboxDemoError) as refused:
+                await provision_demo_wallet(sandbox.url, "not-an-address", "x", activity=activity)
+    finally:
+        await sandbox.stop()
+    assert sorted(ordinals["inscriptions"]) == sorted(assets.inscription_ids)
+    assert len(assets.inscription_ids) == DEMO_INSCRIPTIONS
+    assert ordinals["runes_balances"][0][0] == DEMO_RUNE == assets.rune
+    assert payment["chain_stats"]["funded_txo_sum"] == DEMO_FAUCET_SATS
+    assert collection["inscriptionCount"] >= DEMO_INSCRIPTIONS
+    entries = activity.entries()
+    faucet = entries[0]
+    assert faucet.action == "sandbox.faucet" and faucet.ok and faucet.txid == assets.faucet_txid
+    assert [e.action for e in entries[:7]] == [
+        "sandbox.faucet",
+        "sandbox.collections",
+        *["sandbox.inscribe"] * DEMO_INSCRIPTIONS,
+        "sandbox.runes",
+        "sandbox.mine",
+    ]
+    assert str(refused.value).startswith("sandbox.faucet: HTTP 4")
+    assert refused.value.error_code is not None
+    failed = entries[-1]
+    assert failed.action == "sandbox.faucet" and not failed.ok
+    assert failed.error_code == refused.value.error_code

@@ -1,0 +1,181 @@
+"""GUI test fixtures (pytest-qt, offscreen).
+
+- `qloop`: ONE qasync loop for the whole session (function-scoped loops fail: see
+  notes/qt-wallet-anchors.md section 4); each UI test runs with it as the running loop.
+- `stall`: the stall detector; scenarios `start()` it and end with `assert_smooth()`.
+- `sandbox`: a real sandbox process (session), started through app/services/sandbox_process.
+- `make_options` / `open_app`: the app on a temporary data directory with a fast vault KDF,
+  an in-memory or absent keychain, a window-state file of its own and an injectable clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import qasync
+from keyring.backends.fail import Keyring as FailKeyring
+from pytestqt.qtbot import QtBot
+
+from app.services.profiles import ApiKeyStore
+from app.services.sandbox_process import SandboxProcess, start_sandbox
+from app.ui.context import AppContext, AppOptions
+from app.ui.launch import build_window
+from app.ui.main_window import MainWindow
+from app.wallet.keyring_store import KeyringStore
+from app.wallet.vault import Vault
+from app.wallet.vault_crypto import Argon2idParams
+from app.wallet.vault_file_store import FileStore
+from tests.ui.helpers import FakeClock, MemoryKeyring, StallDetector, run_async, running
+
+# Tests use a tiny Argon2id cost; the production cost is measured by benchmarks/bench_vault.py.
+FAST_KDF = Argon2idParams(time_cost=1, memory_kib=256, parallelism=1)
+
+
+@pytest.fixture(scope="session")
+def qloop(qapp: object) -> Iterator[asyncio.AbstractEventLoop]:
+    # Earlier test packages leave a large heap; a full collection walking it would show up as
+    # a GUI stall that the app itself never has. Freeze it out of later collections.
+    gc.collect()
+    gc.freeze()
+    loop = qasync.QEventLoop(qapp, already_running=True)
+    asyncio.events._set_running_loop(None)  # set per UI test only (other suites use their own)
+    executor = qasync.QThreadExecutor(4)
+    loop.set_default_executor(executor)
+    yield loop
+    executor.shutdown(wait=True)  # QThreads left running abort the interpreter at exit
+
+
+@pytest.fixture(autouse=True)
+def _on_qloop(qloop: asyncio.AbstractEventLoop) -> Iterator[None]:
+    with running(qloop):
+        yield
+
+
+@pytest.fixture
+def stall(qtbot: QtBot) -> Iterator[StallDetector]:
+    """Not started: a scenario calls `stall.start()` once its own preparation is done (the
+    test's synchronous set-up is not an app stall) and `stall.assert_smooth()` at the end."""
+    detector = StallDetector()
+    yield detector
+    detector.stop()
+
+
+@pytest.fixture(scope="session")
+def sandbox(
+    qloop: asyncio.AbstractEventLoop, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[SandboxProcess]:
+    process = run_async(qloop, start_sandbox(tmp_path_factory.mktemp("ui-sandbox") / "data"))
+    yield process
+    run_async(qloop, process.stop())
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "data"
+    monkeypatch.setenv("BIDWALLET_DATA_DIR", str(path))
+    return path
+
+
+@pytest.fixture
+def keychain() -> MemoryKeyring:
+    return MemoryKeyring()
+
+
+OptionsFactory = Callable[..., AppOptions]
+
+
+@pytest.fixture
+def make_options(data_dir: Path, tmp_path: Path) -> OptionsFactory:
+    """`make(offline=False, sandbox=False, keychain=None, clock=None, idle_tick_ms=60000)`;
+    without a keychain the vault is the vault file and API keys cannot be stored."""
+
+    def make(
+        *,
+        offline: bool = False,
+        sandbox: bool = False,
+        keychain: MemoryKeyring | None = None,
+        clock: FakeClock | None = None,
+        idle_tick_ms: int = 60_000,
+    ) -> AppOptions:
+        def vault_factory(directory: Path) -> Vault:
+            if keychain is None:
+                return Vault(FileStore(directory), FAST_KDF)
+            return Vault(KeyringStore(keychain, service="bidwallet-test"), FAST_KDF)
+
+        def api_keys_factory() -> ApiKeyStore:
+            return ApiKeyStore(keychain if keychain is not None else FailKeyring())
+
+        extra = {} if clock is None else {"clock": clock}
+        return AppOptions(
+            data_dir=data_dir,
+            offline=offline,
+            sandbox=sandbox,
+            vault_factory=vault_factory,
+            api_keys_factory=api_keys_factory,
+            window_settings_file=tmp_path / "window.ini",
+            idle_tick_ms=idle_tick_ms,
+            **extra,
+        )
+
+    return make
+
+
+@dataclass
+class AppHarness:
+    window: MainWindow
+    start_task: asyncio.Task[None]
+    tasks_before: set[asyncio.Task[object]]
+    dialogs: list[object] = field(default_factory=list)
+    closed: bool = False
+
+    @property
+    def context(self) -> AppContext:
+        return self.window.context
+
+
+@pytest.fixture
+def open_app(qtbot: QtBot, qloop: asyncio.AbstractEventLoop) -> Iterator[Callable[..., AppHarness]]:
+    """`open_app(options)`: the window shown and its startup running (wait on `ready`)."""
+    opened: list[AppHarness] = []
+
+    def open_(options: AppOptions) -> AppHarness:
+        context = AppContext(options)
+        window = build_window(context)
+        before = asyncio.all_tasks(qloop)
+        harness = AppHarness(window, qloop.create_task(window.controller.start()), before)
+        context.dialog_opened.connect(harness.dialogs.append)
+        window.show()
+        opened.append(harness)
+        return harness
+
+    yield open_
+    for harness in opened:
+        close_app(harness, qloop)
+
+
+def close_app(harness: AppHarness, loop: asyncio.AbstractEventLoop) -> None:
+    """What the app does on exit: close the window, cancel startup, stop everything."""
+    if harness.closed:
+        return
+    harness.closed = True
+    if harness.window.isVisible():
+        harness.window.close()
+    if not harness.start_task.done():
+        harness.start_task.cancel()
+    run_async(loop, harness.window.controller.shutdown())
+    run_async(loop, settle(harness.tasks_before))
+    harness.window.deleteLater()
+
+
+async def settle(before: set[asyncio.Task[object]]) -> None:
+    """Let every task the window started finish (or take its cancellation) before the next
+    test, so none is left pending on the session loop."""
+    current = asyncio.current_task()
+    pending = [t for t in asyncio.all_tasks() if t is not current and t not in before]
+    if pending:
+        await asyncio.wait(pending, timeout=10)

@@ -1,0 +1,126 @@
+"""Helpers of the GUI tests: the stall detector, running a coroutine on the session's qasync
+loop from a fixture, an in-memory keychain, a clock tests move by hand."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Coroutine, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from keyring.backend import KeyringBackend
+from keyring.errors import PasswordDeleteError
+from PySide6.QtCore import QEventLoop, QObject, QTimer
+
+T = TypeVar("T")
+
+STALL_TICK_MS = 10
+STALL_LIMIT_MS = 250.0
+
+
+class StallDetector(QObject):
+    """A 10 ms timer recording the longest gap between its ticks: how long the Qt event loop
+    was kept from running. Scenarios assert it stayed under 250 ms."""
+
+    def __init__(self, tick_ms: int = STALL_TICK_MS) -> None:
+        super().__init__()
+        self.max_gap_ms = 0.0
+        self.ticks = 0
+        self._last: float | None = None
+        self._timer = QTimer(self)
+        self._timer.setInterval(tick_ms)
+        self._timer.timeout.connect(self._tick)
+
+    def start(self) -> None:
+        self._last = time.perf_counter()
+        self._timer.start()
+
+    def stop(self) -> None:
+        self._timer.stop()
+        self._last = None
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        if self._last is not None:
+            self.max_gap_ms = max(self.max_gap_ms, (now - self._last) * 1000)
+        self._last = now
+        self.ticks += 1
+
+    @contextmanager
+    def paused(self) -> Iterator[None]:
+        """For test-side blocking work (e.g. checking results over HTTP): not the app's stall."""
+        self.stop()
+        try:
+            yield
+        finally:
+            self.start()
+
+    def assert_smooth(self, limit_ms: float = STALL_LIMIT_MS) -> None:
+        assert self.ticks > 0, "the stall detector never ticked: was the event loop driven?"
+        assert self.max_gap_ms <= limit_ms, (
+            f"the event loop stalled for {self.max_gap_ms:.0f} ms (limit {limit_ms:.0f} ms)"
+        )
+
+
+@contextmanager
+def running(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
+    previous = asyncio.events._get_running_loop()
+    asyncio.events._set_running_loop(loop)
+    try:
+        yield
+    finally:
+        asyncio.events._set_running_loop(previous)
+
+
+def run_async(
+    loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, T], timeout_s: float = 120.0
+) -> T:
+    """Run `coro` on the qasync loop by spinning a Qt event loop until it is done."""
+    with running(loop):
+        task = loop.create_task(coro)
+        spin = QEventLoop()
+        task.add_done_callback(lambda _task: spin.quit())
+        QTimer.singleShot(int(timeout_s * 1000), spin.quit)
+        spin.exec()
+        if not task.done():
+            task.cancel()
+            raise TimeoutError(f"{coro!r} did not finish within {timeout_s} s")
+        return task.result()
+
+
+class FakeClock:
+    """A monotonic clock that only moves when a test says so."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class MemoryKeyring(KeyringBackend):
+    """A keychain in a dict (priority 1: the vault and the API key store treat it as real)."""
+
+    priority = 1  # type: ignore[assignment]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.items: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.items.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.items[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        if self.items.pop((service, username), None) is None:
+            raise PasswordDeleteError("no such item")
+
+
+# keyring registers every backend subclass; keep this one out of its automatic choice.
+KeyringBackend._classes.discard(MemoryKeyring)  # type: ignore[attr-defined]

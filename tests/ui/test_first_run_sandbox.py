@@ -1,0 +1,114 @@
+"""First run on the sandbox, through the widgets: the dialog preselects the sandbox, the app
+starts it as a child process, creates a demo key marked "sandbox only", funds it and gives it
+inscriptions and runes; a restart reuses that wallet; closing the app stops the child."""
+
+from __future__ import annotations
+
+import os
+import select
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from app.services.profiles import AppProfile, ProfileStore
+from app.services.sandbox_demo import DEMO_FAUCET_SATS, DEMO_INSCRIPTIONS, DEMO_RUNE
+from app.ui import strings
+from app.ui.dialogs.first_run import FirstRunDialog
+from tests.ui.conftest import AppHarness, OptionsFactory, close_app
+from tests.ui.helpers import StallDetector
+
+STARTUP_TIMEOUT_MS = 120_000
+
+
+def wait_exit(pid: int, timeout_s: float = 30.0) -> bool:
+    """True once process `pid` has exited (pidfd: no polling, no sleep)."""
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    try:
+        return bool(select.select([fd], [], [], timeout_s)[0])
+    finally:
+        os.close(fd)
+
+
+def test_first_run_on_the_sandbox_ends_with_a_funded_demo_wallet(
+    qtbot: QtBot,
+    qloop: object,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    stall: StallDetector,
+) -> None:
+    app = open_app(make_options())
+    stall.start()
+    context = app.context
+    qtbot.waitUntil(lambda: bool(app.dialogs), timeout=10_000)
+    dialog = app.dialogs[0]
+    assert isinstance(dialog, FirstRunDialog)
+    assert dialog.sandbox_radio.isChecked()  # preselected
+    with qtbot.waitSignal(app.window.controller.ready, timeout=STARTUP_TIMEOUT_MS):
+        qtbot.mouseClick(dialog.continue_button, Qt.MouseButton.LeftButton)
+
+    profile = context.profile
+    assert profile is not None and profile.sandbox_only and profile.key_name is not None
+    assert context.sandbox is not None and context.services is not None
+    assert context.session.unlocked
+    status = app.window.status
+    assert status.service_label.text() == strings.STATUS_SANDBOX.format(url=context.sandbox.url)
+    assert status.badge.isVisibleTo(app.window)
+    assert status.lock_button.text() == strings.STATUS_UNLOCKED
+    actions = [entry.action for entry in context.activity.entries()]  # type: ignore[union-attr]
+    assert actions.count("sandbox.inscribe") == DEMO_INSCRIPTIONS
+    assert "sandbox.faucet" in actions and actions[-1] == "sandbox.mine"
+    activity_tab = app.window.tab("activity")
+    assert activity_tab.model.rowCount() == len(actions)  # type: ignore[attr-defined]
+    stall.assert_smooth()
+
+    keys = context.session.keys
+    url, pid = context.sandbox.url, context.sandbox.pid
+    with stall.paused(), httpx.Client(base_url=url, timeout=30) as http:
+        ord_view = http.get(f"/ord/address/{keys.ordinals.address}").json()
+        assert len(ord_view["inscriptions"]) == DEMO_INSCRIPTIONS
+        assert [balance[0] for balance in ord_view["runes_balances"]] == [DEMO_RUNE]
+        funds = http.get(f"/esplora/address/{keys.payment.address}").json()["chain_stats"]
+        assert funds["funded_txo_sum"] == DEMO_FAUCET_SATS  # confirmed by the mined block
+
+    close_app(app, qloop)  # type: ignore[arg-type]
+    assert wait_exit(pid), "the sandbox child outlived the app"
+
+    # A restart goes straight to the same wallet: no dialog, no new key, unlocked.
+    again = open_app(make_options())
+    with qtbot.waitSignal(again.window.controller.ready, timeout=STARTUP_TIMEOUT_MS):
+        pass
+    assert again.dialogs == []
+    assert again.context.profile == profile
+    assert again.context.session.keys.ordinals.address == keys.ordinals.address
+    assert len(again.context.activity.entries()) > len(actions)  # type: ignore[union-attr]
+
+
+def test_dash_dash_sandbox_skips_the_dialog_and_explains_a_failed_start(
+    qtbot: QtBot,
+    data_dir: Path,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+) -> None:
+    """`bidwallet --sandbox` goes straight to the sandbox profile. Here its data folder is a
+    file, so the child cannot start: the status bar says so, the app keeps running."""
+    blocked = ProfileStore(data_dir).profile_dir(AppProfile.sandbox()) / "sandbox"
+    blocked.parent.mkdir(parents=True)
+    blocked.write_text("not a folder")
+    app = open_app(make_options(sandbox=True))
+    qtbot.waitSignal(app.window.controller.ready, timeout=STARTUP_TIMEOUT_MS).wait()
+    assert app.dialogs == []
+    context = app.context
+    assert context.profile is not None and context.profile.name == "Sandbox"
+    assert context.sandbox is None and context.services is None
+    error = app.window.status.error_label.text()
+    assert error.startswith("The sandbox could not start.")
+    assert "Traceback" not in error
+    assert app.window.status.service_label.text() == strings.STATUS_NOT_CONNECTED
+    failed = context.activity.entries()[-1]  # type: ignore[union-attr]
+    assert failed.action == "sandbox.start" and not failed.ok

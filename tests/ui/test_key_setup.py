@@ -1,0 +1,200 @@
+"""Key setup through the widgets: a new phrase (shown once, confirmed by re-typing words),
+an imported phrase whose preset table shows the known BIP-84/86 addresses, a WIF, and a
+watch-only profile."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from app.services.profiles import SATFLOW_API_URL
+from app.services.sandbox_process import SandboxProcess
+from app.services.session import keys_from_secret, layout_for_preset
+from app.ui import strings
+from app.ui.dialogs.first_run import FirstRunDialog
+from app.ui.dialogs.key_setup import KeyKind
+from app.wallet.vault_models import MnemonicSecret, ProfileMeta
+from tests.ui.conftest import AppHarness, OptionsFactory
+from tests.ui.flows import (
+    PASSWORD,
+    choose_custom_service,
+    click,
+    finish_with_password,
+    start_key_setup,
+    type_into,
+    wait_dialog,
+)
+from tests.ui.helpers import MemoryKeyring, StallDetector, run_async
+
+ABANDON = " ".join(["abandon"] * 11 + ["about"])
+BIP84_FIRST = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu"
+BIP86_FIRST = "bc1p5cyxnuxmeuwuvkwfem96lqzszd02n6xdcjrs20cac6yqjjwudpxqkedrcr"
+REGTEST_WIF = "cMcfH8sRgBgDMfpBNG6H3haaxLkaYXgqMRef8Nev6tWyBSNr6c3n"
+MAINNET_WIF = "KwFfpDsaF7yxCELuyrH9gP5XL7TAt5b9HPWC1xCQbmrxvhJgMQHb"
+DUMMY_URL = "http://127.0.0.1:9"  # never contacted: these tests make no request
+
+
+def test_create_a_new_phrase_confirm_it_and_connect(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    sandbox: SandboxProcess,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    stall: StallDetector,
+) -> None:
+    app = open_app(make_options())
+    stall.start()
+    choose_custom_service(qtbot, app, sandbox.url)
+    dialog = start_key_setup(qtbot, app, KeyKind.CREATE)
+    page = dialog.create_page
+    qtbot.waitUntil(lambda: len(page.words) == 12)
+    words = list(page.words)
+    assert not dialog.next_button.isEnabled()  # not before "I have written them down"
+    click(qtbot, page.wrote_them)
+    click(qtbot, dialog.next_button)
+
+    confirm = dialog.confirm_page
+    qtbot.waitUntil(lambda: dialog.page is confirm)
+    assert len(confirm.positions) == 3
+    first, *others = confirm.positions
+    wrong = "zoo" if words[first - 1] != "zoo" else "abandon"
+    type_into(qtbot, confirm.edits[0], wrong)
+    for edit, number in zip(confirm.edits[1:], others, strict=True):
+        type_into(qtbot, edit, words[number - 1])
+    click(qtbot, dialog.next_button)
+    mismatch = strings.CONFIRM_MISMATCH.format(number=first)
+    qtbot.waitUntil(lambda: confirm.error.text() == mismatch)
+    confirm.edits[0].clear()
+    type_into(qtbot, confirm.edits[0], words[first - 1].upper())  # case does not matter
+    click(qtbot, dialog.next_button)
+
+    page_pw = dialog.password_page
+    qtbot.waitUntil(lambda: dialog.page is page_pw)
+    type_into(qtbot, page_pw.password, PASSWORD)
+    type_into(qtbot, page_pw.confirm, PASSWORD + "!")
+    click(qtbot, dialog.next_button)
+    qtbot.waitUntil(lambda: page_pw.error.text() == strings.PASSWORD_MISMATCH)
+    page_pw.confirm.clear()
+    type_into(qtbot, page_pw.confirm, PASSWORD)
+    assert page_pw.strength.text() == strings.PASSWORD_STRENGTH_LABEL.format(label="Strong")
+    with qtbot.waitSignal(app.window.controller.ready, timeout=30_000):
+        click(qtbot, dialog.next_button)
+    stall.assert_smooth()
+
+    context = app.context
+    assert context.session.unlocked and page.words == []  # shown once, then forgotten
+    expected = keys_from_secret(
+        MnemonicSecret(" ".join(words)),
+        ProfileMeta(name="x", network="regtest", layout=layout_for_preset("xverse-native")),
+    )
+    keys = context.session.keys
+    assert (keys.payment.address, keys.ordinals.address) == (
+        expected.payment.address,
+        expected.ordinals.address,
+    )
+    assert context.services is not None
+    balance = run_async(
+        qloop, context.services.clients.esplora.address_balance(keys.payment.address)
+    )
+    assert balance.total == 0
+
+
+def test_import_shows_each_presets_addresses_and_keeps_the_api_key_in_the_keychain(
+    qtbot: QtBot,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    keychain: MemoryKeyring,
+    stall: StallDetector,
+) -> None:
+    app = open_app(make_options(keychain=keychain))
+    stall.start()
+    first_run = wait_dialog(qtbot, app, FirstRunDialog)
+    click(qtbot, first_run.satflow_radio)
+    click(qtbot, first_run.continue_button)
+    assert first_run.error.text() == strings.API_KEY_REQUIRED  # said where it arose
+    type_into(qtbot, first_run.satflow_key, "sk-test-123")
+    click(qtbot, first_run.continue_button)
+
+    dialog = start_key_setup(qtbot, app, KeyKind.IMPORT)
+    page = dialog.import_page
+    type_into(qtbot, page.mnemonic, "abandon abandon")
+    qtbot.waitUntil(lambda: "not a valid recovery phrase" in page.status.text().lower())
+    page.mnemonic.clear()
+    with qtbot.waitSignal(page.preview_ready, timeout=30_000):
+        type_into(qtbot, page.mnemonic, ABANDON)
+    rows = {row.preset_id: row for row in page.rows}
+    assert {"xverse", "xverse-native", "leather", "magic-eden", "okx", "unisat-p2tr"} <= set(rows)
+    assert rows["xverse-native"].payment[0] == BIP84_FIRST
+    assert rows["xverse-native"].ordinals[0] == BIP86_FIRST
+    assert rows["leather"].payment[0] == BIP84_FIRST  # account 0 agrees across layouts
+    assert rows["unisat-p2tr"].payment[0] == BIP86_FIRST
+    row_index = list(rows).index("xverse-native")
+    assert BIP84_FIRST in page.table.item(row_index, 1).text()  # shown in the table
+    assert not dialog.next_button.isEnabled()  # a layout must be picked
+    cell = page.table.visualItemRect(page.table.item(row_index, 0)).center()
+    qtbot.mouseClick(page.table.viewport(), Qt.MouseButton.LeftButton, pos=cell)
+    assert page.selected_preset() == "xverse-native"
+    click(qtbot, dialog.next_button)
+    with qtbot.waitSignal(app.window.controller.ready, timeout=30_000):
+        finish_with_password(qtbot, dialog, remember=True)
+    stall.assert_smooth()
+
+    context = app.context
+    assert context.session.keys.payment.address == BIP84_FIRST
+    assert context.services is not None and context.services.marketplace_url == SATFLOW_API_URL
+    assert keychain.items[("bidwallet-api-key", "Satflow")] == "sk-test-123"
+    assert "sk-test-123" not in context.store.path.read_text()
+    assert any(user.startswith("unlock-key:") for _, user in keychain.items)
+
+    # Remembered in the keychain: the next start unlocks without asking.
+    app.window.close()
+    again = open_app(make_options(keychain=keychain))
+    qtbot.waitSignal(again.window.controller.ready, timeout=30_000).wait()
+    assert again.dialogs == [] and again.context.session.keys.payment.address == BIP84_FIRST
+
+
+def test_a_wif_for_another_network_is_refused_then_a_regtest_wif_works(
+    qtbot: QtBot, make_options: OptionsFactory, open_app: Callable[..., AppHarness]
+) -> None:
+    app = open_app(make_options())
+    choose_custom_service(qtbot, app, DUMMY_URL)
+    dialog = start_key_setup(qtbot, app, KeyKind.WIF)
+    type_into(qtbot, dialog.wif_page.wif, MAINNET_WIF)
+    click(qtbot, dialog.next_button)
+    qtbot.waitUntil(lambda: dialog.wif_page.error.isVisible())
+    assert "mainnet key but the profile is for regtest" in dialog.wif_page.error.text()
+    assert MAINNET_WIF not in dialog.wif_page.error.text()
+    dialog.wif_page.wif.clear()
+    type_into(qtbot, dialog.wif_page.wif, REGTEST_WIF)
+    click(qtbot, dialog.next_button)
+    with qtbot.waitSignal(app.window.controller.ready, timeout=30_000):
+        finish_with_password(qtbot, dialog)
+    assert app.context.session.keys.payment.address.startswith("bcrt1q")
+
+
+def test_watch_only_checks_the_addresses_and_has_nothing_to_unlock(
+    qtbot: QtBot, make_options: OptionsFactory, open_app: Callable[..., AppHarness]
+) -> None:
+    app = open_app(make_options())
+    choose_custom_service(qtbot, app, DUMMY_URL)
+    dialog = start_key_setup(qtbot, app, KeyKind.WATCH)
+    page = dialog.watch_page
+    type_into(qtbot, page.payment, BIP84_FIRST)  # a mainnet address on a regtest profile
+    type_into(qtbot, page.ordinals, "bcrt1q6rhpng9evdsfnn833a4f4vej0asu6dk5srld6x")
+    click(qtbot, dialog.next_button)
+    qtbot.waitUntil(page.error.isVisible)
+    assert "is not a regtest address" in page.error.text()
+    page.payment.clear()
+    type_into(qtbot, page.payment, "bcrt1q6rhpng9evdsfnn833a4f4vej0asu6dk5srld6x")
+    with qtbot.waitSignal(app.window.controller.ready, timeout=30_000):
+        click(qtbot, dialog.next_button)
+    context = app.context
+    assert context.profile is not None and context.profile.key_name is not None
+    assert not context.session.unlocked
+    assert app.window.status.lock_button.text() == strings.STATUS_WATCH_ONLY
+    with qtbot.waitSignal(context.notice) as notice:
+        app.window.unlock_action.trigger()
+    assert notice.args == ["error", strings.WATCH_ONLY_NO_UNLOCK]
