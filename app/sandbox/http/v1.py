@@ -4,24 +4,23 @@ and the `MarketError` envelope.
 Every `routes_v1_*.py` module defines `router` (no prefix); `install_v1` mounts them under
 `/v1` behind `require_api_key` (the key guards `/v1` only: `/sandbox`, `/esplora` and `/ord`
 are the local chain and scenario tools). A router module may also define `install(market)`,
-called once with the app's `Market` (e.g. to register a `bid_lister`). The modules of issue 6
-(`routes_v1_listings`, `routes_v1_inscription_bids`, and its scenario helpers in
-`routes_sandbox_listings`) are mounted when present.
+called once with the app's `Market` (e.g. to register a `bid_lister`).
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from types import ModuleType
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from app.sandbox.http import (
+    routes_sandbox_listings,
     routes_sandbox_market,
     routes_v1_bids,
     routes_v1_cancel,
+    routes_v1_inscription_bids,
+    routes_v1_listings,
     routes_v1_wallet,
     routes_v1_withdraw,
 )
@@ -35,15 +34,11 @@ _V1_MODULES: tuple[ModuleType, ...] = (
     routes_v1_bids,
     routes_v1_cancel,
     routes_v1_withdraw,
-)
-# Written in parallel by another engineer; mounted as soon as the module exists.
-_OPTIONAL_V1_MODULES = (
-    "app.sandbox.http.routes_v1_inscription_bids",
-    "app.sandbox.http.routes_v1_listings",
+    routes_v1_inscription_bids,
+    routes_v1_listings,
 )
 # Market scenario routers (`/sandbox/...`, no API key).
-_SANDBOX_MODULES: tuple[ModuleType, ...] = (routes_sandbox_market,)
-_OPTIONAL_SANDBOX_MODULES = ("app.sandbox.http.routes_sandbox_listings",)
+_SANDBOX_MODULES: tuple[ModuleType, ...] = (routes_sandbox_market, routes_sandbox_listings)
 
 
 async def _on_market_error(_: Request, exc: Exception) -> JSONResponse:
@@ -51,22 +46,14 @@ async def _on_market_error(_: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(exc.to_json(), status_code=exc.status)
 
 
-def _modules(always: tuple[ModuleType, ...], optional: tuple[str, ...]) -> list[ModuleType]:
-    modules = list(always)
-    for name in optional:
-        if importlib.util.find_spec(name) is not None:
-            modules.append(importlib.import_module(name))
-    return modules
-
-
 def install_v1(app: FastAPI, market: Market) -> None:
     """Mount `/v1` and the market's scenario routes on `app`, serving `market`."""
     app.state.market = market
     app.add_exception_handler(MarketError, _on_market_error)
-    for module in _modules(_V1_MODULES, _OPTIONAL_V1_MODULES):
+    for module in _V1_MODULES:
         install = getattr(module, "install", None)
         if callable(install):
             install(market)
         app.include_router(module.router, prefix=V1_PREFIX, dependencies=[Depends(require_api_key)])
-    for module in _modules(_SANDBOX_MODULES, _OPTIONAL_SANDBOX_MODULES):
+    for module in _SANDBOX_MODULES:
         app.include_router(module.router)
