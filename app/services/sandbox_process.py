@@ -154,7 +154,11 @@ async def _drain(stream: asyncio.StreamReader) -> None:
 
 
 def sandbox_command(data_dir: Path, python: str = sys.executable) -> list[str]:
-    return [python, "-m", "app", "sandbox", "serve", "--port", "0", "--data", str(data_dir)]
+    serve = ["sandbox", "serve", "--port", "0", "--data", str(data_dir)]
+    if getattr(sys, "frozen", False):
+        # A PyInstaller bundle: sys.executable is the bidwallet program itself, which has no -m.
+        return [sys.executable, *serve]
+    return [python, "-m", "app", *serve]
 
 
 async def start_sandbox(

@@ -69,7 +69,7 @@ def create_application() -> QApplication:
     app.setApplicationName("bidwallet")
     app.setOrganizationName(strings.ORG_NAME)
     app.setApplicationDisplayName(strings.APP_NAME)
-    app.setDesktopFileName("bidwallet")
+    app.setDesktopFileName("io.bidwallet.Bidwallet")  # the .desktop file's id
     app.setWindowIcon(app_icon())
     app.setQuitOnLastWindowClosed(False)  # the main coroutine ends the app after cleanup
     return app

@@ -121,3 +121,19 @@ def test_a_normal_exit_stops_the_child_through_atexit(tmp_path: Path) -> None:
     parent, child_pid = run_parent("return", tmp_path / "data", IDLE_CHILD)
     assert parent.wait(timeout=60) == 0
     assert wait_exit(child_pid, timeout_s=0), "atexit did not stop the child"
+
+
+def test_sandbox_command_runs_the_module_from_a_source_install(tmp_path: Path) -> None:
+    assert sandbox_command(tmp_path, python="/py") == [
+        "/py", "-m", "app", "sandbox", "serve", "--port", "0", "--data", str(tmp_path)
+    ]  # fmt: skip
+
+
+def test_sandbox_command_in_a_frozen_bundle_calls_the_bundle_itself(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # In a PyInstaller bundle sys.executable is `bidwallet`, which has no `-m`.
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    assert sandbox_command(tmp_path) == [
+        sys.executable, "sandbox", "serve", "--port", "0", "--data", str(tmp_path)
+    ]  # fmt: skip
