@@ -40,7 +40,7 @@ from app.wallet.vault_models import (
     ProfileInfo,
     ProfileMeta,
     WalletSecret,
-    WatchOnlyKeys,
+    WatchOnlyAddresses,
     check_profile_name,
     check_secret_network,
 )
@@ -99,7 +99,7 @@ class Vault:
         password: str,
         *,
         remember: bool = False,
-        watch_only: WatchOnlyKeys | None = None,
+        watch_only: WatchOnlyAddresses | None = None,
         overwrite: bool = False,
     ) -> None:
         """Encrypt `secret` under `password` and store the profile. `remember=True` also keeps
@@ -129,7 +129,7 @@ class Vault:
         )
 
     def create_watch_only(
-        self, meta: ProfileMeta, watch_only: WatchOnlyKeys, *, overwrite: bool = False
+        self, meta: ProfileMeta, watch_only: WatchOnlyAddresses, *, overwrite: bool = False
     ) -> None:
         """Store a profile of addresses and public keys only: no secret, no password."""
         watch_only.check_network(meta.network)

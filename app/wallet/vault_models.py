@@ -116,7 +116,7 @@ class DerivationLayout:
 
 
 @dataclass(frozen=True)
-class WatchOnlyKeys:
+class WatchOnlyAddresses:
     """Addresses and public keys (hex: 33-byte compressed, or 32-byte x-only for taproot) that
     let the app show balances and build PSBTs without the secret."""
 
@@ -163,7 +163,7 @@ class ProfileInfo:
     """What can be read about a profile without its password."""
 
     meta: ProfileMeta
-    watch_only: WatchOnlyKeys | None
+    watch_only: WatchOnlyAddresses | None
     has_secret: bool
     unlock_key_remembered: bool
 

@@ -28,7 +28,7 @@ from app.wallet.vault_models import (
     MnemonicSecret,
     ProfileMeta,
     WalletSecret,
-    WatchOnlyKeys,
+    WatchOnlyAddresses,
     WifSecret,
 )
 
@@ -39,12 +39,12 @@ RECORD_VERSION: Final = 1
 @dataclass(frozen=True)
 class ProfileRecord:
     meta: ProfileMeta
-    watch_only: WatchOnlyKeys | None
+    watch_only: WatchOnlyAddresses | None
     envelope: Envelope | None
     context: bytes  # the authenticated context of `envelope`
 
 
-def clear_parts(meta: ProfileMeta, watch_only: WatchOnlyKeys | None) -> dict[str, Any]:
+def clear_parts(meta: ProfileMeta, watch_only: WatchOnlyAddresses | None) -> dict[str, Any]:
     layout = meta.layout
     return {
         "meta": {
@@ -138,7 +138,7 @@ def _meta_from_json(obj: Any) -> ProfileMeta:
     )
 
 
-def _watch_only_json(keys: WatchOnlyKeys) -> dict[str, Any]:
+def _watch_only_json(keys: WatchOnlyAddresses) -> dict[str, Any]:
     return {
         "payment_address": keys.payment_address,
         "ordinals_address": keys.ordinals_address,
@@ -147,13 +147,13 @@ def _watch_only_json(keys: WatchOnlyKeys) -> dict[str, Any]:
     }
 
 
-def _watch_only_from_json(obj: Any) -> WatchOnlyKeys | None:
+def _watch_only_from_json(obj: Any) -> WatchOnlyAddresses | None:
     if obj is None:
         return None
     optional = [obj[k] for k in ("payment_public_key", "ordinals_public_key")]
     if not all(v is None or isinstance(v, str) for v in optional):
         raise TypeError("public keys must be hex strings or null")
-    return WatchOnlyKeys(
+    return WatchOnlyAddresses(
         _str(obj["payment_address"]), _str(obj["ordinals_address"]), optional[0], optional[1]
     )
 

@@ -21,7 +21,7 @@ from app.wallet.vault_models import (
     DerivationLayout,
     MnemonicSecret,
     ProfileMeta,
-    WatchOnlyKeys,
+    WatchOnlyAddresses,
     WifSecret,
 )
 
@@ -92,10 +92,10 @@ class Samples:
         created = datetime(2024, 5, 1, 12, 30, tzinfo=UTC)
         return ProfileMeta(name=name, network=network, layout=layout, created_at=created)
 
-    def watch_only(self) -> WatchOnlyKeys:
+    def watch_only(self) -> WatchOnlyAddresses:
         pub = self.regtest_key.get_public_key()
         net = NETWORKS["regtest"]
-        return WatchOnlyKeys(
+        return WatchOnlyAddresses(
             payment_address=script.p2wpkh(pub).address(net),
             ordinals_address=script.p2tr(pub).address(net),
             payment_public_key=pub.sec().hex(),

@@ -14,7 +14,7 @@ from app.wallet.vault_models import (
     DerivationLayout,
     MnemonicSecret,
     ProfileMeta,
-    WatchOnlyKeys,
+    WatchOnlyAddresses,
     WifSecret,
     address_matches_network,
 )
@@ -122,6 +122,6 @@ def test_address_network(address: str, network: str, expected: bool) -> None:
 def test_watch_only_public_keys_are_checked(samples: Samples) -> None:
     keys = samples.watch_only()
     keys.check_network("regtest")
-    bad = WatchOnlyKeys(keys.payment_address, keys.ordinals_address, "02" + "00" * 32)
+    bad = WatchOnlyAddresses(keys.payment_address, keys.ordinals_address, "02" + "00" * 32)
     with pytest.raises(InvalidProfileError, match="payment public key"):
         bad.check_network("regtest")

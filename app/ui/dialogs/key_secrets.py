@@ -73,9 +73,9 @@ def save_watch_only(
     ordinals_key: str,
 ) -> None:
     from app.wallet.vault_errors import InvalidProfileError
-    from app.wallet.vault_models import DerivationLayout, ProfileMeta, WatchOnlyKeys
+    from app.wallet.vault_models import DerivationLayout, ProfileMeta, WatchOnlyAddresses
 
-    watch = WatchOnlyKeys(
+    watch = WatchOnlyAddresses(
         payment_address.strip(),
         ordinals_address.strip(),
         payment_key.strip() or None,
