@@ -27,7 +27,7 @@ from embit.util import secp256k1
 
 from app.wallet.psbt_io import parse_psbt, psbt_to_base64
 from app.wallet.psbt_signer import SigningKey, requests_for, sign_psbt
-from tests.wallet.test_psbt_builders import build_psbt, key_n, p2tr_key, p2wpkh, pay_to
+from tests.wallet.psbt_builders import build_psbt, key_n, p2tr_key, p2wpkh, pay_to
 
 LISTINGS = 100
 

@@ -10,7 +10,7 @@ from app.wallet.psbt_io import parse_psbt, psbt_to_base64
 from app.wallet.psbt_signer import requests_for, sign_psbt
 from app.wallet.scripts import bidding_p2wsh_1of2, bidding_taproot_1of2, multi_a_leaf
 from tests.wallet.kernel import assert_accepted
-from tests.wallet.test_psbt_builders import (
+from tests.wallet.psbt_builders import (
     build_psbt,
     key_n,
     p2sh_p2wpkh,

@@ -26,7 +26,7 @@ from app.wallet.psbt_io import (
 )
 from app.wallet.psbt_signer import UnsupportedInputError, requests_for, sign_psbt
 from tests.wallet.kernel import assert_accepted
-from tests.wallet.test_psbt_builders import (
+from tests.wallet.psbt_builders import (
     build_psbt,
     key_n,
     p2tr_bidding,

@@ -15,7 +15,7 @@ from embit.transaction import Transaction
 from app.wallet.psbt_signer import SignRequest, requests_for
 from app.wallet.scripts import checksig_leaf
 from tests.wallet.kernel import assert_accepted, verify_inputs
-from tests.wallet.test_psbt_builders import (
+from tests.wallet.psbt_builders import (
     Utxo,
     build_psbt,
     key_n,

@@ -25,7 +25,7 @@ from app.wallet.psbt_signer import (
 )
 from app.wallet.scripts import checksig_leaf, taproot_output
 from tests.wallet.kernel import assert_accepted
-from tests.wallet.test_psbt_builders import (
+from tests.wallet.psbt_builders import (
     Utxo,
     build_psbt,
     hash160,

@@ -23,7 +23,7 @@ from app.wallet.scripts import (
     taproot_output,
     tweak_xonly,
 )
-from tests.wallet.test_psbt_builders import key_n
+from tests.wallet.psbt_builders import key_n
 
 USER, SERVICE = key_n(1), key_n(2)
 

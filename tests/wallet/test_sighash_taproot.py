@@ -12,7 +12,7 @@ from app.wallet.psbt_signer import SigningKey
 from app.wallet.scripts import tapleaf_hash
 from app.wallet.sighash import SighashError, TaprootSigContext, sighash_name, taproot_sighash
 from tests.wallet.kernel import verify_inputs
-from tests.wallet.test_psbt_builders import build_psbt, key_n, p2tr_key, p2tr_leaves, pay_to
+from tests.wallet.psbt_builders import build_psbt, key_n, p2tr_key, p2tr_leaves, pay_to
 
 ME = key_n(1)
 
