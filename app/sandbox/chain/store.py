@@ -12,11 +12,11 @@ transaction survives a SIGKILL and even a power cut (it costs ~0.3 ms per broadc
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
+import threading
 from pathlib import Path
 
 from app.sandbox.chain.errors import StorageError
+from app.sandbox.sqlite import NestedTransactions, open_wal
 
 INDEX_VERSION = "1"
 
@@ -83,16 +83,12 @@ class Store:
     def __init__(self, path: Path) -> None:
         self.path = path
         try:
-            self.conn = sqlite3.connect(
-                path, isolation_level=None, check_same_thread=False, timeout=0.5
-            )
-            self.conn.execute("PRAGMA journal_mode=WAL")
-            self.conn.execute("PRAGMA synchronous=FULL")
+            self.conn = open_wal(path, timeout_s=0.5)
             self.conn.execute("PRAGMA foreign_keys=OFF")
             self.conn.executescript(PRIMARY_SCHEMA)
         except sqlite3.Error as exc:
             raise StorageError(f"cannot open {path}: {exc}", "DATA_DIR_BUSY") from None
-        self._depth = 0
+        self.transaction = NestedTransactions(self.conn, threading.RLock())
 
     @classmethod
     def open(cls, data_dir: Path) -> Store:
@@ -100,27 +96,6 @@ class Store:
 
     def close(self) -> None:
         self.conn.close()
-
-    @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One atomic SQLite transaction; nested uses join the outer one."""
-        if self._depth:
-            self._depth += 1
-            try:
-                yield self.conn
-            finally:
-                self._depth -= 1
-            return
-        self.conn.execute("BEGIN IMMEDIATE")
-        self._depth = 1
-        try:
-            yield self.conn
-        except BaseException:
-            self._depth = 0
-            self.conn.execute("ROLLBACK")
-            raise
-        self._depth = 0
-        self.conn.execute("COMMIT")
 
     def get_meta(self, key: str) -> str | None:
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()

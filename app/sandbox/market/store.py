@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from app.sandbox.sqlite import NestedTransactions, open_wal
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS market_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS wallets (
@@ -78,16 +80,12 @@ class MarketStore:
     def __init__(self, path: Path) -> None:
         self.path = path
         try:
-            self.conn = sqlite3.connect(
-                path, isolation_level=None, check_same_thread=False, timeout=5.0
-            )
-            self.conn.execute("PRAGMA journal_mode=WAL")
-            self.conn.execute("PRAGMA synchronous=FULL")
+            self.conn = open_wal(path, timeout_s=5.0)
             self.conn.executescript(SCHEMA)
         except sqlite3.Error as exc:
             raise MarketStorageError(f"cannot open {path}: {exc}") from None
         self._lock = threading.RLock()
-        self._depth = 0
+        self.transaction = NestedTransactions(self.conn, self._lock)
 
     @classmethod
     def open(cls, data_dir: Path) -> MarketStore:
@@ -101,28 +99,6 @@ class MarketStore:
         """Create further tables (idempotent `CREATE ... IF NOT EXISTS` statements)."""
         with self._lock:
             self.conn.executescript(sql)
-
-    @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One atomic write transaction; nested uses join the outer one."""
-        with self._lock:
-            if self._depth:
-                self._depth += 1
-                try:
-                    yield self.conn
-                finally:
-                    self._depth -= 1
-                return
-            self.conn.execute("BEGIN IMMEDIATE")
-            self._depth = 1
-            try:
-                yield self.conn
-            except BaseException:
-                self._depth = 0
-                self.conn.execute("ROLLBACK")
-                raise
-            self._depth = 0
-            self.conn.execute("COMMIT")
 
     @contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:
