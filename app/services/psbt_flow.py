@@ -53,9 +53,9 @@ class PsbtRefusedError(PolicyRefusedError):
     """The guard refused this PSBT; `review` and `verdict` are there for the dialog."""
 
     def __init__(self, review: Review, verdict: Verdict, label: str = "") -> None:
-        self.review = review
         self.label = label
-        super().__init__(verdict)
+        super().__init__(verdict, review)
+        self.review: Review = review  # never None here (the base class allows None)
 
 
 class OperationCancelledError(ServiceError):

@@ -219,8 +219,9 @@ SUFFIX_SATS: Final = " sats"
 
 # -- offline signer ------------------------------------------------------------------------
 OFFLINE_INTRO: Final = (
-    "Offline signer: this window never connects to a network. Open a PSBT file made by a"
-    " Bidwallet that is online, unlock your key, then save the signed file and carry it back."
+    "Offline signer: this window never connects to a network. Open the manifest.json (or any"
+    " PSBT file) of a folder exported by an online Bidwallet, unlock your key, review and sign;"
+    " the signed files are written into that folder: carry it back and import it."
 )
 OFFLINE_OPEN: Final = "&Open PSBT file…"
 OFFLINE_SAVE: Final = "&Save signed PSBT…"
@@ -244,3 +245,376 @@ UNEXPECTED_TEXT: Final = (
     " settings are safe and the app keeps running. If it happens again, send the log file to"
     " the developers:\n{log_path}"
 )
+
+# -- PSBT review dialog (UI-B) -------------------------------------------------------------
+REVIEW_TITLE_DEFAULT: Final = "Review before signing"
+REVIEW_SIGN: Final = "&Sign"
+REVIEW_CANCEL: Final = "&Cancel"
+REVIEW_CLOSE: Final = "&Close"
+REVIEW_YOU: Final = "What this transaction does to you"
+REVIEW_PLANS_HEADERS: Final = ("Item", "You give", "You receive", "Fee", "Verdict")
+REVIEW_PLANS_INTRO: Final = "{count} transactions. Select one to see its inputs and outputs."
+REVIEW_INPUTS: Final = "Inputs (spent)"
+REVIEW_OUTPUTS: Final = "Outputs (created)"
+REVIEW_INPUT_HEADERS: Final = ("#", "Coin", "Amount", "Owner", "Carries", "Sighash", "Risk")
+REVIEW_OUTPUT_HEADERS: Final = ("#", "Address", "Amount", "Owner", "Receives")
+REVIEW_LEGEND: Final = "Owner colours:"
+REVIEW_UNKNOWN: Final = "unknown"
+REVIEW_NOTHING: Final = "nothing"
+REVIEW_SIGHASH_DEFAULT: Final = "not set (ALL)"
+REVIEW_FEE: Final = "Network fee: {fee} at {rate} (about {vsize:,} vB once signed)"
+REVIEW_FEE_UNKNOWN: Final = "Network fee: unknown (an input amount is missing)"
+REVIEW_FEE_NEGATIVE: Final = "Network fee: none yet (the other party adds inputs to pay it)"
+REVIEW_RATE: Final = "{rate:.1f} sat/vB"
+REVIEW_RATE_GUESSED: Final = "{rate:.1f} sat/vB (estimated: an input's type is unknown)"
+REVIEW_LANDS: Final = "Inscription {inscription} (input {input}) lands on {where}."
+REVIEW_FINDINGS: Final = "Things to know"
+REVIEW_APPROVED: Final = (
+    "This {flow} passes every check: only your input(s) {inputs} will be signed, nothing else."
+)
+REVIEW_APPROVED_ALL: Final = (
+    "All {count} transactions ({flow}) pass every check: in each, only your input(s) {inputs}"
+    " will be signed, nothing else."
+)
+REVIEW_REFUSED: Final = (
+    "Bidwallet refuses to sign this {flow}: nothing will be signed or sent. Why:"
+)
+REVIEW_REFUSED_SOME: Final = (
+    "{refused} of {count} transactions are refused: nothing will be signed or sent."
+)
+REVIEW_VERDICT_OK: Final = "OK to sign"
+REVIEW_VERDICT_REFUSED: Final = "Refused"
+REVIEW_RISKS: Final = {"ok": "OK", "note": "Note", "danger": "Danger"}
+REVIEW_NETWORK: Final = "Network: {network} · transaction {txid}"
+
+# -- flow tabs, shared (UI-A: wallet session) ----------------------------------------------
+NOT_CONNECTED_HINT: Final = (
+    "Not connected to a service. Choose or add a profile in Settings, or restart with the sandbox."
+)
+UNLOCK_FIRST_HINT: Final = "Unlock the wallet (Ctrl+U) to see its addresses, balance and bids."
+UNLOCK_TO_SIGN_HINT: Final = "The wallet is locked: unlock it (Ctrl+U), then try again."
+WATCH_ONLY_CANNOT_SIGN: Final = (
+    "This profile is watch-only: it cannot sign. Sign on the computer that holds the keys."
+)
+SERVICE_REFUSED: Final = "The service refused: {message}{code}"
+SERVICE_UNREACHABLE: Final = (
+    "The {service} could not be reached ({reason}). Check the connection and try again."
+)
+SERVICE_BAD_ANSWER: Final = "The service gave an answer Bidwallet cannot read: {details}"
+SATS: Final = "{sats:,} sats"
+SATS_AND_BTC: Final = "{sats:,} sats ({btc} BTC)"
+UNIT_SATS: Final = "sats"
+UNIT_BTC: Final = "BTC"
+COPY: Final = "Copy"
+COPIED: Final = "{what} copied to the clipboard."
+REFRESH: Final = "&Refresh"
+UPDATED_AT: Final = "Updated {time}"
+AMOUNT_INVALID: Final = "Enter an amount in {unit}, like {example}."
+AMOUNT_TOO_PRECISE: Final = "A bitcoin amount has at most 8 decimals (1 sat = 0.00000001 BTC)."
+
+# -- Wallet tab (UI-A) ---------------------------------------------------------------------
+TAB_WALLET: Final = "Wallet"
+WALLET_ADDRESSES: Final = "Addresses"
+WALLET_PAYMENT: Final = "Payment:"
+WALLET_ORDINALS: Final = "Ordinals:"
+WALLET_BIDDING: Final = "Bidding wallet:"
+WALLET_PAYMENT_WHAT: Final = "Payment address"
+WALLET_ORDINALS_WHAT: Final = "Ordinals address"
+WALLET_BIDDING_WHAT: Final = "Bidding wallet address"
+WALLET_ADDRESS_UNKNOWN: Final = "—"
+WALLET_BALANCE: Final = "Bidding wallet balance"
+WALLET_CONFIRMED: Final = "Confirmed:"
+WALLET_UNCONFIRMED: Final = "Unconfirmed:"
+WALLET_TOTAL: Final = "Counts for bids:"
+WALLET_POOLS: Final = "Bid pools: committed (open bids + maker fee) against the balance"
+WALLET_POOLS_EMPTY: Final = "No open bids: every pool can use the whole balance."
+WALLET_FUND: Final = "Fund the bidding wallet"
+WALLET_FUND_AMOUNT: Final = "&Amount:"
+WALLET_FUND_FEE: Final = "&Fee rate:"
+WALLET_FUND_BUTTON: Final = "Re&view and fund…"
+WALLET_FUND_QR: Final = "Pay from &another wallet (QR)"
+WALLET_FUND_QR_HINT: Final = "Scan with any Bitcoin wallet, or copy the payment link:"
+WALLET_FUND_COPY_LINK: Final = "Copy &link"
+WALLET_FUND_LINK_WHAT: Final = "Payment link"
+WALLET_FUND_TITLE: Final = "Fund the bidding wallet"
+WALLET_FUND_ACTION: Final = "&Sign and broadcast"
+WALLET_FUND_PREPARING: Final = "Choosing coins and building the transaction…"
+WALLET_FUND_SIGNING: Final = "Signing and broadcasting…"
+WALLET_FUND_CANCELLED: Final = "Not funded: nothing was signed."
+WALLET_FUND_DONE: Final = (
+    "Sent {amount} to the bidding wallet (fee {fee}). Transaction {txid}; it counts at once,"
+    " unconfirmed until the next block."
+)
+WALLET_FUND_NEED_AMOUNT: Final = "Enter the amount to send to the bidding wallet."
+WALLET_COPY_TXID: Final = "Copy &txid"
+WALLET_TXID_WHAT: Final = "Txid"
+FEE_FAST: Final = "Fast (~1 block): {rate} sat/vB"
+FEE_NORMAL: Final = "Normal (~3 blocks): {rate} sat/vB"
+FEE_SLOW: Final = "Slow (~6 blocks): {rate} sat/vB"
+FEE_CUSTOM: Final = "Custom"
+FEE_NO_ESTIMATES: Final = "No fee estimates: enter a rate yourself."
+POOL_CHART_LINE: Final = "{committed} of {balance} · open bids: {bids}"
+POOL_CHART_OVER: Final = "over by {over}"
+
+# -- Bid tab (UI-A) ------------------------------------------------------------------------
+TAB_BID: Final = "Bid"
+BID_KIND: Final = "Bid on:"
+BID_KIND_ORDINALS: Final = "&Ordinals"
+BID_KIND_RUNES: Final = "R&unes"
+BID_SCOPE: Final = "&Target:"
+BID_SCOPES: Final = {
+    "collection": "A collection",
+    "sub1k": "Any inscription numbered under 1,000 (sub1k)",
+    "sub10k": "Any inscription numbered under 10,000 (sub10k)",
+    "sub100k": "Any inscription numbered under 100,000 (sub100k)",
+}
+BID_COLLECTION: Final = "&Collection:"
+BID_RUNE: Final = "&Rune:"
+BID_COLLECTION_PLACEHOLDER: Final = "collection slug, e.g. pixel-pals"
+BID_RUNE_PLACEHOLDER: Final = "rune name, e.g. BIDWALLET•DEMO"
+BID_PRICE: Final = "&Price per item:"
+BID_RUNE_PRICE: Final = "&Total price:"
+BID_PRICE_HINT: Final = "In steps of 1,000 sats (↑/↓ change it by one step)."
+BID_RUNE_PRICE_HINT: Final = "For all the units together; at least 10,000 sats."
+BID_QUANTITY: Final = "&Quantity:"
+BID_UNITS: Final = "&Units:"
+BID_EXPIRY: Final = "&Expires:"
+BID_EXPIRY_PRESETS: Final = (
+    ("15 minutes", 15),
+    ("1 hour", 60),
+    ("6 hours", 360),
+    ("1 day", 1440),
+    ("7 days", 10080),
+    ("30 days", 43200),
+)
+BID_EXPIRY_CUSTOM: Final = "At a date and time"
+BID_TRAITS: Final = "Traits (optional)"
+BID_TRAITS_SEARCH: Final = "Search traits…"
+BID_TRAITS_NONE: Final = "This collection lists no traits."
+BID_TRAITS_COUNT: Final = "{count} of at most {limit} selected: one bid per trait and item."
+BID_TRAITS_LIMIT: Final = "At most {limit} traits per request: unselect one first."
+BID_TRAITS_CLEAR: Final = "C&lear"
+BID_PREVIEW: Final = "Preview"
+BID_PREVIEW_COUNT: Final = "This request places {count:,} bid(s) for {total} in all."
+BID_PREVIEW_POOLS_HEADERS: Final = ("Pool", "Committed", "Adding", "Balance", "Fits")
+BID_PREVIEW_FITS: Final = "yes"
+BID_PREVIEW_SHORT: Final = "no: {short} short"
+BID_PREVIEW_MESSAGE: Final = "Message to be signed (the timestamp is set when you place it):"
+BID_PREVIEW_NO_KEYS: Final = "Unlock the wallet to see the exact message."
+BID_PREVIEW_NO_BALANCE: Final = "The balance is not known yet: refresh the Wallet tab."
+BID_PLACE: Final = "&Place bid"
+BID_PLACING: Final = "Signing, checking the signature and sending…"
+BID_WAITING: Final = "Waiting {seconds:.1f} s: the service allows one bid per 500 ms per trait…"
+BID_PLACED: Final = "Placed: {count:,} bid(s) in {pools}. {attempts}"
+BID_ATTEMPTS_ONE: Final = "Accepted at the first attempt."
+BID_ATTEMPTS_MANY: Final = "Accepted at attempt {n} ({why})."
+BID_NOT_PLACED: Final = "Not placed: {reason}"
+BID_NEED_SLUG: Final = "Enter the collection to bid on."
+BID_NEED_RUNE: Final = "Enter the rune to bid on."
+BID_NEED_PRICE: Final = "Enter a price."
+BID_EXPIRY_PAST: Final = "Choose a time at least 15 minutes from now."
+
+# -- Open bids tab (UI-A) ------------------------------------------------------------------
+TAB_OPEN_BIDS: Final = "Open bids"
+OPEN_BIDS_HEADERS: Final = (
+    "Collection / rune",
+    "Trait",
+    "Kind",
+    "Price",
+    "Qty",
+    "Expires",
+    "Bid id",
+)
+OPEN_BIDS_KINDS: Final = {
+    "collection": "Collection",
+    "trait": "Trait",
+    "rune": "Rune",
+    "range": "Range",
+    "inscription": "Inscription",
+}
+OPEN_BIDS_FILTER: Final = "Filter by collection, trait, price or id…"
+OPEN_BIDS_COUNTS: Final = "{count:,} open bids in {pools} pools ({shown:,} shown)"
+OPEN_BIDS_EMPTY: Final = "No open bids. Place one in the Bid tab."
+OPEN_BIDS_CANCEL: Final = "&Cancel selected…"
+OPEN_BIDS_POOLS_HEADERS: Final = ("Pool", "Bids", "Committed", "Balance", "Free")
+OPEN_BIDS_OVER: Final = "over by {over}"
+OPEN_BIDS_CONFIRM_TITLE: Final = "Cancel bids"
+OPEN_BIDS_CONFIRM_TEXT: Final = (
+    "Cancel {count} open bid(s)? The service asks your ordinals key to sign a challenge; the"
+    " funds stay in the bidding wallet."
+)
+OPEN_BIDS_CONFIRM_YES: Final = "Cancel &{count} bid(s)"
+OPEN_BIDS_CONFIRM_NO: Final = "&Keep them"
+OPEN_BIDS_CANCELLING: Final = "Cancelling {count} bid(s)…"
+OPEN_BIDS_CANCELLED: Final = "{done} of {count} bid(s) cancelled."
+OPEN_BIDS_RESULT_OK: Final = "✓ {bid}: cancelled"
+OPEN_BIDS_RESULT_FAILED: Final = "✗ {bid}: {reason}"
+OPEN_BIDS_NO_PRICE: Final = "{count} bid(s) were listed without a price and are not counted."
+
+# -- PSBT flows, shared (UI-B: Withdraw, Inscription bid, Listings, offline signer) -----------
+PROGRESS_FORMAT: Final = "%v of %m"
+PROGRESS_CANCEL: Final = "Ca&ncel"
+PROGRESS_CANCELLING: Final = "Cancelling after the current item…"
+FLOW_REVIEWING: Final = "Asking the service for the transaction and reviewing it…"
+FLOW_SIGNING: Final = "Signing…"
+FLOW_SUBMITTING: Final = "Sending…"
+FLOW_CANCELLED: Final = "Cancelled: nothing was signed or sent."
+FLOW_REFUSED: Final = "Refused: Bidwallet did not sign it (the review shows why). Nothing was sent."
+COPY_TXID: Final = "Copy &txid"
+TXID_WHAT: Final = "Txid"
+
+# -- Withdraw tab (UI-B) -------------------------------------------------------------------
+TAB_WITHDRAW: Final = "Withdraw"
+WITHDRAW_WALLET: Final = "Bidding wallet"
+WITHDRAW_ADDRESS: Final = "Address:"
+WITHDRAW_BALANCE: Final = "Balance:"
+WITHDRAW_BALANCE_TEXT: Final = "{total} ({confirmed} confirmed, {unconfirmed} unconfirmed)"
+WITHDRAW_BOX: Final = "Withdraw"
+WITHDRAW_AMOUNT: Final = "&Amount:"
+WITHDRAW_MAX: Final = "&Max"
+WITHDRAW_TO: Final = "To:"
+WITHDRAW_TO_HINT: Final = (
+    "Withdrawals always go to your payment address; the network fee is paid on top (with Max,"
+    " it comes out of the amount)."
+)
+WITHDRAW_AT_RISK: Final = "Bids this withdrawal cancels"
+WITHDRAW_AT_RISK_NONE: Final = "None: your open bids stay covered."
+WITHDRAW_AT_RISK_SOME: Final = (
+    "{count} open bid(s) would no longer be covered; the service cancels them:"
+)
+WITHDRAW_AT_RISK_ROW: Final = "{pool}: bid {bid} at {price}"
+WITHDRAW_REVIEW: Final = "Re&view withdrawal…"
+WITHDRAW_NEED_AMOUNT: Final = "Enter the amount to withdraw, or press Max."
+WITHDRAW_TOO_MUCH: Final = "The bidding wallet holds {balance}: withdraw at most that."
+WITHDRAW_EMPTY: Final = "The bidding wallet is empty: there is nothing to withdraw."
+WITHDRAW_TITLE: Final = "Withdraw from the bidding wallet"
+WITHDRAW_ACTION: Final = "&Sign and withdraw"
+WITHDRAW_NOTE: Final = "You withdraw {amount} from the bidding wallet to {address}."
+WITHDRAW_NOTE_SWEEP: Final = (
+    "You withdraw the whole balance ({amount}, fee taken from it) to {address}."
+)
+WITHDRAW_NOTE_CANCELS: Final = "This cancels {count} open bid(s): {bids}."
+WITHDRAW_DONE: Final = "Withdrawn {amount}: transaction {txid}."
+WITHDRAW_DONE_CANCELLED: Final = (
+    " The service cancelled {count} bid(s) the balance no longer covers."
+)
+WITHDRAW_NOT_DONE: Final = "Not withdrawn: {reason}"
+
+# -- Inscription bid tab (UI-B) ------------------------------------------------------------
+TAB_INSCRIPTION_BID: Final = "Inscription bid"
+INSCRIPTION_BID_BOX: Final = "Bid on one inscription"
+INSCRIPTION_BID_INTRO: Final = (
+    "Offer a price for one inscription. The service builds a transaction paid from your"
+    " payment address; the inscription comes to your ordinals address when the owner accepts."
+)
+INSCRIPTION_BID_ID: Final = "&Inscription:"
+INSCRIPTION_BID_ID_PLACEHOLDER: Final = "inscription id, e.g. 6fb9…2799i0"
+INSCRIPTION_BID_ID_INVALID: Final = (
+    "An inscription id is 64 hex characters, then i and a number (like …799i0)."
+)
+INSCRIPTION_BID_PRICE: Final = "&Price:"
+INSCRIPTION_BID_PRICE_HINT: Final = "At least 10,000 sats; postage and the network fee come on top."
+INSCRIPTION_BID_REVIEW: Final = "Re&view bid…"
+INSCRIPTION_BID_TITLE: Final = "Bid on an inscription"
+INSCRIPTION_BID_ACTION: Final = "&Sign and place bid"
+INSCRIPTION_BID_NOTE: Final = (
+    "You pay {total} (price, postage and network fee); you receive inscription {inscription}"
+    " at {address}."
+)
+INSCRIPTION_BID_NOTE_UNKNOWN: Final = (
+    "You pay {total}; where inscription {inscription} would land cannot be known."
+)
+INSCRIPTION_BID_PLACED: Final = "Bid placed on {inscription} for {price} (bid {bid})."
+INSCRIPTION_BID_NOT_PLACED: Final = "Not placed: {reason}"
+INSCRIPTION_BID_MINE: Final = "Your inscription bids"
+INSCRIPTION_BID_HEADERS: Final = ("Inscription", "Price", "State", "Bid", "Ended by")
+INSCRIPTION_BID_STATES: Final = {
+    "open": "Open",
+    "accepted": "Filled (accepted by the owner)",
+    "cancelled": "Cancelled",
+    "inscription_moved": "Ended: the inscription moved",
+    "funding_spent": "Ended: your payment coins were spent",
+}
+INSCRIPTION_BID_NONE: Final = "No inscription bids yet."
+INSCRIPTION_BID_OPEN_ONLY: Final = (
+    "This service lists only open bids: filled and ended ones are not shown."
+)
+
+# -- Listings tab (UI-B) -------------------------------------------------------------------
+TAB_LISTINGS: Final = "Listings"
+LISTINGS_HELD: Final = "Your inscriptions and runes"
+LISTINGS_HELD_HEADERS: Final = ("List", "Item", "Kind", "Collection", "Price (sats)")
+LISTINGS_KIND_INSCRIPTION: Final = "Inscription"
+LISTINGS_KIND_RUNES: Final = "Runes"
+LISTINGS_KIND_TAP: Final = "Inscription (TAP transfer)"
+LISTINGS_NONE_HELD: Final = "The ordinals address holds no inscriptions or runes."
+LISTINGS_HELD_BY: Final = "Held by your ordinals address {address} (from ord)."
+LISTINGS_PRICE_ALL: Final = "Price for all &selected:"
+LISTINGS_APPLY_PRICE: Final = "&Apply"
+LISTINGS_SELECT_ALL: Final = "Select a&ll"
+LISTINGS_SELECT_NONE: Final = "Select n&one"
+LISTINGS_RECEIVE: Final = "Payments go to:"
+LISTINGS_RECEIVE_HINT: Final = "your payment address"
+LISTINGS_SELECTED: Final = "{count} selected (at most {limit} per request)."
+LISTINGS_NEED_PRICE: Final = "Give every selected item a price (whole sats, more than 0)."
+LISTINGS_TOO_MANY: Final = "At most {limit} items per request: {count} are selected."
+LISTINGS_MIXED: Final = (
+    "Inscriptions and runes cannot be listed in one request: the marketplace builds them"
+    " separately. Select only inscriptions, or only runes, then list the others next."
+)
+LISTINGS_SIGN: Final = "Re&view and sign…"
+LISTINGS_EXPORT: Final = "&Export for offline signing…"
+LISTINGS_IMPORT: Final = "&Import signed…"
+LISTINGS_REVIEWING: Final = "Reviewing"
+LISTINGS_SIGNING: Final = "Signing"
+LISTINGS_TITLE: Final = "Secure listings"
+LISTINGS_ACTION: Final = "&Sign {count} listing(s)"
+LISTINGS_EXPORT_ACTION: Final = "&Export {count} PSBT(s)"
+LISTINGS_SUBMIT_ACTION: Final = "&Submit {count} listing(s)"
+LISTINGS_NOTE: Final = "You list {count} item(s) for {total} in all; payments go to {address}."
+LISTINGS_DONE: Final = "Listed {count} item(s)."
+LISTINGS_NOT_DONE: Final = "Not listed: {reason}"
+LISTINGS_CANCELLED_AFTER: Final = "Cancelled after signing {done} of {total}: nothing was sent."
+LISTINGS_EXPORTED: Final = (
+    "Exported {count} PSBT(s) to {folder}. Sign them in the offline signer (bidwallet"
+    " --offline), bring the folder back, then press Import signed."
+)
+LISTINGS_EXPORT_FOLDER: Final = "Choose an empty folder for the PSBTs"
+LISTINGS_IMPORT_FOLDER: Final = "Choose the folder with the signed PSBTs"
+LISTINGS_IMPORT_FAILED: Final = "Not imported: {reason}"
+LISTINGS_MINE: Final = "Your listings"
+LISTINGS_MINE_HEADERS: Final = ("Item", "Price", "State", "Listing")
+LISTINGS_STATES: Final = {
+    "active": "Active",
+    "sold": "Sold",
+    "replaced": "Replaced",
+    "item_moved": "Ended: the item moved",
+}
+LISTINGS_MINE_NONE: Final = "No listings yet."
+LISTINGS_MINE_UNAVAILABLE: Final = (
+    "This service does not list your listings; the ones made here are in the Activity tab."
+)
+
+# -- offline signer: review and sign (UI-B) --------------------------------------------------
+OFFLINE_REVIEW_SIGN: Final = "&Review and sign…"
+OFFLINE_MANIFEST_LOADED: Final = (
+    "{folder}: {count} PSBT(s) for a {flow}, exported with their manifest. Unlock the key, then"
+    " Review and sign."
+)
+OFFLINE_NO_MANIFEST: Final = (
+    "{name} has no manifest.json beside it, so Bidwallet cannot tell what it is meant to do"
+    ' and will not sign it. Export PSBTs with Bidwallet\'s "Export for offline signing": the'
+    " folder then holds the manifest."
+)
+OFFLINE_SIGN_TITLE: Final = "Review before signing offline"
+OFFLINE_SIGN_ACTION: Final = "&Sign {count} PSBT(s)"
+OFFLINE_SIGNED: Final = (
+    "Signed {count} PSBT(s); the signed files are in {folder}. Carry the folder back to the"
+    " online Bidwallet and press Import signed."
+)
+OFFLINE_SIGN_FAILED: Final = "Not signed: {reason}"
+OFFLINE_FACTS_NOTE: Final = (
+    "Offline, what each coin carries is as recorded online at export (ord and the chain);"
+    " this computer cannot check it."
+)
+OPEN_BIDS_POOLS: Final = "Pools: each may use the whole balance on its own"

@@ -31,7 +31,16 @@ class ProbeTab(QWidget):
 
 
 def test_the_registry_decides_the_tabs() -> None:
-    assert [spec.key for spec in tabs_for(offline=False)] == ["activity", "settings"]
+    assert [spec.key for spec in tabs_for(offline=False)] == [
+        "wallet",
+        "bid",
+        "open_bids",
+        "withdraw",
+        "inscription_bid",
+        "listings",
+        "activity",
+        "settings",
+    ]
     assert [spec.key for spec in tabs_for(offline=True)] == ["psbt_files", "activity", "settings"]
 
 
@@ -43,6 +52,7 @@ def test_a_registered_tab_appears_with_its_shortcut(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     probe = TabSpec("probe", "Probe", "key", "tests.ui.test_main_window:ProbeTab")
+    titles = [spec.title for spec in tabs_for(offline=False)]
     monkeypatch.setattr(tabs, "TABS", (probe, *tabs.TABS))
     prepare_profile(data_dir)
     app = open_app(make_options())
@@ -50,8 +60,7 @@ def test_a_registered_tab_appears_with_its_shortcut(
     window = app.window
     assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == [
         "Probe",
-        strings.TAB_ACTIVITY,
-        strings.TAB_SETTINGS,
+        *titles,
     ]
     probe_tab = window.tab("probe")
     assert isinstance(probe_tab, ProbeTab) and probe_tab.context is app.context
@@ -62,7 +71,10 @@ def test_a_registered_tab_appears_with_its_shortcut(
     qtbot.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
     assert window.tabs.currentIndex() == 2
     qtbot.keyClick(window, Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier)
-    assert window.tabs.currentIndex() == 0
+    assert window.tabs.currentIndex() == 3
+    window.tabs.setCurrentIndex(window.tabs.count() - 1)
+    qtbot.keyClick(window, Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier)
+    assert window.tabs.currentIndex() == 0  # Ctrl+Tab wraps around
 
     assert window.status.profile_label.text() == strings.STATUS_PROFILE.format(name="Main")
     assert window.status.network_label.text() == strings.STATUS_NETWORK.format(network="regtest")

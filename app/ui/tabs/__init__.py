@@ -45,6 +45,19 @@ TABS: tuple[TabSpec, ...] = (
         online=False,
         offline=True,
     ),
+    TabSpec("wallet", strings.TAB_WALLET, "wallet", "app.ui.tabs.wallet_tab:WalletTab"),
+    TabSpec("bid", strings.TAB_BID, "bid", "app.ui.tabs.bid_tab:BidTab"),
+    TabSpec(
+        "open_bids", strings.TAB_OPEN_BIDS, "open-bids", "app.ui.tabs.open_bids_tab:OpenBidsTab"
+    ),
+    TabSpec("withdraw", strings.TAB_WITHDRAW, "withdraw", "app.ui.tabs.withdraw_tab:WithdrawTab"),
+    TabSpec(
+        "inscription_bid",
+        strings.TAB_INSCRIPTION_BID,
+        "inscription-bid",
+        "app.ui.tabs.inscription_bid_tab:InscriptionBidTab",
+    ),
+    TabSpec("listings", strings.TAB_LISTINGS, "listings", "app.ui.tabs.listings_tab:ListingsTab"),
     TabSpec(
         "activity",
         strings.TAB_ACTIVITY,

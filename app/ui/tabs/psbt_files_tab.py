@@ -1,9 +1,10 @@
-"""The offline signer's tab: open a PSBT file, unlock the signing key, save the signed file.
+"""The offline signer's tab: open an export (its manifest.json or any PSBT file beside it),
+unlock the signing key, review every PSBT in the review dialog, sign, and save.
 
-No network client exists in this mode. The review-and-sign step between opening and saving is
-built on the PSBT review dialog, which lands with the marketplace flows:
-TODO(psbt-review): open the review dialog on `self.loaded`, sign the approved PSBT off the GUI
-thread with the unlocked keys, then call `self.set_signed(psbt)`; Save is enabled only then.
+No network client exists in this mode. Only PSBTs exported with their manifest are signed: the
+manifest says what each is for (the intent the review checks it against). A lone PSBT file is
+read and described but not signed. Signing writes the signed files beside the exported ones
+(what the online Import expects); with a single PSBT, Save also writes a copy elsewhere.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
+    QLabel,
     QVBoxLayout,
     QWidget,
 )
@@ -25,6 +27,12 @@ from PySide6.QtWidgets import (
 from app.ui import strings
 from app.ui.async_tools import async_slot, exec_dialog, run_blocking
 from app.ui.icons import icon_button
+from app.ui.offline_signing import (
+    MANIFEST_NAME,
+    export_folder_of,
+    read_export,
+    review_and_sign,
+)
 from app.ui.tabs.psbt_files import (
     LoadedPsbt,
     PsbtFileError,
@@ -33,6 +41,7 @@ from app.ui.tabs.psbt_files import (
     save_psbt_file,
 )
 from app.ui.widgets import message_label, set_message
+from app.ui.widgets.progress_panel import ProgressPanel
 
 if TYPE_CHECKING:
     from app.ui.context import AppContext
@@ -47,6 +56,8 @@ class PsbtFilesTab(QWidget):
         self._controller = controller
         self.loaded: LoadedPsbt | None = None
         self.signed: FixedPSBT | None = None
+        self.export_folder: Path | None = None  # the manifest's folder, once one is opened
+        self._busy = False
 
         intro = message_label("hint")
         intro.setText(strings.OFFLINE_INTRO)
@@ -55,6 +66,11 @@ class PsbtFilesTab(QWidget):
         self.open_button = icon_button("open", strings.OFFLINE_OPEN)
         self.save_button = icon_button("save", strings.OFFLINE_SAVE)
         self.save_button.setEnabled(False)
+        self.review_button = icon_button("sign", strings.OFFLINE_REVIEW_SIGN)
+        self.review_button.setEnabled(False)
+        self.review_status = message_label("hint")
+        self.review_status.setVisible(False)
+        self.progress = ProgressPanel()
         self.file_status = message_label("hint")
         self.file_status.setText(strings.OFFLINE_NO_FILE)
         self.file_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -63,9 +79,12 @@ class PsbtFilesTab(QWidget):
         key_row.addWidget(self.key_choice, 1)
         key_row.addWidget(self.unlock_button)
         form = QFormLayout()
-        form.addRow(strings.OFFLINE_PROFILE, key_row)
+        key_label = QLabel(strings.OFFLINE_PROFILE)
+        key_label.setBuddy(self.key_choice)  # a layout field gets no buddy: "&" would show
+        form.addRow(key_label, key_row)
         file_row = QHBoxLayout()
         file_row.addWidget(self.open_button)
+        file_row.addWidget(self.review_button)
         file_row.addWidget(self.save_button)
         file_row.addStretch(1)
         layout = QVBoxLayout(self)
@@ -73,11 +92,14 @@ class PsbtFilesTab(QWidget):
         layout.addLayout(form)
         layout.addLayout(file_row)
         layout.addWidget(self.file_status)
+        layout.addWidget(self.progress)
+        layout.addWidget(self.review_status)
         layout.addStretch(1)
 
         self.open_button.clicked.connect(self.open_file)
         self.save_button.clicked.connect(self.save_file)
         self.unlock_button.clicked.connect(self.unlock_key)
+        self.review_button.clicked.connect(self.review_and_sign)
         for keys, slot in (("Ctrl+O", self.open_file), ("Ctrl+S", self.save_file)):
             QShortcut(QKeySequence(keys), self).activated.connect(slot)
         context.profile_changed.connect(self.reload_keys)
@@ -138,6 +160,13 @@ class PsbtFilesTab(QWidget):
         path = await self.ask_open_path(self)
         if path is None:
             return
+        self.export_folder = None
+        set_message(self.review_status, "")
+        folder = await run_blocking(export_folder_of, path)
+        if folder is not None:
+            await self._open_export(folder)
+            if path.name == MANIFEST_NAME:
+                return
         try:
             loaded = await run_blocking(load_psbt_file, path)
         except PsbtFileError as exc:
@@ -155,8 +184,58 @@ class PsbtFilesTab(QWidget):
             outputs=loaded.outputs,
             signed=strings.OFFLINE_SIGNED_STATE[loaded.sign_state],
         )
-        set_message(self.file_status, text, "ok")
+        if self.export_folder is None:
+            set_message(self.file_status, text, "ok")
+            set_message(self.review_status, strings.OFFLINE_NO_MANIFEST.format(name=path.name))
         self._record("psbt.open", True, path.name)
+        self._update_review()
+
+    async def _open_export(self, folder: Path) -> None:
+        self.loaded = None
+        self.set_signed(None)
+        try:
+            manifest = await read_export(folder)
+        except Exception as exc:  # ManifestError / OfflineFileError say what is wrong
+            reason = getattr(exc, "user_message", None) or str(exc)
+            set_message(self.file_status, strings.OFFLINE_SIGN_FAILED.format(reason=reason))
+            return
+        self.export_folder = folder
+        text = strings.OFFLINE_MANIFEST_LOADED.format(
+            folder=folder, count=len(manifest.items), flow=manifest.flow
+        )
+        set_message(self.file_status, text, "ok")
+        self._record("psbt.open", True, f"{folder.name}/{MANIFEST_NAME}")
+        self._update_review()
+
+    def _update_review(self, *_: object) -> None:
+        self.review_button.setEnabled(self.export_folder is not None and not self._busy)
+
+    @async_slot()
+    async def review_and_sign(self) -> None:
+        folder = self.export_folder
+        if folder is None or self._busy:
+            return
+        if not self._context.session.unlocked and not await self._controller.unlock():
+            set_message(self.review_status, strings.UNLOCK_TO_SIGN_HINT)
+            return
+        self._busy = True
+        self._update_review()
+        try:
+            outcome = await review_and_sign(
+                self, self._context, folder, self._context.session.keys, self.progress
+            )
+        finally:
+            self._busy = False
+            self._update_review()
+        set_message(self.review_status, outcome.message, "ok" if outcome.ok else "error")
+        self._record("psbt.sign", outcome.ok, outcome.message)
+        if outcome.ok and len(outcome.signed_files) == 1:
+            signed_path = outcome.signed_files[0]
+            signed = await run_blocking(load_psbt_file, signed_path)
+            if self.loaded is None:  # Save suggests a name from the exported file's
+                exported = signed_path.with_name(signed_path.name.replace(".signed", ""))
+                self.loaded = await run_blocking(load_psbt_file, exported)
+            self.set_signed(signed.psbt)
 
     def set_signed(self, psbt: FixedPSBT | None) -> None:
         """Called by the review-and-sign step with the signed PSBT (None: nothing to save)."""

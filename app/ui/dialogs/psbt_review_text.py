@@ -1,0 +1,74 @@
+"""The sentences of the PSBT review dialog, made from a Review and a Verdict (no widgets)."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+from app.core.psbt_review import Review
+from app.core.psbt_review_context import Role
+from app.core.psbt_review_findings import Risk
+from app.core.signing_policy import Verdict
+from app.ui import strings
+from app.ui.models.review_model import ReviewedPsbt, role_color, sats
+from app.ui.theme import ThemeState
+
+
+def fee_text(review: Review) -> str:
+    if review.fee is None:
+        return strings.REVIEW_FEE_UNKNOWN
+    if review.fee < 0:
+        return strings.REVIEW_FEE_NEGATIVE
+    rate = review.fee_rate
+    template = strings.REVIEW_RATE if review.vsize.exact_types else strings.REVIEW_RATE_GUESSED
+    rate_text = strings.REVIEW_UNKNOWN if rate is None else template.format(rate=float(rate))
+    return strings.REVIEW_FEE.format(fee=sats(review.fee), rate=rate_text, vsize=review.vsize.vsize)
+
+
+def landing_lines(review: Review) -> list[str]:
+    """Where each inscription of the inputs lands (every one, ours or not)."""
+    return [
+        strings.REVIEW_LANDS.format(
+            inscription=x.inscription_id, input=x.input_index, where=x.describe()
+        )
+        for x in review.landings
+    ]
+
+
+def findings_text(review: Review, verdict: Verdict) -> str:
+    """The review's notes and dangers that the refusals do not already say."""
+    said = set(verdict.reasons())
+    marks = {Risk.DANGER: "⚠ ", Risk.NOTE: "• ", Risk.OK: "• "}
+    lines = [marks[f.risk] + f.message for f in review.findings if f.message not in said]
+    if not lines:
+        return ""
+    return strings.REVIEW_FINDINGS + ":\n" + "\n".join(lines)
+
+
+def verdict_text(plans: Sequence[ReviewedPsbt]) -> str:
+    refused = [p for p in plans if not p.verdict.approved]
+    if not refused:
+        first = plans[0].verdict
+        inputs = sorted({p.input_index for plan in plans for p in plan.verdict.to_sign})
+        listed = ", ".join(str(i) for i in inputs)
+        if len(plans) == 1:
+            return strings.REVIEW_APPROVED.format(flow=first.flow, inputs=listed)
+        return strings.REVIEW_APPROVED_ALL.format(count=len(plans), flow=first.flow, inputs=listed)
+    lines = []
+    if len(plans) > 1:
+        lines.append(strings.REVIEW_REFUSED_SOME.format(refused=len(refused), count=len(plans)))
+    for plan in refused:
+        label = str(getattr(plan, "label", "") or "")
+        head = strings.REVIEW_REFUSED.format(flow=plan.verdict.flow)
+        lines.append(f"{label}: {head}" if label and len(plans) > 1 else head)
+        lines += [f"  • {reason}" for reason in plan.verdict.reasons()]
+    return "\n".join(lines)
+
+
+def legend_html() -> str:
+    """A coloured swatch per owner role: the key to the tables' Owner column."""
+    shown = (Role.PAYMENT, Role.ORDINALS, Role.BIDDING_WALLET, Role.SERVICE, Role.STRANGER)
+    parts = [f'<span style="color:{role_color(r)}">■</span> {html.escape(r.value)}' for r in shown]
+    accent = ThemeState.colors["accent"]
+    parts.append(f'<span style="color:{accent}">◆</span> inscription or rune')
+    return html.escape(strings.REVIEW_LEGEND) + " " + " &nbsp; ".join(parts)

@@ -1,0 +1,194 @@
+"""Table models the PSBT review dialog draws: inputs, outputs and (bulk flows) one row per PSBT.
+
+Pure formatting of `app.core.psbt_review.Review`: no decision is taken here. Each cell is a
+`Cell` (text, optional colour name from the theme, tooltip) held in a read-only `RowsModel`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor
+
+from app.ui import strings
+from app.ui.theme import ThemeState
+
+if TYPE_CHECKING:
+    # Typing only: `RowsModel` is used by tabs built at startup; the core review model loads
+    # with the first review. Roles and risks are string enums, so the tables below key on
+    # their values.
+    from app.core.psbt_review import InputReview, OutputReview, Review
+    from app.core.psbt_review_context import Role
+    from app.core.signing_policy import Verdict
+
+# Role colours, chosen to read on both themes' table backgrounds (light first, dark second).
+ROLE_COLORS: dict[str, tuple[str, str]] = {
+    "your payment address": ("#1f5fbf", "#8ab4ff"),
+    "your ordinals address": ("#7c3aed", "#c4a7ff"),
+    "your bidding wallet": ("#0f766e", "#5eead4"),
+    "the service": ("#a16207", "#facc15"),
+    "someone else": ("#b42318", "#ff8a80"),
+    "OP_RETURN (data, burned)": ("#6b7280", "#9aa3b2"),
+    "unknown (no UTXO data)": ("#b42318", "#ff8a80"),
+}
+RISK_COLOR_NAMES = {"ok": "ok", "note": "warning", "danger": "error"}
+SIZE_FROM_ROWS = 25  # tables size their columns from this many rows (Qt measures all by default)
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class ReviewedPsbt(Protocol):
+    """What the dialog draws: a services plan (approved) or a refusal (PsbtRefusedError)."""
+
+    @property
+    def review(self) -> Review: ...
+
+    @property
+    def verdict(self) -> Verdict: ...
+
+
+def role_color(role: Role | str) -> str:
+    light, dark = ROLE_COLORS[str(role)]
+    return dark if ThemeState.name == "dark" else light
+
+
+def sats(value: int | None) -> str:
+    return strings.REVIEW_UNKNOWN if value is None else f"{value:,} sats"
+
+
+def short(text: str, keep: int = 10) -> str:
+    """'bcrt1qxy…9f3k': long ids and addresses fit a column; the tooltip has them whole."""
+    return text if len(text) <= 2 * keep + 1 else f"{text[:keep]}…{text[-keep:]}"
+
+
+@dataclass(frozen=True)
+class Cell:
+    text: str
+    color: str | None = None  # a colour (#rrggbb) or a theme colour name
+    tooltip: str | None = None
+
+
+class RowsModel(QAbstractTableModel):
+    """A read-only table of `Cell`s; `set_rows` replaces everything in one reset."""
+
+    def __init__(self, headers: Sequence[str]) -> None:
+        super().__init__()
+        self._headers = tuple(headers)
+        self._rows: list[tuple[Cell, ...]] = []
+
+    def set_rows(self, rows: Sequence[Sequence[Cell]]) -> None:
+        self.beginResetModel()
+        self._rows = [tuple(r) for r in rows]
+        self.endResetModel()
+
+    def cell(self, row: int, column: int) -> Cell:
+        return self._rows[row][column]
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._headers)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self._headers[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        cell = self._rows[index.row()][index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return cell.text
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return cell.tooltip or cell.text
+        if role == Qt.ItemDataRole.ForegroundRole and cell.color is not None:
+            color = ThemeState.colors.get(cell.color, cell.color)
+            return QBrush(QColor(color))
+        return None
+
+
+def input_rows(review: Review) -> list[tuple[Cell, ...]]:
+    return [_input_row(inp) for inp in review.inputs]
+
+
+def _input_row(inp: InputReview) -> tuple[Cell, ...]:
+    if inp.contents is None:
+        carries = Cell(strings.REVIEW_UNKNOWN, "error", "ord could not say what this coin holds")
+    else:
+        text = inp.contents.describe()
+        parts = [f"inscription {short(i.inscription_id, 8)}" for i in inp.contents.inscriptions]
+        parts += [f"{r.amount:,} {r.rune}" for r in inp.contents.runes]
+        marked = "◆ " + ", ".join(parts) if parts else text
+        carries = Cell(marked, "accent" if parts else None, text)
+    risk = inp.sighash.risk
+    return (
+        Cell(str(inp.index)),
+        Cell(short(inp.outpoint, 12), tooltip=inp.outpoint),
+        Cell(sats(inp.value), None if inp.value is not None else "error"),
+        Cell(inp.role.value, role_color(inp.role), inp.address or ""),
+        carries,
+        Cell(
+            strings.REVIEW_SIGHASH_DEFAULT if inp.sighash.value is None else inp.sighash.name,
+            RISK_COLOR_NAMES[str(risk)],
+            inp.sighash.explanation,
+        ),
+        Cell(strings.REVIEW_RISKS[str(risk)], RISK_COLOR_NAMES[str(risk)], inp.sighash.explanation),
+    )
+
+
+def output_rows(review: Review) -> list[tuple[Cell, ...]]:
+    return [_output_row(out) for out in review.outputs]
+
+
+def _output_row(out: OutputReview) -> tuple[Cell, ...]:
+    items = [f"inscription {i}" for i in out.inscriptions]
+    items += [f"{r.amount:,} {r.rune}" for r in out.runes]
+    receives = Cell(
+        "◆ " + ", ".join(short(x, 12) for x in items) if items else "",
+        "accent" if items else None,
+        "\n".join(items) or None,
+    )
+    address = out.address or out.script_type.value
+    return (
+        Cell(str(out.index)),
+        Cell(short(address, 14), tooltip=address),
+        Cell(sats(out.value)),
+        Cell(out.role.value, role_color(out.role), address),
+        receives,
+    )
+
+
+def plan_rows(plans: Sequence[ReviewedPsbt]) -> list[tuple[Cell, ...]]:
+    return [_plan_row(plan) for plan in plans]
+
+
+def _plan_row(plan: ReviewedPsbt) -> tuple[Cell, ...]:
+    summary = plan.review.summary
+    label = str(getattr(plan, "label", "") or short(plan.review.txid, 8))
+    give = [sats(summary.you_give) if summary.you_give is not None else strings.REVIEW_UNKNOWN]
+    if summary.you_give is not None and summary.you_give < 0:
+        give = ["0 sats"]
+    give += [short(i, 8) for i in summary.inscriptions_given]
+    give += [f"{r.amount:,} {r.rune}" for r in summary.runes_given]
+    receive = [sats(-summary.you_give)] if summary.you_give and summary.you_give < 0 else []
+    receive += [short(i, 8) for i in summary.inscriptions_received]
+    receive += [f"{r.amount:,} {r.rune}" for r in summary.runes_received]
+    approved = plan.verdict.approved
+    verdict = Cell(
+        strings.REVIEW_VERDICT_OK if approved else strings.REVIEW_VERDICT_REFUSED,
+        "ok" if approved else "error",
+        " ".join(plan.verdict.reasons()) or None,
+    )
+    return (
+        Cell(label, tooltip=plan.review.txid),
+        Cell(", ".join(give)),
+        Cell(", ".join(receive) or strings.REVIEW_NOTHING),
+        Cell(sats(plan.review.fee) if (plan.review.fee or 0) >= 0 else "0 sats"),
+        verdict,
+    )

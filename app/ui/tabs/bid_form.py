@@ -1,0 +1,228 @@
+"""The Bid tab's form: ordinals or runes, the target (a collection with completion, or an
+inscription-number range), price (sats or BTC, 1,000-sat steps), quantity, expiry (presets or
+a date and time) and traits. Each field has its own message line under it, where the preview
+shows the rules it breaks. `draft(now_ms)` reads it all as a `BidDraft`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QDateTime, QStringListModel, Qt, Signal
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QComboBox,
+    QCompleter,
+    QDateTimeEdit,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QRadioButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.limits import MAX_TRAITS_PER_REQUEST, MIN_BID_EXPIRY_MS
+from app.ui import strings
+from app.ui.tabs.bid_catalog import CollectionInfo
+from app.ui.tabs.bid_preview import (
+    EXPIRY,
+    KIND,
+    PRICE,
+    QUANTITY,
+    SLUG,
+    TRAITS,
+    BidDraft,
+)
+from app.ui.widgets import message_label, set_message
+from app.ui.widgets.amount_edit import AmountEdit
+from app.ui.widgets.trait_picker import TraitPicker
+
+COLLECTION = "collection"
+CUSTOM_EXPIRY = -1
+MAX_QUANTITY = 1_000_000
+
+
+def _with_message(widget: QWidget, hint: QLabel | None = None) -> tuple[QWidget, QLabel]:
+    """`widget` with its error line under it (and an optional hint line)."""
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.setSpacing(2)
+    layout.addWidget(widget)
+    if hint is not None:
+        layout.addWidget(hint)
+    label = message_label("error")
+    label.setVisible(False)
+    layout.addWidget(label)
+    return box, label
+
+
+class BidForm(QWidget):
+    changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._collections: dict[str, CollectionInfo] = {}
+        self._shown_traits: tuple[tuple[str, tuple[str, ...]], ...] = ()
+        self.ordinals_radio = QRadioButton(strings.BID_KIND_ORDINALS)
+        self.runes_radio = QRadioButton(strings.BID_KIND_RUNES)
+        self.ordinals_radio.setChecked(True)
+        self.kind_group = QButtonGroup(self)
+        self.kind_group.addButton(self.ordinals_radio)
+        self.kind_group.addButton(self.runes_radio)
+        kind_row = QWidget()
+        kind_layout = QHBoxLayout(kind_row)
+        kind_layout.setContentsMargins(0, 0, 0, 0)
+        kind_layout.addWidget(self.ordinals_radio)
+        kind_layout.addWidget(self.runes_radio)
+        kind_layout.addStretch(1)
+
+        self.scope = QComboBox()
+        for scope_key, scope_label in strings.BID_SCOPES.items():
+            self.scope.addItem(scope_label, scope_key)
+        self.slug = QLineEdit()
+        self.slug_names = QStringListModel(self)
+        completer = QCompleter(self.slug_names, self)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.slug.setCompleter(completer)
+        self.price = AmountEdit(step=1_000)
+        self.price.setMaximumWidth(320)
+        self.price_hint = message_label("hint")
+        self.quantity = QSpinBox()
+        self.quantity.setRange(0, MAX_QUANTITY)
+        self.quantity.setValue(1)
+        self.quantity.setGroupSeparatorShown(True)
+        self.quantity.setMaximumWidth(160)
+        self.expiry_preset = QComboBox()
+        for label, minutes in strings.BID_EXPIRY_PRESETS:
+            self.expiry_preset.addItem(label, minutes)
+        self.expiry_preset.addItem(strings.BID_EXPIRY_CUSTOM, CUSTOM_EXPIRY)
+        self.expiry_preset.setCurrentIndex(3)  # 1 day
+        self.expiry_at = QDateTimeEdit(QDateTime.currentDateTime().addDays(1))
+        self.expiry_at.setCalendarPopup(True)
+        self.expiry_at.setDisplayFormat("yyyy-MM-dd HH:mm")
+        self.expiry_at.setVisible(False)
+        expiry_row = QWidget()
+        expiry_layout = QHBoxLayout(expiry_row)
+        expiry_layout.setContentsMargins(0, 0, 0, 0)
+        expiry_layout.addWidget(self.expiry_preset)
+        expiry_layout.addWidget(self.expiry_at, 1)
+        self.traits = TraitPicker(MAX_TRAITS_PER_REQUEST)
+
+        self.messages: dict[str, QLabel] = {}
+        form = QFormLayout(self)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        rows: Sequence[tuple[str, str | None, QWidget]] = (
+            (strings.BID_KIND, KIND, kind_row),
+            (strings.BID_SCOPE, None, self.scope),
+            (strings.BID_COLLECTION, SLUG, self.slug),
+            (strings.BID_PRICE, PRICE, self.price),
+            (strings.BID_QUANTITY, QUANTITY, self.quantity),
+            (strings.BID_EXPIRY, EXPIRY, expiry_row),
+            (strings.BID_TRAITS, TRAITS, self.traits),
+        )
+        self.labels: dict[str, QLabel] = {}
+        for text, field_key, widget in rows:
+            row_label = QLabel(text)
+            if field_key is None:
+                form.addRow(row_label, widget)
+            else:
+                hint = self.price_hint if field_key == PRICE else None
+                box, message = _with_message(widget, hint)
+                self.messages[field_key] = message
+                form.addRow(row_label, box)
+                self.labels[field_key] = row_label
+            row_label.setBuddy(widget.focusProxy() or widget)
+        self.labels[SLUG].setBuddy(self.slug)
+        self.labels[PRICE].setBuddy(self.price.edit)
+        self.labels[TRAITS].setBuddy(self.traits.search)
+        self.labels[KIND].setBuddy(self.ordinals_radio)
+
+        for signal in (
+            self.ordinals_radio.toggled,
+            self.scope.currentIndexChanged,
+            self.expiry_preset.currentIndexChanged,
+        ):
+            signal.connect(self._layout_changed)
+        self.slug.textChanged.connect(self._slug_changed)
+        self.price.changed.connect(self.changed)
+        self.quantity.valueChanged.connect(self.changed)
+        self.expiry_at.dateTimeChanged.connect(self.changed)
+        self.traits.changed.connect(self.changed)
+        self._layout_changed()
+
+    # -- reading ------------------------------------------------------------------------------
+
+    @property
+    def runes(self) -> bool:
+        return self.runes_radio.isChecked()
+
+    def target(self) -> str:
+        scope = str(self.scope.currentData())
+        if not self.runes and scope != COLLECTION:
+            return scope
+        return self.slug.text().strip()
+
+    def expiry_ms(self, now_ms: int) -> int | None:
+        """A preset counts from `now_ms` (the service clock); a date and time must be at least
+        15 minutes ahead of it."""
+        minutes = self.expiry_preset.currentData()
+        if minutes != CUSTOM_EXPIRY:
+            return now_ms + int(minutes) * 60_000
+        chosen = self.expiry_at.dateTime().toMSecsSinceEpoch()
+        return chosen if chosen >= now_ms + MIN_BID_EXPIRY_MS else None
+
+    def draft(self, now_ms: int) -> BidDraft:
+        return BidDraft(
+            runes=self.runes,
+            target=self.target(),
+            price=self.price.value(),
+            price_error=self.price.error(),
+            quantity=self.quantity.value(),
+            expiry_ms=self.expiry_ms(now_ms),
+            traits=tuple(self.traits.selected()) if self._traits_apply() else (),
+        )
+
+    # -- showing ------------------------------------------------------------------------------
+
+    def set_collections(self, collections: Sequence[CollectionInfo]) -> None:
+        self._collections = {c.slug: c for c in collections}
+        self.slug_names.setStringList([] if self.runes else sorted(self._collections))
+        self._slug_changed()
+
+    def show_errors(self, errors: dict[str, list[str]]) -> None:
+        for key, label in self.messages.items():
+            set_message(label, "\n".join(errors.get(key, [])), "error")
+
+    def _traits_apply(self) -> bool:
+        return not self.runes and self.scope.currentData() == COLLECTION
+
+    def _layout_changed(self, *_: object) -> None:
+        runes = self.runes
+        collection = self.scope.currentData() == COLLECTION
+        self.scope.setEnabled(not runes)
+        self.slug.setEnabled(runes or collection)
+        self.labels[SLUG].setText(strings.BID_RUNE if runes else strings.BID_COLLECTION)
+        self.slug.setPlaceholderText(
+            strings.BID_RUNE_PLACEHOLDER if runes else strings.BID_COLLECTION_PLACEHOLDER
+        )
+        self.slug_names.setStringList([] if runes else sorted(self._collections))
+        self.labels[PRICE].setText(strings.BID_RUNE_PRICE if runes else strings.BID_PRICE)
+        self.price_hint.setText(strings.BID_RUNE_PRICE_HINT if runes else strings.BID_PRICE_HINT)
+        self.price.step = 10_000 if runes else 1_000
+        self.labels[QUANTITY].setText(strings.BID_UNITS if runes else strings.BID_QUANTITY)
+        self.expiry_at.setVisible(self.expiry_preset.currentData() == CUSTOM_EXPIRY)
+        self.traits.setEnabled(self._traits_apply() and self.traits.available() > 0)
+        self.changed.emit()
+
+    def _slug_changed(self, *_: object) -> None:
+        info = self._collections.get(self.slug.text().strip())
+        traits = () if info is None else info.traits
+        if traits != self._shown_traits:
+            self._shown_traits = traits
+            self.traits.set_traits(traits)
+        self.traits.setEnabled(self._traits_apply() and self.traits.available() > 0)
+        self.changed.emit()

@@ -1,0 +1,178 @@
+"""The Bid tab's live preview, computed without widgets: from what the form holds (`BidDraft`)
+to every rule it breaks (each at its form field, from `app.core.bid_validation`), the number of
+bids, the pools it touches and whether each fits (`app.core.pools`), and the exact message the
+payment key will sign (`app.core.bid_message`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from app.core.bid_message import bid_message
+from app.core.bid_request import (
+    META_TYPE_ORDINALS,
+    META_TYPE_RUNES,
+    CollectionBidRequest,
+    Trait,
+)
+from app.core.bid_validation import validate_bid_request
+from app.core.pools import MakerFee, check_request_fits
+from app.ui import strings
+
+if TYPE_CHECKING:
+    from app.net.marketplace_bids import BidListEntry
+    from app.services.bids import BidSpec
+
+# Form fields that show messages; "general" is the line above the Place button.
+KIND, SLUG, PRICE, QUANTITY, EXPIRY, TRAITS, GENERAL = (
+    "kind", "slug", "price", "quantity", "expiry", "traits", "general",
+)  # fmt: skip
+FORM_FIELDS = (KIND, SLUG, PRICE, QUANTITY, EXPIRY, TRAITS, GENERAL)
+_WIRE_TO_FORM = {
+    "metaType": KIND,
+    "collectionSlug": SLUG,
+    "price": PRICE,
+    "quantity": QUANTITY,
+    "bidExpiry": EXPIRY,
+    "attribute": TRAITS,
+    "attributes": TRAITS,
+}
+_NOT_OURS = "signedBiddingMessage"  # signed at placement; not the user's to fix
+# Stands in for the wallet's identity while it is locked: valid in form, never sent.
+_PLACEHOLDER_ADDRESS = "locked"
+_PLACEHOLDER_KEY = "02" + "00" * 32
+
+
+def form_field(wire_field: str) -> str:
+    """The form field a violation of `wire_field` is shown at ("attributes[3]" -> traits)."""
+    return _WIRE_TO_FORM.get(wire_field.split("[", 1)[0], GENERAL)
+
+
+@dataclass(frozen=True)
+class BidderIdentity:
+    payment_address: str
+    payment_public_key: str  # hex, as sent
+    ordinals_address: str
+
+
+@dataclass(frozen=True)
+class BidDraft:
+    runes: bool
+    target: str  # the collection slug, a range slug, or the rune name
+    price: int | None
+    price_error: str  # why the price text is not an amount ("" when it is)
+    quantity: int
+    expiry_ms: int | None  # None: the chosen date and time is not usable
+    traits: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def meta_type(self) -> str:
+        return META_TYPE_RUNES if self.runes else META_TYPE_ORDINALS
+
+
+@dataclass(frozen=True)
+class PoolLine:
+    pool: str
+    committed: int
+    adding: int
+    available: int
+    shortfall: int
+
+
+@dataclass(frozen=True)
+class BidPreview:
+    errors: dict[str, list[str]] = field(default_factory=dict)
+    bid_count: int | None = None
+    total: int | None = None
+    pools: tuple[PoolLine, ...] = ()
+    message: str | None = None
+    balance_known: bool = False
+
+    @property
+    def fits(self) -> bool:
+        return all(p.shortfall == 0 for p in self.pools)
+
+    @property
+    def placeable(self) -> bool:
+        return not any(self.errors.values()) and self.bid_count is not None and self.fits
+
+
+def build_unsigned(
+    draft: BidDraft, who: BidderIdentity | None, now_ms: int
+) -> CollectionBidRequest:
+    """The request as the services will build it, unsigned, stamped `now_ms`."""
+    who = who or BidderIdentity(_PLACEHOLDER_ADDRESS, _PLACEHOLDER_KEY, _PLACEHOLDER_ADDRESS)
+    return CollectionBidRequest(
+        price=draft.price or 0,
+        collection_slug=draft.target,
+        bidder_address=who.payment_address,
+        bidder_address_public_key=who.payment_public_key,
+        bidder_token_receive_address=who.ordinals_address,
+        quantity=draft.quantity,
+        meta_type=draft.meta_type,
+        bid_expiry=draft.expiry_ms if draft.expiry_ms is not None else now_ms,
+        timestamp=now_ms,
+        signed_bidding_message="-",
+        attributes=tuple(Trait(t, v) for t, v in draft.traits),
+    )
+
+
+def _form_errors(
+    draft: BidDraft, request: CollectionBidRequest, now_ms: int
+) -> dict[str, list[str]]:
+    errors: dict[str, list[str]] = {name: [] for name in FORM_FIELDS}
+    skip = {_NOT_OURS}
+    if not draft.target.strip():
+        errors[SLUG].append(strings.BID_NEED_RUNE if draft.runes else strings.BID_NEED_SLUG)
+        skip.add("collectionSlug")
+    if draft.price is None:
+        errors[PRICE].append(draft.price_error or strings.BID_NEED_PRICE)
+        skip.add("price")
+    if draft.expiry_ms is None:
+        errors[EXPIRY].append(strings.BID_EXPIRY_PAST)
+        skip.add("bidExpiry")
+    for violation in validate_bid_request(request, now_ms):
+        if violation.field.split("[", 1)[0] not in skip:
+            errors[form_field(violation.field)].append(violation.message)
+    return errors
+
+
+def preview(
+    draft: BidDraft,
+    who: BidderIdentity | None,
+    open_bids: Sequence[BidListEntry] | None,
+    balance: int | None,
+    maker_fee: MakerFee,
+    now_ms: int,
+) -> BidPreview:
+    """Everything the preview panel shows for `draft` at `now_ms` (the service clock)."""
+    request = build_unsigned(draft, who, now_ms)
+    errors = _form_errors(draft, request, now_ms)
+    if draft.price is None or draft.quantity < 1:
+        return BidPreview(errors)
+    count = request.bid_count()
+    total = draft.price if draft.runes else count * draft.price
+    pools: tuple[PoolLine, ...] = ()
+    if open_bids is not None and balance is not None:
+        from app.services.open_bids import pooled_bids
+
+        pooled, _ = pooled_bids(open_bids)
+        report = check_request_fits(max(0, balance), pooled, request, maker_fee)
+        pools = tuple(
+            PoolLine(str(u.pool), u.committed, u.adding, u.available, u.shortfall)
+            for u in report.pools
+        )
+    message = bid_message(request) if who is not None and not errors[SLUG] else None
+    return BidPreview(errors, count, total, pools, message, balance is not None)
+
+
+def spec_of(draft: BidDraft) -> BidSpec:
+    """The services' request description (the request is rebuilt and re-signed per attempt)."""
+    from app.services.bids import BidSpec
+
+    assert draft.price is not None and draft.expiry_ms is not None
+    if draft.runes:
+        return BidSpec.rune(draft.target, draft.price, draft.quantity, draft.expiry_ms)
+    traits = [Trait(t, v) for t, v in draft.traits]
+    return BidSpec.trait(draft.target, traits, draft.price, draft.quantity, draft.expiry_ms)

@@ -1,0 +1,278 @@
+"""Bid: collection, trait, range and rune bids. The form on the left; on the right a live
+preview (bids placed, pools touched and whether each fits, the exact message to be signed),
+recomputed as the user types, with every broken rule shown at its field. Place signs, checks
+the signature with the independent verifier and sends by the services' retry rules
+(`services.bids.place_bid`), showing any wait the rate limit imposes."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QFont, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui import strings
+from app.ui.async_tools import async_slot
+from app.ui.tabs.bid_catalog import load_collections
+from app.ui.tabs.bid_form import BidForm
+from app.ui.tabs.bid_preview import GENERAL, BidderIdentity, BidPreview, preview, spec_of
+from app.ui.tabs.wallet_state import WalletState
+from app.ui.wallet_session import NotReadyError, failure_text, tracked, wallet_session
+from app.ui.widgets import message_label, set_message
+
+if TYPE_CHECKING:
+    from app.services.bids import BidOutcome
+    from app.services.pacing import Sleeper
+    from app.ui.context import AppContext
+    from app.ui.controller import AppController
+
+log = logging.getLogger(__name__)
+CLOCK_TICK_MS = 15_000  # re-check time rules (expiry) while the form sits unchanged
+POOLS_MAX_HEIGHT = 150
+PLACE_KEYS = "Ctrl+Return"
+_RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+
+
+class NotifyingSleeper:
+    """The session's sleeper, telling the tab how long it waits (rate limit, pace)."""
+
+    def __init__(self, inner: Sleeper, on_wait: Callable[[int], None]) -> None:
+        self._inner = inner
+        self._on_wait = on_wait
+
+    async def sleep_ms(self, ms: int) -> None:
+        if ms > 0:
+            self._on_wait(ms)
+        await self._inner.sleep_ms(ms)
+
+
+def outcome_text(outcome: BidOutcome) -> str:
+    from app.core.pools import request_pools
+
+    request = outcome.placement.request
+    attempts = outcome.placement.attempts
+    if len(attempts) == 1:
+        how = strings.BID_ATTEMPTS_ONE
+    else:
+        why = ", ".join(a.result.value for a in attempts[:-1])
+        how = strings.BID_ATTEMPTS_MANY.format(n=len(attempts), why=why)
+    pools = ", ".join(str(p) for p in request_pools(request))
+    return strings.BID_PLACED.format(count=request.bid_count(), pools=pools, attempts=how)
+
+
+class BidTab(QWidget):
+    def __init__(self, context: AppContext, controller: AppController) -> None:
+        super().__init__()
+        self.context = context
+        self.session = wallet_session(context)
+        self.state = WalletState.of(context)
+        self.form = BidForm()
+        self.last_preview = BidPreview()
+        self.placing = False
+
+        form_scroll = QScrollArea()
+        form_scroll.setWidget(self.form)
+        form_scroll.setWidgetResizable(True)
+        form_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+
+        self.count_label = QLabel()
+        self.count_label.setWordWrap(True)
+        self.count_label.setProperty("role", "title")
+        self.pools = QTableWidget(0, len(strings.BID_PREVIEW_POOLS_HEADERS))
+        self.pools.setHorizontalHeaderLabels(list(strings.BID_PREVIEW_POOLS_HEADERS))
+        self.pools.verticalHeader().setVisible(False)
+        self.pools.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.pools.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.pools.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.pools.setWordWrap(False)
+        header = self.pools.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(48)
+        self.pools.setMaximumHeight(POOLS_MAX_HEIGHT)
+        self.balance_hint = message_label("hint")
+        self.message_caption = QLabel(strings.BID_PREVIEW_MESSAGE)
+        self.message_caption.setWordWrap(True)
+        self.message = QPlainTextEdit()
+        self.message.setReadOnly(True)
+        mono = QFont("monospace")
+        mono.setStyleHint(QFont.StyleHint.TypeWriter)
+        self.message.setFont(mono)
+        self.message.setMinimumHeight(110)
+        self.general = message_label("error")
+        self.general.setVisible(False)
+        self.place_button = QPushButton(strings.BID_PLACE)
+        self.place_button.setEnabled(False)
+        self.place_button.clicked.connect(self.place)
+        self.place_button.setToolTip(PLACE_KEYS)
+        place_shortcut = QShortcut(QKeySequence(PLACE_KEYS), self)
+        place_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        place_shortcut.activated.connect(self.place_button.click)
+        self.result = message_label("hint")
+        self.result.setVisible(False)
+
+        preview_box = QGroupBox(strings.BID_PREVIEW)
+        preview_layout = QVBoxLayout(preview_box)
+        preview_layout.addWidget(self.count_label)
+        preview_layout.addWidget(self.pools)
+        preview_layout.addWidget(self.balance_hint)
+        preview_layout.addWidget(self.message_caption)
+        preview_layout.addWidget(self.message, 1)
+        preview_layout.addWidget(self.general)
+        place_row = QHBoxLayout()
+        place_row.addWidget(self.place_button)
+        place_row.addStretch(1)
+        preview_layout.addLayout(place_row)
+        preview_layout.addWidget(self.result)
+        layout = QHBoxLayout(self)
+        layout.addWidget(form_scroll, 1)
+        layout.addWidget(preview_box, 1)
+        self.setTabOrder(self.form.traits.view, self.place_button)
+
+        self.clock_tick = QTimer(self)
+        self.clock_tick.setInterval(CLOCK_TICK_MS)
+        self.clock_tick.timeout.connect(self.update_preview)
+        self.clock_tick.start()
+        self.form.changed.connect(self.update_preview)
+        self.state.updated.connect(self.update_preview)
+        self.session.changed.connect(self.load_catalog)
+        context.theme_changed.connect(lambda _name: self.form.traits.restyle())
+        self.update_preview()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Coming to the tab shows fresh numbers (the timer may be far from its next tick)."""
+        super().showEvent(event)
+        if self.session.connected:
+            self.state.request_refresh()
+            self.load_catalog()  # collections may have been added since
+
+    # -- catalog ------------------------------------------------------------------------------
+
+    @async_slot()
+    async def load_catalog(self) -> None:
+        """The service's collections (when it offers them) for completion and traits."""
+        if not self.session.connected:
+            return
+        try:
+            await self.session.ensure_ready()
+        except NotReadyError:
+            return
+        self.form.set_collections(await load_collections(self.session.sandbox_root))
+
+    # -- preview ------------------------------------------------------------------------------
+
+    def _identity(self) -> BidderIdentity | None:
+        public = self.session.public_keys
+        if public is None:
+            return None
+        return BidderIdentity(
+            public.payment.address, public.payment.public_key.hex(), public.ordinals.address
+        )
+
+    def update_preview(self, *_: object) -> None:
+        now = self.session.clock.now_ms()
+        view = self.state.view
+        result = preview(
+            self.form.draft(now),
+            self._identity(),
+            None if view is None else view.bids,
+            None if view is None else view.balance.total,
+            self.session.maker_fee,
+            now,
+        )
+        self.last_preview = result
+        self.form.show_errors(result.errors)
+        set_message(self.general, "\n".join(result.errors.get(GENERAL, [])), "error")
+        if result.bid_count is None:
+            self.count_label.setText("")
+        else:
+            total = strings.SATS.format(sats=result.total or 0)
+            self.count_label.setText(
+                strings.BID_PREVIEW_COUNT.format(count=result.bid_count, total=total)
+            )
+        self._show_pools(result)
+        self.balance_hint.setText("" if result.balance_known else strings.BID_PREVIEW_NO_BALANCE)
+        self.message.setPlainText(result.message or strings.BID_PREVIEW_NO_KEYS)
+        self.place_button.setEnabled(result.placeable and not self.placing)
+
+    def _show_pools(self, result: BidPreview) -> None:
+        self.pools.setRowCount(len(result.pools))
+        for row, line in enumerate(result.pools):
+            fits = (
+                strings.BID_PREVIEW_FITS
+                if not line.shortfall
+                else strings.BID_PREVIEW_SHORT.format(
+                    short=strings.SATS.format(sats=line.shortfall)
+                )
+            )
+            cells = (
+                line.pool,
+                f"{line.committed:,}",
+                f"{line.adding:,}",
+                f"{line.available:,}",
+                fits,
+            )
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                if column:
+                    item.setTextAlignment(_RIGHT)
+                if line.shortfall and column == len(cells) - 1:
+                    item.setForeground(self.general.palette().color(self.general.foregroundRole()))
+                self.pools.setItem(row, column, item)
+
+    # -- placing ------------------------------------------------------------------------------
+
+    @async_slot()
+    async def place(self) -> None:
+        if not self.last_preview.placeable or self.placing:
+            return
+        draft = self.form.draft(self.session.clock.now_ms())
+        self.placing = True
+        self.place_button.setEnabled(False)
+        set_message(self.result, strings.BID_PLACING, "hint")
+        try:
+            await self._place(draft)
+        finally:
+            self.placing = False
+            self.state.request_refresh()
+            self.update_preview()
+
+    async def _place(self, draft: object) -> None:
+        from app.net.errors import NetError
+        from app.services.bids import place_bid
+        from app.services.errors import ServiceError
+        from app.ui.tabs.bid_preview import BidDraft
+
+        assert isinstance(draft, BidDraft)
+        spec = spec_of(draft)
+
+        def waiting(ms: int) -> None:
+            set_message(self.result, strings.BID_WAITING.format(seconds=ms / 1000), "hint")
+
+        try:
+            async with tracked(self.context, "bid.place", collection=spec.collection_slug) as rec:
+                ctx = self.session.signing_context()
+                ctx.sleeper = NotifyingSleeper(ctx.sleeper, waiting)
+                outcome = await place_bid(ctx, spec)
+                rec.message = outcome_text(outcome)
+        except (NotReadyError, ServiceError, NetError) as exc:
+            set_message(self.result, strings.BID_NOT_PLACED.format(reason=failure_text(exc)))
+            return
+        set_message(self.result, outcome_text(outcome), "ok")

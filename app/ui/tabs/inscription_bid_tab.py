@@ -1,0 +1,272 @@
+"""Bid on one inscription: id and price (10,000 sats minimum), review ("you pay ... you receive
+inscription ... at ..."), sign, place; below, the user's inscription bids with their state,
+refreshed on a timer and after every action."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QHideEvent, QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui import strings
+from app.ui.async_tools import async_slot
+from app.ui.dialogs.psbt_review_flow import (
+    connection_key,
+    read_context,
+    signing_context,
+    still_unlocked,
+)
+from app.ui.models.review_model import SIZE_FROM_ROWS, RowsModel
+from app.ui.tabs.inscription_bid_list import InscriptionBids, bid_cells, load_inscription_bids
+from app.ui.wallet_session import NotReadyError, failure_text, tracked, wallet_session
+from app.ui.widgets import message_label, set_message
+from app.ui.widgets.amount_edit import AmountEdit
+
+if TYPE_CHECKING:
+    from app.core.psbt_review import Review
+    from app.ui.context import AppContext
+    from app.ui.controller import AppController
+
+INSCRIPTION_ID = re.compile(r"^[0-9a-f]{64}i[0-9]+$")
+REFRESH_MS = 20_000
+
+
+def sats(n: int) -> str:
+    return strings.SATS.format(sats=n)
+
+
+class InscriptionBidTab(QWidget):
+    refreshed = Signal()
+
+    def __init__(self, context: AppContext, controller: AppController) -> None:
+        super().__init__()
+        self._context = context
+        self._controller = controller
+        self._busy = False
+        self.bids: InscriptionBids | None = None
+        self.last_bid_id: str | None = None
+        self._bids_of = connection_key(context)
+
+        self.inscription = QLineEdit()
+        self.inscription.setPlaceholderText(strings.INSCRIPTION_BID_ID_PLACEHOLDER)
+        self.inscription_error = message_label("error")
+        self.inscription_error.setVisible(False)
+        self.price = AmountEdit(step=1_000)
+        self.price_error = message_label("error")
+        self.price_error.setVisible(False)
+        self.review_button = QPushButton(strings.INSCRIPTION_BID_REVIEW)
+        self.status = message_label("hint")
+        self.status.setVisible(False)
+        self.model = RowsModel(strings.INSCRIPTION_BID_HEADERS)
+        self.table = QTableView()
+        self.table.setObjectName("inscription_bids")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setAlternatingRowColors(True)
+        self.table.verticalHeader().setVisible(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setResizeContentsPrecision(SIZE_FROM_ROWS)
+        header.setStretchLastSection(True)
+        self.list_hint = message_label("hint")
+        self.refresh_button = QPushButton(strings.REFRESH)
+        self.timer = QTimer(self)
+        self.timer.setInterval(REFRESH_MS)
+        self.timer.timeout.connect(self._tick)
+        self._layout()
+
+        self.inscription.textChanged.connect(self._validate)
+        self.price.changed.connect(self._validate)
+        self.review_button.clicked.connect(self.place)
+        self.refresh_button.clicked.connect(self.refresh)
+        wallet_session(context).changed.connect(self._session_changed)
+        self._validate()
+
+    def _layout(self) -> None:
+        box = QGroupBox(strings.INSCRIPTION_BID_BOX)
+        form = QFormLayout(box)
+        intro = message_label("hint")
+        intro.setText(strings.INSCRIPTION_BID_INTRO)
+        form.addRow(intro)
+        form.addRow(strings.INSCRIPTION_BID_ID, self.inscription)
+        form.addRow("", self.inscription_error)
+        form.addRow(strings.INSCRIPTION_BID_PRICE, self.price)
+        hint = message_label("hint")
+        hint.setText(strings.INSCRIPTION_BID_PRICE_HINT)
+        form.addRow("", hint)
+        form.addRow("", self.price_error)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.review_button)
+        form.addRow(buttons)
+        form.addRow(self.status)
+        mine = QGroupBox(strings.INSCRIPTION_BID_MINE)
+        mine_layout = QVBoxLayout(mine)
+        top = QHBoxLayout()
+        top.addWidget(self.list_hint, 1)
+        top.addWidget(self.refresh_button)
+        mine_layout.addLayout(top)
+        mine_layout.addWidget(self.table)
+        layout = QVBoxLayout(self)
+        layout.addWidget(box)
+        layout.addWidget(mine, 1)
+
+    # -- input ------------------------------------------------------------------------------
+
+    def valid_input(self) -> tuple[str, int] | None:
+        """(inscription id, price) when both are valid; each problem is shown at its field."""
+        from app.core.bid_validation import validate_single_inscription_price
+
+        text = self.inscription.text().strip()
+        id_error = (
+            "" if not text or INSCRIPTION_ID.match(text) else strings.INSCRIPTION_BID_ID_INVALID
+        )
+        price = self.price.value()
+        price_error = self.price.error()
+        if not price_error and price is not None:
+            price_error = " ".join(v.message for v in validate_single_inscription_price(price))
+        set_message(self.inscription_error, id_error)
+        set_message(self.price_error, price_error)
+        if not text or id_error or price is None or price_error:
+            return None
+        return text, price
+
+    def _validate(self) -> None:
+        self.review_button.setEnabled(self.valid_input() is not None and not self._busy)
+
+    # -- the list ---------------------------------------------------------------------------
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.timer.start()
+        if self.bids is None and wallet_session(self._context).connected:
+            self.refresh()
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        self.timer.stop()
+        super().hideEvent(event)
+
+    def _tick(self) -> None:
+        if wallet_session(self._context).connected and not self._busy:
+            self.refresh()
+
+    def _session_changed(self) -> None:
+        key = connection_key(self._context)
+        if key != self._bids_of:
+            self.bids, self._bids_of = None, key
+            self.model.set_rows([])
+        if self.isVisible() and wallet_session(self._context).connected:
+            self.refresh()
+
+    @async_slot()
+    async def refresh(self) -> None:
+        services = self._context.services
+        try:
+            ctx = await read_context(self._context)
+            self.bids = await load_inscription_bids(ctx)
+        except NotReadyError as exc:
+            self.list_hint.setText(exc.user_message)
+            return
+        except Exception as exc:
+            if self._context.services is services:
+                self.list_hint.setText(failure_text(exc))
+            return
+        finally:
+            self.refreshed.emit()
+        self.model.set_rows(bid_cells(self.bids.rows))
+        hint = "" if self.bids.with_states else strings.INSCRIPTION_BID_OPEN_ONLY
+        self.list_hint.setText(hint or ("" if self.bids.rows else strings.INSCRIPTION_BID_NONE))
+
+    def state_of(self, bid_id: str) -> str | None:
+        rows = () if self.bids is None else self.bids.rows
+        return next((r.state for r in rows if r.bid_id == bid_id), None)
+
+    # -- the flow ---------------------------------------------------------------------------
+
+    @async_slot()
+    async def place(self) -> None:
+        wanted = self.valid_input()
+        if wanted is None or self._busy:
+            return
+        self._busy = True
+        self._validate()
+        try:
+            await self._place(*wanted)
+        finally:
+            self._busy = False
+            self._validate()
+        self.refresh()
+
+    async def _place(self, inscription_id: str, price: int) -> None:
+        from app.services.inscription_bid import execute_inscription_bid, prepare_inscription_bid
+        from app.services.psbt_flow import PsbtRefusedError
+        from app.ui.dialogs.psbt_review_flow import confirm, show_refusal
+
+        set_message(self.status, strings.FLOW_REVIEWING, "hint")
+        try:
+            ctx = await signing_context(self._context, self._controller)
+            async with tracked(self._context, "inscription_bid.prepare", price=price) as result:
+                plan = await prepare_inscription_bid(ctx, inscription_id, price)
+                result.message = plan.psbt.label
+        except PsbtRefusedError as exc:
+            set_message(self.status, strings.FLOW_REFUSED)
+            await show_refusal(self, self._context, exc, title=strings.INSCRIPTION_BID_TITLE)
+            return
+        except Exception as exc:
+            set_message(
+                self.status, strings.INSCRIPTION_BID_NOT_PLACED.format(reason=failure_text(exc))
+            )
+            return
+        notes = [pay_note(plan.psbt.review, inscription_id)]
+        title, action = strings.INSCRIPTION_BID_TITLE, strings.INSCRIPTION_BID_ACTION
+        if not await confirm(
+            self, self._context, [plan.psbt], title=title, action=action, notes=notes
+        ):
+            set_message(self.status, strings.FLOW_CANCELLED, "hint")
+            return
+        set_message(self.status, strings.FLOW_SIGNING, "hint")
+        try:
+            ctx = still_unlocked(self._context)
+            async with tracked(self._context, "inscription_bid.place", price=price) as result:
+                placed = await execute_inscription_bid(ctx, plan)
+                result.message = f"{inscription_id} for {sats(price)}"
+                result.details["bid_id"] = placed.bid_id
+        except Exception as exc:
+            set_message(
+                self.status, strings.INSCRIPTION_BID_NOT_PLACED.format(reason=failure_text(exc))
+            )
+            return
+        text = strings.INSCRIPTION_BID_PLACED.format(
+            inscription=inscription_id, price=sats(price), bid=placed.bid_id or "?"
+        )
+        set_message(self.status, text, "ok")
+        self.last_bid_id = placed.bid_id
+
+
+def pay_note(review: Review, inscription_id: str) -> str:
+    """'You pay 52,000 sats (...); you receive inscription X at bcrt1p...' from the review."""
+    give = review.summary.you_give
+    total = strings.REVIEW_UNKNOWN if give is None else sats(give)
+    landing = review.landing_of(inscription_id)
+    if landing is None or landing.output_index is None:
+        return strings.INSCRIPTION_BID_NOTE_UNKNOWN.format(total=total, inscription=inscription_id)
+    output = review.outputs[landing.output_index]
+    where = f"{output.address} ({output.role.value})"
+    return strings.INSCRIPTION_BID_NOTE.format(
+        total=total, inscription=inscription_id, address=where
+    )

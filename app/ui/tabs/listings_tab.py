@@ -1,0 +1,300 @@
+"""Secure listings: pick inscriptions or runes the ordinals address holds, price each (or all at
+once), then review every PSBT in one table -> sign with a cancellable progress bar -> submit;
+or export them for an offline signer and import the signed files later. Below, the user's
+listings with their state."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui import strings
+from app.ui.async_tools import async_slot, exec_dialog
+from app.ui.dialogs.psbt_review_flow import connection_key, read_context
+from app.ui.icons import icon_button
+from app.ui.models.listings_model import HeldItemsModel
+from app.ui.models.review_model import SIZE_FROM_ROWS, Cell, RowsModel, short
+from app.ui.tabs.listings_flow import ListingsFlow
+from app.ui.tabs.listings_items import (
+    MAX_PER_REQUEST,
+    HeldItem,
+    MyListing,
+    batch_problem,
+    load_held_items,
+    load_my_listings,
+)
+from app.ui.theme import ThemeState
+from app.ui.wallet_session import NotReadyError, failure_text, wallet_session
+from app.ui.widgets import message_label, set_message
+from app.ui.widgets.amount_edit import AmountEdit
+from app.ui.widgets.progress_panel import ProgressPanel
+
+if TYPE_CHECKING:
+    from app.ui.context import AppContext
+    from app.ui.controller import AppController
+
+
+def _table(name: str) -> QTableView:
+    view = QTableView()
+    view.setObjectName(name)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setAlternatingRowColors(True)
+    view.verticalHeader().setVisible(False)
+    header = view.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    header.setResizeContentsPrecision(SIZE_FROM_ROWS)  # not every one of 100+ rows
+    header.setStretchLastSection(True)
+    return view
+
+
+class ListingsTab(QWidget):
+    refreshed = Signal()
+
+    def __init__(self, context: AppContext, controller: AppController) -> None:
+        super().__init__()
+        self._context = context
+        self.held: list[HeldItem] | None = None
+        self.mine: list[MyListing] | None = None
+        self._held_of = connection_key(context)
+
+        self.held_hint = message_label("hint")
+        self.refresh_button = QPushButton(strings.REFRESH)
+        self.items_model = HeldItemsModel()
+        self.items_view = _table("listings_held")
+        self.items_view.setModel(self.items_model)
+        self._style_indicators()
+        context.theme_changed.connect(self._style_indicators)
+        self.price_all = AmountEdit(step=1_000)
+        self.apply_price = QPushButton(strings.LISTINGS_APPLY_PRICE)
+        self.select_all = QPushButton(strings.LISTINGS_SELECT_ALL)
+        self.select_none = QPushButton(strings.LISTINGS_SELECT_NONE)
+        self.receive_label = QLabel()
+        self.selection_label = message_label("hint")
+        self.problem_label = message_label("error")
+        self.problem_label.setVisible(False)
+        self.sign_button = icon_button("sign", strings.LISTINGS_SIGN)
+        self.export_button = icon_button("export", strings.LISTINGS_EXPORT)
+        self.import_button = icon_button("open", strings.LISTINGS_IMPORT)
+        self.progress = ProgressPanel()
+        self.status = message_label("hint")
+        self.status.setVisible(False)
+        self.mine_model = RowsModel(strings.LISTINGS_MINE_HEADERS)
+        self.mine_view = _table("listings_mine")
+        self.mine_view.setModel(self.mine_model)
+        self.mine_hint = message_label("hint")
+        self.mine_hint.setVisible(False)
+        self.flow = ListingsFlow(self, context, controller)
+        self._layout()
+
+        self.refresh_button.clicked.connect(self.refresh)
+        self.apply_price.clicked.connect(self._apply_price)
+        self.select_all.clicked.connect(lambda: self.items_model.check_all(True))
+        self.select_none.clicked.connect(lambda: self.items_model.check_all(False))
+        self.items_model.selection_changed.connect(self._selection_changed)
+        self.sign_button.clicked.connect(self.sign_selected)
+        self.export_button.clicked.connect(self.export_selected)
+        self.import_button.clicked.connect(self.import_signed)
+        wallet_session(context).changed.connect(self._session_changed)
+        self._selection_changed()
+
+    def _layout(self) -> None:
+        held = QGroupBox(strings.LISTINGS_HELD)
+        held_layout = QVBoxLayout(held)
+        top = QHBoxLayout()
+        top.addWidget(self.held_hint, 1)
+        top.addWidget(self.refresh_button)
+        held_layout.addLayout(top)
+        held_layout.addWidget(self.items_view, 1)
+        prices = QHBoxLayout()
+        price_label = QLabel(strings.LISTINGS_PRICE_ALL)
+        price_label.setBuddy(self.price_all)
+        prices.addWidget(price_label)
+        prices.addWidget(self.price_all)
+        prices.addWidget(self.apply_price)
+        prices.addStretch(1)
+        prices.addWidget(self.select_all)
+        prices.addWidget(self.select_none)
+        held_layout.addLayout(prices)
+        receive = QHBoxLayout()
+        receive.addWidget(QLabel(strings.LISTINGS_RECEIVE))
+        receive.addWidget(self.receive_label, 1)
+        held_layout.addLayout(receive)
+        held_layout.addWidget(self.selection_label)
+        held_layout.addWidget(self.problem_label)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.import_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.export_button)
+        buttons.addWidget(self.sign_button)
+        held_layout.addLayout(buttons)
+        held_layout.addWidget(self.progress)
+        held_layout.addWidget(self.status)
+        mine = QGroupBox(strings.LISTINGS_MINE)
+        mine_layout = QVBoxLayout(mine)
+        mine_layout.addWidget(self.mine_hint)
+        mine_layout.addWidget(self.mine_view)
+        # The items to list get most of the room; the user can move the divider.
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(held)
+        splitter.addWidget(mine)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 1)
+        splitter.setChildrenCollapsible(False)
+        layout = QVBoxLayout(self)
+        layout.addWidget(splitter)
+
+    def _style_indicators(self, *_: object) -> None:
+        """Check boxes drawn like the app's QCheckBox (the base style leaves table ones faint)."""
+        c = ThemeState.colors
+        self.items_view.setStyleSheet(
+            f"QTableView::indicator {{ width: 13px; height: 13px; border-radius: 3px;"
+            f" border: 1px solid {c['muted']}; background: {c['input']}; }}"
+            f" QTableView::indicator:checked {{ background: {c['accent']};"
+            f" border-color: {c['accent']}; }}"
+        )
+
+    # -- selection --------------------------------------------------------------------------
+
+    def batch(self) -> tuple[list[HeldItem], list[int | None], str]:
+        """The selected items, their prices, and why they cannot be sent ("" when they can)."""
+        chosen = self.items_model.selected()
+        items = [i for i, _ in chosen]
+        prices = [p for _, p in chosen]
+        return items, prices, batch_problem(items, prices)
+
+    def _selection_changed(self) -> None:
+        items, _, problem = self.batch()
+        self.selection_label.setText(
+            strings.LISTINGS_SELECTED.format(count=len(items), limit=MAX_PER_REQUEST)
+        )
+        set_message(self.problem_label, problem)
+        ready = bool(items) and not problem and not self.flow.busy
+        self.sign_button.setEnabled(ready)
+        self.export_button.setEnabled(ready)
+        self.import_button.setEnabled(not self.flow.busy)
+
+    def _apply_price(self) -> None:
+        price = self.price_all.value()
+        if price:
+            self.items_model.price_selected(price)
+
+    def row_of(self, key: str) -> int:
+        return next(r for r, i in enumerate(self.items_model.items) if i.key == key)
+
+    # -- lists ------------------------------------------------------------------------------
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self.held is None and wallet_session(self._context).connected:
+            self.refresh()
+
+    def _session_changed(self) -> None:
+        key = connection_key(self._context)
+        if key != self._held_of:
+            self.held = self.mine = None
+            self._held_of = key
+            self.items_model.set_items([])
+        if self.isVisible() and wallet_session(self._context).connected:
+            self.refresh()
+
+    @async_slot()
+    async def refresh(self) -> None:
+        services = self._context.services
+        try:
+            ctx = await read_context(self._context)
+            held = await load_held_items(ctx)
+            mine = await load_my_listings(ctx)
+        except NotReadyError as exc:
+            self.held_hint.setText(exc.user_message)
+            return
+        except Exception as exc:
+            if self._context.services is services:
+                self.held_hint.setText(failure_text(exc))
+            return
+        finally:
+            self.refreshed.emit()
+        self.held, self.mine = held, mine
+        self.items_model.set_items(held)
+        hint = strings.LISTINGS_HELD_BY.format(address=ctx.ordinals_address)
+        self.held_hint.setText(hint if held else strings.LISTINGS_NONE_HELD)
+        self.receive_label.setText(f"{ctx.payment_address} ({strings.LISTINGS_RECEIVE_HINT})")
+        self._show_mine(mine)
+
+    def _show_mine(self, mine: list[MyListing] | None) -> None:
+        rows = [
+            (
+                Cell(short(m.item, 10), tooltip=m.item),
+                Cell("—" if m.price is None else strings.SATS.format(sats=m.price)),
+                Cell(
+                    strings.LISTINGS_STATES.get(m.state, m.state),
+                    "ok" if m.state == "active" else None,
+                ),
+                Cell(m.listing_id),
+            )
+            for m in mine or []
+        ]
+        self.mine_model.set_rows(rows)
+        if mine is None:
+            set_message(self.mine_hint, strings.LISTINGS_MINE_UNAVAILABLE, "hint")
+        else:
+            set_message(self.mine_hint, "" if mine else strings.LISTINGS_MINE_NONE, "hint")
+
+    def state_of(self, item_key: str) -> str | None:
+        return next((m.state for m in self.mine or [] if m.item == item_key), None)
+
+    # -- actions (the flows live in listings_flow) ------------------------------------------
+
+    def show_status(self, text: str, role: str = "hint") -> None:
+        set_message(self.status, text, role)
+
+    @async_slot()
+    async def sign_selected(self) -> None:
+        items, prices, problem = self.batch()
+        if items and not problem:
+            await self.flow.sign_and_submit(items, [p or 0 for p in prices])
+            self.refresh()
+
+    @async_slot()
+    async def export_selected(self) -> None:
+        items, prices, problem = self.batch()
+        if not items or problem:
+            return
+        folder = await self.ask_folder(self, strings.LISTINGS_EXPORT_FOLDER)
+        if folder is not None:
+            await self.flow.export(items, [p or 0 for p in prices], folder)
+
+    @async_slot()
+    async def import_signed(self) -> None:
+        folder = await self.ask_folder(self, strings.LISTINGS_IMPORT_FOLDER)
+        if folder is not None:
+            await self.flow.import_and_submit(folder)
+            self.refresh()
+
+    @staticmethod
+    async def ask_folder(parent: QWidget, title: str) -> Path | None:
+        """A folder chosen by the user (tests monkeypatch this)."""
+        dialog = QFileDialog(parent, title)
+        dialog.setFileMode(QFileDialog.FileMode.Directory)
+        dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
+        try:
+            accepted = await exec_dialog(dialog) == QFileDialog.DialogCode.Accepted
+            chosen = dialog.selectedFiles()
+        finally:
+            dialog.deleteLater()
+        return Path(chosen[0]) if accepted and chosen else None

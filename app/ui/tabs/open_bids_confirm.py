@@ -1,0 +1,47 @@
+"""The question before cancelling bids: how many, which ones, and what happens to the funds."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QListWidget,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui import strings
+from app.ui.widgets import make_default
+
+MAX_LISTED = 200  # lines shown in the list; the count says how many there are in all
+
+
+class ConfirmCancelDialog(QDialog):
+    def __init__(self, lines: Sequence[str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(strings.OPEN_BIDS_CONFIRM_TITLE)
+        count = len(lines)
+        text = QLabel(strings.OPEN_BIDS_CONFIRM_TEXT.format(count=count))
+        text.setWordWrap(True)
+        self.list = QListWidget()
+        self.list.addItems(list(lines[:MAX_LISTED]))
+        if count > MAX_LISTED:
+            self.list.addItem(f"… (+{count - MAX_LISTED:,})")
+        self.yes_button = QPushButton(strings.OPEN_BIDS_CONFIRM_YES.format(count=count))
+        self.no_button = QPushButton(strings.OPEN_BIDS_CONFIRM_NO)
+        buttons = QDialogButtonBox()
+        buttons.addButton(self.yes_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        buttons.addButton(self.no_button, QDialogButtonBox.ButtonRole.RejectRole)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        # Enter keeps the bids: cancelling takes a deliberate click or Alt+C.
+        make_default(self.no_button, self.yes_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(text)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(buttons)
+        self.resize(520, 360)

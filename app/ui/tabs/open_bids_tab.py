@@ -1,0 +1,246 @@
+"""Open bids: a sortable, filterable table of the user's open bids, the counts per pool, and
+cancel (one or many, with a confirmation and a result per bid). Refreshed on a timer and after
+every action (`WalletState`); 10,000 bids load in one model reset."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui import strings
+from app.ui.async_tools import async_slot
+from app.ui.icons import set_themed_icon
+from app.ui.models.bids_model import COL_EXPIRES, COL_ID, COL_POOL, OpenBidsFilter, OpenBidsModel
+from app.ui.models.pools_model import COL_POOL as POOLS_COL_POOL
+from app.ui.models.pools_model import PoolsModel
+from app.ui.tabs.open_bids_confirm import ConfirmCancelDialog
+from app.ui.tabs.wallet_state import WalletState
+from app.ui.wallet_session import NotReadyError, failure_text, tracked, wallet_session
+from app.ui.widgets import message_label, set_message
+
+if TYPE_CHECKING:
+    from app.services.cancel import CancelReport
+    from app.services.open_bids import OpenBidsView
+    from app.ui.context import AppContext
+    from app.ui.controller import AppController
+
+
+def _fixed_rows(table: QTableView) -> None:
+    """Constant row heights: the view never measures 10,000 rows."""
+    header = table.verticalHeader()
+    header.setVisible(False)
+    header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+    header.setDefaultSectionSize(table.fontMetrics().height() + 8)
+
+
+class OpenBidsTab(QWidget):
+    def __init__(self, context: AppContext, controller: AppController) -> None:
+        super().__init__()
+        self.context = context
+        self.controller = controller
+        self.session = wallet_session(context)
+        self.state = WalletState.of(context)
+        self.model = OpenBidsModel()
+        self.proxy = OpenBidsFilter()
+        self.proxy.setSourceModel(self.model)
+        self.pools_model = PoolsModel()
+
+        self.filter = QLineEdit()
+        self.filter.setPlaceholderText(strings.OPEN_BIDS_FILTER)
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self._filter_changed)
+        self.counts = message_label("hint")
+        self.counts.setVisible(True)
+        self.refresh_button = QPushButton(strings.REFRESH)
+        set_themed_icon(self.refresh_button, "refresh")
+        self.refresh_button.clicked.connect(self.state.request_refresh)
+        self.refresh_button.setToolTip("F5")
+        refresh_shortcut = QShortcut(QKeySequence(QKeySequence.StandardKey.Refresh), self)
+        refresh_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        refresh_shortcut.activated.connect(self.state.request_refresh)
+        self.cancel_button = QPushButton(strings.OPEN_BIDS_CANCEL)
+        set_themed_icon(self.cancel_button, "remove")
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self.cancel_selected)
+
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(COL_POOL, Qt.SortOrder.AscendingOrder)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        _fixed_rows(self.table)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        for column, width in ((COL_POOL, 200), (COL_EXPIRES, 130), (COL_ID, 220)):
+            header.resizeSection(column, width)
+        self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+        delete = QShortcut(QKeySequence.StandardKey.Delete, self.table)
+        delete.setContext(Qt.ShortcutContext.WidgetShortcut)
+        delete.activated.connect(self.cancel_selected)
+
+        self.pools_table = QTableView()
+        self.pools_table.setModel(self.pools_model)
+        self.pools_table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.pools_table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        _fixed_rows(self.pools_table)
+        pools_header = self.pools_table.horizontalHeader()
+        pools_header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        pools_header.setSectionResizeMode(POOLS_COL_POOL, QHeaderView.ResizeMode.Stretch)
+
+        self.message = message_label("hint")
+        self.message.setVisible(False)
+        self.cancel_status = message_label("hint")
+        self.cancel_status.setVisible(False)
+        self.results = QListWidget()
+        self.results.setVisible(False)
+        self.results.setMaximumHeight(120)
+
+        tools = QHBoxLayout()
+        tools.addWidget(self.filter, 1)
+        tools.addWidget(self.refresh_button)
+        tools.addWidget(self.cancel_button)
+        pools_box = QGroupBox(strings.OPEN_BIDS_POOLS)
+        pools_layout = QVBoxLayout(pools_box)
+        pools_layout.addWidget(self.pools_table)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.table)
+        splitter.addWidget(pools_box)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([420, 200])
+        layout = QVBoxLayout(self)
+        layout.addLayout(tools)
+        layout.addWidget(self.counts)
+        layout.addWidget(splitter, 1)
+        layout.addWidget(self.message)
+        layout.addWidget(self.cancel_status)
+        layout.addWidget(self.results)
+        self.setTabOrder(self.filter, self.refresh_button)
+        self.setTabOrder(self.refresh_button, self.cancel_button)
+        self.setTabOrder(self.cancel_button, self.table)
+
+        self.state.updated.connect(self.show_view)
+        self.state.failed.connect(self._failed)
+        self.state.busy_changed.connect(lambda busy: self.refresh_button.setEnabled(not busy))
+        self._update_counts()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Coming to the tab shows fresh numbers (the timer may be far from its next tick)."""
+        super().showEvent(event)
+        if self.session.connected:
+            self.state.request_refresh()
+
+    # -- showing ------------------------------------------------------------------------------
+
+    def show_view(self, view: OpenBidsView) -> None:
+        self.model.set_bids(view.bids)
+        self.pools_model.set_pools(view.pools)
+        self._update_counts()
+        set_message(self.message, "")  # an earlier load's error no longer holds
+        if view.uncounted:
+            set_message(
+                self.message, strings.OPEN_BIDS_NO_PRICE.format(count=len(view.uncounted)), "hint"
+            )
+
+    def _failed(self, text: str) -> None:
+        set_message(self.message, text, "error" if self.session.public_keys else "hint")
+
+    def _filter_changed(self, text: str) -> None:
+        self.proxy.set_needle(text)
+        self._update_counts()
+
+    def _update_counts(self) -> None:
+        total = self.model.rowCount()
+        if total == 0:
+            self.counts.setText(strings.OPEN_BIDS_EMPTY)
+            return
+        self.counts.setText(
+            strings.OPEN_BIDS_COUNTS.format(
+                count=total, pools=self.pools_model.rowCount(), shown=self.proxy.rowCount()
+            )
+        )
+
+    def _selection_changed(self, *_: object) -> None:
+        self.cancel_button.setEnabled(bool(self.selected_ids()))
+
+    def selected_ids(self) -> list[str]:
+        rows = self.table.selectionModel().selectedRows()
+        return [self.model.bid_id(self.proxy.mapToSource(index).row()) for index in rows]
+
+    # -- cancelling ---------------------------------------------------------------------------
+
+    @async_slot()
+    async def cancel_selected(self) -> None:
+        ids = self.selected_ids()
+        if not ids:
+            return
+        rows = [self.proxy.mapToSource(i).row() for i in self.table.selectionModel().selectedRows()]
+        lines = [self._describe(row) for row in rows]
+        dialog = ConfirmCancelDialog(lines, self)
+        if not await self.controller.show_dialog(dialog):
+            return
+        self.cancel_button.setEnabled(False)
+        text = strings.OPEN_BIDS_CANCELLING.format(count=len(ids))
+        set_message(self.cancel_status, text, "hint")
+        try:
+            report = await self._cancel(ids)
+        finally:
+            self._selection_changed()
+            self.state.request_refresh()
+        if report is not None:
+            self._show_report(report)
+
+    def _describe(self, row: int) -> str:
+        text = [self.model.index(row, c).data() for c in range(self.model.columnCount())]
+        pool, trait, _kind, price, _qty, _expires, bid_id = text
+        what = f"{pool} [{trait}]" if trait else pool
+        return f"{what} · {price} sats · {bid_id}"
+
+    async def _cancel(self, ids: list[str]) -> CancelReport | None:
+        from app.net.errors import NetError
+        from app.services.cancel import cancel_bids
+        from app.services.errors import ServiceError
+
+        try:
+            async with tracked(self.context, "bids.cancel", count=len(ids)) as record:
+                ctx = self.session.signing_context()
+                report = await cancel_bids(ctx, ids, cache=self.session.challenges)
+                record.message = f"{len(report.cancelled_ids)} of {len(ids)} cancelled"
+        except (NotReadyError, ServiceError, NetError) as exc:
+            set_message(self.cancel_status, failure_text(exc), "error")
+            return None
+        return report
+
+    def _show_report(self, report: CancelReport) -> None:
+        self.results.clear()
+        for item in report.items:
+            if item.cancelled:
+                self.results.addItem(strings.OPEN_BIDS_RESULT_OK.format(bid=item.bid_id))
+            else:
+                line = strings.OPEN_BIDS_RESULT_FAILED.format(bid=item.bid_id, reason=item.reason)
+                self.results.addItem(line)
+        self.results.setVisible(True)
+        done, count = len(report.cancelled_ids), len(report.items)
+        role = "ok" if report.all_cancelled else "error"
+        text = strings.OPEN_BIDS_CANCELLED.format(done=done, count=count)
+        set_message(self.cancel_status, text, role)

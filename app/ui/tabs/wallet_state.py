@@ -1,0 +1,135 @@
+"""What the collector tabs show, loaded once for all of them: the bidding wallet (address and
+balance), the open bids and every pool's total (`services.open_bids.load_open_bids`).
+
+One `WalletState` per AppContext (`WalletState.of(context)`). A refresh runs on a timer, when
+the connection or the lock changes, and after every action; refreshes asked for while one runs
+are folded into one more run, so a burst of requests costs two loads at most."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import weakref
+from typing import TYPE_CHECKING, ClassVar
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from app.ui.wallet_session import NotReadyError, failure_text, wallet_session
+
+if TYPE_CHECKING:
+    from app.services.open_bids import OpenBidsView
+    from app.ui.context import AppContext
+
+log = logging.getLogger(__name__)
+
+REFRESH_INTERVAL_MS = 30_000
+
+
+class WalletState(QObject):
+    updated = Signal(object)  # OpenBidsView
+    failed = Signal(str)  # a plain sentence (not connected, locked, service error)
+    busy_changed = Signal(bool)
+
+    _states: ClassVar[weakref.WeakKeyDictionary[AppContext, WalletState]] = (
+        weakref.WeakKeyDictionary()
+    )
+
+    @classmethod
+    def of(cls, context: AppContext) -> WalletState:
+        state = cls._states.get(context)
+        if state is None:
+            state = cls._states[context] = cls(context)
+        return state
+
+    def __init__(self, context: AppContext) -> None:
+        super().__init__(context)
+        self.context = context
+        self.session = wallet_session(context)
+        self.view: OpenBidsView | None = None
+        self.error = ""
+        self.loads = 0  # completed loads (tests and the benchmark count them)
+        self._task: asyncio.Task[None] | None = None
+        self._again = False
+        self.timer = QTimer(self)
+        self.timer.setInterval(REFRESH_INTERVAL_MS)
+        self.timer.timeout.connect(self.request_refresh)
+        self.session.changed.connect(self._session_changed)
+
+    @property
+    def busy(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def _session_changed(self) -> None:
+        if not self.session.connected:
+            self.timer.stop()
+            self.view = None
+        self.request_refresh()
+
+    def request_refresh(self) -> asyncio.Task[None]:
+        """Start a load, or fold this request into one more run of the load in progress."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.ensure_future(self._run())
+            self._task.add_done_callback(_report_unexpected)
+            self.busy_changed.emit(True)
+        else:
+            self._again = True
+        return self._task
+
+    async def refresh(self) -> None:
+        """Load now (or join the load in progress and the one after it)."""
+        await self.request_refresh()
+
+    async def _run(self) -> None:
+        try:
+            while True:
+                self._again = False
+                await self._load_once()
+                if not self._again:
+                    return
+        finally:
+            self.busy_changed.emit(False)
+
+    async def _load_once(self) -> None:
+        from app.net.errors import NetError
+        from app.services.errors import ServiceError
+
+        services = self.context.services
+        try:
+            view = await self._fetch()
+        except NotReadyError as exc:
+            self._fail(exc.user_message)
+            return
+        except (ServiceError, NetError) as exc:
+            if self.context.services is services:
+                log.info("refresh failed: %s", type(exc).__name__)
+                self._fail(failure_text(exc))
+            return
+        except Exception:
+            if self.context.services is not services:
+                return  # the connection closed (or changed) under the load: nothing to show
+            raise
+        self.view, self.error = view, ""
+        self.loads += 1
+        if not self.timer.isActive():
+            self.timer.start()
+        self.updated.emit(view)
+
+    async def _fetch(self) -> OpenBidsView:
+        await self.session.ensure_ready()
+        ctx = self.session.read_context()
+        from app.services.open_bids import load_open_bids
+
+        return await load_open_bids(ctx)
+
+    def _fail(self, text: str) -> None:
+        self.error = text
+        self.failed.emit(text)
+
+
+def _report_unexpected(task: asyncio.Task[None]) -> None:
+    """A bug in a load reaches the app's error dialog (as @asyncSlot handlers do), not a
+    "never retrieved" warning at garbage collection."""
+    error = None if task.cancelled() else task.exception()
+    if error is not None:
+        sys.excepthook(type(error), error, error.__traceback__)

@@ -1,0 +1,165 @@
+"""Wallet: the payment, ordinals and bidding wallet addresses, the bidding wallet's balance
+(confirmed and unconfirmed, refreshed on a timer and after every action), Fund, and a chart of
+the bid pools (what each commits against the balance)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui import strings
+from app.ui.icons import set_themed_icon
+from app.ui.tabs.wallet_addresses import AddressRow
+from app.ui.tabs.wallet_fund import FundPanel
+from app.ui.tabs.wallet_state import WalletState
+from app.ui.wallet_session import wallet_session
+from app.ui.widgets import message_label, set_message
+from app.ui.widgets.pool_chart import PoolBar, PoolChart
+
+if TYPE_CHECKING:
+    from app.services.open_bids import OpenBidsView
+    from app.ui.context import AppContext
+    from app.ui.controller import AppController
+
+
+def btc_text(sats: int) -> str:
+    sign = "-" if sats < 0 else ""
+    whole, frac = divmod(abs(sats), 100_000_000)
+    return f"{sign}{whole}.{frac:08d}"
+
+
+def amount_text(sats: int) -> str:
+    return strings.SATS_AND_BTC.format(sats=sats, btc=btc_text(sats))
+
+
+class WalletTab(QWidget):
+    def __init__(self, context: AppContext, controller: AppController) -> None:
+        super().__init__()
+        self.context = context
+        self.session = wallet_session(context)
+        self.state = WalletState.of(context)
+
+        self.notice = message_label("hint")
+        self.notice.setVisible(False)
+        self.refresh_button = QPushButton(strings.REFRESH)
+        set_themed_icon(self.refresh_button, "refresh")
+        self.refresh_button.clicked.connect(self.state.request_refresh)
+        self.refresh_button.setToolTip("F5")
+        refresh_shortcut = QShortcut(QKeySequence(QKeySequence.StandardKey.Refresh), self)
+        refresh_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        refresh_shortcut.activated.connect(self.state.request_refresh)
+        self.updated_label = message_label("hint")
+
+        self.payment = AddressRow(context, strings.WALLET_PAYMENT_WHAT)
+        self.ordinals = AddressRow(context, strings.WALLET_ORDINALS_WHAT)
+        self.bidding = AddressRow(context, strings.WALLET_BIDDING_WHAT)
+        addresses = QGroupBox(strings.WALLET_ADDRESSES)
+        address_form = QFormLayout(addresses)
+        address_form.addRow(strings.WALLET_PAYMENT, self.payment)
+        address_form.addRow(strings.WALLET_ORDINALS, self.ordinals)
+        address_form.addRow(strings.WALLET_BIDDING, self.bidding)
+
+        self.confirmed = QLabel("—")
+        self.unconfirmed = QLabel("—")
+        self.total = QLabel("—")
+        self.total.setProperty("role", "title")
+        balance = QGroupBox(strings.WALLET_BALANCE)
+        balance_form = QFormLayout(balance)
+        balance_form.addRow(strings.WALLET_TOTAL, self.total)
+        balance_form.addRow(strings.WALLET_CONFIRMED, self.confirmed)
+        balance_form.addRow(strings.WALLET_UNCONFIRMED, self.unconfirmed)
+
+        self.fund = FundPanel(context)
+
+        self.chart = PoolChart()
+        chart_scroll = QScrollArea()
+        chart_scroll.setWidget(self.chart)
+        chart_scroll.setWidgetResizable(True)
+        chart_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        pools = QGroupBox(strings.WALLET_POOLS)
+        pools_layout = QVBoxLayout(pools)
+        pools_layout.addWidget(chart_scroll)
+
+        top = QHBoxLayout()
+        top.addWidget(self.updated_label)
+        top.addStretch(1)
+        top.addWidget(self.refresh_button)
+        left = QVBoxLayout()
+        left.addWidget(addresses)
+        left.addWidget(balance)
+        left.addWidget(self.fund)
+        left.addStretch(1)
+        columns = QHBoxLayout()
+        columns.addLayout(left, 3)
+        columns.addWidget(pools, 2)
+        # Long addresses make the content wide: on a small window it scrolls, never clips.
+        content = QWidget()
+        content_layout = QVBoxLayout(content)
+        content_layout.addLayout(top)
+        content_layout.addWidget(self.notice)
+        content_layout.addLayout(columns, 1)
+        scroll = QScrollArea()
+        scroll.setWidget(content)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(scroll)
+        self.setTabOrder(self.refresh_button, self.payment.copy_button)
+        self.setTabOrder(self.payment.copy_button, self.ordinals.copy_button)
+        self.setTabOrder(self.ordinals.copy_button, self.bidding.copy_button)
+        self.setTabOrder(self.bidding.copy_button, self.fund.amount.edit)
+
+        self.state.updated.connect(self._show_view)
+        self.state.failed.connect(self._show_error)
+        self.state.busy_changed.connect(lambda busy: self.refresh_button.setEnabled(not busy))
+        self.session.changed.connect(self._show_addresses)
+        self._show_addresses()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Coming to the tab shows fresh numbers (the timer may be far from its next tick)."""
+        super().showEvent(event)
+        if self.session.connected:
+            self.state.request_refresh()
+
+    def _show_addresses(self) -> None:
+        public = self.session.public_keys
+        self.payment.set_address(None if public is None else public.payment.address)
+        self.ordinals.set_address(None if public is None else public.ordinals.address)
+        self.bidding.set_address(self.session.bidding_wallet)
+        if public is None:
+            self._show_error(
+                strings.NOT_CONNECTED_HINT
+                if not self.session.connected
+                else strings.UNLOCK_FIRST_HINT
+            )
+
+    def _show_view(self, view: OpenBidsView) -> None:
+        set_message(self.notice, "")
+        self._show_addresses()
+        self.bidding.set_address(view.balance.address)
+        balance = view.balance
+        self.confirmed.setText(amount_text(balance.confirmed))
+        self.unconfirmed.setText(amount_text(balance.unconfirmed))
+        self.total.setText(amount_text(balance.total))
+        self.chart.set_bars(
+            [PoolBar(str(p.pool), p.committed, p.balance, p.bids) for p in view.pools]
+        )
+        stamp = datetime.now().strftime("%H:%M:%S")
+        self.updated_label.setText(strings.UPDATED_AT.format(time=stamp))
+
+    def _show_error(self, text: str) -> None:
+        set_message(self.notice, text, "error" if self.session.public_keys else "hint")

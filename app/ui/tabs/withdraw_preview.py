@@ -1,0 +1,49 @@
+"""The facts the Withdraw tab shows before any review: the bidding wallet, its balance, the
+open bids, and which of them a given balance after the withdrawal no longer covers (the core
+pool rule the service applies)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from app.ui import strings
+
+if TYPE_CHECKING:
+    from app.core.pools import MakerFee
+    from app.net.marketplace_bids import BidListEntry
+    from app.services.bidding_wallet import BiddingWalletBalance
+    from app.services.context import ServiceContext
+
+
+@dataclass(frozen=True)
+class WalletFacts:
+    address: str
+    payment_address: str
+    balance: BiddingWalletBalance
+    bids: tuple[BidListEntry, ...]
+    maker_fee: MakerFee
+
+
+async def load_facts(ctx: ServiceContext) -> WalletFacts:
+    from app.services.bidding_wallet import bidding_wallet_balance
+    from app.services.open_bids import fetch_open_bids
+
+    balance = await bidding_wallet_balance(ctx)
+    bids = await fetch_open_bids(ctx)
+    return WalletFacts(balance.address, ctx.payment_address, balance, tuple(bids), ctx.maker_fee)
+
+
+def at_risk_rows(facts: WalletFacts, balance_after: int) -> list[str]:
+    """One line per open bid that `balance_after` sats no longer cover."""
+    from app.core.pools import bids_to_cancel
+    from app.services.open_bids import pooled_bids
+
+    pooled, _ = pooled_bids(facts.bids)
+    doomed = bids_to_cancel(max(0, balance_after), pooled, facts.maker_fee)
+    return [
+        strings.WITHDRAW_AT_RISK_ROW.format(
+            pool=bid.pool, bid=bid.bid_id, price=strings.SATS.format(sats=bid.price)
+        )
+        for bid in doomed
+    ]

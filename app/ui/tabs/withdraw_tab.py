@@ -1,0 +1,291 @@
+"""Withdraw from the bidding wallet to the payment address: amount (or Max), the destination
+shown (never editable), which open bids the lower balance no longer covers, then review ->
+sign -> submit -> txid.
+
+Services are imported inside the slots: this module loads when the window is built, before
+the startup preload has brought in httpx and embit.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui import strings
+from app.ui.async_tools import async_slot
+from app.ui.dialogs.psbt_review_flow import (
+    TxidRow,
+    connection_key,
+    read_context,
+    signing_context,
+    still_unlocked,
+)
+from app.ui.tabs.withdraw_preview import WalletFacts, at_risk_rows, load_facts
+from app.ui.wallet_session import NotReadyError, failure_text, tracked, wallet_session
+from app.ui.widgets import message_label, set_message
+from app.ui.widgets.amount_edit import AmountEdit
+
+if TYPE_CHECKING:
+    from app.ui.context import AppContext
+    from app.ui.controller import AppController
+
+
+def sats(n: int) -> str:
+    return strings.SATS.format(sats=n)
+
+
+class WithdrawTab(QWidget):
+    refreshed = Signal()  # a refresh ended (with facts or with a message)
+
+    def __init__(self, context: AppContext, controller: AppController) -> None:
+        super().__init__()
+        self._context = context
+        self._controller = controller
+        self.facts: WalletFacts | None = None
+        self.sweep = False  # Max pressed and the amount not edited since
+        self._facts_of = connection_key(context)
+        self._busy = False
+
+        self.address_label = QLabel(strings.WALLET_ADDRESS_UNKNOWN)
+        self.balance_label = QLabel(strings.WALLET_ADDRESS_UNKNOWN)
+        for label in (self.address_label, self.balance_label):
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.refresh_button = QPushButton(strings.REFRESH)
+        self.amount = AmountEdit(step=1_000)
+        self.max_button = QPushButton(strings.WITHDRAW_MAX)
+        self.destination = QLineEdit()
+        self.destination.setReadOnly(True)
+        self.destination.setObjectName("withdraw_destination")
+        self.amount_error = message_label("error")
+        self.amount_error.setVisible(False)
+        self.at_risk_label = message_label("hint")
+        self.at_risk_list = QListWidget()
+        self.at_risk_list.setMaximumHeight(110)
+        self.review_button = QPushButton(strings.WITHDRAW_REVIEW)
+        self.status = message_label("hint")
+        self.status.setVisible(False)
+        self.txid_row = TxidRow(context)
+        self._layout()
+
+        self.amount.changed.connect(self._amount_edited)
+        self.max_button.clicked.connect(self._max)
+        self.refresh_button.clicked.connect(self.refresh)
+        self.review_button.clicked.connect(self.withdraw)
+        wallet_session(context).changed.connect(self._session_changed)
+        self._update_buttons()
+
+    def _layout(self) -> None:
+        wallet = QGroupBox(strings.WITHDRAW_WALLET)
+        wallet_form = QFormLayout(wallet)
+        wallet_form.addRow(strings.WITHDRAW_ADDRESS, self.address_label)
+        balance_row = QHBoxLayout()
+        balance_row.addWidget(self.balance_label, 1)
+        balance_row.addWidget(self.refresh_button)
+        wallet_form.addRow(strings.WITHDRAW_BALANCE, balance_row)
+        box = QGroupBox(strings.WITHDRAW_BOX)
+        form = QFormLayout(box)
+        amount_row = QHBoxLayout()
+        amount_row.addWidget(self.amount, 1)
+        amount_row.addWidget(self.max_button)
+        amount_label = QLabel(strings.WITHDRAW_AMOUNT)
+        amount_label.setBuddy(self.amount)  # a layout field gets no buddy: "&" would show
+        form.addRow(amount_label, amount_row)
+        form.addRow("", self.amount_error)
+        form.addRow(strings.WITHDRAW_TO, self.destination)
+        hint = message_label("hint")
+        hint.setText(strings.WITHDRAW_TO_HINT)
+        form.addRow("", hint)
+        risk = QGroupBox(strings.WITHDRAW_AT_RISK)
+        risk_layout = QVBoxLayout(risk)
+        risk_layout.addWidget(self.at_risk_label)
+        risk_layout.addWidget(self.at_risk_list)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.review_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(wallet)
+        layout.addWidget(box)
+        layout.addWidget(risk)
+        layout.addLayout(buttons)
+        layout.addWidget(self.status)
+        layout.addWidget(self.txid_row)
+        layout.addStretch(1)
+
+    # -- data -------------------------------------------------------------------------------
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self.facts is None and wallet_session(self._context).connected:
+            self.refresh()
+
+    def _session_changed(self) -> None:
+        key = connection_key(self._context)
+        if key != self._facts_of:
+            self.facts, self._facts_of = None, key
+        if self.isVisible() and wallet_session(self._context).connected:
+            self.refresh()
+        self._update_buttons()
+
+    @async_slot()
+    async def refresh(self) -> None:
+        services = self._context.services
+        try:
+            ctx = await read_context(self._context)
+            self.facts = await load_facts(ctx)
+        except NotReadyError as exc:
+            self._show(exc.user_message, "hint")
+            return
+        except Exception as exc:  # a network or service error: said where it arose
+            if self._context.services is services:  # else: disconnected meanwhile, stale
+                self._show(failure_text(exc))
+            return
+        finally:
+            self.refreshed.emit()
+        facts = self.facts
+        self.address_label.setText(facts.address)
+        self.balance_label.setText(
+            strings.WITHDRAW_BALANCE_TEXT.format(
+                total=sats(facts.balance.total),
+                confirmed=sats(facts.balance.confirmed),
+                unconfirmed=sats(facts.balance.unconfirmed),
+            )
+        )
+        self.destination.setText(facts.payment_address)
+        if self.sweep:
+            self.amount.set_value(facts.balance.total)
+            self.sweep = True
+        self._preview()
+
+    def wanted(self) -> int | None:
+        """The amount to ask for, checked against the balance; None (and says why) if none."""
+        error = self.amount.error()
+        value = self.amount.value()
+        balance = None if self.facts is None else self.facts.balance.total
+        if not error and value is None:
+            error = strings.WITHDRAW_NEED_AMOUNT if self.amount.edit.text() else ""
+        elif not error and value == 0:
+            error = strings.WITHDRAW_NEED_AMOUNT
+        elif not error and balance is not None and value is not None and value > balance:
+            error = strings.WITHDRAW_TOO_MUCH.format(balance=sats(balance))
+        set_message(self.amount_error, error)
+        return None if error else value
+
+    def _amount_edited(self) -> None:
+        if self.facts is None or self.amount.value() != self.facts.balance.total:
+            self.sweep = False
+        self._preview()
+
+    def _max(self) -> None:
+        if self.facts is None:
+            return
+        if self.facts.balance.total == 0:
+            set_message(self.amount_error, strings.WITHDRAW_EMPTY)
+            return
+        self.amount.set_value(self.facts.balance.total)
+        self.sweep = True
+        self._preview()
+
+    def _preview(self) -> None:
+        """Which bids the balance after this withdrawal no longer covers (core pool rule)."""
+        value = self.wanted()
+        self.at_risk_list.clear()
+        if self.facts is None or value is None:
+            self.at_risk_label.setText("")
+            self._update_buttons()
+            return
+        rows = at_risk_rows(self.facts, 0 if self.sweep else self.facts.balance.total - value)
+        self.at_risk_list.addItems(rows)
+        self.at_risk_label.setText(
+            strings.WITHDRAW_AT_RISK_SOME.format(count=len(rows))
+            if rows
+            else strings.WITHDRAW_AT_RISK_NONE
+        )
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        ready = self.facts is not None and not self._busy
+        self.max_button.setEnabled(ready)
+        self.review_button.setEnabled(ready and self.amount.value() not in (None, 0))
+        self.refresh_button.setEnabled(not self._busy)
+
+    def _show(self, text: str, role: str = "error") -> None:
+        set_message(self.status, text, role)
+
+    # -- the flow ---------------------------------------------------------------------------
+
+    @async_slot()
+    async def withdraw(self) -> None:
+        wanted = self.wanted()
+        if wanted is None or self._busy:
+            return
+        self._busy = True
+        self._update_buttons()
+        self.txid_row.set_txid(None)
+        try:
+            await self._withdraw(wanted)
+        finally:
+            self._busy = False
+            self._update_buttons()
+        self.refresh()
+
+    async def _withdraw(self, wanted: int) -> None:
+        from app.services.psbt_flow import PsbtRefusedError
+        from app.services.withdraw import WITHDRAW_ALL, execute_withdraw, prepare_withdraw
+        from app.ui.dialogs.psbt_review_flow import confirm, show_refusal
+
+        self._show(strings.FLOW_REVIEWING, "hint")
+        try:
+            ctx = await signing_context(self._context, self._controller)
+            async with tracked(self._context, "withdraw.prepare", amount=wanted) as result:
+                plan = await prepare_withdraw(ctx, WITHDRAW_ALL if self.sweep else wanted)
+                result.message = plan.psbt.label
+        except PsbtRefusedError as exc:
+            self._show(strings.FLOW_REFUSED)
+            await show_refusal(self, self._context, exc, title=strings.WITHDRAW_TITLE)
+            return
+        except Exception as exc:
+            self._show(strings.WITHDRAW_NOT_DONE.format(reason=failure_text(exc)))
+            return
+        template = strings.WITHDRAW_NOTE_SWEEP if plan.sweep else strings.WITHDRAW_NOTE
+        notes = [template.format(amount=sats(plan.amount), address=ctx.payment_address)]
+        if plan.bids_at_risk:
+            bids = ", ".join(plan.bids_at_risk)
+            notes.append(
+                strings.WITHDRAW_NOTE_CANCELS.format(count=len(plan.bids_at_risk), bids=bids)
+            )
+        title, action = strings.WITHDRAW_TITLE, strings.WITHDRAW_ACTION
+        if not await confirm(
+            self, self._context, [plan.psbt], title=title, action=action, notes=notes
+        ):
+            self._show(strings.FLOW_CANCELLED, "hint")
+            return
+        self._show(strings.FLOW_SIGNING, "hint")
+        try:
+            ctx = still_unlocked(self._context)
+            async with tracked(self._context, "withdraw", amount=plan.amount) as result:
+                done = await execute_withdraw(ctx, plan)
+                result.txid = done.txid
+                result.message = f"{sats(done.amount)} to {ctx.payment_address}"
+        except Exception as exc:
+            self._show(strings.WITHDRAW_NOT_DONE.format(reason=failure_text(exc)))
+            return
+        text = strings.WITHDRAW_DONE.format(amount=sats(done.amount), txid=done.txid)
+        if done.cancelled_bid_ids:
+            text += strings.WITHDRAW_DONE_CANCELLED.format(count=len(done.cancelled_bid_ids))
+        self._show(text, "ok")
+        self.txid_row.set_txid(done.txid)
+        self.amount.set_value(None)
+        self.sweep = False

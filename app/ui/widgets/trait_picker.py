@@ -1,0 +1,136 @@
+"""Pick traits of a collection: a search box over a checkable list, at most `limit` ticked.
+
+Each item is one (trait_type, value) pair shown as "trait_type: value". Ticking past the limit
+is undone at once and the reason shown under the list."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal
+from PySide6.QtGui import QColor, QPalette, QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLineEdit,
+    QListView,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui import strings
+from app.ui.theme import ThemeState
+from app.ui.widgets import message_label, set_message
+
+PAIR_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+class TraitPicker(QWidget):
+    changed = Signal()
+
+    def __init__(self, limit: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.limit = limit
+        self.model = QStandardItemModel(self)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.search = QLineEdit()
+        self.search.setPlaceholderText(strings.BID_TRAITS_SEARCH)
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(self.proxy.setFilterFixedString)
+        self.clear_button = QPushButton(strings.BID_TRAITS_CLEAR)
+        self.clear_button.clicked.connect(self.clear_selection)
+        self.view = QListView()
+        self.view.setModel(self.proxy)
+        self.view.setUniformItemSizes(True)
+        self.view.setMinimumHeight(120)
+        self.count_label = message_label("hint")
+        self.count_label.setVisible(True)
+        top = QHBoxLayout()
+        top.addWidget(self.search, 1)
+        top.addWidget(self.clear_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(top)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.count_label)
+        self.setFocusProxy(self.search)
+        self._checked: list[tuple[str, str]] = []
+        self.model.itemChanged.connect(self._item_changed)
+        self._update_count()
+        self.restyle()
+
+    def restyle(self) -> None:
+        """Fusion outlines check boxes in the window colour, darkened: invisible on a dark
+        list. Give the list a window colour that outlines them visibly in either theme."""
+        palette = self.view.palette()
+        palette.setColor(QPalette.ColorRole.Window, QColor(ThemeState.colors["muted"]))
+        self.view.setPalette(palette)
+
+    def set_traits(self, traits: Iterable[tuple[str, Sequence[str]]]) -> None:
+        """The collection's traits: (trait_type, its values). Clears the selection."""
+        self.model.blockSignals(True)
+        self.model.clear()
+        for trait_type, values in traits:
+            for value in values:
+                item = QStandardItem(f"{trait_type}: {value}")
+                item.setData((trait_type, value), PAIR_ROLE)
+                item.setCheckable(True)
+                item.setEditable(False)
+                self.model.appendRow(item)
+        self.model.blockSignals(False)
+        self.proxy.invalidate()
+        self._checked = []
+        self._update_count()
+        self.changed.emit()
+
+    def available(self) -> int:
+        return self.model.rowCount()
+
+    def selected(self) -> list[tuple[str, str]]:
+        """The ticked (trait_type, value) pairs, in the order they were ticked."""
+        return list(self._checked)
+
+    def set_checked(self, pair: tuple[str, str], checked: bool) -> bool:
+        """Tick or untick `pair` as a click would; False when it is not offered."""
+        for row in range(self.model.rowCount()):
+            item = self.model.item(row)
+            if item.data(PAIR_ROLE) == pair:
+                state = Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked
+                item.setCheckState(state)
+                return True
+        return False
+
+    def clear_selection(self) -> None:
+        self.model.blockSignals(True)
+        for row in range(self.model.rowCount()):
+            self.model.item(row).setCheckState(Qt.CheckState.Unchecked)
+        self.model.blockSignals(False)
+        self.view.viewport().update()
+        self._checked = []
+        self._update_count()
+        self.changed.emit()
+
+    def _item_changed(self, item: QStandardItem) -> None:
+        pair = item.data(PAIR_ROLE)
+        checked = item.checkState() == Qt.CheckState.Checked
+        if checked and pair not in self._checked:
+            if len(self._checked) >= self.limit:
+                self.model.blockSignals(True)
+                item.setCheckState(Qt.CheckState.Unchecked)
+                self.model.blockSignals(False)
+                set_message(self.count_label, strings.BID_TRAITS_LIMIT.format(limit=self.limit))
+                return
+            self._checked.append(pair)
+        elif not checked and pair in self._checked:
+            self._checked.remove(pair)
+        self._update_count()
+        self.changed.emit()
+
+    def _update_count(self) -> None:
+        if self.model.rowCount() == 0:
+            set_message(self.count_label, strings.BID_TRAITS_NONE, "hint")
+            return
+        text = strings.BID_TRAITS_COUNT.format(count=len(self._checked), limit=self.limit)
+        set_message(self.count_label, text, "hint")

@@ -1,0 +1,182 @@
+"""Fund the bidding wallet through the Wallet tab against the real sandbox: the addresses and
+the balance show, an amount and a fee rate are chosen, the review dialog shows the funding
+PSBT, Sign broadcasts it, the txid is shown, the balance refreshes by itself, and the BIP-21
+QR for paying from another wallet encodes the bidding wallet's payment link."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from fractions import Fraction
+
+import httpx
+import segno
+from PySide6.QtCore import QRect
+from PySide6.QtGui import QColor
+from pytestqt.qtbot import QtBot
+
+from app.services.bidding_wallet import bip21_uri
+from app.services.sandbox_process import SandboxProcess
+from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
+from app.ui.tabs.wallet_tab import WalletTab
+from app.ui.widgets.qr_view import QUIET_ZONE, paint_matrix
+from tests.ui.conftest import AppHarness, OptionsFactory
+from tests.ui.flows import click, open_funded_app, type_into, wait_dialog
+from tests.ui.helpers import StallDetector
+
+AMOUNT = 250_000
+
+
+def test_fund_the_bidding_wallet_review_sign_broadcast_and_qr(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    stall: StallDetector,
+) -> None:
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    app = funded.app
+    stall.start()
+    app.window.show_tab("wallet")
+    tab = app.window.tab("wallet")
+    assert isinstance(tab, WalletTab)
+    assert tab.payment.address() == funded.keys.payment.address
+    assert tab.ordinals.address() == funded.keys.ordinals.address
+    qtbot.waitUntil(lambda: tab.bidding.address() is not None, timeout=20_000)
+    wallet = tab.bidding.address()
+    assert wallet is not None and wallet.startswith("bcrt1")
+    assert tab.total.text().startswith("0 sats")
+    assert tab.chart.bars() == ()  # no open bids yet
+
+    # The fee picker offers the estimator's rates; Normal is chosen.
+    qtbot.waitUntil(lambda: tab.fund.fee.choice.count() == 4, timeout=20_000)
+    assert tab.fund.fee.choice.currentIndex() == 1
+    rate = tab.fund.fee.rate()
+    assert rate > 0
+
+    # No amount: said at the field, nothing asked.
+    dialogs = len(app.dialogs)
+    click(qtbot, tab.fund.fund_button)
+    need = "Enter the amount to send to the bidding wallet."
+    qtbot.waitUntil(lambda: tab.fund.message.text() == need)
+    assert tab.fund.message.isVisibleTo(tab) and len(app.dialogs) == dialogs
+    type_into(qtbot, tab.fund.amount.edit, f"{AMOUNT:,}")
+    assert tab.fund.amount.value() == AMOUNT
+    click(qtbot, tab.fund.fund_button)
+    dialog = wait_dialog(qtbot, app, PsbtReviewDialog, timeout=30_000)
+    assert dialog.sign_button is not None
+    assert "passes every check" in dialog.verdict_label.text()
+    loads = tab.state.loads
+    click(qtbot, dialog.sign_button)
+    qtbot.waitUntil(lambda: tab.fund.last_txid is not None, timeout=30_000)
+    txid = tab.fund.last_txid
+    assert txid is not None and txid in tab.fund.message.text()
+    assert tab.fund.copy_txid.isVisibleTo(tab)
+    # The balance refreshes after the action: unconfirmed funds count for bids at once.
+    qtbot.waitUntil(lambda: tab.state.loads > loads, timeout=20_000)
+    qtbot.waitUntil(lambda: tab.total.text().startswith(f"{AMOUNT:,} sats"), timeout=20_000)
+    assert tab.unconfirmed.text().startswith(f"{AMOUNT:,} sats")
+
+    # Pay from another wallet: the QR is the BIP-21 link with the amount.
+    click(qtbot, tab.fund.qr_button)
+    expected = bip21_uri(wallet, AMOUNT, label="Bidwallet bidding wallet")
+    assert tab.fund.qr.text() == expected == tab.fund.link.text()
+    assert expected.startswith(f"bitcoin:{wallet}?amount=0.0025&")
+    code = segno.make(expected, error="m", micro=False)
+    assert tab.fund.qr.matrix() == tuple(tuple(bool(c) for c in row) for row in code.matrix)
+    _assert_pixmap_draws(tab.fund.qr.pixmap(330), tab.fund.qr.matrix())
+    stall.assert_smooth()
+
+    with stall.paused(), httpx.Client(base_url=funded.root_url, timeout=30) as http:
+        tx = http.get(f"/esplora/tx/{txid}").json()
+        paid = [o["value"] for o in tx["vout"] if o.get("scriptpubkey_address") == wallet]
+        assert paid == [AMOUNT]
+        fee = sum(i["prevout"]["value"] for i in tx["vin"]) - sum(o["value"] for o in tx["vout"])
+        assert Fraction(fee, tx["weight"] // 4) >= rate * Fraction(9, 10)  # the chosen rate
+    entries = app.context.activity.entries()  # type: ignore[union-attr]
+    done = [e for e in entries if e.action == "fund.broadcast"]
+    assert len(done) == 1 and done[0].ok and done[0].txid == txid
+
+
+def _assert_pixmap_draws(pixmap: object, matrix: tuple[tuple[bool, ...], ...]) -> None:
+    """Every module's centre pixel has the module's colour (dark or light)."""
+    from PySide6.QtGui import QPainter, QPixmap
+
+    assert isinstance(pixmap, QPixmap)
+    image = pixmap.toImage()
+    side = image.width()
+    probe = QPixmap(side, side)
+    painter = QPainter(probe)
+    module = paint_matrix(painter, matrix, QRect(0, 0, side, side))
+    painter.end()
+    count = len(matrix) + 2 * QUIET_ZONE
+    offset = (side - module * count) // 2
+    for y, row in enumerate(matrix):
+        for x, dark in enumerate(row):
+            cx = offset + (x + QUIET_ZONE) * module + module // 2
+            cy = offset + (y + QUIET_ZONE) * module + module // 2
+            colour = QColor(image.pixel(cx, cy))
+            assert (colour.lightness() < 128) == dark, (x, y)
+
+
+def test_watch_only_profile_shows_the_wallet_and_says_it_cannot_sign(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    stall: StallDetector,
+) -> None:
+    """Addresses and public keys only: the balance and pools show, funding is refused at the
+    button with the reason, before any review."""
+    from embit import bip39
+
+    from app.services.profiles import AppProfile, AppSettings, ProfileStore, ServiceKind
+    from app.services.sandbox_demo import DEMO_PRESET
+    from app.services.session import keys_from_secret, layout_for_preset
+    from app.ui.dialogs.key_secrets import save_watch_only
+    from app.wallet.vault import Vault
+    from app.wallet.vault_file_store import FileStore
+    from app.wallet.vault_models import MnemonicSecret, ProfileMeta
+    from tests.ui.conftest import FAST_KDF
+    from tests.ui.flows import fund_bidding_wallet
+
+    options = make_options()
+    secret = MnemonicSecret(bip39.mnemonic_from_bytes(bytes(range(16))))
+    meta = ProfileMeta(name="seed", network="regtest", layout=layout_for_preset(DEMO_PRESET))
+    keys = keys_from_secret(secret, meta)  # only to know the public side
+    vault = Vault(FileStore(options.data_dir), FAST_KDF)
+    save_watch_only(
+        vault, "Watch key", "regtest", keys.payment.address, keys.ordinals.address,
+        keys.payment.public.public_key.hex(), keys.ordinals.public.public_key.hex(),
+    )  # fmt: skip
+    root = sandbox.url.rstrip("/")
+    profile = AppProfile(
+        name="Watch",
+        kind=ServiceKind.CUSTOM,
+        network="regtest",
+        marketplace_url=f"{root}/v1",
+        esplora_url=f"{root}/esplora",
+        ord_url=f"{root}/ord",
+        key_name="Watch key",
+    )
+    ProfileStore(options.data_dir).save(AppSettings().with_profile(profile).with_active("Watch"))
+    app = open_app(options)
+    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    assert app.context.watch_only and not app.context.session.unlocked
+    fund_bidding_wallet(app, qloop, 70_000)
+
+    stall.start()
+    app.window.show_tab("wallet")
+    tab = app.window.tab("wallet")
+    assert isinstance(tab, WalletTab)
+    qtbot.waitUntil(lambda: tab.total.text().startswith("70,000 sats"), timeout=20_000)
+    assert tab.payment.address() == keys.payment.address
+    assert tab.ordinals.address() == keys.ordinals.address
+    dialogs = len(app.dialogs)
+    type_into(qtbot, tab.fund.amount.edit, "10,000")
+    click(qtbot, tab.fund.fund_button)
+    qtbot.waitUntil(lambda: "watch-only" in tab.fund.message.text())
+    assert len(app.dialogs) == dialogs  # no review of something that cannot be signed
+    stall.assert_smooth()

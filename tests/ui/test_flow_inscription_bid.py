@@ -1,0 +1,86 @@
+"""A bid on one inscription through the widgets against the real sandbox: bad input is said at
+each field, the review says "you pay ... you receive inscription ... at <your ordinals
+address>", Sign places it, and once the sandbox's seller accepts it the table shows it filled."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import httpx
+from pytestqt.qtbot import QtBot
+
+from app.services.sandbox_process import SandboxProcess
+from app.ui import strings
+from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
+from app.ui.tabs.inscription_bid_tab import InscriptionBidTab
+from tests.ui.conftest import AppHarness, OptionsFactory
+from tests.ui.flows import click, open_funded_app, type_into, wait_dialog
+from tests.ui.helpers import StallDetector
+
+PRICE = 30_000
+
+
+def seller_inscription(root_url: str, label: str) -> str:
+    """An inscription held by a sandbox key (a seller who can accept bids), confirmed."""
+    with httpx.Client(base_url=root_url, timeout=60) as http:
+        seller = http.get(f"/sandbox/addresses/{label}").json()["address"]
+        created = http.post("/sandbox/inscriptions", json={"address": seller})
+        assert created.is_success, created.text
+        assert http.post("/sandbox/mine", json={"blocks": 1}).is_success
+        return str(created.json()["inscriptionId"])
+
+
+def test_inscription_bid_placed_then_accepted_shows_filled(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    stall: StallDetector,
+) -> None:
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    app = funded.app
+    inscription = seller_inscription(funded.root_url, "ui-inscription-seller")
+
+    stall.start()
+    app.window.show_tab("inscription_bid")
+    tab = app.window.tab("inscription_bid")
+    assert isinstance(tab, InscriptionBidTab)
+    qtbot.waitUntil(lambda: tab.bids is not None, timeout=20_000)
+    assert tab.model.rowCount() == 0 and tab.list_hint.text() == strings.INSCRIPTION_BID_NONE
+
+    # Every field says what is wrong with it, and Review stays disabled meanwhile.
+    type_into(qtbot, tab.inscription, "not-an-id")
+    assert tab.inscription_error.text() == strings.INSCRIPTION_BID_ID_INVALID
+    type_into(qtbot, tab.price.edit, "9,000")
+    assert "10,000" in tab.price_error.text()
+    assert not tab.review_button.isEnabled()
+    tab.inscription.clear()
+    type_into(qtbot, tab.inscription, inscription)
+    tab.price.edit.clear()
+    type_into(qtbot, tab.price.edit, f"{PRICE:,}")
+    assert not tab.inscription_error.isVisible() and not tab.price_error.isVisible()
+
+    click(qtbot, tab.review_button)
+    dialog = wait_dialog(qtbot, app, PsbtReviewDialog, timeout=30_000)
+    note = dialog.notes_label.text()
+    assert note.startswith("You pay ") and f"you receive inscription {inscription}" in note
+    assert f"at {funded.keys.ordinals.address} (your ordinals address)" in note
+    assert dialog.sign_button is not None
+    with qtbot.waitSignal(tab.refreshed, timeout=30_000):
+        click(qtbot, dialog.sign_button)
+        qtbot.waitUntil(lambda: tab.last_bid_id is not None, timeout=30_000)
+    bid_id = tab.last_bid_id
+    assert bid_id is not None and bid_id in tab.status.text()
+    qtbot.waitUntil(lambda: tab.state_of(bid_id) == "open", timeout=10_000)
+
+    with stall.paused(), httpx.Client(base_url=funded.root_url, timeout=60) as http:
+        accepted = http.post("/sandbox/inscription-bids/accept", json={"bidId": bid_id})
+        assert accepted.is_success, accepted.text
+    with qtbot.waitSignal(tab.refreshed, timeout=20_000):
+        click(qtbot, tab.refresh_button)
+    assert tab.state_of(bid_id) == "accepted"
+    row = next(r for r in range(tab.model.rowCount()) if tab.model.cell(r, 3).text == bid_id)
+    assert tab.model.cell(row, 2).text == strings.INSCRIPTION_BID_STATES["accepted"]
+    stall.assert_smooth()

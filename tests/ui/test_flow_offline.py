@@ -1,0 +1,169 @@
+"""Offline round trip through the widgets: an online window exports two secure listing PSBTs
+with their manifest, an `--offline` window (no network client constructed) reviews them in the
+same review dialog and signs them with the stored key, and the online window imports the signed
+folder, reviews it again and submits: the listings become active."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from pytestqt.qtbot import QtBot
+
+from app.services.offline_manifest import MANIFEST_NAME as SERVICES_MANIFEST_NAME
+from app.services.sandbox_process import SandboxProcess
+from app.ui import strings
+from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
+from app.ui.dialogs.unlock import UnlockDialog
+from app.ui.offline_signing import MANIFEST_NAME
+from app.ui.tabs.listings_tab import ListingsTab
+from app.ui.tabs.psbt_files_tab import PsbtFilesTab
+from tests.ui.conftest import AppHarness, OptionsFactory, close_app
+from tests.ui.flows import (
+    PASSWORD,
+    click,
+    open_funded_app,
+    type_into,
+    wait_dialog,
+    wait_new_dialog,
+)
+from tests.ui.helpers import StallDetector
+
+PRICE = 40_000
+
+
+def test_the_manifest_name_is_the_services_one() -> None:
+    assert MANIFEST_NAME == SERVICES_MANIFEST_NAME
+
+
+def record_clients(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    made: list[str] = []
+    for cls in (httpx.AsyncClient, httpx.Client):
+        original = cls.__init__
+
+        def record(self: Any, *args: Any, _original: Any = original, **kwargs: Any) -> None:
+            made.append(type(self).__name__)
+            _original(self, *args, **kwargs)
+
+        monkeypatch.setattr(cls, "__init__", record)
+    return made
+
+
+def test_export_sign_offline_import_and_submit(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    tmp_path: Path,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    stall: StallDetector,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    online = funded.app
+    chosen = funded.assets.inscription_ids[:2]
+    folder = tmp_path / "to-sign"
+
+    async def ask_folder(_parent: object, _title: str) -> Path:
+        return folder
+
+    monkeypatch.setattr(ListingsTab, "ask_folder", staticmethod(ask_folder))
+    stall.start()
+
+    # 1. Online: export for offline signing (reviewed first, like signing here).
+    online.window.show_tab("listings")
+    tab = online.window.tab("listings")
+    assert isinstance(tab, ListingsTab)
+    qtbot.waitUntil(lambda: tab.held is not None, timeout=30_000)
+    for inscription in chosen:
+        tab.items_model.set_checked(tab.row_of(inscription), True)
+    type_into(qtbot, tab.price_all.edit, f"{PRICE:,}")
+    click(qtbot, tab.apply_price)
+    click(qtbot, tab.export_button)
+    dialog = wait_dialog(qtbot, online, PsbtReviewDialog, timeout=60_000)
+    assert dialog.sign_button is not None
+    assert dialog.sign_button.text() == strings.LISTINGS_EXPORT_ACTION.format(count=2)
+    click(qtbot, dialog.sign_button)
+    exported = strings.LISTINGS_EXPORTED.format(count=2, folder=folder)
+    qtbot.waitUntil(lambda: tab.status.text() == exported, timeout=30_000)
+    assert (folder / MANIFEST_NAME).is_file()
+
+    # 2. Offline window: open the manifest, unlock, review, sign. No client is constructed.
+    made = record_clients(monkeypatch)
+    offline = open_app(make_options(offline=True))
+    qtbot.waitSignal(offline.window.controller.ready, timeout=30_000).wait()
+    assert offline.context.services is None and offline.context.sandbox is None
+    files = offline.window.tab("psbt_files")
+    assert isinstance(files, PsbtFilesTab)
+
+    async def ask_open(_parent: object) -> Path:
+        return folder / MANIFEST_NAME
+
+    monkeypatch.setattr(PsbtFilesTab, "ask_open_path", staticmethod(ask_open))
+    click(qtbot, files.open_button)
+    loaded = strings.OFFLINE_MANIFEST_LOADED.format(folder=folder, count=2, flow="secure listing")
+    qtbot.waitUntil(lambda: files.file_status.text() == loaded, timeout=10_000)
+    assert not offline.context.session.unlocked
+    click(qtbot, files.review_button)  # locked: the password is asked first
+    unlock = wait_dialog(qtbot, offline, UnlockDialog)
+    type_into(qtbot, unlock.password, PASSWORD)
+    click(qtbot, unlock.unlock_button)
+    review = wait_dialog(qtbot, offline, PsbtReviewDialog, timeout=30_000)
+    assert review.plans_model.rowCount() == 2
+    assert strings.OFFLINE_FACTS_NOTE in review.notes_label.text()
+    assert review.sign_button is not None
+    click(qtbot, review.sign_button)
+    signed = strings.OFFLINE_SIGNED.format(count=2, folder=folder)
+    qtbot.waitUntil(lambda: files.review_status.text() == signed, timeout=30_000)
+    assert len(list(folder.glob("*.signed.psbt"))) == 2
+    assert made == []
+    close_app(offline, qloop)
+    monkeypatch.undo()  # back to real clients and dialogs for the online half
+    monkeypatch.setattr(ListingsTab, "ask_folder", staticmethod(ask_folder))
+
+    # 3. Online again: import (re-reviewed, signatures checked) and submit.
+    before = len(online.dialogs)
+    click(qtbot, tab.import_button)
+    again = wait_new_dialog(qtbot, online, PsbtReviewDialog, before)
+    assert again.sign_button is not None
+    assert again.sign_button.text() == strings.LISTINGS_SUBMIT_ACTION.format(count=2)
+    with qtbot.waitSignal(tab.refreshed, timeout=60_000):
+        click(qtbot, again.sign_button)
+        qtbot.waitUntil(lambda: not tab.flow.busy, timeout=60_000)
+    assert tab.status.text() == strings.LISTINGS_DONE.format(count=2)
+    assert all(tab.state_of(i) == "active" for i in chosen)
+    stall.assert_smooth()
+
+
+def test_a_lone_psbt_without_its_manifest_is_described_but_not_signed(
+    qtbot: QtBot,
+    tmp_path: Path,
+    data_dir: Path,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.ui.flows import prepare_profile
+    from tests.ui.test_offline import bip174_psbt
+
+    prepare_profile(data_dir)
+    lone = tmp_path / "lone.psbt"
+    lone.write_text(bip174_psbt() + "\n")
+    app = open_app(make_options(offline=True))
+    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    files = app.window.tab("psbt_files")
+    assert isinstance(files, PsbtFilesTab)
+
+    async def ask_open(_parent: object) -> Path:
+        return lone
+
+    monkeypatch.setattr(PsbtFilesTab, "ask_open_path", staticmethod(ask_open))
+    click(qtbot, files.open_button)
+    expected = strings.OFFLINE_NO_MANIFEST.format(name="lone.psbt")
+    qtbot.waitUntil(lambda: files.review_status.text() == expected, timeout=10_000)
+    assert files.loaded is not None and files.export_folder is None
+    assert not files.review_button.isEnabled() and not files.save_button.isEnabled()

@@ -1,0 +1,73 @@
+"""A rune bid through the Bid tab: Runes changes the form (total price, units, no target
+range, no traits), the preview counts one bid for all the units in the rune's pool, and the
+service lists one rune bid with the total price and the units."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import httpx
+from pytestqt.qtbot import QtBot
+
+from app.services.sandbox_demo import DEMO_RUNE
+from app.services.sandbox_process import SandboxProcess
+from app.ui import strings
+from tests.ui.conftest import AppHarness, OptionsFactory
+from tests.ui.flows import (
+    bid_tab_ready,
+    click,
+    fund_bidding_wallet,
+    open_funded_app,
+    paste_into,
+    set_spin,
+    type_into,
+)
+from tests.ui.helpers import StallDetector
+
+TOTAL = 50_000
+UNITS = 2_500
+
+
+def test_rune_bid_total_price_for_its_units(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    stall: StallDetector,
+) -> None:
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    app = funded.app
+    fund_bidding_wallet(app, qloop, 200_000)
+    stall.start()
+    tab = bid_tab_ready(qtbot, app)
+    form = tab.form
+    click(qtbot, form.runes_radio)
+    assert form.runes and not form.scope.isEnabled() and not form.traits.isEnabled()
+    assert form.labels["price"].text() == strings.BID_RUNE_PRICE
+    assert form.labels["quantity"].text() == strings.BID_UNITS
+    assert form.slug.placeholderText() == strings.BID_RUNE_PLACEHOLDER
+
+    paste_into(qtbot, form.slug, DEMO_RUNE)
+    assert form.slug.text() == DEMO_RUNE
+    type_into(qtbot, form.price.edit, f"{TOTAL:,}")
+    set_spin(qtbot, form.quantity, UNITS)
+    preview = tab.last_preview
+    assert preview.placeable, preview.errors
+    assert tab.count_label.text() == "This request places 1 bid(s) for 50,000 sats in all."
+    assert tab.pools.rowCount() == 1 and tab.pools.item(0, 0).text() == DEMO_RUNE
+    message = tab.message.toPlainText()
+    assert f":{TOTAL}:{UNITS}:" in message and f":{DEMO_RUNE}:" in message
+    assert "\n" not in message  # no traits: the colon line alone
+
+    click(qtbot, tab.place_button)
+    qtbot.waitUntil(lambda: tab.result.text().startswith("Placed:"), timeout=30_000)
+    assert tab.result.text() == (f"Placed: 1 bid(s) in {DEMO_RUNE}. Accepted at the first attempt.")
+    stall.assert_smooth()
+
+    with stall.paused(), httpx.Client(base_url=funded.root_url, timeout=30) as http:
+        body = http.get("/v1/address/bids", params={"address": funded.keys.ordinals.address})
+    (row,) = body.json()["data"]["results"]
+    assert row["type"] == "rune"
+    assert (row["price"], row["quantity"]) == (TOTAL, UNITS)

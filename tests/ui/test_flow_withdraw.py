@@ -1,0 +1,103 @@
+"""Withdraw through the widgets against the real sandbox: the tab shows the balance and the
+destination (the payment address, read-only), warns which open bid the lower balance no longer
+covers, the review dialog says so again, Sign withdraws, and the txid is shown and on chain."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import httpx
+from pytestqt.qtbot import QtBot
+
+from app.services.bidding_wallet import get_bidding_wallet
+from app.services.bids import BidSpec, place_bid
+from app.services.open_bids import fetch_open_bids
+from app.services.sandbox_process import SandboxProcess
+from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
+from app.ui.tabs.withdraw_tab import WithdrawTab
+from app.ui.wallet_session import wallet_session
+from tests.ui.conftest import AppHarness, OptionsFactory
+from tests.ui.flows import click, open_funded_app, type_into, wait_dialog
+from tests.ui.helpers import StallDetector, run_async
+
+WALLET_FUNDS = 300_000
+BID_PRICE = 200_000
+WITHDRAW = 150_000
+
+
+def test_withdraw_shows_the_bids_it_cancels_then_signs_and_submits(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    stall: StallDetector,
+) -> None:
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    app = funded.app
+    session = wallet_session(app.context)
+    run_async(qloop, session.ensure_ready())
+    ctx = session.signing_context()
+    wallet = run_async(qloop, get_bidding_wallet(ctx)).address
+    with httpx.Client(base_url=funded.root_url, timeout=60) as http:
+        body = {"address": wallet, "sats": WALLET_FUNDS}
+        assert http.post("/sandbox/faucet", json=body).is_success
+        assert http.post("/sandbox/mine", json={"blocks": 1}).is_success
+    expiry = ctx.clock.now_ms() + 3_600_000
+    spec = BidSpec.collection(funded.assets.collection_slug, BID_PRICE, 1, expiry)
+    run_async(qloop, place_bid(ctx, spec))
+    (bid,) = run_async(qloop, fetch_open_bids(ctx))
+    bid_id = bid.bid_id
+    del ctx  # the test keeps no signing context
+
+    stall.start()
+    app.window.show_tab("withdraw")
+    tab = app.window.tab("withdraw")
+    assert isinstance(tab, WithdrawTab)
+    qtbot.waitUntil(lambda: tab.facts is not None, timeout=20_000)
+    assert tab.destination.isReadOnly()
+    assert tab.destination.text() == funded.keys.payment.address
+    assert tab.address_label.text() == wallet
+    assert tab.balance_label.text().startswith(f"{WALLET_FUNDS:,} sats")
+
+    # Bad input is said at the field; Max fills the balance.
+    type_into(qtbot, tab.amount.edit, "abc")
+    assert tab.amount_error.isVisible() and "Enter an amount" in tab.amount_error.text()
+    assert not tab.review_button.isEnabled()
+    tab.amount.edit.clear()
+    type_into(qtbot, tab.amount.edit, "400,000")
+    assert "holds 300,000 sats" in tab.amount_error.text()
+    click(qtbot, tab.max_button)
+    assert tab.amount.value() == WALLET_FUNDS and tab.sweep
+    assert tab.at_risk_list.count() == 1  # nothing left for the open bid
+
+    tab.amount.edit.clear()
+    type_into(qtbot, tab.amount.edit, f"{WITHDRAW:,}")
+    assert not tab.sweep and not tab.amount_error.isVisible()
+    assert tab.at_risk_list.count() == 1 and bid_id in tab.at_risk_list.item(0).text()
+
+    click(qtbot, tab.review_button)
+    dialog = wait_dialog(qtbot, app, PsbtReviewDialog, timeout=30_000)
+    assert dialog.sign_button is not None
+    notes = dialog.notes_label.text()
+    assert f"You withdraw {WITHDRAW:,} sats" in notes and funded.keys.payment.address in notes
+    assert bid_id in notes  # the bid the withdrawal cancels, named before signing
+    assert "passes every check" in dialog.verdict_label.text()
+    click(qtbot, dialog.sign_button)
+
+    with qtbot.waitSignal(tab.refreshed, timeout=30_000):  # the refresh after the action
+        qtbot.waitUntil(lambda: tab.txid_row.txid is not None, timeout=30_000)
+    txid = tab.txid_row.txid
+    assert txid is not None and txid in tab.status.text()
+    assert "cancelled 1 bid" in tab.status.text()
+    stall.assert_smooth()
+
+    with stall.paused(), httpx.Client(base_url=funded.root_url, timeout=30) as http:
+        tx = http.get(f"/esplora/tx/{txid}").json()
+        to = tab.destination.text()
+        paid = [o["value"] for o in tx["vout"] if o.get("scriptpubkey_address") == to]
+        assert paid == [WITHDRAW]
+    entries = app.context.activity.entries()  # type: ignore[union-attr]
+    done = [e for e in entries if e.action == "withdraw"]
+    assert len(done) == 1 and done[0].ok and done[0].txid == txid

@@ -1,0 +1,147 @@
+"""The PSBT review dialog draws the services' Review and Verdict; a refusal has no Sign button."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush
+from pytestqt.qtbot import QtBot
+
+from app.core.psbt_review import Review
+from app.core.psbt_review_context import Role
+from app.core.signing_policy import Verdict
+from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
+from app.ui.models.review_model import role_color
+from tests.support.psbt_scenarios import INSCRIPTION, SCENARIOS
+from tests.support.psbt_tamper import apply_to, tampers_for
+from tests.ui.flows import click
+
+
+@dataclass(frozen=True)
+class Reviewed:
+    review: Review
+    verdict: Verdict
+    label: str = ""
+
+
+def reviewed(name: str, label: str = "") -> Reviewed:
+    scenario = SCENARIOS[name]()
+    return Reviewed(scenario.review(), scenario.verdict(), label)
+
+
+def column_texts(dialog: PsbtReviewDialog, which: str, column: int) -> list[str]:
+    model = dialog.inputs_model if which == "inputs" else dialog.outputs_model
+    return [model.cell(r, column).text for r in range(model.rowCount())]
+
+
+def test_an_approved_inscription_bid_shows_what_you_give_and_receive(qtbot: QtBot) -> None:
+    plan = reviewed("inscription_bid")
+    assert plan.verdict.approved
+    dialog = PsbtReviewDialog([plan], title="Bid", action="&Sign and place")
+    qtbot.addWidget(dialog)
+    assert dialog.summary_label.text().startswith("You give ")
+    assert f"You receive inscription {INSCRIPTION}." in dialog.details_label.text()
+    assert f"Inscription {INSCRIPTION} (input 0) lands on output 0" in dialog.details_label.text()
+    assert "2,000 sats" in dialog.fee_label.text() and "sat/vB" in dialog.fee_label.text()
+    # Inputs: the seller's inscription is someone else's and marked, ours are payment.
+    owners = column_texts(dialog, "inputs", 3)
+    assert owners == [Role.STRANGER.value, Role.PAYMENT.value, Role.PAYMENT.value]
+    assert column_texts(dialog, "inputs", 4)[0].startswith("◆ inscription")
+    assert column_texts(dialog, "inputs", 5) == ["not set (ALL)"] * 3
+    brush = dialog.inputs_model.data(
+        dialog.inputs_model.index(1, 3), Qt.ItemDataRole.ForegroundRole
+    )
+    assert isinstance(brush, QBrush) and brush.color().name() == role_color(Role.PAYMENT)
+    assert column_texts(dialog, "outputs", 3)[0] == Role.ORDINALS.value
+    assert column_texts(dialog, "outputs", 4)[0].startswith("◆ inscription")
+    assert "passes every check" in dialog.verdict_label.text()
+    assert "only your input(s) 1, 2 will be signed" in dialog.verdict_label.text()
+    assert dialog.sign_button is not None and dialog.sign_button.text() == "&Sign and place"
+    assert "your payment address" in dialog.legend.text()
+
+
+def test_a_refused_psbt_says_why_and_offers_no_sign_button(qtbot: QtBot) -> None:
+    scenario = SCENARIOS["withdraw"]()
+    tamper = tampers_for("withdraw")[0]
+    bad, blame = apply_to(tamper, scenario)
+    plan = Reviewed(bad.review(), bad.verdict())
+    assert not plan.verdict.approved
+    dialog = PsbtReviewDialog([plan], title="Withdraw", action="&Sign")
+    qtbot.addWidget(dialog)
+    assert dialog.sign_button is None and dialog.cancel_button.text() == "&Close"
+    assert not [b for b in dialog.findChildren(type(dialog.cancel_button)) if "Sign" in b.text()]
+    text = dialog.verdict_label.text()
+    assert "refuses to sign this withdrawal" in text
+    assert blame in text
+    for reason in plan.verdict.reasons():
+        assert reason in text
+
+
+def test_ask_returns_true_only_for_the_sign_button(
+    qtbot: QtBot, qloop: asyncio.AbstractEventLoop
+) -> None:
+    for button, expected in (("sign", True), ("cancel", False)):
+        task = qloop.create_task(
+            PsbtReviewDialog.ask(None, [reviewed("funding")], title="Fund", action="&Sign")
+        )
+        qtbot.waitUntil(lambda: any(d.isVisible() for d in _dialogs()))
+        dialog = next(d for d in _dialogs() if d.isVisible())
+        chosen = dialog.sign_button if button == "sign" else dialog.cancel_button
+        assert chosen is not None
+        click(qtbot, chosen)
+        qtbot.waitUntil(task.done)
+        assert task.result() is expected
+        qtbot.waitUntil(lambda: not any(d.isVisible() for d in _dialogs()))
+
+
+def _dialogs() -> list[PsbtReviewDialog]:
+    from PySide6.QtWidgets import QApplication
+
+    return [w for w in QApplication.topLevelWidgets() if isinstance(w, PsbtReviewDialog)]
+
+
+def test_bulk_review_lists_every_psbt_and_shows_the_selected_one(qtbot: QtBot) -> None:
+    plans = [reviewed("secure_listing", "List A"), reviewed("secure_listing_runes", "List B")]
+    dialog = PsbtReviewDialog(plans, title="List", action="&Sign 2 listings")
+    qtbot.addWidget(dialog)
+    model = dialog.plans_model
+    assert model.rowCount() == 2
+    assert [model.cell(r, 0).text for r in range(2)] == ["List A", "List B"]
+    assert [model.cell(r, 4).text for r in range(2)] == ["OK to sign", "OK to sign"]
+    assert column_texts(dialog, "inputs", 5) == ["ALL|ANYONECANPAY"]
+    dialog.plans_view.selectRow(1)
+    assert "UNCOMMON•GOODS" in column_texts(dialog, "inputs", 4)[0]
+    assert dialog.sign_button is not None
+
+
+def test_one_refused_item_of_a_batch_removes_the_sign_button(qtbot: QtBot) -> None:
+    good = reviewed("secure_listing", "List A")
+    bad_scenario, _ = apply_to(tampers_for("secure_listing")[0], SCENARIOS["secure_listing"]())
+    bad = Reviewed(bad_scenario.review(), bad_scenario.verdict(), "List B")
+    dialog = PsbtReviewDialog([good, bad], title="List", action="&Sign")
+    qtbot.addWidget(dialog)
+    assert dialog.sign_button is None
+    assert "1 of 2 transactions are refused" in dialog.verdict_label.text()
+    assert "List B: Bidwallet refuses" in dialog.verdict_label.text()
+    assert dialog.plans_model.cell(1, 4).text == "Refused"
+
+
+def test_every_role_has_a_colour_in_both_themes() -> None:
+    from app.ui.models.review_model import ROLE_COLORS
+
+    assert set(ROLE_COLORS) == {str(r) for r in Role}
+
+
+def test_unknown_amounts_show_an_unknown_fee(qtbot: QtBot) -> None:
+    scenario = SCENARIOS["withdraw"]()
+    for inp in scenario.psbt.inputs:
+        inp.witness_utxo = None
+        inp.non_witness_utxo = None
+    plan = Reviewed(scenario.review(), scenario.verdict())
+    dialog = PsbtReviewDialog([plan], title="W", action="&Sign")
+    qtbot.addWidget(dialog)
+    assert dialog.fee_label.text() == "Network fee: unknown (an input amount is missing)"
+    assert column_texts(dialog, "inputs", 2) == ["unknown", "unknown"]
+    assert dialog.sign_button is None

@@ -1,0 +1,206 @@
+"""Screenshots of the collector tabs (Wallet, Bid, Open bids) with real data, in light and
+dark, on a real X server (Xvfb, xcb platform), saved to artifacts/screenshots/. Skipped
+without Xvfb. The same module is the subprocess that draws them:
+
+    xvfb-run .venv/bin/python -m tests.ui.test_screenshots_collector artifacts/screenshots
+
+It starts a sandbox, funds a fresh wallet and its bidding wallet, places a few collection,
+trait and rune bids, fills the Bid form with a trait bid and shows the funding QR.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from PySide6.QtGui import QImage
+
+from tests.ui.test_screenshots import OUT, REPO, xvfb_display
+
+if TYPE_CHECKING:
+    from app.services.sandbox_process import SandboxProcess
+    from app.ui.context import AppContext
+    from app.ui.main_window import MainWindow
+
+__all__ = ["xvfb_display"]  # the fixture, re-used from the shell's screenshot test
+TABS = ("wallet", "bid", "open_bids")
+
+
+def test_screenshots_of_the_collector_tabs(xvfb_display: str, tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "WAYLAND_DISPLAY"}
+    env |= {"DISPLAY": xvfb_display, "QT_QPA_PLATFORM": "xcb", "BIDWALLET_DATA_DIR": str(tmp_path)}
+    result = subprocess.run(
+        [sys.executable, "-m", "tests.ui.test_screenshots_collector", str(OUT)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    if "could not load the Qt platform plugin" in result.stderr:
+        pytest.skip(f"Qt's xcb plugin cannot load here: {result.stderr.strip()[-300:]}")
+    assert result.returncode == 0, result.stderr[-3000:]
+    saved = [Path(line) for line in result.stdout.splitlines() if line.endswith(".png")]
+    assert {p.name for p in saved} == {
+        f"{theme}-tab-{tab}-data.png" for theme in ("light", "dark") for tab in TABS
+    }
+    for path in saved:
+        image = QImage(str(path))
+        assert image.width() >= 800 and image.height() >= 500, path
+        colours = {
+            image.pixel(x, y)
+            for x in range(0, image.width(), 7)
+            for y in range(0, image.height(), 7)
+        }
+        assert len(colours) > 8, f"{path} looks blank"
+
+
+# -- the subprocess ----------------------------------------------------------------------------
+
+
+async def _arrange(data_dir: Path) -> tuple[AppContext, MainWindow, str, SandboxProcess]:
+    """A window on a fresh sandbox with a funded wallet and open bids."""
+    import httpx
+    from embit import bip39
+
+    from app.services.bids import BidSpec, place_bid
+    from app.services.profiles import (
+        ApiKeyStore,
+        AppProfile,
+        AppSettings,
+        ProfileStore,
+        ServiceKind,
+    )
+    from app.services.sandbox_demo import DEMO_PRESET, DEMO_RUNE, provision_demo_wallet
+    from app.services.sandbox_process import start_sandbox
+    from app.services.session import keys_from_secret, layout_for_preset
+    from app.ui.context import AppContext, AppOptions
+    from app.ui.launch import build_window
+    from app.ui.wallet_session import wallet_session
+    from app.wallet.vault import Vault
+    from app.wallet.vault_file_store import FileStore
+    from app.wallet.vault_models import MnemonicSecret, ProfileMeta
+    from tests.ui.conftest import FAST_KDF
+    from tests.ui.flows import PASSWORD
+
+    sandbox = await start_sandbox(data_dir / "sandbox")
+    root = sandbox.url.rstrip("/")
+    mnemonic = bip39.mnemonic_from_bytes(secrets.token_bytes(16))
+    meta = ProfileMeta(name="Shot key", network="regtest", layout=layout_for_preset(DEMO_PRESET))
+    vault = Vault(FileStore(data_dir), FAST_KDF)
+    vault.create(meta, MnemonicSecret(mnemonic), PASSWORD)
+    profile = AppProfile(
+        name="Collector",
+        kind=ServiceKind.CUSTOM,
+        network="regtest",
+        marketplace_url=f"{root}/v1",
+        esplora_url=f"{root}/esplora",
+        ord_url=f"{root}/ord",
+        key_name="Shot key",
+    )
+    ProfileStore(data_dir).save(AppSettings().with_profile(profile).with_active("Collector"))
+    options = AppOptions(
+        data_dir=data_dir,
+        vault_factory=lambda d: Vault(FileStore(d), FAST_KDF),
+        api_keys_factory=lambda: ApiKeyStore(_fail_keyring()),
+        window_settings_file=data_dir / "window.ini",
+    )
+    context = AppContext(options)
+    window = build_window(context)
+    window.resize(1180, 760)
+    window.show()
+    await window.controller.start()
+    keys = keys_from_secret(vault.unlock("Shot key", PASSWORD), meta)
+    context.session.unlock(keys, "Shot key")
+    assets = await provision_demo_wallet(root, keys.payment.address, keys.ordinals.address)
+    session = wallet_session(context)
+    await session.ensure_ready()
+    ctx = session.signing_context()
+    from app.services.bidding_wallet import get_bidding_wallet
+
+    wallet = (await get_bidding_wallet(ctx)).address
+    async with httpx.AsyncClient(base_url=root, timeout=60) as http:
+        await http.post("/sandbox/faucet", json={"address": wallet, "sats": 400_000})
+        await http.post("/sandbox/mine", json={"blocks": 1})
+    slug = assets.collection_slug
+    expiry = ctx.clock.now_ms() + 86_400_000
+    from app.core.bid_request import Trait
+
+    for spec in (
+        BidSpec.collection(slug, 60_000, 3, expiry),
+        BidSpec.collection("sub10k", 25_000, 2, expiry),
+        BidSpec.trait(slug, [Trait("Hat", "Crown"), Trait("Eyes", "Laser")], 90_000, 2, expiry),
+        BidSpec.rune(DEMO_RUNE, 50_000, 1_000, expiry),
+    ):
+        await place_bid(ctx, spec)
+    del ctx
+    return context, window, slug, sandbox
+
+
+async def shoot(out: Path, data_dir: Path) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from app.services.profiles import Theme
+    from app.ui.tabs.bid_tab import BidTab
+    from app.ui.tabs.wallet_state import WalletState
+    from app.ui.tabs.wallet_tab import WalletTab
+    from app.ui.theme import apply_theme
+    from tests.ui.screenshot_app import save, settle
+
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    context, window, slug, sandbox = await _arrange(data_dir)
+    await WalletState.of(context).refresh()
+    wallet = window.tab("wallet")
+    assert isinstance(wallet, WalletTab)
+    wallet.fund.amount.edit.setText("150,000")
+    wallet.fund.qr_button.setChecked(True)
+    bid = window.tab("bid")
+    assert isinstance(bid, BidTab)
+    window.show_tab("bid")
+    await bid.load_catalog()
+    bid.form.slug.setText(slug)
+    bid.form.price.edit.setText("45,000")
+    bid.form.quantity.setValue(2)
+    for pair in (("Background", "Blue"), ("Eyes", "🔥 Fire")):
+        bid.form.traits.set_checked(pair, True)
+    for theme in (Theme.LIGHT, Theme.DARK):
+        context.theme_changed.emit(apply_theme(app, theme))
+        for key in TABS:
+            window.show_tab(key)
+            settle(300)
+            save(window, out / f"{theme.value}-tab-{key}-data.png")
+    window.close()
+    await window.controller.shutdown()
+    await sandbox.stop()
+
+
+def _fail_keyring() -> object:
+    from keyring.backends.fail import Keyring
+
+    return Keyring()
+
+
+def main(out: Path) -> int:
+    import qasync
+
+    from app.ui.launch import create_application
+
+    out.mkdir(parents=True, exist_ok=True)
+    app = create_application()
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    with tempfile.TemporaryDirectory() as tmp, loop:
+        loop.run_until_complete(shoot(out, Path(tmp)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(Path(sys.argv[1] if len(sys.argv) > 1 else "artifacts/screenshots")))
