@@ -13,6 +13,10 @@ import sys
 from app import __version__
 
 NO_DISPLAY_EXIT_CODE = 3
+SMOKE_TEST_NEEDS_SANDBOX = (
+    "--smoke-test needs --sandbox: it confirms dialogs by itself, so it runs only on the "
+    "embedded sandbox, never against a real marketplace"
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,6 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="offline signer: open, review, sign and save PSBT files; no network access at all",
     )
+    # The packaged app's end-to-end check (packaging/smoke_test.sh): it confirms the sandbox's
+    # dialogs by itself, so it is hidden and refused without --sandbox.
+    parser.add_argument("--smoke-test", action="store_true", help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sandbox = sub.add_parser("sandbox", help="the embedded sandbox service")
     sandbox_sub = sandbox.add_subparsers(dest="sandbox_command", metavar="SUBCOMMAND")
@@ -47,6 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.smoke_test and (not args.sandbox or args.command is not None):
+        parser.error(SMOKE_TEST_NEEDS_SANDBOX)  # exits 2
     if args.command == "sandbox":
         from app.sandbox.cli import run_serve
 
@@ -59,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         return NO_DISPLAY_EXIT_CODE
     from app.ui.launch import run
 
-    return run(offline=args.offline, sandbox=args.sandbox)
+    return run(offline=args.offline, sandbox=args.sandbox, smoke_test=args.smoke_test)
 
 
 if __name__ == "__main__":

@@ -8,8 +8,8 @@
 # 3. the native libraries and Qt platform plugins are in the bundle
 # 4. `sandbox serve` prints its ready line, answers HTTP, and exits 0 on SIGTERM
 # 5. the window opens on the offscreen platform and the app exits 0
-# 6. `--sandbox --smoke-test`: the window on the sandbox places one bid and exits 0
-#    (reported as SKIP while the app has no --smoke-test flag; see packaging/README.md)
+# 6. `--sandbox --smoke-test`: the window on the sandbox funds the bidding wallet, places one
+#    bid, prints `smoke-test ok bid=<id>` and exits 0 (app/ui/smoke_test.py)
 # Runs with a throw-away HOME and no D-Bus session: it never touches your wallets or keychain.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -95,11 +95,9 @@ set +e
 out=$(QT_QPA_PLATFORM=offscreen timeout "$GUI_TIMEOUT_S" "$BIN" --sandbox --smoke-test 2>"$WORK/bid.log")
 code=$?
 set -e
-if [ "$code" = 2 ] && grep -q "unrecognized arguments: --smoke-test" "$WORK/bid.log"; then
-    echo "SKIP (this build has no --smoke-test flag yet)"
-elif [ "$code" = 0 ] && grep -q "^smoke-test ok" <<<"$out"; then
+if [ "$code" = 0 ] && grep -Eq "^smoke-test ok bid=[0-9a-f]{24}$" <<<"$out"; then
     ok "$(grep "^smoke-test ok" <<<"$out")"
 else
-    fail "exit code $code: $out $(tail -5 "$WORK/bid.log")"
+    fail "exit code $code: $out $(grep "^smoke-test failed" "$WORK/bid.log" || tail -5 "$WORK/bid.log")"
 fi
 echo "smoke test passed: $BUNDLE"

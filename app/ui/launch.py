@@ -75,7 +75,9 @@ def create_application() -> QApplication:
     return app
 
 
-def run(*, offline: bool, sandbox: bool) -> int:
+def run(*, offline: bool, sandbox: bool, smoke_test: bool = False) -> int:
+    """The app until its window closes; its exit code. `smoke_test` (only with `sandbox`):
+    the window is driven through one bid by `app.ui.smoke_test`, whose result is the code."""
     from app.wallet.vault_file_store import default_data_dir
 
     data_dir = default_data_dir()
@@ -85,12 +87,16 @@ def run(*, offline: bool, sandbox: bool) -> int:
     asyncio.set_event_loop(loop)
     options = AppOptions(data_dir=data_dir, offline=offline, sandbox=sandbox)
     with loop:
-        code: int = loop.run_until_complete(_main(app, loop, options, log_path))
+        code: int = loop.run_until_complete(_main(app, loop, options, log_path, smoke_test))
     return code
 
 
 async def _main(
-    app: QApplication, loop: asyncio.AbstractEventLoop, options: AppOptions, log_path: Path
+    app: QApplication,
+    loop: asyncio.AbstractEventLoop,
+    options: AppOptions,
+    log_path: Path,
+    smoke_test: bool = False,
 ) -> int:
     context = AppContext(options)
     reporter = ErrorReporter(log_path)
@@ -104,6 +110,11 @@ async def _main(
     reporter.set_parent_widget(window)
     closed = asyncio.Event()
     window.close_requested.connect(closed.set)
+    smoke = None
+    if smoke_test and options.sandbox:  # before the start: it must see `ready` and every dialog
+        from app.ui.smoke_test import start_smoke_test
+
+        smoke = start_smoke_test(window, reporter)
     window.show()
     if os.environ.get(STARTUP_PROBE_ENV):
         QTimer.singleShot(0, lambda: _report_startup(window))
@@ -113,6 +124,10 @@ async def _main(
         start.cancel()
     await window.controller.shutdown()
     log.info("bidwallet closed")
+    if smoke is not None:
+        from app.ui.smoke_test import exit_code
+
+        return exit_code(smoke)
     return 0
 
 

@@ -152,8 +152,11 @@ class BidTab(QWidget):
         self.form.changed.connect(self.update_preview)
         self.state.updated.connect(self.update_preview)
         self.session.changed.connect(self.load_catalog)
-        context.theme_changed.connect(lambda _name: self.form.traits.restyle())
+        context.theme_changed.connect(self._restyle)  # bound: dropped when the tab goes
         self.update_preview()
+
+    def _restyle(self, _theme: str) -> None:
+        self.form.traits.restyle()
 
     def showEvent(self, event: QShowEvent) -> None:
         """Coming to the tab shows fresh numbers (the timer may be far from its next tick)."""

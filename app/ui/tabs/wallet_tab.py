@@ -125,9 +125,14 @@ class WalletTab(QWidget):
 
         self.state.updated.connect(self._show_view)
         self.state.failed.connect(self._show_error)
-        self.state.busy_changed.connect(lambda busy: self.refresh_button.setEnabled(not busy))
+        # A bound method, not a lambda: Qt drops the connection when this tab is destroyed,
+        # while the shared state object lives on.
+        self.state.busy_changed.connect(self._set_busy)
         self.session.changed.connect(self._show_addresses)
         self._show_addresses()
+
+    def _set_busy(self, busy: bool) -> None:
+        self.refresh_button.setEnabled(not busy)
 
     def showEvent(self, event: QShowEvent) -> None:
         """Coming to the tab shows fresh numbers (the timer may be far from its next tick)."""
