@@ -10,7 +10,7 @@ from typing import Any
 
 from PySide6.QtCore import QByteArray, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
-from PySide6.QtWidgets import QMainWindow, QMessageBox, QTabWidget, QWidget
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QTabWidget, QVBoxLayout, QWidget
 
 from app import __version__
 from app.ui import strings
@@ -24,6 +24,26 @@ from app.ui.tabs import TabSpec
 _GEOMETRY_KEY = "window/geometry"
 _STATE_KEY = "window/state"
 _TAB_KEY = "window/tab"
+
+
+class _TabSlot(QWidget):
+    """Holds a tab's place until it is first shown or asked for: building every tab (and then
+    restyling all of them on a theme change) up front kept the event loop busy for 200-500 ms.
+    A tab built later starts from what is already known (its shared state's last view)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.content: QWidget | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+
+    def fill(self, content: QWidget) -> None:
+        self.content = content
+        layout = self.layout()
+        assert layout is not None
+        layout.addWidget(content)
+        if self.isVisible():  # shown now, not on the layout's next pass: focus works at once
+            content.show()
 
 
 class MainWindow(QMainWindow):
@@ -45,7 +65,8 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         for spec in self.tab_specs:
-            self.tabs.addTab(spec.build(context, controller), icon(spec.icon), spec.title)
+            self.tabs.addTab(_TabSlot(), icon(spec.icon), spec.title)
+        self.tabs.currentChanged.connect(self._built)
         self.setCentralWidget(self.tabs)
         self.status = AppStatusBar(context, self)
         self.setStatusBar(self.status)
@@ -59,16 +80,32 @@ class MainWindow(QMainWindow):
         self._refresh_actions()
         self.resize(1100, 720)
         self.restore_state()
+        self._built(self.tabs.currentIndex())
 
-    def tab(self, key: str) -> QWidget:
+    def _built(self, index: int) -> QWidget:
+        """The tab at `index`, built now if it never was."""
+        slot = self.tabs.widget(index)
+        assert isinstance(slot, _TabSlot)
+        if slot.content is None:
+            slot.fill(self.tab_specs[index].build(self.context, self.controller, slot))
+        assert slot.content is not None
+        return slot.content
+
+    def _index(self, key: str) -> int:
         for index, spec in enumerate(self.tab_specs):
-            widget = self.tabs.widget(index)
-            if spec.key == key and widget is not None:
-                return widget
+            if spec.key == key:
+                return index
         raise KeyError(key)
 
+    def tab(self, key: str) -> QWidget:
+        """The widget of tab `key` (built on first use)."""
+        return self._built(self._index(key))
+
+    def current_tab(self) -> QWidget:
+        return self._built(self.tabs.currentIndex())
+
     def show_tab(self, key: str) -> None:
-        self.tabs.setCurrentWidget(self.tab(key))
+        self.tabs.setCurrentIndex(self._index(key))
 
     # -- menus and shortcuts ----------------------------------------------------------------
 

@@ -24,8 +24,10 @@ from tests.ui.flows import prepare_profile
 class ProbeTab(QWidget):
     """What a later tab module looks like: a widget taking (context, controller)."""
 
-    def __init__(self, context: AppContext, controller: AppController) -> None:
-        super().__init__()
+    def __init__(
+        self, context: AppContext, controller: AppController, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
         self.context = context
         QVBoxLayout(self).addWidget(QLabel("probe"))
 

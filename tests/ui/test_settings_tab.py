@@ -142,6 +142,6 @@ def test_theme_profiles_and_window_state(
     with qtbot.waitSignal(again.window.controller.ready, timeout=30_000):
         # The active profile still has no key: its setup is offered again.
         click(qtbot, wait_dialog(qtbot, again, KeySetupDialog).cancel_button)
-    assert again.window.tabs.currentWidget() is again.window.tab("activity")
+    assert again.window.current_tab() is again.window.tab("activity")
     assert (again.window.width(), again.window.height()) == (760, 580)
     stall.assert_smooth()

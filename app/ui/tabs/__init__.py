@@ -28,10 +28,15 @@ class TabSpec:
     online: bool = True  # shown in the normal window
     offline: bool = False  # shown in the --offline signer
 
-    def build(self, context: AppContext, controller: AppController) -> QWidget:
+    def build(
+        self, context: AppContext, controller: AppController, parent: QWidget | None = None
+    ) -> QWidget:
+        """The tab's widget. Built inside `parent` (its place in the window) so the tab order
+        it sets up is made within the window: a widget moved into a shown window later keeps
+        only part of its own focus chain."""
         module_name, _, class_name = self.factory.partition(":")
         widget_class = getattr(importlib.import_module(module_name), class_name)
-        widget: QWidget = widget_class(context, controller)
+        widget: QWidget = widget_class(context, controller, parent)
         widget.setObjectName(f"tab_{self.key}")
         return widget
 

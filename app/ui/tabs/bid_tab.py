@@ -77,8 +77,10 @@ def outcome_text(outcome: BidOutcome) -> str:
 
 
 class BidTab(QWidget):
-    def __init__(self, context: AppContext, controller: AppController) -> None:
-        super().__init__()
+    def __init__(
+        self, context: AppContext, controller: AppController, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
         self.context = context
         self.session = wallet_session(context)
         self.state = WalletState.of(context)

@@ -52,8 +52,10 @@ def sats(n: int) -> str:
 class InscriptionBidTab(QWidget):
     refreshed = Signal()
 
-    def __init__(self, context: AppContext, controller: AppController) -> None:
-        super().__init__()
+    def __init__(
+        self, context: AppContext, controller: AppController, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
         self._context = context
         self._controller = controller
         self._busy = False

@@ -66,8 +66,10 @@ def _table(name: str) -> QTableView:
 class ListingsTab(QWidget):
     refreshed = Signal()
 
-    def __init__(self, context: AppContext, controller: AppController) -> None:
-        super().__init__()
+    def __init__(
+        self, context: AppContext, controller: AppController, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
         self._context = context
         self.held: list[HeldItem] | None = None
         self.mine: list[MyListing] | None = None

@@ -49,8 +49,10 @@ def _fixed_rows(table: QTableView) -> None:
 
 
 class OpenBidsTab(QWidget):
-    def __init__(self, context: AppContext, controller: AppController) -> None:
-        super().__init__()
+    def __init__(
+        self, context: AppContext, controller: AppController, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
         self.context = context
         self.controller = controller
         self.session = wallet_session(context)
@@ -140,6 +142,8 @@ class OpenBidsTab(QWidget):
         self.setTabOrder(self.cancel_button, self.table)
 
         self.state.updated.connect(self.show_view)
+        if self.state.view is not None:  # built after the shared state already loaded
+            self.show_view(self.state.view)
         self.state.failed.connect(self._failed)
         # A bound method, not a lambda: Qt drops the connection when this tab is destroyed,
         # while the shared state object lives on.

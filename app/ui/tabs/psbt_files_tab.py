@@ -50,8 +50,10 @@ if TYPE_CHECKING:
 
 
 class PsbtFilesTab(QWidget):
-    def __init__(self, context: AppContext, controller: AppController) -> None:
-        super().__init__()
+    def __init__(
+        self, context: AppContext, controller: AppController, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
         self._context = context
         self._controller = controller
         self.loaded: LoadedPsbt | None = None

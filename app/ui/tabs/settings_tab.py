@@ -41,8 +41,10 @@ if TYPE_CHECKING:
 
 
 class SettingsTab(QWidget):
-    def __init__(self, context: AppContext, controller: AppController) -> None:
-        super().__init__()
+    def __init__(
+        self, context: AppContext, controller: AppController, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
         self._context = context
         self._controller = controller
         self.profiles = QListWidget()

@@ -46,8 +46,10 @@ def amount_text(sats: int) -> str:
 
 
 class WalletTab(QWidget):
-    def __init__(self, context: AppContext, controller: AppController) -> None:
-        super().__init__()
+    def __init__(
+        self, context: AppContext, controller: AppController, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
         self.context = context
         self.session = wallet_session(context)
         self.state = WalletState.of(context)
@@ -124,6 +126,8 @@ class WalletTab(QWidget):
         self.setTabOrder(self.bidding.copy_button, self.fund.amount.edit)
 
         self.state.updated.connect(self._show_view)
+        if self.state.view is not None:  # built after the shared state already loaded
+            self._show_view(self.state.view)
         self.state.failed.connect(self._show_error)
         # A bound method, not a lambda: Qt drops the connection when this tab is destroyed,
         # while the shared state object lives on.

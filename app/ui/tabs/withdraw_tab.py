@@ -50,8 +50,10 @@ def sats(n: int) -> str:
 class WithdrawTab(QWidget):
     refreshed = Signal()  # a refresh ended (with facts or with a message)
 
-    def __init__(self, context: AppContext, controller: AppController) -> None:
-        super().__init__()
+    def __init__(
+        self, context: AppContext, controller: AppController, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
         self._context = context
         self._controller = controller
         self.facts: WalletFacts | None = None
