@@ -1,4 +1,5 @@
-"""Speed of the sandbox through HTTP (uvicorn on loopback, httpx client, one connection):
+"""Speed of the served sandbox through HTTP (`bidwallet sandbox serve` in its own process,
+an httpx client on loopback, one connection):
 broadcasts accepted per second via `POST /esplora/tx` (1-in-2-out P2WPKH and P2TR spends,
 pre-built), mining a block of 1,000 transactions via `POST /sandbox/mine`, and
 `GET /esplora/address/{a}/utxo` latency with 10,000 UTXOs on one address.
@@ -11,21 +12,18 @@ Targets on the 2-core dev VM (the chain's, measured here with the HTTP stack on 
 from __future__ import annotations
 
 import argparse
-import socket
+import signal
 import statistics
+import subprocess
+import sys
 import tempfile
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
-import uvicorn
 
-from app.sandbox.chain.node import Node
-from app.sandbox.http.app import create_app
-from app.sandbox.http.server import bind_listener, listener_url
 from tests.sandbox.txbuild import Coin, Key, P2trKey, P2wpkhKey, SignedTx, spend, split
 
 FAN_OUT = 1000  # outputs per funding transaction (stays under the standard weight limit)
@@ -35,32 +33,25 @@ READY_DEADLINE_S = 30.0
 RATE_CHUNK = 100
 
 
-class _Server(uvicorn.Server):
-    def __init__(self, config: uvicorn.Config) -> None:
-        super().__init__(config)
-        self.ready = threading.Event()
-
-    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        await super().startup(sockets=sockets)
-        self.ready.set()
-
-
 @contextmanager
-def serving(node: Node) -> Iterator[str]:
-    """The sandbox app on a loopback port, in a background thread; yields its base URL."""
-    sock = bind_listener("127.0.0.1", 0)
-    config = uvicorn.Config(create_app(node), log_config=None, access_log=False)
-    server = _Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    if not server.ready.wait(READY_DEADLINE_S):
-        raise RuntimeError("the server did not start")
+def serving(data_dir: Path) -> Iterator[str]:
+    """`bidwallet sandbox serve` as its own process, as the app runs it (a server in a thread of
+    this process would share the client's GIL); yields its base URL once it prints `ready`."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app", "sandbox", "serve", "--port", "0", "--data", str(data_dir)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     try:
-        yield listener_url(sock)
+        assert process.stdout is not None
+        line = process.stdout.readline()  # blocks until `ready http://...` or exit
+        if not line.startswith("ready "):
+            raise RuntimeError(f"the sandbox did not start: {line!r}")
+        yield line.split()[1]
     finally:
-        server.should_exit = True
-        thread.join()
-        sock.close()
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=READY_DEADLINE_S)
 
 
 def fund(client: httpx.Client, key: Key, count: int) -> list[Coin]:
@@ -98,13 +89,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15, help="UTXO queries to take the median of")
     args = parser.parse_args()
 
-    with tempfile.TemporaryDirectory(prefix="bench-sandbox-http-") as tmp:
-        node = Node.open(Path(tmp) / "data")
-        try:
-            with serving(node) as url, httpx.Client(base_url=url, timeout=120) as client:
-                rows = run(client, args.txs, args.utxos, args.rounds)
-        finally:
-            node.close()
+    with (
+        tempfile.TemporaryDirectory(prefix="bench-sandbox-http-") as tmp,
+        serving(Path(tmp) / "data") as url,
+        httpx.Client(base_url=url, timeout=120) as client,
+    ):
+        rows = run(client, args.txs, args.utxos, args.rounds)
     width = max(len(name) for name, _ in rows)
     for name, figure in rows:
         print(f"{name:<{width}}  {figure}")

@@ -12,15 +12,25 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
+class SpentOutput:
+    """An output a transaction spends: `txid:vout` and its scriptPubKey."""
+
+    outpoint: str
+    script_pubkey: bytes
+
+
+@dataclass(frozen=True)
 class ChainEvent:
-    """`kind="tx"`: `txid` entered the mempool. `kind="block"`: a block at `height` with hash
-    `block_hash` was connected; `txids` lists its transactions (coinbase first)."""
+    """`kind="tx"`: `txid` entered the mempool, spending `spent` (so listeners need no lookup
+    of their own). `kind="block"`: a block at `height` with hash `block_hash` was connected;
+    `txids` lists its transactions (coinbase first)."""
 
     kind: Literal["tx", "block"]
     height: int
     txid: str | None = None
     block_hash: str | None = None
     txids: tuple[str, ...] = field(default=())
+    spent: tuple[SpentOutput, ...] = field(default=())
 
 
 ChainListener = Callable[[ChainEvent], None]

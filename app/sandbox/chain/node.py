@@ -21,7 +21,7 @@ from app.sandbox.chain.addresses import script_for_address
 from app.sandbox.chain.consensus import MAX_MONEY, MIN_RELAY_FEE_RATE
 from app.sandbox.chain.engine import ChainEngine
 from app.sandbox.chain.errors import InvalidRequest, StorageError
-from app.sandbox.chain.events import ChainEvent, EventBus
+from app.sandbox.chain.events import ChainEvent, EventBus, SpentOutput
 from app.sandbox.chain.kernel import Kernel
 from app.sandbox.chain.keys import SandboxKeys
 from app.sandbox.chain.rawtx import ParsedTx, parse_hex_tx, parse_tx
@@ -175,10 +175,15 @@ class Node:
         with self._locked() as events:
             if tx.txid in self._engine.mempool:  # a re-broadcast: acknowledged, not announced
                 return self._engine.accept(tx)
-            return self._accepted(tx.txid, self._engine.accept(tx), events)
+            return self._accepted(tx, self._engine.accept(tx), events)
 
-    def _accepted(self, txid: str, result: str, events: list[ChainEvent]) -> str:
-        events.append(ChainEvent("tx", self._engine.tip.height, txid=txid))
+    def _accepted(self, tx: ParsedTx, result: str, events: list[ChainEvent]) -> str:
+        spent = []
+        for txid, vout in tx.outpoints():
+            coin = self._engine.indexer.coin(txid, vout)
+            if coin is not None:  # it is: the transaction was just accepted spending it
+                spent.append(SpentOutput(f"{txid}:{vout}", coin.script_pubkey))
+        events.append(ChainEvent("tx", self._engine.tip.height, txid=tx.txid, spent=tuple(spent)))
         return result
 
     def faucet(self, address: str, sats: int) -> tuple[str, int]:
@@ -187,7 +192,7 @@ class Node:
         _int(sats, "sats", 1, MAX_MONEY)
         with self._locked() as events:
             tx = self._wallet.pay([Payment(spk, sats)])
-            self._accepted(tx.txid, tx.txid, events)
+            self._accepted(tx, tx.txid, events)
             return tx.txid, 0
 
     def fee_estimates(self) -> dict[str, float]:
@@ -321,7 +326,7 @@ class Node:
                     c, tx.txid, 0, slug, traits, tap_transfer, self.clock.now_ms()))  # fmt: skip
 
             tx = self._wallet.pay([Payment(spk, postage)], declare)
-            self._accepted(tx.txid, tx.txid, events)
+            self._accepted(tx, tx.txid, events)
             inscription_id, number = created[0]
             return {"inscriptionId": inscription_id, "number": number, "outpoint": f"{tx.txid}:0"}
 
@@ -337,7 +342,7 @@ class Node:
                 catalog.declare_rune_issue(c, tx.txid, 0, name, spaced, amount, self.clock.now_ms())
 
             tx = self._wallet.pay([Payment(spk, 10_000)], declare)
-            self._accepted(tx.txid, tx.txid, events)
+            self._accepted(tx, tx.txid, events)
             return {"outpoint": f"{tx.txid}:0"}
 
     def transfer_inscription(self, inscription_id: str, to_address: str) -> str:
@@ -346,7 +351,7 @@ class Node:
         spk = script_for_address(to_address)
         with self._locked() as events:
             tx = transfer_inscription(self._wallet, inscription_id, spk)
-            return self._accepted(tx.txid, tx.txid, events)
+            return self._accepted(tx, tx.txid, events)
 
     def sandbox_address(self, label: str, kind: str = "p2tr") -> str:
         """Address of a sandbox-held key ("p2tr" or "p2wpkh"), stable per (label, kind)."""

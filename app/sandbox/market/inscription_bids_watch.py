@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from collections.abc import Sequence
 
-from app.sandbox.chain.events import ChainEvent
+from app.sandbox.chain.events import ChainEvent, SpentOutput
 from app.sandbox.market.inscription_bids_store import (
     ACCEPTED,
     FUNDING_SPENT,
@@ -36,7 +37,7 @@ def end_status(spender: str | None, intent_txid: str, input_index: int) -> str:
 
 def on_chain_event(market: Market, event: ChainEvent) -> None:
     if event.kind == "tx" and event.txid is not None:
-        check_transaction(market, event.txid)
+        check_transaction(market, event.txid, event.spent)
     else:
         sweep(market)
 
@@ -53,12 +54,9 @@ def watch(market: Market) -> None:
     market.node.subscribe(watcher)
 
 
-def check_transaction(market: Market, txid: str) -> None:
+def check_transaction(market: Market, txid: str, spent: Sequence[SpentOutput]) -> None:
     """End the open bids `txid` spends a coin of."""
-    tx = market.node.tx_json(txid)
-    if tx is None:
-        return
-    outpoints = [f"{vin['txid']}:{vin['vout']}" for vin in tx["vin"]]
+    outpoints = [output.outpoint for output in spent]
     now = market.now_ms()
     with market.store.transaction() as conn:
         for bid_id, intent_txid, index in open_bids_spending(conn, outpoints):

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from collections.abc import Sequence
 
-from app.sandbox.chain.events import ChainEvent
+from app.sandbox.chain.events import ChainEvent, SpentOutput
 from app.sandbox.market.listings_items import is_spent
 from app.sandbox.market.listings_store import (
     ITEM_MOVED,
@@ -30,11 +31,8 @@ def _status(listing: SecureListing, spender: str | None) -> str:
     return SOLD if spender is not None and spender == listing.purchase_txid else ITEM_MOVED
 
 
-def check_transaction(market: Market, txid: str) -> None:
-    tx = market.node.tx_json(txid)
-    if tx is None:
-        return
-    outpoints = [f"{vin['txid']}:{vin['vout']}" for vin in tx["vin"]]
+def check_transaction(market: Market, txid: str, spent: Sequence[SpentOutput]) -> None:
+    outpoints = [output.outpoint for output in spent]
     now = market.now_ms()
     with market.store.transaction() as conn:
         for listing in active_spending(conn, outpoints):
@@ -69,7 +67,7 @@ def watch(market: Market) -> None:
     def watcher(event: ChainEvent) -> None:
         try:
             if event.kind == "tx" and event.txid is not None:
-                check_transaction(market, event.txid)
+                check_transaction(market, event.txid, event.spent)
             else:
                 sweep(market)
         except sqlite3.ProgrammingError:  # the market was closed: stop listening

@@ -28,7 +28,8 @@ from typing import Any, Protocol
 from embit.ec import PrivateKey
 
 from app.core.pools import MakerFee
-from app.sandbox.chain.events import ChainEvent
+from app.sandbox.chain.addresses import address_for_script
+from app.sandbox.chain.events import ChainEvent, SpentOutput
 from app.sandbox.chain.node import Node
 from app.sandbox.http.settings import SandboxSettings
 from app.sandbox.market.store import MarketStore
@@ -141,20 +142,17 @@ class Market:
             return
         from app.sandbox.market.sweep import cancel_uncovered
 
-        spent_from = self._bidding_wallets_spent_by(event.txid)
+        spent_from = self._bidding_wallets_spent_by(event.spent)
         for wallet_id in spent_from:
             cancel_uncovered(self, wallet_id, reason="balance")
 
-    def _bidding_wallets_spent_by(self, txid: str) -> set[int]:
+    def _bidding_wallets_spent_by(self, spent: Sequence[SpentOutput]) -> set[int]:
         if not self.wallet_ids_by_address:
             return set()
-        tx = self.node.tx_json(txid)
-        if tx is None:
-            return set()
         found = set()
-        for vin in tx["vin"]:
-            prevout = vin.get("prevout") or {}
-            wallet_id = self.wallet_ids_by_address.get(prevout.get("scriptpubkey_address", ""))
+        for output in spent:
+            address = address_for_script(output.script_pubkey) or ""
+            wallet_id = self.wallet_ids_by_address.get(address)
             if wallet_id is not None:
                 found.add(wallet_id)
         return found
