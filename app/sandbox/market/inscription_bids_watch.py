@@ -57,8 +57,11 @@ def watch(market: Market) -> None:
 def check_transaction(market: Market, txid: str, spent: Sequence[SpentOutput]) -> None:
     """End the open bids `txid` spends a coin of."""
     outpoints = [output.outpoint for output in spent]
+    with market.store.reading() as conn:  # most transactions touch no bid: skip the write
+        if not open_bids_spending(conn, outpoints):
+            return
     now = market.now_ms()
-    with market.store.transaction() as conn:
+    with market.store.transaction() as conn:  # asked again inside it: the answer may change
         for bid_id, intent_txid, index in open_bids_spending(conn, outpoints):
             end_bid(conn, bid_id, end_status(txid, intent_txid, index), now, txid)
 

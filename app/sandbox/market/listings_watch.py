@@ -33,8 +33,11 @@ def _status(listing: SecureListing, spender: str | None) -> str:
 
 def check_transaction(market: Market, txid: str, spent: Sequence[SpentOutput]) -> None:
     outpoints = [output.outpoint for output in spent]
+    with market.store.reading() as conn:  # most transactions touch no listing: skip the write
+        if not active_spending(conn, outpoints):
+            return
     now = market.now_ms()
-    with market.store.transaction() as conn:
+    with market.store.transaction() as conn:  # asked again inside it: the answer may change
         for listing in active_spending(conn, outpoints):
             end_listing(conn, listing.id, _status(listing, txid), now, txid)
 
