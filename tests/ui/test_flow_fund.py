@@ -171,6 +171,9 @@ def test_watch_only_profile_shows_the_wallet_and_says_it_cannot_sign(
     app.window.show_tab("wallet")
     tab = app.window.tab("wallet")
     assert isinstance(tab, WalletTab)
+    # The funds came from outside the app: they show at the next refresh, as after Refresh.
+    qtbot.waitUntil(tab.refresh_button.isEnabled, timeout=20_000)
+    click(qtbot, tab.refresh_button)
     qtbot.waitUntil(lambda: tab.total.text().startswith("70,000 sats"), timeout=20_000)
     assert tab.payment.address() == keys.payment.address
     assert tab.ordinals.address() == keys.ordinals.address
