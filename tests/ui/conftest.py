@@ -12,6 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
+import select
+import shutil
+import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -179,3 +183,27 @@ async def settle(before: set[asyncio.Task[object]]) -> None:
     pending = [t for t in asyncio.all_tasks() if t is not current and t not in before]
     if pending:
         await asyncio.wait(pending, timeout=10)
+
+
+@pytest.fixture
+def xvfb_display() -> Iterator[str]:
+    """A fresh Xvfb on a free display number (it picks one and writes it to -displayfd)."""
+    if shutil.which("Xvfb") is None:
+        pytest.skip("Xvfb is not installed (apt-get install xvfb)")
+    read_fd, write_fd = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        pass_fds=(write_fd,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write_fd)
+    try:
+        ready, _, _ = select.select([read_fd], [], [], 30)
+        assert ready, "Xvfb did not report its display"
+        number = os.read(read_fd, 32).decode().strip()
+        yield f":{number}"
+    finally:
+        os.close(read_fd)
+        server.terminate()
+        server.wait(timeout=30)

@@ -8,9 +8,7 @@ The window shows a custom regtest profile (never contacted) with a few activity 
 
 from __future__ import annotations
 
-import asyncio
 import sys
-import tempfile
 from pathlib import Path
 
 from PySide6.QtCore import QEventLoop, QTimer
@@ -22,12 +20,13 @@ from app.ui.context import AppContext, AppOptions
 from app.ui.dialogs.first_run import FirstRunDialog
 from app.ui.dialogs.key_setup import KeySetupDialog
 from app.ui.dialogs.unlock import UnlockDialog
-from app.ui.launch import build_window, create_application
+from app.ui.launch import build_window
 from app.ui.theme import apply_theme
 from app.wallet.vault import Vault
 from app.wallet.vault_file_store import FileStore
 from tests.ui.conftest import FAST_KDF
 from tests.ui.flows import ABANDON, prepare_profile
+from tests.ui.screenshots import fail_keyring, run_shots
 
 TXIDS = (
     "b5ec3d107f6c57510ee779f318ab1fdf9b080fbd2e715575aa836688b43c42e0",
@@ -70,7 +69,7 @@ async def shoot(out: Path, data_dir: Path) -> None:
     options = AppOptions(
         data_dir=data_dir,
         vault_factory=lambda d: Vault(FileStore(d), FAST_KDF),
-        api_keys_factory=lambda: ApiKeyStore(_fail_keyring()),
+        api_keys_factory=lambda: ApiKeyStore(fail_keyring()),
         window_settings_file=data_dir / "window.ini",
     )
     context = AppContext(options)
@@ -107,23 +106,5 @@ async def shoot(out: Path, data_dir: Path) -> None:
     await window.controller.shutdown()
 
 
-def _fail_keyring() -> object:
-    from keyring.backends.fail import Keyring
-
-    return Keyring()
-
-
-def main(out: Path) -> int:
-    import qasync
-
-    out.mkdir(parents=True, exist_ok=True)
-    app = create_application()
-    loop = qasync.QEventLoop(app)
-    asyncio.set_event_loop(loop)
-    with tempfile.TemporaryDirectory() as tmp, loop:
-        loop.run_until_complete(shoot(out, Path(tmp)))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(Path(sys.argv[1] if len(sys.argv) > 1 else "artifacts/screenshots")))
+    sys.exit(run_shots(shoot, Path(sys.argv[1] if len(sys.argv) > 1 else "artifacts/screenshots")))

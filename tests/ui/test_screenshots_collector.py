@@ -10,56 +10,29 @@ trait and rune bids, fills the Bid form with a trait bid and shows the funding Q
 
 from __future__ import annotations
 
-import asyncio
-import os
 import secrets
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import pytest
-from PySide6.QtGui import QImage
-
-from tests.ui.test_screenshots import OUT, REPO, xvfb_display
+from tests.ui.screenshots import assert_drawn, fail_keyring, run_shots, shoot_under_xvfb
 
 if TYPE_CHECKING:
     from app.services.sandbox_process import SandboxProcess
     from app.ui.context import AppContext
     from app.ui.main_window import MainWindow
 
-__all__ = ["xvfb_display"]  # the fixture, re-used from the shell's screenshot test
 TABS = ("wallet", "bid", "open_bids")
 
 
 def test_screenshots_of_the_collector_tabs(xvfb_display: str, tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k != "WAYLAND_DISPLAY"}
-    env |= {"DISPLAY": xvfb_display, "QT_QPA_PLATFORM": "xcb", "BIDWALLET_DATA_DIR": str(tmp_path)}
-    result = subprocess.run(
-        [sys.executable, "-m", "tests.ui.test_screenshots_collector", str(OUT)],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    if "could not load the Qt platform plugin" in result.stderr:
-        pytest.skip(f"Qt's xcb plugin cannot load here: {result.stderr.strip()[-300:]}")
-    assert result.returncode == 0, result.stderr[-3000:]
-    saved = [Path(line) for line in result.stdout.splitlines() if line.endswith(".png")]
+    module = "tests.ui.test_screenshots_collector"
+    saved = shoot_under_xvfb(module, xvfb_display, tmp_path, timeout_s=240)
     assert {p.name for p in saved} == {
         f"{theme}-tab-{tab}-data.png" for theme in ("light", "dark") for tab in TABS
     }
     for path in saved:
-        image = QImage(str(path))
-        assert image.width() >= 800 and image.height() >= 500, path
-        colours = {
-            image.pixel(x, y)
-            for x in range(0, image.width(), 7)
-            for y in range(0, image.height(), 7)
-        }
-        assert len(colours) > 8, f"{path} looks blank"
+        assert_drawn(path, 800, 500)
 
 
 # -- the subprocess ----------------------------------------------------------------------------
@@ -109,7 +82,7 @@ async def _arrange(data_dir: Path) -> tuple[AppContext, MainWindow, str, Sandbox
     options = AppOptions(
         data_dir=data_dir,
         vault_factory=lambda d: Vault(FileStore(d), FAST_KDF),
-        api_keys_factory=lambda: ApiKeyStore(_fail_keyring()),
+        api_keys_factory=lambda: ApiKeyStore(fail_keyring()),
         window_settings_file=data_dir / "window.ini",
     )
     context = AppContext(options)
@@ -182,25 +155,5 @@ async def shoot(out: Path, data_dir: Path) -> None:
     await sandbox.stop()
 
 
-def _fail_keyring() -> object:
-    from keyring.backends.fail import Keyring
-
-    return Keyring()
-
-
-def main(out: Path) -> int:
-    import qasync
-
-    from app.ui.launch import create_application
-
-    out.mkdir(parents=True, exist_ok=True)
-    app = create_application()
-    loop = qasync.QEventLoop(app)
-    asyncio.set_event_loop(loop)
-    with tempfile.TemporaryDirectory() as tmp, loop:
-        loop.run_until_complete(shoot(out, Path(tmp)))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(Path(sys.argv[1] if len(sys.argv) > 1 else "artifacts/screenshots")))
+    sys.exit(run_shots(shoot, Path(sys.argv[1] if len(sys.argv) > 1 else "artifacts/screenshots")))

@@ -8,18 +8,14 @@ By hand: xvfb-run .venv/bin/python -m tests.ui.test_screenshots_flows artifacts/
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
-import subprocess
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 from embit import bip39
 from PySide6.QtCore import QTimer
-from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.services.bidding_wallet import get_bidding_wallet
@@ -37,7 +33,7 @@ from app.services.sandbox_process import start_sandbox
 from app.services.session import keys_from_secret, layout_for_preset
 from app.ui.context import AppContext, AppOptions
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
-from app.ui.launch import build_window, create_application
+from app.ui.launch import build_window
 from app.ui.main_window import MainWindow
 from app.ui.tabs.inscription_bid_tab import InscriptionBidTab
 from app.ui.tabs.listings_tab import ListingsTab
@@ -51,42 +47,21 @@ from app.wallet.vault_models import MnemonicSecret, ProfileMeta
 from tests.support.psbt_scenarios import SCENARIOS
 from tests.support.psbt_tamper import apply_to, tampers_for
 from tests.ui.conftest import FAST_KDF
-from tests.ui.test_screenshots import OUT, REPO, xvfb_display  # noqa: F401 (the fixture)
+from tests.ui.screenshots import assert_drawn, fail_keyring, run_shots, shoot_under_xvfb
 
 SHOTS = ("tab-withdraw", "tab-inscription_bid", "tab-listings", "offline-psbt_files")
 DIALOGS = ("dialog-review-withdraw", "dialog-review-listings", "dialog-review-refused")
 
 
-def test_screenshots_of_the_psbt_flows(xvfb_display: str, tmp_path: Path) -> None:  # noqa: F811
-    env = {k: v for k, v in os.environ.items() if k != "WAYLAND_DISPLAY"}
-    env |= {"DISPLAY": xvfb_display, "QT_QPA_PLATFORM": "xcb", "BIDWALLET_DATA_DIR": str(tmp_path)}
-    result = subprocess.run(
-        [sys.executable, "-m", "tests.ui.test_screenshots_flows", str(OUT)],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    if "could not load the Qt platform plugin" in result.stderr:
-        import pytest
-
-        pytest.skip(f"Qt's xcb plugin cannot load here: {result.stderr.strip()[-300:]}")
-    assert result.returncode == 0, result.stderr[-3000:]
-    saved = [Path(line) for line in result.stdout.splitlines() if line.endswith(".png")]
+def test_screenshots_of_the_psbt_flows(xvfb_display: str, tmp_path: Path) -> None:
+    module = "tests.ui.test_screenshots_flows"
+    saved = shoot_under_xvfb(module, xvfb_display, tmp_path, timeout_s=300)
     names = {path.name for path in saved}
     for theme in ("light", "dark"):
         for shot in SHOTS + DIALOGS:
             assert f"flows-{theme}-{shot}.png" in names
     for path in saved:
-        image = QImage(str(path))
-        assert image.width() >= 300 and image.height() >= 200, path
-        colours = {
-            image.pixel(x, y)
-            for x in range(0, image.width(), 7)
-            for y in range(0, image.height(), 7)
-        }
-        assert len(colours) > 8, f"{path} looks blank"
+        assert_drawn(path, 300, 200)
 
 
 # -- the shooting app (a subprocess under Xvfb) --------------------------------------------
@@ -153,7 +128,7 @@ async def prepare(root: str, data_dir: Path) -> tuple[AppContext, MainWindow, Mn
     options = AppOptions(
         data_dir=data_dir,
         vault_factory=lambda d: Vault(FileStore(d), FAST_KDF),
-        api_keys_factory=lambda: ApiKeyStore(_fail_keyring()),
+        api_keys_factory=lambda: ApiKeyStore(fail_keyring()),
         window_settings_file=data_dir / "window.ini",
     )
     context = AppContext(options)
@@ -238,7 +213,7 @@ async def shoot(out: Path, data_dir: Path) -> None:
                 data_dir=data_dir / "app",
                 offline=True,
                 vault_factory=lambda d: Vault(FileStore(d), FAST_KDF),
-                api_keys_factory=lambda: ApiKeyStore(_fail_keyring()),
+                api_keys_factory=lambda: ApiKeyStore(fail_keyring()),
                 window_settings_file=data_dir / "offline-window.ini",
             )
         )
@@ -295,23 +270,5 @@ class _Reviewed:
         self.label = "Tampered withdrawal"
 
 
-def _fail_keyring() -> object:
-    from keyring.backends.fail import Keyring
-
-    return Keyring()
-
-
-def main(out: Path) -> int:
-    import qasync
-
-    out.mkdir(parents=True, exist_ok=True)
-    app = create_application()
-    loop = qasync.QEventLoop(app)
-    asyncio.set_event_loop(loop)
-    with tempfile.TemporaryDirectory() as tmp, loop:
-        loop.run_until_complete(shoot(out, Path(tmp)))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(Path(sys.argv[1] if len(sys.argv) > 1 else "artifacts/screenshots")))
+    sys.exit(run_shots(shoot, Path(sys.argv[1] if len(sys.argv) > 1 else "artifacts/screenshots")))
