@@ -45,9 +45,6 @@ class ServiceClock:
     def now_ms(self) -> int:
         return self._wall_ms() + self._offset_ms
 
-    def now_s(self) -> int:
-        return self.now_ms() // 1000
-
     def advance(self, ms: int) -> int:
         """Move the clock forward by `ms` milliseconds (0 allowed); returns the new `now_ms()`.
 

@@ -23,7 +23,6 @@ MAX_TEXT = 100
 MAX_RUNE_LETTERS = 26
 MAX_RUNE_AMOUNT = (1 << 128) - 1
 DEFAULT_CONTENT_TYPE = "text/plain;charset=utf-8"
-RUNE_SPACERS = ("•", ".")
 
 
 def _text(value: Any, field: str, limit: int = MAX_TEXT) -> str:

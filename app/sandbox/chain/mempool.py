@@ -51,9 +51,6 @@ class Mempool:
     def entries(self) -> list[MempoolEntry]:
         return list(self._entries.values())
 
-    def total_vsize(self) -> int:
-        return sum(e.tx.vsize for e in self._entries.values())
-
     def select(self, max_weight: int) -> list[ParsedTx]:
         """Transactions for the next block: highest fee rate first among those whose
         unconfirmed parents are already in (so parents always precede children), until the

@@ -70,10 +70,6 @@ class ParsedTx:
             and self.inputs[0].prev_vout == COINBASE_VOUT
         )
 
-    @property
-    def has_witness(self) -> bool:
-        return any(inp.witness for inp in self.inputs)
-
     @cached_property
     def txid_bytes(self) -> bytes:
         """Internal byte order (as used in merkle trees and outpoints)."""

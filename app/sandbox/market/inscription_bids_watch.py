@@ -11,10 +11,9 @@ A mempool event checks that transaction's inputs; a block event re-checks every 
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Sequence
 
-from app.sandbox.chain.events import ChainEvent, SpentOutput
+from app.sandbox.chain.events import SpentOutput
 from app.sandbox.market.inscription_bids_store import (
     ACCEPTED,
     FUNDING_SPENT,
@@ -35,23 +34,12 @@ def end_status(spender: str | None, intent_txid: str, input_index: int) -> str:
     return INSCRIPTION_MOVED if input_index == 0 else FUNDING_SPENT
 
 
-def on_chain_event(market: Market, event: ChainEvent) -> None:
-    if event.kind == "tx" and event.txid is not None:
-        check_transaction(market, event.txid, event.spent)
-    else:
-        sweep(market)
-
-
 def watch(market: Market) -> None:
-    """Subscribe to the node's events for as long as the market's database is open."""
-
-    def watcher(event: ChainEvent) -> None:
-        try:
-            on_chain_event(market, event)
-        except sqlite3.ProgrammingError:  # the market was closed: stop listening
-            market.node.unsubscribe(watcher)
-
-    market.node.subscribe(watcher)
+    """End bids as the chain moves: each accepted transaction, and once per batch of blocks."""
+    market.watch_chain_state(
+        lambda event: check_transaction(market, event.txid or "", event.spent),
+        lambda: sweep(market),
+    )
 
 
 def check_transaction(market: Market, txid: str, spent: Sequence[SpentOutput]) -> None:

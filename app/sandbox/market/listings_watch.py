@@ -9,10 +9,9 @@ output is spent, noticed on every mempool acceptance and every block.
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Sequence
 
-from app.sandbox.chain.events import ChainEvent, SpentOutput
+from app.sandbox.chain.events import SpentOutput
 from app.sandbox.market.listings_items import is_spent
 from app.sandbox.market.listings_store import (
     ITEM_MOVED,
@@ -65,15 +64,8 @@ def sweep(market: Market) -> int:
 
 
 def watch(market: Market) -> None:
-    """Subscribe to the node's events for as long as the market's database is open."""
-
-    def watcher(event: ChainEvent) -> None:
-        try:
-            if event.kind == "tx" and event.txid is not None:
-                check_transaction(market, event.txid, event.spent)
-            else:
-                sweep(market)
-        except sqlite3.ProgrammingError:  # the market was closed: stop listening
-            market.node.unsubscribe(watcher)
-
-    market.node.subscribe(watcher)
+    """End listings as the chain moves: each accepted transaction, once per batch of blocks."""
+    market.watch_chain_state(
+        lambda event: check_transaction(market, event.txid or "", event.spent),
+        lambda: sweep(market),
+    )

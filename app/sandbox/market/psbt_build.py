@@ -84,12 +84,6 @@ def build_psbt(inputs: Sequence[InputSpec], outputs: Sequence[tuple[bytes, int]]
     return psbt
 
 
-def unsigned_tx_bytes(psbt: FixedPSBT) -> bytes:
-    """The PSBT's transaction without any signature: what a PSBT is identified by."""
-    raw: bytes = psbt.tx.serialize()
-    return raw
-
-
 def is_p2wpkh(spk: bytes) -> bool:
     return len(spk) == 22 and spk[:2] == b"\x00\x14"
 

@@ -80,7 +80,8 @@ class Market:
         # Bidding-wallet address -> wallet id, for the chain watcher (filled by wallets.py).
         self.wallet_ids_by_address: dict[str, int] = {}
         self._closed = False
-        node.subscribe(self._on_chain_event)
+        self._chain_listeners: list[Callable[[ChainEvent], None]] = []
+        self.watch_chain(self._on_chain_event)
 
     @classmethod
     def open(cls, node: Node, settings: SandboxSettings) -> Market:
@@ -99,8 +100,29 @@ class Market:
             if self._closed:
                 return
             self._closed = True
-            self.node.unsubscribe(self._on_chain_event)
+            for listener in self._chain_listeners:
+                self.node.unsubscribe(listener)
             self.store.close()
+
+    def watch_chain(self, listener: Callable[[ChainEvent], None]) -> None:
+        """Follow the node's events until `close()`."""
+        self._chain_listeners.append(listener)
+        self.node.subscribe(listener)
+
+    def watch_chain_state(
+        self, on_tx: Callable[[ChainEvent], object], on_blocks: Callable[[], object]
+    ) -> None:
+        """`on_tx` for each mempool acceptance; `on_blocks` (a re-check of state) once per batch
+        of blocks, after the newest: `mine(1000)` announces 1,000 blocks at once, and one
+        re-check sees everything they did."""
+
+        def listener(event: ChainEvent) -> None:
+            if event.kind == "tx":
+                on_tx(event)
+            elif event.height >= self.node.tip_height:
+                on_blocks()
+
+        self.watch_chain(listener)
 
     # -- shared helpers -----------------------------------------------------------------
 
