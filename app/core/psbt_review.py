@@ -8,7 +8,6 @@ is None ("unknown"), never a guess.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -164,12 +163,6 @@ class Review:
 
     def findings_of(self, code: FindingCode) -> list[Finding]:
         return [f for f in self.findings if f.code is code]
-
-    def our_inputs(self) -> Iterator[InputReview]:
-        return (i for i in self.inputs if i.is_ours)
-
-    def our_outputs(self) -> Iterator[OutputReview]:
-        return (o for o in self.outputs if o.is_ours)
 
     def landing_of(self, inscription_id: str) -> Landing | None:
         return next((x for x in self.landings if x.inscription_id == inscription_id), None)

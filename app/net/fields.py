@@ -103,13 +103,6 @@ class Reader:
             raise self._missing(value, paths, "a non-empty string")
         return value
 
-    def need_int(self, body: Any, *paths: str) -> int:
-        raw = self.pick(body, *paths)
-        value = as_int(raw)
-        if value is None:
-            raise self._missing(raw, paths, "an integer")
-        return value
-
     def need_bool(self, body: Any, *paths: str) -> bool:
         value = self.pick(body, *paths)
         if not isinstance(value, bool):

@@ -18,7 +18,6 @@ from urllib.parse import quote
 import httpx
 
 from app.net.errors import (
-    BadResponse,
     ConnectFailed,
     ConnectionLost,
     HttpError,
@@ -217,9 +216,6 @@ class HttpClient:
         if status == 404:
             return NotFound(self.service, status, message, code)
         return HttpError(self.service, status, message, code)
-
-    def bad_response(self, path: str, problem: str, field: str | None = None) -> BadResponse:
-        return BadResponse(self.service, path, problem, field)
 
     def redact(self, text: str) -> str:
         """Remove the API key should a server echo it back in a message."""

@@ -39,7 +39,6 @@ from app.services.psbt_flow import (
     sign_plans,
 )
 from app.wallet.addresses import AddressType, KeyRole
-from app.wallet.keys import RoleKey
 
 TAP_TRANSFER_EXPLANATION = (
     "A TAP token transfer inscription cannot be sold as a secure listing: the marketplace "
@@ -106,8 +105,7 @@ def build_listings(
         )
     if len({item.inscription_id is None for item in items}) > 1:
         raise ListingError("Inscriptions and runes cannot be listed in the same request.")
-    ordinals = ctx.keys.ordinals
-    public = ordinals.public if isinstance(ordinals, RoleKey) else ordinals
+    public = ctx.ordinals_public
     tap_key = None
     if public.address_type is AddressType.P2TR:
         tap_key = public.public_key[-32:].hex()  # the x-only internal key (BIP-86)

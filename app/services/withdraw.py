@@ -16,18 +16,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from app.core.bid_request import Trait
-from app.core.pools import OpenBid, PoolKey, bids_to_cancel
+from app.core.pools import bids_to_cancel
 from app.core.psbt_review_context import Role
 from app.core.psbt_review_summary import sats
 from app.core.psbt_view import address_networks
 from app.core.signing_policy import WithdrawIntent
 from app.net.errors import MarketplaceError
-from app.net.marketplace_bids import BidListEntry
 from app.net.marketplace_requests import WithdrawIntentRequest, WithdrawSubmission
 from app.services.bidding_wallet import bidding_wallet_address
 from app.services.context import ServiceContext
 from app.services.errors import ServiceError
+from app.services.open_bids import fetch_open_bids, pooled_bids
 from app.services.psbt_flow import PsbtPlan, review_online, sign_plan
 from app.wallet.addresses import KeyRole
 
@@ -106,35 +105,20 @@ async def submit_signed_withdraw(
     ctx: ServiceContext, amount: int, signed_base64: str
 ) -> WithdrawDone:
     """`POST /withdraw` with a PSBT signed where its review approved (here or offline)."""
-    before = {b.bid_id for b in await _open_bids(ctx)}
+    before = {b.bid_id for b in await fetch_open_bids(ctx)}
     try:
         result = await ctx.clients.marketplace.withdraw(WithdrawSubmission(signed_base64))
     except MarketplaceError as exc:
         raise WithdrawError(
             f"The service refused the signed withdrawal: {exc.message}", exc.error_code
         ) from exc
-    after = {b.bid_id for b in await _open_bids(ctx)}
+    after = {b.bid_id for b in await fetch_open_bids(ctx)}
     return WithdrawDone(result.txid, amount, tuple(sorted(before - after)))
-
-
-async def _open_bids(ctx: ServiceContext) -> list[BidListEntry]:
-    return await ctx.clients.marketplace.get_bids(ctx.ordinals_address)
 
 
 async def _bids_at_risk(ctx: ServiceContext, balance_after: int) -> tuple[str, ...]:
     """The collection/trait/rune bids the balance after the withdrawal would not cover, by
-    the core pool rule (bids funded from the bidding wallet only)."""
-    bids = [b for b in (_open_bid(e) for e in await _open_bids(ctx)) if b is not None]
+    the core pool rule, with the pools the bid pre-flight uses (bidding-wallet bids only)."""
+    bids, _ = pooled_bids(await fetch_open_bids(ctx))
     doomed = bids_to_cancel(max(0, balance_after), bids, ctx.maker_fee)
     return tuple(b.bid_id for b in doomed)
-
-
-def _open_bid(entry: BidListEntry) -> OpenBid | None:
-    if entry.type not in ("collection", "rune") or entry.price is None:
-        return None
-    slug = entry.collection_slug or entry.rune_name
-    if slug is None:
-        return None
-    attribute = entry.attribute
-    trait = None if attribute is None else Trait(attribute.trait_type, attribute.value)
-    return OpenBid(entry.bid_id, PoolKey(slug, trait), entry.price, 0)

@@ -101,7 +101,10 @@ class AppContext(QObject):
     # -- profiles ---------------------------------------------------------------------------
 
     def save_settings(self, settings: AppSettings) -> None:
-        self.store.save(settings)
+        if (
+            settings != self.settings
+        ):  # an atomic write with fsyncs, on the GUI thread: only if needed
+            self.store.save(settings)
         self.settings = settings
         if self.profile is not None:
             self.profile = settings.get(self.profile.name) or self.profile

@@ -17,10 +17,6 @@ class CollectionInfo:
     name: str
     traits: tuple[tuple[str, tuple[str, ...]], ...]  # (trait_type, its values)
 
-    @property
-    def trait_count(self) -> int:
-        return sum(len(values) for _, values in self.traits)
-
 
 def parse_collections(body: Any) -> list[CollectionInfo]:
     """Tolerant: an entry without a usable slug is skipped, a malformed trait list is empty."""

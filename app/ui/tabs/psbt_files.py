@@ -38,9 +38,11 @@ class LoadedPsbt:
 
 
 def _is_signed(scope: Any) -> bool:
+    # tap_key_sig is FixedInput's PSBT_IN_TAP_KEY_SIG (0x13), where our signer writes key-path
+    # signatures; embit itself has no such attribute.
     return bool(
         getattr(scope, "partial_sigs", None)
-        or getattr(scope, "taproot_key_sig", None)
+        or getattr(scope, "tap_key_sig", None)
         or getattr(scope, "taproot_sigs", None)
         or getattr(scope, "final_scriptwitness", None)
         or getattr(scope, "final_scriptsig", None)

@@ -95,9 +95,6 @@ class AmountEdit(QWidget):
         self._unit = UNIT_SATS
         self.unit.currentIndexChanged.connect(self._unit_changed)
 
-    def current_unit(self) -> str:
-        return self._unit
-
     def value(self) -> int | None:
         try:
             return parse_amount(self.edit.text(), self._unit)
