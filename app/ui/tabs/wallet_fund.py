@@ -8,7 +8,6 @@ review dialog, and signing runs in the executor (`execute_funding`)."""
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QGuiApplication
@@ -33,19 +32,9 @@ from app.ui.widgets.fee_picker import FeePicker
 from app.ui.widgets.qr_view import QrView
 
 if TYPE_CHECKING:
-    from app.core.psbt_review import Review
-    from app.core.signing_policy import Verdict
     from app.ui.context import AppContext
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class RefusedPlan:
-    """A refused funding PSBT, for the review dialog (which then offers no Sign button)."""
-
-    review: Review
-    verdict: Verdict
 
 
 class FundPanel(QGroupBox):
@@ -168,6 +157,7 @@ class FundPanel(QGroupBox):
         from app.services.errors import PolicyRefusedError, ServiceError
         from app.services.funding import execute_funding, prepare_funding
         from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
+        from app.ui.dialogs.psbt_review_flow import show_refusal
 
         self._show(strings.WALLET_FUND_PREPARING)
         title, action = strings.WALLET_FUND_TITLE, strings.WALLET_FUND_ACTION
@@ -178,11 +168,7 @@ class FundPanel(QGroupBox):
                     self.session.read_context(), amount, fee_rate=self.fee.rate()
                 )
         except PolicyRefusedError as exc:
-            if exc.review is not None:  # the user sees why: the dialog without a Sign button
-                refused = RefusedPlan(exc.review, exc.verdict)
-                await PsbtReviewDialog.ask(
-                    self, [refused], title=title, action=action, context=self.context
-                )
+            await show_refusal(self, self.context, exc, title=title)  # why; no Sign button
             self._show(exc.user_message, "error")
             return
         except (NotReadyError, ServiceError, NetError) as exc:

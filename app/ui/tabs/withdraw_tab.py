@@ -33,6 +33,7 @@ from app.ui.dialogs.psbt_review_flow import (
     signing_context,
     still_unlocked,
 )
+from app.ui.tabs.wallet_state import WalletState
 from app.ui.tabs.withdraw_preview import WalletFacts, at_risk_rows, load_facts
 from app.ui.wallet_session import NotReadyError, failure_text, tracked, wallet_session
 from app.ui.widgets import message_label, set_message
@@ -291,3 +292,5 @@ class WithdrawTab(QWidget):
         self.txid_row.set_txid(done.txid)
         self.amount.set_value(None)
         self.sweep = False
+        # The balance and bids changed for every tab, not only this one.
+        WalletState.of(self._context).request_refresh()
