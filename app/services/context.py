@@ -146,34 +146,39 @@ class ServiceContext:
                 f"signed rather than risk an inscription or runes ({type(exc).__name__}: "
                 f"{exc})."
             ) from exc
-        contents: dict[str, OutpointContents] = {}
         for outpoint, output in zip(wanted, outputs, strict=True):
             if output.indexed is False:
                 raise OrdUnavailableError(
                     f"ord has not indexed output {outpoint} yet, so what it carries is "
                     "unknown; try again once ord has caught up with the chain."
                 )
-            contents[outpoint] = await self._contents_of(outpoint, output)
-        return contents
+        # Concurrent: a bulk listing asks about up to 100 items, each round trip to ord.
+        contents = await asyncio.gather(
+            *(self._contents_of(o, output) for o, output in zip(wanted, outputs, strict=True))
+        )
+        return dict(zip(wanted, contents, strict=True))
 
     async def _contents_of(self, outpoint: str, output: OrdOutput) -> OutpointContents:
-        inscriptions = []
-        for inscription_id in output.inscriptions:
-            try:
-                location = await self.clients.ord.inscription(inscription_id)
-            except NetError as exc:
-                raise OrdUnavailableError(
-                    f"ord could not say where inscription {inscription_id} sits in "
-                    f"{outpoint} ({type(exc).__name__}); refusing rather than guessing."
-                ) from exc
-            if location.output.lower() != outpoint.lower():
-                raise OrdUnavailableError(
-                    f"ord lists inscription {inscription_id} on {outpoint} but locates it at "
-                    f"{location.satpoint}; its answers disagree, so nothing is signed."
-                )
-            inscriptions.append(InscriptionAt(inscription_id, location.offset))
+        inscriptions = await asyncio.gather(
+            *(self._located(outpoint, i) for i in output.inscriptions)
+        )
         runes = tuple(RuneAmount(r.name, r.amount) for r in output.runes)
         return OutpointContents(tuple(inscriptions), runes)
+
+    async def _located(self, outpoint: str, inscription_id: str) -> InscriptionAt:
+        try:
+            location = await self.clients.ord.inscription(inscription_id)
+        except NetError as exc:
+            raise OrdUnavailableError(
+                f"ord could not say where inscription {inscription_id} sits in "
+                f"{outpoint} ({type(exc).__name__}); refusing rather than guessing."
+            ) from exc
+        if location.output.lower() != outpoint.lower():
+            raise OrdUnavailableError(
+                f"ord lists inscription {inscription_id} on {outpoint} but locates it at "
+                f"{location.satpoint}; its answers disagree, so nothing is signed."
+            )
+        return InscriptionAt(inscription_id, location.offset)
 
     def review_context(
         self,
