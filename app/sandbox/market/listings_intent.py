@@ -4,18 +4,25 @@ listing, in order, for the seller to sign with SIGHASH_ALL|ANYONECANPAY (0x81).
 Secure listing PSBT (docs/sandbox-listings.md):
 - input 0: the item's output (V sats), PSBT_IN_SIGHASH_TYPE = 0x81, witness UTXO, and the
   taproot internal key for a taproot `sellerOrdAddress`; `indicesToSign` = [0];
-- output 0: V + 1,000 sats to the marketplace's escrow key. Input 0 comes first in any purchase
-  the marketplace builds, so by ord's FIFO rule the item (and runes, first output) lands here;
-  the 1,000 sats, paid by the buyer, fund the escrow's transfer to the buyer;
+- output 0: V + 1,000 sats to an escrow key of this item: a sandbox-held P2TR key whose label
+  is derived from the item's outpoint (`escrow_label`). Input 0 comes first in any purchase the
+  marketplace builds, so by ord's FIFO rule the item (and runes, first output) lands here; the
+  1,000 sats, paid by the buyer, fund the escrow's transfer to the buyer;
 - output 1: `price` to `sellerReceiveAddress`;
 - output 2: the marketplace's taker fee, 2% of the price, paid by the buyer (omitted below dust).
 ALL|ANYONECANPAY commits the seller to every output and to its own input only: whatever inputs
 a buyer adds, the seller is paid `price` and the item goes to the escrow, which only the
 marketplace releases (`purchase.py`). No SINGLE|ANYONECANPAY PSBT is ever built.
+
+Why one escrow key per item: ALL|ANYONECANPAY signatures of two listings whose output lists are
+equal (same postage, same price, one shared escrow address) fit into ONE transaction together,
+which hands the buyer both items and pays the seller once (the "double sale"). An escrow output
+that is unique per item makes every listing's outputs unique.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,12 +43,23 @@ from app.wallet.psbt_view import unsigned_txid
 
 SIGHASH_ALL_ANYONECANPAY = 0x81
 TRANSFER_ALLOWANCE = 1_000  # sats the buyer adds to the escrow output for its transfer fee
-ESCROW_LABEL = "secure-listing-escrow"
+SHARED_ESCROW_LABEL = "secure-listing-escrow"  # the one escrow key of the unsafe layout
+ESCROW_LABEL_PREFIX = "escrow-"
 
 
-def escrow_script(market: Market) -> bytes:
-    """scriptPubKey of the marketplace's escrow key (a sandbox-held P2TR key)."""
-    return decode_address(market.node.sandbox_address(ESCROW_LABEL, "p2tr")).script_pubkey
+def escrow_label(outpoint: str) -> str:
+    """Label of the sandbox key escrowing the item at `outpoint` (`txid:vout`): 47 characters,
+    within the 64 a sandbox key label may have."""
+    digest = hashlib.sha256(f"{SHARED_ESCROW_LABEL}:{outpoint}".encode()).hexdigest()
+    return ESCROW_LABEL_PREFIX + digest[:40]
+
+
+def escrow_script(market: Market, outpoint: str) -> bytes:
+    """scriptPubKey of the escrow key for the item at `outpoint` (a sandbox-held P2TR key).
+    Registering it stores its label in the chain's store at once, so the purchase's transfer is
+    signed for it after a restart too (`SandboxKeys.key_for_script`)."""
+    label = escrow_label(outpoint)
+    return decode_address(market.node.sandbox_address(label, "p2tr")).script_pubkey
 
 
 def create_secure_sell_intent(market: Market, body: Any) -> Json:
@@ -189,10 +207,10 @@ def _build_all(market: Market, listings: Sequence[ListingRequest]) -> Json:
                 field=listing.where,
             )
         seen[item.outpoint] = listing.where
-    escrow_spk, fee_spk, now = escrow_script(market), fee_script(market), market.now_ms()
+    fee_spk, now = fee_script(market), market.now_ms()
     intents, psbts, summaries = [], [], []
     for listing, item in zip(listings, items, strict=True):
-        psbt, fee = listing_psbt(listing, item, escrow_spk, fee_spk)
+        psbt, fee = listing_psbt(listing, item, escrow_script(market, item.outpoint), fee_spk)
         txid = unsigned_txid(psbt)
         intents.append(ListingIntent(txid, psbt_to_bytes(psbt), listing.terms(), item, fee, now))
         psbts.append(

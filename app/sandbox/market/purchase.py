@@ -8,9 +8,10 @@ here, broadcast in order (docs/sandbox-listings.md, "How the item reaches the bu
 2. purchase: [input 0 = the item with the seller's ALL|ANYONECANPAY signature, input 1 = that
    exact output] -> the listing's outputs: escrow (item + 1,000 sats), the seller's price, the
    taker fee. The item's sats come first, so ord's FIFO rule puts the item on the escrow output;
-3. transfer: the escrow output -> `buyerTokenReceiveAddress`, signed with the marketplace's
-   escrow key; the fee comes out of the 1,000 sats the buyer added, so the item lands on the
-   buyer's output at the same offset.
+3. transfer: the escrow output -> `buyerTokenReceiveAddress`, signed with the item's escrow key
+   (a sandbox key registered in the chain's store when the listing PSBT was built, so it is
+   found after a restart too); the fee comes out of the 1,000 sats the buyer added, so the item
+   lands on the buyer's output at the same offset.
 The purchase txid is recorded before broadcasting, so the chain watcher marks the listing
 `sold` (not `item_moved`) when it sees it.
 """

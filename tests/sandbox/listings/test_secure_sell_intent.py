@@ -10,7 +10,7 @@ from app.core.sat_flow import route
 from app.core.signing_policy import SecureListingIntent
 from app.sandbox.chain.node import Node
 from app.sandbox.market.inscription_bids_intent import SERVICE_FEE_BPS
-from app.sandbox.market.listings_intent import ESCROW_LABEL, TRANSFER_ALLOWANCE
+from app.sandbox.market.listings_intent import TRANSFER_ALLOWANCE, escrow_label
 from app.wallet.addresses import decode_address
 from app.wallet.psbt_io import parse_psbt
 from app.wallet.psbt_signer import SignRequest
@@ -46,7 +46,8 @@ async def test_listing_psbt_pays_the_seller_and_sends_the_item_to_escrow(
     assert item.sighash_type == 0x81  # ALL|ANYONECANPAY, never SINGLE|ANYONECANPAY
     assert item.witness_utxo.value == 7_000
     assert item.taproot_internal_key.xonly() == seller.ordinals.public.xonly_public_key
-    escrow = decode_address(sandbox_node.sandbox_address(ESCROW_LABEL, "p2tr")).script_pubkey
+    escrow_key = escrow_label(inscription_info(sandbox_node, inscription_id)["output"])
+    escrow = decode_address(sandbox_node.sandbox_address(escrow_key, "p2tr")).script_pubkey
     outs = [(o.script_pubkey.data, o.value) for o in psbt.outputs]
     assert outs[0] == (escrow, 7_000 + TRANSFER_ALLOWANCE)
     assert outs[1] == (decode_address(seller.payment.address).script_pubkey, price)

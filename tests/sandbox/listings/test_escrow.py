@@ -1,0 +1,138 @@
+"""The escrow output of secure listings is unique per listed item (the double-sale defence,
+docs/sandbox-listings.md), and its key survives a restart."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+from fastapi import FastAPI
+
+from app.sandbox.chain.node import Node
+from app.sandbox.http.app import create_app
+from app.sandbox.http.settings import SandboxSettings
+from app.sandbox.market.listings_intent import TRANSFER_ALLOWANCE, escrow_label
+from app.wallet.addresses import decode_address
+from app.wallet.psbt_io import parse_psbt
+from tests.sandbox.conftest import ASGI_BASE_URL
+from tests.sandbox.listings.helpers import inscription_info, ok
+from tests.sandbox.listings.selling import activate, inscribe, listing_body, new_seller
+
+POSTAGE = 6_000
+PRICE = 75_000
+
+Outputs = list[tuple[bytes, int]]
+
+
+def _outputs(entry: dict[str, Any]) -> tuple[str, Outputs]:
+    """(item outpoint, output list) of one `secureListingPSBTs` entry."""
+    psbt = parse_psbt(entry["base64"])
+    item = psbt.inputs[0]
+    outs = [(bytes(o.script_pubkey.data), int(o.value)) for o in psbt.outputs]
+    return f"{item.txid.hex()}:{item.vout}", outs
+
+
+def _escrow(node: Node, label: str) -> bytes:
+    return decode_address(node.sandbox_address(label, "p2tr")).script_pubkey
+
+
+@asynccontextmanager
+async def _served(node: Node, settings: SandboxSettings) -> AsyncIterator[httpx.AsyncClient]:
+    app: FastAPI = create_app(node, settings)
+    transport = httpx.ASGITransport(app=app)
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url=ASGI_BASE_URL) as client:
+            yield client
+    finally:
+        app.state.market.close()
+
+
+def test_escrow_labels_are_per_outpoint_and_fit_a_key_label() -> None:
+    first, second = escrow_label("ab" * 32 + ":0"), escrow_label("ab" * 32 + ":1")
+    assert first != second
+    assert first.startswith("escrow-") and len(first) == 47 <= 64
+    assert escrow_label("ab" * 32 + ":0") == first  # stable
+
+
+async def test_equal_listings_of_two_items_have_different_outputs(
+    client: httpx.AsyncClient, sandbox_node: Node
+) -> None:
+    """Two items with the same postage, listed at the same price by single intents: without a
+    per-item escrow their output lists would be equal and both signatures would fit into one
+    purchase that pays the seller once."""
+    seller = new_seller()
+    ids = [inscribe(sandbox_node, seller, postage=POSTAGE) for _ in range(2)]
+    found = []
+    for inscription_id in ids:
+        data = await ok(
+            await client.post(
+                "/v1/intent/secure-sell", json=listing_body(seller, inscription_id, price=PRICE)
+            )
+        )
+        [entry] = data["seller"]["secureListingPSBTs"]
+        found.append(_outputs(entry))
+    (_, first), (_, second) = found
+    assert first != second
+    assert first[1:] == second[1:]  # only the escrow differs: price and taker fee are equal
+    for inscription_id, (item, outs) in zip(ids, found, strict=True):
+        assert item == inscription_info(sandbox_node, inscription_id)["output"]
+        assert outs[0] == (_escrow(sandbox_node, escrow_label(item)), POSTAGE + TRANSFER_ALLOWANCE)
+
+
+async def test_one_bulk_intent_gives_every_item_its_own_escrow(
+    client: httpx.AsyncClient, sandbox_node: Node
+) -> None:
+    seller = new_seller()
+    ids = [inscribe(sandbox_node, seller, postage=POSTAGE) for _ in range(3)]
+    listings = [listing_body(seller, i, price=PRICE) for i in ids]
+    data = await ok(await client.post("/v1/intent/secure-bulk-sell", json={"listings": listings}))
+    found = [_outputs(e) for e in data["seller"]["secureListingPSBTs"]]
+    escrows = {outs[0] for _, outs in found}
+    assert len(escrows) == 3
+    assert len({tuple(outs) for _, outs in found}) == 3
+    for item, outs in found:
+        assert outs[0][0] == _escrow(sandbox_node, escrow_label(item))
+
+
+async def test_a_listing_made_before_a_restart_is_bought_after_it(tmp_path: Path) -> None:
+    """The escrow key is registered in the chain's store when the PSBT is built: a fresh node
+    on the same data directory signs the purchase's transfer out of the escrow."""
+    data_dir = tmp_path / "data"
+    node = Node.open(data_dir)
+    try:
+        async with _served(node, SandboxSettings()) as client:
+            seller = new_seller()
+            inscription_id = inscribe(node, seller, postage=POSTAGE)
+            [listing] = await activate(
+                client, seller, [listing_body(seller, inscription_id, price=PRICE)]
+            )
+    finally:
+        node.close()
+
+    node = Node.open(data_dir)
+    try:
+        async with _served(node, SandboxSettings()) as client:
+            buyer_token = node.sandbox_address("restart-buyer-ordinals")
+            sold = await ok(
+                await client.post(
+                    "/sandbox/listings/purchase",
+                    json={"listingId": listing["_id"], "buyerTokenReceiveAddress": buyer_token},
+                )
+            )
+            where = await ok(await client.get(f"/ord/inscription/{inscription_id}"))
+            purchase = await ok(await client.get(f"/esplora/tx/{sold['purchaseTxid']}"))
+        assert sold["status"] == "sold"
+        assert (where["address"], where["output"]) == (buyer_token, f"{sold['transferTxid']}:0")
+        paid = [
+            o["value"]
+            for o in purchase["vout"]
+            if o.get("scriptpubkey_address") == seller.payment.address
+        ]
+        assert paid == [PRICE]
+        escrow = _escrow(node, escrow_label(listing["itemOutpoint"]))
+        assert purchase["vout"][0]["scriptpubkey"] == escrow.hex()
+    finally:
+        node.close()
