@@ -100,6 +100,14 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="BPS",
         help="maker fee per collection bid in basis points of its price (default 0)",
     )
+    parser.add_argument(
+        "--listing-escrow",
+        choices=("per-item", "shared"),
+        default="per-item",
+        help="escrow output of secure listings: one key per listed item (default), or 'shared' "
+        "to reproduce the double-sale layout of a careless marketplace (QA: the app must "
+        "refuse the second colliding signature)",
+    )
 
 
 def settings_from_args(args: argparse.Namespace) -> SandboxSettings:
@@ -119,6 +127,7 @@ def settings_from_args(args: argparse.Namespace) -> SandboxSettings:
         block_interval_s=getattr(args, "block_interval", None),
         maker_fee_sats=DEFAULT_MAKER_FEE_SATS if fee_sats is None else fee_sats,
         maker_fee_bps=DEFAULT_MAKER_FEE_BPS if fee_bps is None else fee_bps,
+        listing_escrow=getattr(args, "listing_escrow", None) or "per-item",
     )
 
 

@@ -142,4 +142,6 @@ class Info(BaseModel):
     makerFeeSats: int | None = None
     makerFeeBps: int | None = None
     biddingWalletKind: str | None = None
+    # "per-item" or "shared" (`--listing-escrow`, docs/sandbox-listings.md).
+    listingEscrow: str | None = None
     servicePublicKey: str | None = None

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 BiddingWalletKind = Literal["taproot", "p2wsh"]
+ListingEscrow = Literal["per-item", "shared"]
+LISTING_ESCROWS: tuple[ListingEscrow, ...] = ("per-item", "shared")
 
 DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 # Maker fee per collection/trait/rune bid (docs/sandbox-marketplace.md): third-party docs of
@@ -27,6 +29,10 @@ class SandboxSettings:
     `max_body_bytes`: requests with a larger body get 413 before the body is read.
     `maker_fee_sats` / `maker_fee_bps`: the maker fee on each collection bid,
     `ceil(price * bps / 10,000) + sats`, counted in the bid pools and paid on a fill.
+    `listing_escrow`: "per-item" (default) gives each listed item its own escrow output, so no
+    two secure listing PSBTs have the same outputs; "shared" pays every listing's item to one
+    escrow key, the double-sale layout of a careless marketplace, only to check that the app
+    refuses the second colliding signature (docs/sandbox-listings.md).
     """
 
     api_key: str | None = field(default=None, repr=False)
@@ -35,11 +41,16 @@ class SandboxSettings:
     block_interval_s: float | None = None
     maker_fee_sats: int = DEFAULT_MAKER_FEE_SATS
     maker_fee_bps: int = DEFAULT_MAKER_FEE_BPS
+    listing_escrow: ListingEscrow = "per-item"
 
     def __post_init__(self) -> None:
         if self.bidding_wallet not in ("taproot", "p2wsh"):
             raise ValueError(
                 f"bidding_wallet must be 'taproot' or 'p2wsh', not {self.bidding_wallet!r}"
+            )
+        if self.listing_escrow not in LISTING_ESCROWS:
+            raise ValueError(
+                f"listing_escrow must be 'per-item' or 'shared', not {self.listing_escrow!r}"
             )
         if self.max_body_bytes < 1:
             raise ValueError("max_body_bytes must be positive")

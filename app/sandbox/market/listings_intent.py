@@ -17,7 +17,9 @@ marketplace releases (`purchase.py`). No SINGLE|ANYONECANPAY PSBT is ever built.
 Why one escrow key per item: ALL|ANYONECANPAY signatures of two listings whose output lists are
 equal (same postage, same price, one shared escrow address) fit into ONE transaction together,
 which hands the buyer both items and pays the seller once (the "double sale"). An escrow output
-that is unique per item makes every listing's outputs unique.
+that is unique per item makes every listing's outputs unique. `--listing-escrow shared` brings
+the careless shared layout back, only so QA can check that the app refuses the second colliding
+signature.
 """
 
 from __future__ import annotations
@@ -43,7 +45,8 @@ from app.wallet.psbt_view import unsigned_txid
 
 SIGHASH_ALL_ANYONECANPAY = 0x81
 TRANSFER_ALLOWANCE = 1_000  # sats the buyer adds to the escrow output for its transfer fee
-SHARED_ESCROW_LABEL = "secure-listing-escrow"  # the one escrow key of the unsafe layout
+# The one escrow key of `--listing-escrow shared` (the unsafe layout, for QA only).
+SHARED_ESCROW_LABEL = "secure-listing-escrow"
 ESCROW_LABEL_PREFIX = "escrow-"
 
 
@@ -58,7 +61,8 @@ def escrow_script(market: Market, outpoint: str) -> bytes:
     """scriptPubKey of the escrow key for the item at `outpoint` (a sandbox-held P2TR key).
     Registering it stores its label in the chain's store at once, so the purchase's transfer is
     signed for it after a restart too (`SandboxKeys.key_for_script`)."""
-    label = escrow_label(outpoint)
+    shared = market.settings.listing_escrow == "shared"
+    label = SHARED_ESCROW_LABEL if shared else escrow_label(outpoint)
     return decode_address(market.node.sandbox_address(label, "p2tr")).script_pubkey
 
 

@@ -154,6 +154,7 @@ class Market:
             "makerFeeSats": self.settings.maker_fee_sats,
             "makerFeeBps": self.settings.maker_fee_bps,
             "biddingWalletKind": self.settings.bidding_wallet,
+            "listingEscrow": self.settings.listing_escrow,
             "servicePublicKey": self.service_pubkey.hex(),
         }
 

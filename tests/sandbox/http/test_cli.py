@@ -21,6 +21,8 @@ def test_serve_defaults_are_loopback_and_a_free_port() -> None:
     args = build_parser().parse_args(["sandbox", "serve"])
     assert (args.host, args.port, args.data, args.block_interval) == ("127.0.0.1", 0, None, None)
     assert (args.api_key, args.bidding_wallet) == (None, "taproot")
+    assert args.listing_escrow == "per-item"
+    assert settings_from_args(args).listing_escrow == "per-item"
 
 
 def test_serve_accepts_every_option(tmp_path: Path) -> None:
@@ -40,10 +42,13 @@ def test_serve_accepts_every_option(tmp_path: Path) -> None:
             "k",
             "--bidding-wallet",
             "p2wsh",
+            "--listing-escrow",
+            "shared",
         ]
     )
     assert (args.host, args.port, args.data) == ("::1", 8123, tmp_path)
     assert (args.block_interval, args.api_key, args.bidding_wallet) == (2.5, "k", "p2wsh")
+    assert settings_from_args(args).listing_escrow == "shared"
 
 
 @pytest.mark.parametrize(
@@ -55,6 +60,7 @@ def test_serve_accepts_every_option(tmp_path: Path) -> None:
         ["--block-interval", "0"],
         ["--block-interval", "nan"],
         ["--bidding-wallet", "p2pkh"],
+        ["--listing-escrow", "none"],
     ],
 )
 def test_serve_rejects_bad_options(bad: list[str], capsys: pytest.CaptureFixture[str]) -> None:

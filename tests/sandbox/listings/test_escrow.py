@@ -1,5 +1,6 @@
 """The escrow output of secure listings is unique per listed item (the double-sale defence,
-docs/sandbox-listings.md), and its key survives a restart."""
+docs/sandbox-listings.md), its key survives a restart, and `--listing-escrow shared` brings the
+unsafe shared layout back for QA."""
 
 from __future__ import annotations
 
@@ -14,7 +15,11 @@ from fastapi import FastAPI
 from app.sandbox.chain.node import Node
 from app.sandbox.http.app import create_app
 from app.sandbox.http.settings import SandboxSettings
-from app.sandbox.market.listings_intent import TRANSFER_ALLOWANCE, escrow_label
+from app.sandbox.market.listings_intent import (
+    SHARED_ESCROW_LABEL,
+    TRANSFER_ALLOWANCE,
+    escrow_label,
+)
 from app.wallet.addresses import decode_address
 from app.wallet.psbt_io import parse_psbt
 from tests.sandbox.conftest import ASGI_BASE_URL
@@ -95,6 +100,29 @@ async def test_one_bulk_intent_gives_every_item_its_own_escrow(
     assert len({tuple(outs) for _, outs in found}) == 3
     for item, outs in found:
         assert outs[0][0] == _escrow(sandbox_node, escrow_label(item))
+
+
+async def test_shared_escrow_setting_reproduces_the_colliding_layout(tmp_path: Path) -> None:
+    node = Node.open(tmp_path / "data")
+    try:
+        async with _served(node, SandboxSettings(listing_escrow="shared")) as client:
+            info = await ok(await client.get("/sandbox/info"))
+            assert info["listingEscrow"] == "shared"
+            seller = new_seller()
+            ids = [inscribe(node, seller, postage=POSTAGE) for _ in range(2)]
+            listings = [listing_body(seller, i, price=PRICE) for i in ids]
+            data = await ok(
+                await client.post("/v1/intent/secure-bulk-sell", json={"listings": listings})
+            )
+        first, second = [_outputs(e)[1] for e in data["seller"]["secureListingPSBTs"]]
+        assert first == second  # what the app's guard must refuse to sign twice
+        assert first[0] == (_escrow(node, SHARED_ESCROW_LABEL), POSTAGE + TRANSFER_ALLOWANCE)
+    finally:
+        node.close()
+
+
+async def test_default_info_reports_per_item_escrow(client: httpx.AsyncClient) -> None:
+    assert (await ok(await client.get("/sandbox/info")))["listingEscrow"] == "per-item"
 
 
 async def test_a_listing_made_before_a_restart_is_bought_after_it(tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
-"""The market's settings: `--maker-fee-sats`, `--maker-fee-bps` (with `--bidding-wallet` and
-`--api-key`) reach a real `bidwallet sandbox serve` process and its `GET /sandbox/info`."""
+"""The market's settings: `--maker-fee-sats`, `--maker-fee-bps` (with `--bidding-wallet`,
+`--listing-escrow` and `--api-key`) reach a real `bidwallet sandbox serve` process and its
+`GET /sandbox/info`."""
 
 from __future__ import annotations
 
@@ -37,13 +38,19 @@ def test_settings_refuse_out_of_range_fees(fields: dict[str, int]) -> None:
         SandboxSettings(**fields)
 
 
+def test_settings_refuse_an_unknown_listing_escrow() -> None:
+    with pytest.raises(ValueError, match="listing_escrow"):
+        SandboxSettings(listing_escrow="none")  # type: ignore[arg-type]
+
+
 def test_served_process_uses_the_options(sandbox_process_factory: SandboxProcessFactory) -> None:
     extra = ["--maker-fee-sats", "500", "--maker-fee-bps", "10", "--bidding-wallet", "p2wsh"]
+    extra += ["--listing-escrow", "shared"]
     process = sandbox_process_factory(extra_args=[*extra, "--api-key", "k"])
     with httpx.Client(base_url=process.url, timeout=10) as client:
         info = client.get("/sandbox/info").json()
         assert (info["makerFeeSats"], info["makerFeeBps"]) == (500, 10)
-        assert info["biddingWalletKind"] == "p2wsh"
+        assert (info["biddingWalletKind"], info["listingEscrow"]) == ("p2wsh", "shared")
         user = User.make("process")
         params = {
             "ordinalsAddress": user.ordinals.address,
