@@ -20,6 +20,7 @@ from app.core.policy_common import (
 )
 from app.core.policy_verdict import (
     FeeBounds,
+    FeeConsent,
     Flow,
     PolicyError,
     Refusal,
@@ -37,6 +38,7 @@ from app.core.psbt_review_summary import sats
 class FundingIntent:
     amount: int
     fees: FeeBounds
+    fee_consent: FeeConsent | None = None
 
     def __post_init__(self) -> None:
         if self.amount <= 0:
@@ -95,6 +97,7 @@ def check_funding(review: Review, intent: FundingIntent) -> Verdict:
                 f"No output pays your bidding wallet the {sats(intent.amount)} you asked for.",
             )
         )
-    refusals += check_fee(review, intent.fees)
+    fee_refusals, fee = check_fee(review, intent.fees, intent.amount, intent.fee_consent)
+    refusals += fee_refusals
     refusals += check_common(review, plan)
-    return decide(Flow.FUNDING, review, plan, refusals)
+    return decide(Flow.FUNDING, review, plan, refusals, fee)

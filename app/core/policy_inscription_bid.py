@@ -22,6 +22,7 @@ from app.core.policy_common import (
 )
 from app.core.policy_verdict import (
     FeeBounds,
+    FeeConsent,
     Flow,
     PolicyError,
     Refusal,
@@ -43,6 +44,7 @@ class InscriptionBidIntent:
     inscription_id: str
     price: int
     fees: FeeBounds
+    fee_consent: FeeConsent | None = None
 
     def __post_init__(self) -> None:
         if self.price <= 0 or not self.inscription_id:
@@ -62,13 +64,17 @@ def check_inscription_bid(review: Review, intent: InscriptionBidIntent) -> Verdi
         refusals += bad
         plan += [permission] if permission else []
     landing = review.landing_of(intent.inscription_id)
+    moved = intent.price  # what the bid pays for: the price, and the postage when known
     if landing is not None:  # None: no input carries it, which the item check reports
         refusals += _check_landing(intent, landing)
         if landing.output_index is not None and Role.ORDINALS in landing.roles:
-            refusals += _check_payment(review, intent, review.outputs[landing.output_index])
-    refusals += check_fee(review, intent.fees)
+            receiving = review.outputs[landing.output_index]
+            refusals += _check_payment(review, intent, receiving)
+            moved += receiving.value
+    fee_refusals, fee = check_fee(review, intent.fees, moved, intent.fee_consent)
+    refusals += fee_refusals
     refusals += check_common(review, plan)
-    return decide(Flow.INSCRIPTION_BID, review, plan, refusals)
+    return decide(Flow.INSCRIPTION_BID, review, plan, refusals, fee)
 
 
 def _check_item_input(review: Review, intent: InscriptionBidIntent) -> list[Refusal]:

@@ -1,10 +1,13 @@
-"""Secure listing policy: sign the listed item's input, and only it, for at least the price.
+"""Secure listing policy: sign the listed item's input, and only it, for exactly the price.
 
 Rules: the item's input is the one whose outpoint carries the listed inscription (or is the
 listed runes outpoint), at our ordinals address, and carries nothing else we did not mean to
 sell; it is signed with SIGHASH_ALL|ANYONECANPAY or ALL (DEFAULT on taproot), never SINGLE,
-NONE or SINGLE|ANYONECANPAY; one output pays at least the listed price to our receive address;
-no other input of ours is spent. The buyer adds inputs later, so the fee is not ours to bound.
+NONE or SINGLE|ANYONECANPAY; exactly one output pays our receive address, exactly the listed
+price; no other input of ours is spent. The buyer adds inputs later, so the fee is not ours to
+bound. "Exactly", not "at least": a cheaper listing that overpays could carry the very outputs
+of a dearer one, and two ANYONECANPAY signatures with equal outputs combine into one purchase
+(`acp_composition`).
 """
 
 from __future__ import annotations
@@ -156,19 +159,40 @@ def _check_item(intent: SecureListingIntent, item: InputReview) -> list[Refusal]
 
 
 def _check_price(review: Review, intent: SecureListingIntent) -> list[Refusal]:
-    """Some single output pays at least the price to the receive address."""
+    """One output pays exactly the price to the receive address, and no other pays it."""
     wanted = normalize_address(intent.receive_address)
     to_receive = [o for o in review.outputs if o.address and normalize_address(o.address) == wanted]
-    if any(o.value >= intent.price for o in to_receive):
+    if len(to_receive) == 1 and to_receive[0].value == intent.price:
         return []
-    if to_receive:
-        best = max(to_receive, key=lambda o: o.value)
+    if len(to_receive) > 1:
+        listed = "; ".join(output_text(o) for o in to_receive)
         return [
             Refusal(
-                RefusalCode.LISTING_UNDERPAID,
-                f"Output {best.index} pays {sats(best.value)} to your receive address "
-                f"{intent.receive_address}, less than the listing price {sats(intent.price)}.",
-                output_index=best.index,
+                RefusalCode.LISTING_PAYS_OTHER_AMOUNT,
+                f"{len(to_receive)} outputs pay your receive address ({listed}); a listing "
+                f"pays exactly its price, {sats(intent.price)}, in one output.",
+                output_index=to_receive[0].index,
+            )
+        ]
+    if to_receive:
+        paid = to_receive[0]
+        code = (
+            RefusalCode.LISTING_UNDERPAID
+            if paid.value < intent.price
+            else RefusalCode.LISTING_PAYS_OTHER_AMOUNT
+        )
+        why = (
+            "less than the listing price"
+            if paid.value < intent.price
+            else "more than the listing price: a listing pays exactly its price, or its "
+            "outputs could equal a dearer listing's and the two signatures would combine"
+        )
+        return [
+            Refusal(
+                code,
+                f"Output {paid.index} pays {sats(paid.value)} to your receive address "
+                f"{intent.receive_address}, {why} ({sats(intent.price)}).",
+                output_index=paid.index,
             )
         ]
     others = "; ".join(output_text(o) for o in review.outputs) or "there is no output"

@@ -1,8 +1,10 @@
 """Withdraw policy: move sats from the bidding wallet to the payment address, nothing else.
 
-Rules: every input is the bidding wallet's; every output pays the payment address or goes
-back to the bidding wallet; the payment address receives exactly the requested amount (fee on
-top, paid by the bidding wallet) or, with `fee_from_amount`, exactly the amount minus the fee;
+Rules: every input is the bidding wallet's and carries nothing (ord must say so: a "bidding
+wallet" that is really an address holding inscriptions must not be swept); every output pays
+the payment address or goes back to the bidding wallet; the payment address receives exactly
+the requested amount (fee on top, paid by the bidding wallet) or, with `fee_from_amount`,
+exactly the amount minus the fee;
 the fee is within the user's bounds; inputs are signed with SIGHASH_ALL/DEFAULT only.
 "Exactly" because taking more from the bidding wallet than asked can cancel the user's bids.
 """
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 
 from app.core.policy_common import (
     ALL_OR_DEFAULT,
+    check_cardinal,
     check_common,
     check_fee,
     check_signed_input_owner,
@@ -21,6 +24,7 @@ from app.core.policy_common import (
 )
 from app.core.policy_verdict import (
     FeeBounds,
+    FeeConsent,
     Flow,
     PolicyError,
     Refusal,
@@ -39,6 +43,7 @@ class WithdrawIntent:
     amount: int
     fees: FeeBounds
     fee_from_amount: bool = False
+    fee_consent: FeeConsent | None = None
 
     def __post_init__(self) -> None:
         if self.amount <= 0:
@@ -53,6 +58,7 @@ def check_withdraw(review: Review, intent: WithdrawIntent) -> Verdict:
         if wrong_owner:
             refusals += wrong_owner
             continue
+        refusals += check_cardinal(inp)
         permission, bad = plan_sighash(inp, Flow.WITHDRAW, ALL_OR_DEFAULT, SIGHASH_DEFAULT)
         refusals += bad
         plan += [permission] if permission else []
@@ -71,9 +77,10 @@ def check_withdraw(review: Review, intent: WithdrawIntent) -> Verdict:
                 )
             )
     refusals += _check_amount(review, intent, to_payment)
-    refusals += check_fee(review, intent.fees)
+    fee_refusals, fee = check_fee(review, intent.fees, intent.amount, intent.fee_consent)
+    refusals += fee_refusals
     refusals += check_common(review, plan)
-    return decide(Flow.WITHDRAW, review, plan, refusals)
+    return decide(Flow.WITHDRAW, review, plan, refusals, fee)
 
 
 def _check_amount(

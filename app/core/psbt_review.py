@@ -3,7 +3,9 @@
 `review(view, context)` answers "what does this transaction do to me?" from the PSBT and from
 what the caller knows (`ReviewContext`). It decides nothing: the signing policies read the
 Review, and a dialog only draws it. Amounts are integer sats; anything that cannot be verified
-is None ("unknown"), never a guess.
+is None ("unknown"), never a guess: an input's amount counts only when the chain confirms it
+(the caller's `chain_utxos`, or a non_witness_utxo that hashes to the spent txid), so a server
+cannot lower or raise the fee the user sees by lying about an input it signs itself.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from app.core.psbt_review_context import (
 )
 from app.core.psbt_review_findings import Finding, FindingCode, Risk, find_problems
 from app.core.psbt_review_summary import Landing, Summary, land_inscriptions, move_runes, summarize
-from app.core.psbt_view import PsbtView, ScriptType, VsizeEstimate, estimate_vsize
+from app.core.psbt_review_time import TimeLocks, time_locks
+from app.core.psbt_size import VsizeEstimate, estimate_vsize
+from app.core.psbt_view import InputView, PsbtView, ScriptType
 
 SIGHASH_DEFAULT, SIGHASH_ALL, SIGHASH_NONE, SIGHASH_SINGLE = 0x00, 0x01, 0x02, 0x03
 SIGHASH_ANYONECANPAY = 0x80
@@ -84,11 +88,14 @@ def sighash_info(value: int | None, kind: ScriptType | None) -> SighashInfo:
 
 @dataclass(frozen=True)
 class InputReview:
-    """One input as the user should see it. `contents` is None when ord's answer is unknown."""
+    """One input as the user should see it. `value` is the amount the chain confirms (None:
+    unverified), `claimed_value` what the PSBT says; `contents` is None when ord's answer is
+    unknown."""
 
     index: int
     outpoint: str
     value: int | None
+    claimed_value: int | None
     address: str | None
     roles: frozenset[Role]
     script_type: ScriptType | None
@@ -136,11 +143,12 @@ class Review:
     context: ReviewContext
     inputs: tuple[InputReview, ...]
     outputs: tuple[OutputReview, ...]
-    fee: int | None  # None when any input amount is unknown
+    fee: int | None  # None when any input amount is unverified
     vsize: VsizeEstimate
     landings: tuple[Landing, ...]
     summary: Summary
     findings: tuple[Finding, ...]
+    timelocks: TimeLocks
 
     @property
     def txid(self) -> str:
@@ -159,6 +167,7 @@ class Review:
 
     @property
     def unknown_amount_inputs(self) -> tuple[int, ...]:
+        """Inputs whose amount the chain does not confirm (or that have no UTXO data)."""
         return tuple(i.index for i in self.inputs if i.value is None)
 
     def findings_of(self, code: FindingCode) -> list[Finding]:
@@ -168,20 +177,31 @@ class Review:
         return next((x for x in self.landings if x.inscription_id == inscription_id), None)
 
 
+def verified_value(inp: InputView, context: ReviewContext) -> int | None:
+    """The input's amount when the chain vouches for it: the caller's chain facts agree with
+    the PSBT, or (no chain fact) the PSBT's non_witness_utxo hashes to the spent txid."""
+    chain = context.chain_utxos.get(inp.outpoint)
+    if chain is not None:
+        agrees = chain.value == inp.value and chain.script_pubkey == inp.script_pubkey
+        return chain.value if agrees else None
+    return inp.value if inp.non_witness_utxo_matches else None
+
+
 def review(view: PsbtView, context: ReviewContext) -> Review:
     """Review `view` in the light of `context` (pure: same arguments, same Review)."""
-    values = view.input_values
+    values = tuple(verified_value(inp, context) for inp in view.inputs)
     fee = None
     if all(v is not None for v in values):
         fee = sum(v for v in values if v is not None) - sum(view.output_values)
     out_roles = tuple(_output_roles(context, o.address, o.is_op_return) for o in view.outputs)
-    landings = land_inscriptions(view, context, out_roles)
+    landings = land_inscriptions(view, context, out_roles, values)
     rune_moves = move_runes(view, context)
     inputs = tuple(
         InputReview(
             index=inp.index,
             outpoint=inp.outpoint,
-            value=inp.value,
+            value=values[inp.index],
+            claimed_value=inp.value,
             address=inp.address,
             roles=context.roles_of(inp.address) if inp.address else frozenset({Role.UNKNOWN}),
             script_type=inp.script_type,
@@ -207,8 +227,11 @@ def review(view: PsbtView, context: ReviewContext) -> Review:
     )
     summary = summarize(inputs, outputs, landings, rune_moves, fee)
     findings = find_problems(view, context, inputs, landings, rune_moves, fee)
-    vsize = estimate_vsize(view)
-    return Review(view, context, inputs, outputs, fee, vsize, landings, summary, findings)
+    vsize = estimate_vsize(view, trusted={i.index for i in inputs if i.is_ours})
+    timelocks = time_locks(view)
+    return Review(
+        view, context, inputs, outputs, fee, vsize, landings, summary, findings, timelocks
+    )
 
 
 def _output_roles(

@@ -1,6 +1,10 @@
 """What the caller knows when a PSBT is reviewed: whose addresses are whose, what ord says each
 outpoint carries, and what the chain says each outpoint holds.
 
+The chain's tip (for time locks) and the fastest fee estimate (for fee bounds relative to the
+market) are facts too: None when the caller could not learn them, and the policies that need
+them refuse (or ask the user) rather than guess.
+
 "Unknown" and "nothing" differ: an outpoint absent from `contents` is unknown (ord was not asked
 or could not answer), `OutpointContents()` (NOTHING) means ord answered "no inscription, no
 runes". Policies refuse on unknown wherever the answer matters.
@@ -11,8 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from fractions import Fraction
 from functools import cached_property
 
+from app.core.psbt_review_time import ChainTip
 from app.core.psbt_view import NETWORK_NAMES, address_networks, normalize_address
 
 
@@ -114,12 +120,15 @@ class ReviewContext:
 
     `network` is a wallet `Network` value ("main", "test", "signet", "regtest").
     `contents` maps "txid:vout" to ord's answer; `chain_utxos` maps "txid:vout" to the chain's.
+    `tip` is the chain's tip, `fastest_fee_rate` the fee estimate (sat/vB) for the next block.
     """
 
     network: str
     addresses: tuple[KnownAddress, ...]
     contents: Mapping[str, OutpointContents] = field(default_factory=dict)
     chain_utxos: Mapping[str, KnownUtxo] = field(default_factory=dict)
+    tip: ChainTip | None = None
+    fastest_fee_rate: Fraction | None = None
 
     def __post_init__(self) -> None:
         if self.network not in NETWORK_NAMES:
@@ -137,6 +146,8 @@ class ReviewContext:
         service: Iterable[tuple[str, str]] = (),
         contents: Mapping[str, OutpointContents] | None = None,
         chain_utxos: Mapping[str, KnownUtxo] | None = None,
+        tip: ChainTip | None = None,
+        fastest_fee_rate: Fraction | None = None,
     ) -> ReviewContext:
         """Our payment and ordinals addresses, the bidding wallet when known, and the service's
         addresses as (address, label) pairs, e.g. ("bc1q...", "fee address")."""
@@ -144,7 +155,14 @@ class ReviewContext:
         if bidding_wallet is not None:
             known.append(KnownAddress(bidding_wallet, Role.BIDDING_WALLET))
         known += [KnownAddress(addr, Role.SERVICE, label) for addr, label in service]
-        return cls(network, tuple(known), dict(contents or {}), dict(chain_utxos or {}))
+        return cls(
+            network,
+            tuple(known),
+            dict(contents or {}),
+            dict(chain_utxos or {}),
+            tip,
+            fastest_fee_rate,
+        )
 
     @cached_property
     def _roles_by_address(self) -> dict[str, frozenset[Role]]:
@@ -164,6 +182,22 @@ class ReviewContext:
     def contents_of(self, outpoint: str) -> OutpointContents | None:
         """ord's answer for "txid:vout", or None when unknown."""
         return self.contents.get(outpoint)
+
+    def counterparty_posing_as_ours(self) -> tuple[KnownAddress, ...]:
+        """The service's addresses (the bidding wallet included: the service co-signs it) that
+        are one of the user's own payment or ordinals addresses. A "bidding wallet" that is our
+        ordinals address would make a withdrawal spend our inscriptions."""
+        ours = {
+            normalize_address(a.address)
+            for a in self.addresses
+            if a.role in (Role.PAYMENT, Role.ORDINALS)
+        }
+        return tuple(
+            a
+            for a in self.addresses
+            if a.role in (Role.BIDDING_WALLET, Role.SERVICE)
+            and normalize_address(a.address) in ours
+        )
 
     def wrong_network_addresses(self) -> tuple[KnownAddress, ...]:
         """Known addresses that do not belong to `network` (a hostile or confused service)."""

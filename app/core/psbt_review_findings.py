@@ -28,6 +28,8 @@ class FindingCode(StrEnum):
     MISSING_UTXO = "MISSING_UTXO"
     UTXO_MISMATCH = "UTXO_MISMATCH"
     UTXO_NOT_AS_ON_CHAIN = "UTXO_NOT_AS_ON_CHAIN"
+    AMOUNT_UNVERIFIED = "AMOUNT_UNVERIFIED"
+    COUNTERPARTY_IS_YOU = "COUNTERPARTY_IS_YOU"
     WRONG_NETWORK = "WRONG_NETWORK"
     OUTPUTS_EXCEED_INPUTS = "OUTPUTS_EXCEED_INPUTS"
     INSCRIPTION_TO_FEE = "INSCRIPTION_TO_FEE"
@@ -103,6 +105,17 @@ def _network(view: PsbtView, context: ReviewContext) -> list[Finding]:
                 f"{context.network}.",
             )
         )
+    for posing in context.counterparty_posing_as_ours():
+        what = posing.label or posing.role.value
+        found.append(
+            Finding(
+                FindingCode.COUNTERPARTY_IS_YOU,
+                Risk.DANGER,
+                f"The service names {posing.address} as {what}, but that is your own "
+                "address: whatever it holds (inscriptions included) would be treated as the "
+                "service's.",
+            )
+        )
     for known in context.wrong_network_addresses():
         label = known.label or known.role.value
         found.append(
@@ -132,12 +145,22 @@ def _inputs(view: PsbtView, context: ReviewContext, inputs: Sequence[InputReview
                 )
             )
         first_seen.setdefault(inp.outpoint, i)
-        if inp.value is None:
+        if inp.claimed_value is None:
             found.append(
                 Finding(
                     FindingCode.MISSING_UTXO,
                     Risk.DANGER,
                     f"{where} has no UTXO data: its amount and owner cannot be verified.",
+                    input_index=i,
+                )
+            )
+        elif inp.value is None and inp.outpoint not in context.chain_utxos:
+            found.append(
+                Finding(
+                    FindingCode.AMOUNT_UNVERIFIED,
+                    Risk.DANGER,
+                    f"{where} claims {sats(inp.claimed_value)}, but the chain does not show "
+                    f"{inp.outpoint}: the fee and where inscriptions land cannot be known.",
                     input_index=i,
                 )
             )
@@ -186,9 +209,10 @@ def _chain_check(view: PsbtView, context: ReviewContext, inp: InputReview) -> li
     """The PSBT's amount and script of an input against what the chain says (when known)."""
     chain = context.chain_utxos.get(inp.outpoint)
     spk = view.inputs[inp.index].script_pubkey
-    if chain is None or inp.value is None:
+    claimed = inp.claimed_value
+    if chain is None or claimed is None:
         return []
-    if chain.value == inp.value and chain.script_pubkey == spk:
+    if chain.value == claimed and chain.script_pubkey == spk:
         return []
     if chain.script_pubkey != spk:
         message = (
@@ -197,7 +221,7 @@ def _chain_check(view: PsbtView, context: ReviewContext, inp: InputReview) -> li
         )
     else:
         message = (
-            f"Input {inp.index} claims {sats(inp.value)}, but on the chain {inp.outpoint} "
+            f"Input {inp.index} claims {sats(claimed)}, but on the chain {inp.outpoint} "
             f"holds {sats(chain.value)}."
         )
     return [Finding(FindingCode.UTXO_NOT_AS_ON_CHAIN, Risk.DANGER, message, input_index=inp.index)]

@@ -60,10 +60,13 @@ class Landing:
 
 
 def land_inscriptions(
-    view: PsbtView, context: ReviewContext, out_roles: Sequence[frozenset[Role]]
+    view: PsbtView,
+    context: ReviewContext,
+    out_roles: Sequence[frozenset[Role]],
+    values: Sequence[int | None],
 ) -> tuple[Landing, ...]:
-    """First-in-first-out landing of every inscription ord reports on the inputs."""
-    values = view.input_values
+    """First-in-first-out landing of every inscription ord reports on the inputs, with the
+    input amounts the chain confirms (`values`; None where unverified)."""
     landings = []
     for inp in view.inputs:
         contents = context.contents_of(inp.outpoint)
@@ -139,7 +142,7 @@ class Summary:
         """Sentences for the review dialog, most important first."""
         out = []
         if self.you_give is None:
-            out.append("You give: unknown (an input amount is missing).")
+            out.append("You give: unknown (an input amount is missing or not confirmed by the chain).")
         elif self.you_give >= 0:
             out.append(f"You give {sats(self.you_give)} in total, network fee included.")
         else:
@@ -159,7 +162,7 @@ class Summary:
         out += [f"You receive {r.amount:,} {r.rune}." for r in self.runes_received]
         out += [f"Where your {r.amount:,} {r.rune} go is unknown." for r in self.runes_unknown]
         if self.fee is None:
-            out.append("Network fee: unknown (an input amount is missing).")
+            out.append("Network fee: unknown (an input amount is missing or not confirmed by the chain).")
         elif self.fee < 0:
             out.append(
                 f"Network fee: none yet; the outputs exceed the inputs by {sats(-self.fee)}, "

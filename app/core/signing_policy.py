@@ -11,11 +11,14 @@ a `Refusal`. Only a malformed intent (a caller's bug) raises `PolicyError`.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from app.core.policy_funding import FundingIntent, check_funding
 from app.core.policy_inscription_bid import InscriptionBidIntent, check_inscription_bid
 from app.core.policy_secure_listing import SecureListingIntent, check_secure_listing
 from app.core.policy_verdict import (
     FeeBounds,
+    FeeConsent,
     Flow,
     PolicyError,
     Refusal,
@@ -30,6 +33,7 @@ Intent = WithdrawIntent | InscriptionBidIntent | SecureListingIntent | FundingIn
 
 __all__ = [
     "FeeBounds",
+    "FeeConsent",
     "Flow",
     "FundingIntent",
     "InscriptionBidIntent",
@@ -43,6 +47,7 @@ __all__ = [
     "WithdrawIntent",
     "evaluate",
     "flow_of",
+    "with_fee_consent",
 ]
 
 
@@ -54,6 +59,20 @@ def flow_of(intent: Intent) -> Flow:
     if isinstance(intent, SecureListingIntent):
         return Flow.SECURE_LISTING
     return Flow.FUNDING
+
+
+def with_fee_consent(intent: Intent, consent: FeeConsent | None) -> Intent:
+    """`intent` with the user's consent to one PSBT's fee (flows where the user pays it);
+    None takes a consent away (a listing, whose fee the buyer pays, has none either way)."""
+    if consent is None and isinstance(intent, SecureListingIntent):
+        return intent
+    if isinstance(intent, WithdrawIntent):
+        return replace(intent, fee_consent=consent)
+    if isinstance(intent, InscriptionBidIntent):
+        return replace(intent, fee_consent=consent)
+    if isinstance(intent, FundingIntent):
+        return replace(intent, fee_consent=consent)
+    raise PolicyError(f"a {flow_of(intent)} has no fee of the user's to consent to")
 
 
 def evaluate(review: Review, intent: Intent) -> Verdict:

@@ -13,7 +13,8 @@ import hashlib
 
 from embit.transaction import Transaction, TransactionInput, TransactionOutput
 
-from app.core.psbt_review import Review, review
+from app.core.acp_composition import AcpSignature, commitment
+from app.core.psbt_review import SIGHASH_ANYONECANPAY, Review, review
 from app.core.psbt_review_context import ReviewContext
 from app.core.psbt_view import (
     SEQUENCE_FINAL,
@@ -25,10 +26,16 @@ from app.core.psbt_view import (
     script_type,
 )
 from app.core.signing_policy import Intent, Verdict, evaluate
+from app.wallet.acp_ledger import AcpLedger
 from app.wallet.addresses import Network
 from app.wallet.psbt_fixes import FixedInput, FixedPSBT, new_transaction
 from app.wallet.psbt_signer import SignRequest
-from app.wallet.scripts import ScriptError, address_of
+from app.wallet.scripts import (
+    ScriptError,
+    address_of,
+    control_block_commits,
+    p2wsh_script_pubkey,
+)
 
 
 class VerdictMismatchError(Exception):
@@ -131,10 +138,47 @@ def _spent_output(inp: FixedInput) -> tuple[TransactionOutput | None, bool | Non
     return verified, True, problems
 
 
+def _hash160(data: bytes) -> bytes:
+    return hashlib.new("ripemd160", hashlib.sha256(data).digest()).digest()
+
+
+def size_hints_verified(
+    spk: bytes | None,
+    redeem_script: bytes | None,
+    witness_script: bytes | None,
+    leaves: tuple[TapLeafView, ...],
+) -> bool:
+    """Every size hint an input carries is proven to belong to its scriptPubKey: the redeem
+    script hashes to the P2SH program, the witness script to the P2WSH program (directly or
+    nested in P2SH), each tap leaf's control block commits to the taproot output key."""
+    if spk is None:
+        return False
+    kind = script_type(spk)
+    program = spk
+    if redeem_script is not None:
+        if kind is not ScriptType.P2SH or spk[2:22] != _hash160(redeem_script):
+            return False
+        program = redeem_script
+    if witness_script is not None and program != p2wsh_script_pubkey(witness_script):
+        return False
+    if leaves and kind is not ScriptType.P2TR:
+        return False
+    return all(
+        control_block_commits(spk[2:], leaf.script, leaf.leaf_version, leaf.control_block)
+        for leaf in leaves
+    )
+
+
 def _input_view(index: int, inp: FixedInput, address: _AddressCache) -> InputView:
     utxo, nwu_matches, problems = _spent_output(inp)
     spk = None if utxo is None else bytes(utxo.script_pubkey.data)
     final_witness = inp.final_scriptwitness
+    leaves = tuple(
+        TapLeafView(bytes(cb), bytes(value[:-1]), value[-1])
+        for cb, value in inp.taproot_scripts.items()
+    )
+    redeem = None if inp.redeem_script is None else bytes(inp.redeem_script.data)
+    witness_script = None if inp.witness_script is None else bytes(inp.witness_script.data)
     return InputView(
         index=index,
         prev_txid=inp.txid.hex(),
@@ -154,14 +198,12 @@ def _input_view(index: int, inp: FixedInput, address: _AddressCache) -> InputVie
         tap_internal_key=(
             None if inp.taproot_internal_key is None else inp.taproot_internal_key.xonly()
         ),
-        tap_leaves=tuple(
-            TapLeafView(bytes(cb), bytes(value[:-1]), value[-1])
-            for cb, value in inp.taproot_scripts.items()
-        ),
-        witness_script=None if inp.witness_script is None else bytes(inp.witness_script.data),
-        redeem_script=None if inp.redeem_script is None else bytes(inp.redeem_script.data),
+        tap_leaves=leaves,
+        witness_script=witness_script,
+        redeem_script=redeem,
         final_scriptsig=None if inp.final_scriptsig is None else bytes(inp.final_scriptsig.data),
         final_witness=None if final_witness is None else tuple(final_witness.items),
+        size_hints_verified=size_hints_verified(spk, redeem, witness_script, leaves),
     )
 
 
@@ -172,12 +214,15 @@ def guard(psbt: FixedPSBT, context: ReviewContext, intent: Intent) -> tuple[Revi
     return reviewed, evaluate(reviewed, intent)
 
 
-def approved_sign_requests(psbt: FixedPSBT, verdict: Verdict) -> list[SignRequest]:
+def approved_sign_requests(
+    psbt: FixedPSBT, verdict: Verdict, ledger: AcpLedger | None = None, label: str = ""
+) -> list[SignRequest]:
     """The signer's requests for exactly what `verdict` approved, for this very PSBT.
 
     Refuses when the verdict was a refusal or was reached on another transaction (the PSBT
-    changed between review and signing).
-    """
+    changed between review and signing). An ANYONECANPAY request is returned only once its
+    signature is recorded in `ledger`, which refuses one that would combine with a live
+    signature of ours (`AcpCollisionError`)."""
     if not verdict.approved:
         raise VerdictMismatchError(f"the {verdict.flow} policy refused this PSBT")
     if psbt_digest(psbt) != verdict.psbt_digest:
@@ -185,4 +230,22 @@ def approved_sign_requests(psbt: FixedPSBT, verdict: Verdict) -> list[SignReques
             f"the PSBT changed after review (txid now {unsigned_txid(psbt)}, reviewed "
             f"{verdict.txid})"
         )
+    acp = [p for p in verdict.to_sign if p.sighash & SIGHASH_ANYONECANPAY]
+    if acp:
+        if ledger is None:
+            raise VerdictMismatchError(
+                "an ANYONECANPAY signature is made only once it is recorded in the signature "
+                "ledger, and none is open"
+            )
+        ledger.record([_acp_signature(psbt, p.input_index, label) for p in acp])
     return [SignRequest(p.input_index, p.sighash) for p in verdict.to_sign]
+
+
+def _acp_signature(psbt: FixedPSBT, index: int, label: str) -> AcpSignature:
+    version = 2 if psbt.tx_version is None else psbt.tx_version
+    locktime = 0 if psbt.locktime is None else psbt.locktime
+    outputs = [(int(out.value), bytes(out.script_pubkey.data)) for out in psbt.outputs]
+    inp = psbt.inputs[index]
+    return AcpSignature(
+        f"{inp.txid.hex()}:{inp.vout}", commitment(version, locktime, outputs), label
+    )

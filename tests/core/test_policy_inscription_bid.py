@@ -57,7 +57,9 @@ def test_one_address_wallet_receives_the_inscription_on_its_payment_address() ->
     outputs = [(p.payment_spk, 546), (p.seller_payment_spk, 49_546), (p.service_fee_spk, 1_000)]
     psbt = build_psbt(s.coins, [*outputs, (p.payment_spk, 37_454)], with_full_tx=[0])
     one = addr(p.payment_spk)
-    ctx = ReviewContext.for_wallet(NETWORK, one, one, contents=s.context.contents)
+    ctx = dataclasses.replace(
+        s.context, addresses=ReviewContext.for_wallet(NETWORK, one, one).addresses
+    )
     verdict = s.with_(psbt=psbt, context=ctx).verdict()
     assert verdict.approved, verdict.reasons()
 

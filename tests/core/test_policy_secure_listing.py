@@ -36,9 +36,13 @@ def test_sighash_follows_the_psbt_within_the_allowed_set(field: int | None, sign
     sign_approved_and_verify(s, verdict)
 
 
-def test_a_higher_price_than_listed_is_fine_a_lower_one_is_not() -> None:
+def test_the_listing_pays_exactly_its_price() -> None:
+    """Not "at least": a cheaper listing that overpays could carry the very outputs of a
+    dearer one, and the two ANYONECANPAY signatures would combine into one purchase."""
     s = secure_listing()
-    assert evaluate(s.review(), dataclasses.replace(s.intent, price=99_000)).approved
+    assert evaluate(s.review(), s.intent).approved
+    verdict = evaluate(s.review(), dataclasses.replace(s.intent, price=99_000))
+    assert_refused(verdict, RefusalCode.LISTING_PAYS_OTHER_AMOUNT, "more than the listing price")
     verdict = evaluate(s.review(), dataclasses.replace(s.intent, price=100_001))
     assert_refused(verdict, RefusalCode.LISTING_UNDERPAID, "Output 1 pays 100,000 sats")
 

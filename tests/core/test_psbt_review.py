@@ -28,6 +28,8 @@ PAY, ORD, OTHER = "bcrt1qpay", "bcrt1pord", "bcrt1qother"
 
 
 def inp(i: int, value: int | None, address: str | None = PAY, **kw: object) -> InputView:
+    """An input whose amount is authenticated (a non_witness_utxo matching its txid) unless
+    it has none, or `non_witness_utxo_matches` says otherwise."""
     spk = None if value is None else P2WPKH
     fields: dict[str, object] = dict(
         index=i,
@@ -39,8 +41,8 @@ def inp(i: int, value: int | None, address: str | None = PAY, **kw: object) -> I
         address=address if value is not None else None,
         sighash_type=None,
         has_witness_utxo=value is not None,
-        has_non_witness_utxo=False,
-        non_witness_utxo_matches=None,
+        has_non_witness_utxo=value is not None,
+        non_witness_utxo_matches=True if value is not None else None,
     )
     fields.update(kw)
     return InputView(**fields)  # type: ignore[arg-type]
@@ -81,10 +83,28 @@ def test_fee_is_unknown_when_any_input_amount_is_missing() -> None:
     r = review(v, ctx())
     assert r.fee is None and r.fee_rate is None
     assert r.unknown_amount_inputs == (0,)
-    assert "Network fee: unknown (an input amount is missing)." in r.summary.lines()
+    assert "Network fee: unknown (an input amount is missing or not confirmed by the chain)." in r.summary.lines()
     [missing] = r.findings_of(FindingCode.MISSING_UTXO)
     assert missing.input_index == 0 and "Input 0" in missing.message
     assert r.inputs[0].role is Role.UNKNOWN
+
+
+def test_an_amount_the_chain_does_not_confirm_leaves_the_fee_unknown() -> None:
+    """Esplora answered 404 and no full previous transaction vouches for it: the PSBT's
+    claimed amount is shown, never used for the fee or for where inscriptions land."""
+    claimed = inp(0, 50_000, has_non_witness_utxo=False, non_witness_utxo_matches=None)
+    r = review(view([claimed], [out(0, 40_000, PAY)]), ctx())
+    assert r.fee is None and r.inputs[0].value is None and r.inputs[0].claimed_value == 50_000
+    [f] = r.findings_of(FindingCode.AMOUNT_UNVERIFIED)
+    assert f.input_index == 0 and "claims 50,000 sats" in f.message
+    chain = {claimed.outpoint: KnownUtxo(50_000, P2WPKH)}
+    assert review(view([claimed], [out(0, 40_000, PAY)]), ctx(chain_utxos=chain)).fee == 10_000
+
+
+def test_a_service_address_that_is_ours_is_found() -> None:
+    r = review(view([inp(0, 10_000)], [out(0, 9_000)]), ctx(bidding_wallet=ORD))
+    [f] = r.findings_of(FindingCode.COUNTERPARTY_IS_YOU)
+    assert ORD in f.message and f.risk is Risk.DANGER
 
 
 def test_outputs_above_inputs_are_no_fee() -> None:

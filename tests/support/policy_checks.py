@@ -3,11 +3,14 @@ list, signed by the real signer, gives signatures Bitcoin Core's interpreter acc
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Sequence
+from pathlib import Path
 
 from embit import ec
 
 from app.core.signing_policy import RefusalCode, Verdict
+from app.wallet.acp_ledger import AcpLedger
 from app.wallet.finalize import extract_transaction, finalize_psbt
 from app.wallet.psbt_signer import SignRequest, sign_psbt
 from app.wallet.psbt_view import approved_sign_requests
@@ -30,8 +33,11 @@ def sign_approved_and_verify(
     others: Sequence[tuple[ec.PrivateKey, SignRequest]] = (),
 ) -> None:
     """Sign exactly what `verdict` approved with the scenario's key (plus the other parties'
-    signatures), finalise, and have Bitcoin Core verify the inputs we signed."""
-    requests = approved_sign_requests(scenario.psbt, verdict)
+    signatures), finalise, and have Bitcoin Core verify the inputs we signed. An
+    ANYONECANPAY signature is recorded in a fresh signature ledger first, as the app does."""
+    with tempfile.TemporaryDirectory() as folder:
+        ledger = AcpLedger(Path(folder) / "ledger.json")
+        requests = approved_sign_requests(scenario.psbt, verdict, ledger)
     signed = sign_psbt(scenario.psbt, scenario.signer, requests)
     assert [(s.input_index, s.sighash) for s in signed] == [
         (p.input_index, p.sighash) for p in verdict.to_sign

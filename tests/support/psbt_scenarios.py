@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 
 from embit import ec
 from embit.script import Script
@@ -27,6 +28,7 @@ from app.core.psbt_review_context import (
     ReviewContext,
     RuneAmount,
 )
+from app.core.psbt_review_time import ChainTip
 from app.core.signing_policy import (
     FeeBounds,
     FundingIntent,
@@ -44,6 +46,9 @@ from app.wallet.scripts import address_of, bidding_taproot_1of2, taproot_output
 NETWORK = "regtest"
 RBF_SEQUENCE = 0xFFFFFFFD
 FEES = FeeBounds.of(max_fee=10_000, max_rate=50)
+# The chain the scenarios live on: its tip, and the fee estimate for the next block (sat/vB).
+TIP = ChainTip(height=850_000, median_time=1_760_000_000)
+FASTEST = Fraction(10)
 INSCRIPTION = "6fb976ab49dcec017f1e201e84395983204ae1a7c2abf7ced0a85d692e442799i0"
 OTHER_INSCRIPTION = "0f2c9b4a8d3e1f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f90i0"
 
@@ -135,7 +140,15 @@ class Parties:
     seller_payment_spk: bytes
     stranger_spk: bytes
 
-    def context(self, **kw: object) -> ReviewContext:
+    def context(self, coins: Sequence[Coin], **kw: object) -> ReviewContext:
+        """Our addresses and the service's, the chain's view of `coins`, its tip and fee
+        estimate; `kw` adds or replaces facts (contents, chain_utxos, tip, ...)."""
+        facts: dict[str, object] = {
+            "chain_utxos": {c.outpoint: c.known() for c in coins},
+            "tip": TIP,
+            "fastest_fee_rate": FASTEST,
+        }
+        facts.update(kw)
         return ReviewContext.for_wallet(
             NETWORK,
             payment=addr(self.payment_spk),
@@ -145,7 +158,7 @@ class Parties:
                 (addr(self.service_fee_spk), "the service's fee address"),
                 (addr(self.service_escrow_spk), "the service's escrow address"),
             ],
-            **kw,
+            **facts,  # type: ignore[arg-type]
         )
 
 
@@ -229,7 +242,8 @@ def withdraw() -> Scenario:
         coin(p.bidding_spk, 50_000, p.bidding_fill),
     )
     psbt = build_psbt(coins, [(p.payment_spk, 100_000), (p.bidding_spk, 28_000)])
-    ctx = p.context(chain_utxos={c.outpoint: c.known() for c in coins})
+    contents = {c.outpoint: NOTHING for c in coins}
+    ctx = p.context(coins, contents=contents)
     return Scenario("withdraw", psbt, ctx, WithdrawIntent(100_000, FEES), p, coins, p.payment)
 
 
@@ -252,7 +266,7 @@ def inscription_bid(taproot_payment: bool = False) -> Scenario:
         pay1.outpoint: NOTHING,
         pay2.outpoint: NOTHING,
     }
-    ctx = p.context(contents=contents)
+    ctx = p.context(coins, contents=contents)
     intent = InscriptionBidIntent(INSCRIPTION, 50_000, FEES)
     name = "inscription_bid_taproot" if taproot_payment else "inscription_bid"
     return Scenario(name, psbt, ctx, intent, p, coins, p.payment)
@@ -273,7 +287,7 @@ def secure_listing(runes: bool = False) -> Scenario:
         if runes
         else OutpointContents((InscriptionAt(INSCRIPTION, 0),))
     )
-    ctx = p.context(contents={item.outpoint: carries})
+    ctx = p.context((item,), contents={item.outpoint: carries})
     receive = addr(p.payment_spk)
     intent = (
         SecureListingIntent(100_000, receive, runes_outpoint=item.outpoint)
@@ -289,10 +303,7 @@ def funding() -> Scenario:
     p = parties()
     coins = (coin(p.payment_spk, 70_000), coin(p.payment_spk, 60_000))
     psbt = build_psbt(coins, [(p.bidding_spk, 100_000), (p.payment_spk, 28_500)])
-    ctx = p.context(
-        contents={c.outpoint: NOTHING for c in coins},
-        chain_utxos={c.outpoint: c.known() for c in coins},
-    )
+    ctx = p.context(coins, contents={c.outpoint: NOTHING for c in coins})
     return Scenario("funding", psbt, ctx, FundingIntent(100_000, FEES), p, coins, p.payment)
 
 

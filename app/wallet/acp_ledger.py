@@ -1,0 +1,151 @@
+"""The ledger of our live ANYONECANPAY signatures: one JSON file per signing identity.
+
+Every ALL|ANYONECANPAY signature this machine makes is recorded here BEFORE it is made (a crash
+between the two leaves a harmless extra entry; the other order could leave a live signature
+unrecorded). A new one whose commitment equals a live one's on another input is refused
+(`app.core.acp_composition`): the two could be spent together in one transaction that pays
+once. An entry ends only when its input is spent on the chain (`forget`, called by the
+services after asking the chain), never because the service says a listing ended: a
+signature stays valid while its input is unspent.
+
+Writes are atomic (temp file, fsync, rename) and serialised across processes with an flock,
+so the app and an offline signer on one machine never lose each other's entries.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Final
+
+from app.core.acp_composition import AcpSignature, Collision, collisions
+from app.wallet.vault_file_store import write_atomically
+
+FILE_FORMAT: Final = "bidwallet-acp-ledger"
+FILE_VERSION: Final = 1
+LEDGER_DIR: Final = "signature-ledger"
+
+
+class AcpLedgerError(Exception):
+    """The ledger file cannot be read or written: nothing is signed with ANYONECANPAY."""
+
+
+class AcpCollisionError(AcpLedgerError):
+    """New signatures would combine with live ones (or with each other)."""
+
+    def __init__(self, found: Sequence[Collision]) -> None:
+        self.collisions = tuple(found)
+        super().__init__(found[0].refusal().message)
+
+
+def ledger_path(data_dir: Path, network: str, payment_address: str, ordinals_address: str) -> Path:
+    """One file per signing identity (network and both addresses), so every profile holding
+    the same keys shares it."""
+    identity = f"{network}:{payment_address}:{ordinals_address}".encode()
+    return data_dir / LEDGER_DIR / f"{hashlib.sha256(identity).hexdigest()[:24]}.json"
+
+
+class AcpLedger:
+    """The live ANYONECANPAY signatures of one identity, in `path`."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def live(self) -> tuple[AcpSignature, ...]:
+        with self._locked():
+            return tuple(self._read())
+
+    def check(self, signatures: Sequence[AcpSignature]) -> tuple[Collision, ...]:
+        """Collisions of `signatures` with the live ones and among themselves (nothing kept)."""
+        return collisions(signatures, self.live())
+
+    def record(self, signatures: Sequence[AcpSignature]) -> None:
+        """Add `signatures` atomically, or none of them (`AcpCollisionError`)."""
+        if not signatures:
+            return
+        with self._locked():
+            entries = self._read()
+            found = collisions(signatures, entries)
+            if found:
+                raise AcpCollisionError(found)
+            known = {(e.outpoint, e.commitment) for e in entries}
+            entries += [s for s in signatures if (s.outpoint, s.commitment) not in known]
+            self._write(entries)
+
+    def forget(self, spent_outpoints: Iterable[str]) -> int:
+        """Drop the entries whose input is spent; returns how many were dropped."""
+        spent = set(spent_outpoints)
+        if not spent:
+            return 0
+        with self._locked():
+            entries = self._read()
+            kept = [e for e in entries if e.outpoint not in spent]
+            if len(kept) != len(entries):
+                self._write(kept)
+            return len(entries) - len(kept)
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        try:
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            handle = open(self.path.with_suffix(".lock"), "a+b")  # noqa: SIM115
+        except OSError as exc:
+            raise AcpLedgerError(f"cannot open the signature ledger: {exc.strerror}") from exc
+        with handle:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+    def _read(self) -> list[AcpSignature]:
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return []
+        except (OSError, UnicodeDecodeError) as exc:
+            raise AcpLedgerError(f"cannot read the signature ledger {self.path}") from exc
+        try:
+            doc: Any = json.loads(text)
+        except ValueError:
+            raise AcpLedgerError(f"the signature ledger {self.path} is not JSON") from None
+        if not isinstance(doc, dict) or doc.get("format") != FILE_FORMAT:
+            raise AcpLedgerError(f"{self.path} is not a Bidwallet signature ledger")
+        if doc.get("version") != FILE_VERSION:
+            raise AcpLedgerError(f"{self.path} has version {doc.get('version')!r}")
+        raw = doc.get("entries")
+        if not isinstance(raw, list):
+            raise AcpLedgerError(f"the signature ledger {self.path} has no entry list")
+        return [_entry(item, self.path) for item in raw]
+
+    def _write(self, entries: Sequence[AcpSignature]) -> None:
+        doc = {
+            "format": FILE_FORMAT,
+            "version": FILE_VERSION,
+            "entries": [
+                {"outpoint": e.outpoint, "commitment": e.commitment, "label": e.label}
+                for e in entries
+            ],
+            "written_at": int(time.time()),
+        }
+        try:
+            write_atomically(self.path, json.dumps(doc, indent=1).encode("utf-8"))
+        except OSError as exc:
+            raise AcpLedgerError(f"cannot write the signature ledger: {exc.strerror}") from exc
+
+    def __repr__(self) -> str:
+        return f"AcpLedger({str(self.path)!r})"
+
+
+def _entry(item: Any, path: Path) -> AcpSignature:
+    if not isinstance(item, dict):
+        raise AcpLedgerError(f"the signature ledger {path} has a malformed entry")
+    outpoint, commitment, label = item.get("outpoint"), item.get("commitment"), item.get("label")
+    if not isinstance(outpoint, str) or not isinstance(commitment, str) or len(commitment) != 64:
+        raise AcpLedgerError(f"the signature ledger {path} has a malformed entry")
+    return AcpSignature(outpoint, commitment, label if isinstance(label, str) else "")
