@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import struct
 from typing import Any
 
 from app.sandbox.chain.addresses import address_for_script
+from app.sandbox.chain.blocks import HEADER_SIZE, block_transactions
+from app.sandbox.chain.consensus import compact_size, sha256d
 from app.sandbox.chain.errors import InvalidRequest
 from app.sandbox.chain.mempool import Mempool
 from app.sandbox.chain.rawtx import ParsedTx, parse_tx
@@ -22,6 +25,14 @@ def check_txid(txid: Any) -> str:
     if not isinstance(txid, str) or not TXID_PATTERN.match(txid):
         raise InvalidRequest("txid must be 64 lower-case hex characters", "INVALID_TXID")
     return txid
+
+
+def check_block_hash(block_hash: Any) -> str:
+    if not isinstance(block_hash, str) or not TXID_PATTERN.match(block_hash):
+        raise InvalidRequest(
+            "block hash must be 64 lower-case hex characters", "INVALID_BLOCK_HASH"
+        )
+    return block_hash
 
 
 def _stats(conn: sqlite3.Connection, spk: bytes, confirmed: bool) -> Json:
@@ -99,6 +110,72 @@ def tx_hex(conn: sqlite3.Connection, txid: str) -> str | None:
         (check_txid(txid),),
     ).fetchone()
     return None if row is None else bytes(row[0]).hex()
+
+
+def outspend(conn: sqlite3.Connection, txid: str, vout: int) -> Json:
+    """Esplora `GET /tx/{txid}/outspend/{vout}`: `{"spent": false}`, or `{"spent": true,
+    "txid", "vin", "status"}` naming the spending input, a mempool spend included. Like
+    Esplora (electrs `rest.rs`, which only looks the spend up), an unknown transaction or a vout
+    past its outputs is `{"spent": false}` too, not an error."""
+    row = conn.execute(
+        "SELECT o.spent_txid, o.spent_vin, t.height, b.hash, b.time FROM outputs o "
+        "LEFT JOIN txs t ON t.txid = o.spent_txid LEFT JOIN blocks b ON b.height = t.height "
+        "WHERE o.txid = ? AND o.vout = ?",
+        (check_txid(txid), vout),
+    ).fetchone()
+    if row is None or row[0] is None:
+        return {"spent": False}
+    spent_txid, vin, height, block_hash, block_time = row
+    return {
+        "spent": True,
+        "txid": spent_txid,
+        "vin": vin,
+        "status": _status(height, block_hash, block_time),
+    }
+
+
+def difficulty(bits: int) -> float:
+    """Bitcoin Core's `GetDifficulty` of a compact target (regtest: 4.656542373906925e-10), as
+    mempool.space's electrs reports it (Blockstream's reports rust-bitcoin's integer quotient,
+    0 on regtest)."""
+    shift = (bits >> 24) & 0xFF
+    value = 0x0000FFFF / (bits & 0x00FFFFFF)
+    while shift < 29:
+        value *= 256.0
+        shift += 1
+    while shift > 29:
+        value /= 256.0
+        shift -= 1
+    return value
+
+
+def block_json(raw_block: bytes, height: int, median_time: int) -> Json:
+    """Esplora `GET /block/{hash}` of a raw block at `height` whose median time past (BIP-113:
+    the median of the times of the last 11 blocks up to and including it) is `median_time`.
+    Keys in Esplora's order; `previousblockhash` is null for the genesis block."""
+    header = raw_block[:HEADER_SIZE]
+    (version,) = struct.unpack_from("<I", header, 0)
+    timestamp, bits, nonce = struct.unpack_from("<III", header, 68)
+    previous = header[4:36][::-1].hex()
+    txs = block_transactions(raw_block)
+    # Weight = 3 x stripped size + total size: 4 per byte of header and tx count, plus each
+    # transaction's own weight.
+    weight = 4 * (HEADER_SIZE + len(compact_size(len(txs)))) + sum(tx.weight for tx in txs)
+    return {
+        "id": sha256d(header)[::-1].hex(),
+        "height": height,
+        "version": version,
+        "timestamp": timestamp,
+        "tx_count": len(txs),
+        "size": len(raw_block),
+        "weight": weight,
+        "merkle_root": header[36:68][::-1].hex(),
+        "previousblockhash": None if previous == "00" * 32 else previous,
+        "mediantime": median_time,
+        "nonce": nonce,
+        "bits": bits,
+        "difficulty": difficulty(bits),
+    }
 
 
 def _output_json(value: int, spk: bytes) -> Json:

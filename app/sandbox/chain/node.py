@@ -253,6 +253,30 @@ class Node:
         with self._locked():
             return esplora_views.tx_status(self._store.conn, txid)
 
+    def outspend(self, txid: str, vout: int) -> Json:
+        """Esplora `GET /tx/{txid}/outspend/{vout}`: {spent: False} or {spent, txid, vin,
+        status}, mempool spends included; an unknown output is unspent, as in Esplora."""
+        with self._locked():
+            return esplora_views.outspend(self._store.conn, txid, vout)
+
+    def block_json(self, block_hash: str) -> Json | None:
+        """Esplora `GET /block/{hash}` of a block of the active chain, or None when unknown."""
+        esplora_views.check_block_hash(block_hash)
+        with self._locked():
+            tip = self._engine.tip
+            row = self._store.conn.execute(
+                "SELECT height, raw FROM blocks WHERE hash = ?", (block_hash,)
+            ).fetchone()
+            if row is not None:
+                height, raw = int(row[0]), bytes(row[1])
+            elif block_hash == tip.hashes[0]:
+                height, raw = 0, self._engine.kernel.read_block(0)
+            else:
+                return None
+            if height > tip.height or tip.hashes[height] != block_hash:
+                return None
+            return esplora_views.block_json(raw, height, tip.median_time_past(height))
+
     # -- ord views ------------------------------------------------------------------------
 
     def ord_output(self, outpoint: str) -> Json | None:

@@ -18,6 +18,10 @@ TxidPath = Annotated[str, Path(pattern=TXID_PATTERN, description="transaction id
 AddressPath = Annotated[
     str, Path(min_length=1, max_length=MAX_ADDRESS_CHARS, description="a regtest address")
 ]
+BlockHashPath = Annotated[str, Path(pattern=TXID_PATTERN, description="block hash (64 hex)")]
+VoutPath = Annotated[
+    int, Path(ge=0, le=0xFFFFFFFF, description="output index in the transaction (0 to 2^32 - 1)")
+]
 OutpointPath = Annotated[str, Path(pattern=OUTPOINT_PATTERN, description="`<txid>:<vout>`")]
 InscriptionIdPath = Annotated[
     str, Path(pattern=INSCRIPTION_ID_PATTERN, description="inscription id `<txid>i<n>`")

@@ -10,8 +10,15 @@ from starlette.concurrency import run_in_threadpool
 
 from app.sandbox.http.deps import NodeDep
 from app.sandbox.http.errors import INVALID_REQUEST, NOT_FOUND, ApiError, error_responses
-from app.sandbox.http.params import AddressPath, TxidPath
-from app.sandbox.http.schemas_esplora import AddressInfo, Transaction, TxStatus, Utxo
+from app.sandbox.http.params import AddressPath, BlockHashPath, TxidPath, VoutPath
+from app.sandbox.http.schemas_esplora import (
+    AddressInfo,
+    Block,
+    Outspend,
+    Transaction,
+    TxStatus,
+    Utxo,
+)
 
 router = APIRouter(prefix="/esplora", tags=["esplora"], responses=error_responses(400, 413, 500))
 
@@ -92,6 +99,18 @@ def get_tx_status(txid: TxidPath, node: NodeDep) -> Any:
     return status
 
 
+@router.get(
+    "/tx/{txid}/outspend/{vout}",
+    response_model=Outspend,
+    response_model_exclude_unset=True,
+    summary="whether an output is spent, and by which input (mempool spends included)",
+    description="As in Esplora, an unknown transaction or a vout past its outputs answers "
+    '`{"spent": false}`, not 404.',
+)
+def get_tx_outspend(txid: TxidPath, vout: VoutPath, node: NodeDep) -> Any:
+    return node.outspend(txid.lower(), vout)
+
+
 @router.post(
     "/tx",
     response_class=PlainTextResponse,
@@ -145,3 +164,16 @@ def get_tip_height(node: NodeDep) -> str:
 )
 def get_tip_hash(node: NodeDep) -> str:
     return str(node.tip_hash)
+
+
+@router.get(
+    "/block/{hash}",
+    response_model=Block,
+    responses=error_responses(404),
+    summary="a block of the active chain: header fields, size, weight, median time past",
+)
+def get_block(hash: BlockHashPath, node: NodeDep) -> Any:
+    block = node.block_json(hash.lower())
+    if block is None:
+        raise ApiError(404, NOT_FOUND, f"block {hash} not found")
+    return block

@@ -68,3 +68,31 @@ class Transaction(BaseModel):
     weight: int
     fee: int
     status: TxStatus
+
+
+class Outspend(BaseModel):
+    """`{"spent": false}`, or the spending input and its transaction's status."""
+
+    spent: bool
+    txid: str | None = None
+    vin: int | None = None
+    status: TxStatus | None = None
+
+
+class Block(BaseModel):
+    """Esplora's block JSON; `previousblockhash` is null for the genesis block, `mediantime`
+    the median time past (BIP-113) of the block."""
+
+    id: str
+    height: int
+    version: int
+    timestamp: int
+    tx_count: int
+    size: int
+    weight: int
+    merkle_root: str
+    previousblockhash: str | None
+    mediantime: int
+    nonce: int
+    bits: int
+    difficulty: float

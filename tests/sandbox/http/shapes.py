@@ -1,7 +1,8 @@
 """Key sets of the public APIs the sandbox imitates, from their documentation.
 
-Esplora: Blockstream/esplora API.md ("Transaction format", `GET /address/:address`, `/utxo`,
-`/fee-estimates`). ord: ordinals/ord `src/api.rs` (`Output`, `Inscription`) and its address JSON.
+Esplora: Blockstream/esplora API.md ("Transaction format", "Block format",
+`GET /address/:address`, `/utxo`, `/fee-estimates`, `/tx/:txid/outspend/:vout`).
+ord: ordinals/ord `src/api.rs` (`Output`, `Inscription`) and its address JSON.
 """
 
 from __future__ import annotations
@@ -35,6 +36,25 @@ ESPLORA_VOUT = {
 }
 ESPLORA_STATUS_CONFIRMED = {"confirmed", "block_height", "block_hash", "block_time"}
 ESPLORA_STATUS_UNCONFIRMED = {"confirmed"}
+# `GET /tx/:txid/outspend/:vout`: "`spent` (boolean), `txid` (optional), `vin` (optional) and
+# `status` (optional, the status of the spending tx)"; electrs leaves the optional ones out.
+ESPLORA_OUTSPEND_SPENT = {"spent", "txid", "vin", "status"}
+# "Block format" (and electrs `BlockValue`, in its order); `previousblockhash` is null at 0.
+ESPLORA_BLOCK = {
+    "id",
+    "height",
+    "version",
+    "timestamp",
+    "tx_count",
+    "size",
+    "weight",
+    "merkle_root",
+    "previousblockhash",
+    "mediantime",
+    "nonce",
+    "bits",
+    "difficulty",
+}
 # "The available confirmation targets are 2, 3, 4, 5, 6, 10, 20, 25, 144, 504 and 1008 blocks."
 ESPLORA_FEE_TARGETS = {"2", "3", "4", "5", "6", "10", "20", "25", "144", "504", "1008"}
 

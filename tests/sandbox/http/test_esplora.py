@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 
 from tests.sandbox.http import shapes
 from tests.sandbox.scenario import broadcast, faucet_coin, get_json, mine_blocks
-from tests.sandbox.txbuild import P2trKey, P2wpkhKey, spend, split
+from tests.sandbox.txbuild import Coin, P2trKey, P2wpkhKey, spend, split
 
 UNKNOWN_TXID = "ab" * 32
 
@@ -204,3 +206,63 @@ async def test_broadcast_a_taproot_key_path_spend(sandbox_client: httpx.AsyncCli
     assert [len(item) for item in vin["witness"]] == [128]  # one 64-byte Schnorr signature
     assert body["vout"][0]["scriptpubkey_address"] == receiver.address
     assert (body["weight"] + 3) // 4 == tx.vsize
+
+
+async def _outspend(client: httpx.AsyncClient, coin: Coin) -> Any:
+    return await get_json(client, f"/esplora/tx/{coin.txid}/outspend/{coin.vout}")
+
+
+async def test_outspend_follows_a_spend_from_mempool_to_block(
+    sandbox_client: httpx.AsyncClient,
+) -> None:
+    owner, receiver = P2wpkhKey.from_label("outspend-owner"), P2wpkhKey.from_label("outspend-to")
+    first = await faucet_coin(sandbox_client, owner, 40_000)
+    second = await faucet_coin(sandbox_client, owner, 50_000)
+    assert await _outspend(sandbox_client, second) == {"spent": False}
+
+    tx = spend([first, second], [(receiver.address, 89_000)])
+    assert (await broadcast(sandbox_client, tx)).status_code == 200
+    # A mempool spend counts, as in Esplora; `vin` is the spending input's index.
+    assert await _outspend(sandbox_client, second) == {
+        "spent": True,
+        "txid": tx.txid,
+        "vin": 1,
+        "status": {"confirmed": False},
+    }
+    assert (await _outspend(sandbox_client, first))["vin"] == 0
+
+    height = await mine_blocks(sandbox_client)
+    tip_hash = (await sandbox_client.get("/esplora/blocks/tip/hash")).text
+    spent = await _outspend(sandbox_client, second)
+    assert set(spent) == shapes.ESPLORA_OUTSPEND_SPENT
+    assert (spent["spent"], spent["txid"], spent["vin"]) == (True, tx.txid, 1)
+    assert set(spent["status"]) == shapes.ESPLORA_STATUS_CONFIRMED
+    assert spent["status"] == await get_json(sandbox_client, f"/esplora/tx/{tx.txid}/status")
+    assert (spent["status"]["block_height"], spent["status"]["block_hash"]) == (height, tip_hash)
+    # The new output is unspent; the uppercase txid finds the same output.
+    assert await get_json(sandbox_client, f"/esplora/tx/{tx.txid}/outspend/0") == {"spent": False}
+    upper = f"/esplora/tx/{second.txid.upper()}/outspend/{second.vout}"
+    assert await get_json(sandbox_client, upper) == spent
+
+
+async def test_outspend_of_an_unknown_output_is_unspent_like_esplora(
+    sandbox_client: httpx.AsyncClient,
+) -> None:
+    """electrs (Blockstream's and mempool.space's `rest.rs`) only looks the spend up: an
+    unknown transaction or a vout past its outputs answers `{"spent": false}`, not 404."""
+    coin = await faucet_coin(sandbox_client, P2wpkhKey.from_label("outspend-range"), 10_000)
+    for path in (f"{UNKNOWN_TXID}/outspend/0", f"{coin.txid}/outspend/{coin.vout + 50}"):
+        assert await get_json(sandbox_client, f"/esplora/tx/{path}") == {"spent": False}
+
+
+async def test_outspend_with_a_bad_vout_or_txid_is_400(sandbox_client: httpx.AsyncClient) -> None:
+    for path, parameter in (
+        (f"{UNKNOWN_TXID}/outspend/-1", "path.vout"),
+        (f"{UNKNOWN_TXID}/outspend/4294967296", "path.vout"),
+        (f"{UNKNOWN_TXID}/outspend/one", "path.vout"),
+        ("xyz/outspend/0", "path.txid"),
+    ):
+        response = await sandbox_client.get(f"/esplora/tx/{path}")
+        assert response.status_code == 400, path
+        assert response.json()["errorCode"] == "INVALID_REQUEST"
+        assert parameter in response.json()["message"]
