@@ -21,7 +21,15 @@ from app.net.http import HttpClient, Timeouts, segment
 
 _TXID = re.compile(r"[0-9a-fA-F]{64}")
 
-__all__ = ["Balance", "EsploraClient", "FeeEstimates", "TxStatus", "Utxo"]
+__all__ = [
+    "Balance",
+    "BlockInfo",
+    "EsploraClient",
+    "FeeEstimates",
+    "Outspend",
+    "TxStatus",
+    "Utxo",
+]
 
 
 @dataclass(frozen=True)
@@ -56,6 +64,31 @@ class TxStatus:
     block_hash: str | None = None
     block_time: int | None = None
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False)
+
+
+@dataclass(frozen=True)
+class Outspend:
+    """Whether an output is spent (a mempool spend counts), and by which transaction input.
+
+    Esplora only looks the spend up: an output it does not know (an unknown transaction, a
+    vout past its outputs) is reported unspent too. ``confirmed`` is None when the server
+    gives no status for the spending transaction."""
+
+    spent: bool
+    txid: str | None = None
+    vin: int | None = None
+    confirmed: bool | None = None
+
+
+@dataclass(frozen=True)
+class BlockInfo:
+    """A block's hash, height, header time and median time past (BIP-113, the median of the
+    header times of the last 11 blocks up to and including it), all times in Unix seconds."""
+
+    hash: str
+    height: int
+    timestamp: int
+    median_time: int
 
 
 class EsploraClient(HttpClient):
@@ -115,6 +148,59 @@ class EsploraClient(HttpClient):
             block_time=as_int(body.get("block_time")),
             raw=body,
         )
+
+    async def outspend(self, txid: str, vout: int) -> Outspend:
+        """Esplora's ``/tx/:txid/outspend/:vout``: ``{"spent": false}`` or ``{"spent": true,
+        "txid", "vin", "status"}``."""
+        if not is_int(vout) or not 0 <= vout <= 0xFFFFFFFF:
+            raise ValueError(f"vout must be 0 to 2^32 - 1, not {vout!r}")
+        path = f"/tx/{segment(txid)}/outspend/{vout}"
+        r = Reader(self.service, path)
+        body = r.obj(await self.get_json(path))
+        spent = body.get("spent")
+        if not isinstance(spent, bool):
+            raise r.error("missing field spent (a boolean)", "spent")
+        if not spent:
+            return Outspend(spent=False)
+        spender, vin, status = body.get("txid"), body.get("vin"), body.get("status")
+        if not isinstance(spender, str) or not _TXID.fullmatch(spender):
+            raise r.error("a spent output without a valid spending txid", "txid")
+        if not is_int(vin) or vin < 0:
+            raise r.error("a spent output without the spending input's index", "vin")
+        confirmed = None
+        if status is not None:
+            confirmed = r.obj(status, "status").get("confirmed")
+            if not isinstance(confirmed, bool):
+                raise r.error("the spending transaction's status lacks confirmed", "status")
+        return Outspend(spent=True, txid=spender.lower(), vin=int(vin), confirmed=confirmed)
+
+    async def block(self, block_hash: str) -> BlockInfo:
+        """Esplora's ``/block/:hash`` (hash, height, timestamp, mediantime of it)."""
+        path = f"/block/{segment(block_hash)}"
+        r = Reader(self.service, path)
+        body = r.obj(await self.get_json(path))
+        block_id = body.get("id")
+        if not isinstance(block_id, str) or not _TXID.fullmatch(block_id):
+            raise r.error("missing or malformed field id (the block hash)", "id")
+        if block_id.lower() != block_hash.lower():
+            raise r.error(f"asked for block {block_hash}, got block {block_id}", "id")
+        numbers = {}
+        for name in ("height", "timestamp", "mediantime"):
+            value = body.get(name)
+            if not is_int(value) or value < 0:
+                raise r.error(f"missing or malformed field {name} (an integer)", name)
+            numbers[name] = int(value)
+        return BlockInfo(
+            hash=block_id.lower(),
+            height=numbers["height"],
+            timestamp=numbers["timestamp"],
+            median_time=numbers["mediantime"],
+        )
+
+    async def tip(self) -> BlockInfo:
+        """The chain tip's block: ``/blocks/tip/hash``, then that block (the tip may have moved
+        on in between; the answer is the block of the hash read)."""
+        return await self.block(await self.tip_hash())
 
     async def fee_estimates(self) -> FeeEstimates:
         """Esplora's ``/fee-estimates`` ({"1": 87.9, ...}); if this server lacks it,

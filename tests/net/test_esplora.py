@@ -9,7 +9,7 @@ import pytest
 from net_router import Router
 
 from app.net.errors import BadResponse, BroadcastRejected, NoFeeEstimates, NotFound, ServerError
-from app.net.esplora import EsploraClient
+from app.net.esplora import BlockInfo, EsploraClient, Outspend
 
 BASE = "http://chain.test/esplora"
 ADDR = "bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080"
@@ -295,3 +295,157 @@ async def test_tip_hash(router: Router) -> None:
     router.add("GET", "/esplora/blocks/tip/hash", httpx.Response(200, text="AB" * 32))
     async with client(router) as c:
         assert await c.tip_hash() == "ab" * 32
+
+
+# --- outspend, block, tip ----------------------------------------------------------------------
+# Shapes of Blockstream's esplora API.md ("GET /tx/:txid/outspend/:vout": `spent`, optional
+# `txid`, `vin`, `status`; "Block format") as electrs' src/rest.rs serialises them
+# (`SpendingValue` leaves the optional fields out when unspent; `BlockValue` in this key order,
+# `previousblockhash` null for the genesis block; mempool.space's fork sends the same keys with
+# a float `difficulty`).
+SPENDER = "5a6b1e6e3f5d0a1c3e4f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f70819"
+OUTSPEND_CONFIRMED = {
+    "spent": True,
+    "txid": SPENDER,
+    "vin": 3,
+    "status": {
+        "confirmed": True,
+        "block_height": 850_123,
+        "block_hash": "00000000000000000001a1b2c3d4e5f60718293a4b5c6d7e8f9012345678abcd",
+        "block_time": 1_719_000_000,
+    },
+}
+OUTSPEND_MEMPOOL = {"spent": True, "txid": SPENDER, "vin": 0, "status": {"confirmed": False}}
+GENESIS = "000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f"
+BLOCK_1 = "00000000839a8e6886ab5951d76f411475428afc90947ee320161bbf18eb6048"
+# Mainnet block 1 (its mediantime is the median of its own and the genesis block's times,
+# i.e. the upper one, as Core and electrs compute it).
+BLOCK_1_JSON = {
+    "id": BLOCK_1,
+    "height": 1,
+    "version": 1,
+    "timestamp": 1231469665,
+    "tx_count": 1,
+    "size": 215,
+    "weight": 860,
+    "merkle_root": "0e3e2357e806b6cdb1f70b54c3a3a17b6714ee1f0e68bebb44a74b1efd512098",
+    "previousblockhash": GENESIS,
+    "mediantime": 1231469665,
+    "nonce": 2573394689,
+    "bits": 486604799,
+    "difficulty": 1,
+}
+GENESIS_JSON = {
+    **BLOCK_1_JSON,
+    "id": GENESIS,
+    "height": 0,
+    "timestamp": 1231006505,
+    "size": 285,
+    "weight": 1140,
+    "merkle_root": "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b",
+    "previousblockhash": None,
+    "mediantime": 1231006505,
+    "nonce": 2083236893,
+}
+
+
+async def test_outspend_unspent_confirmed_and_mempool(router: Router) -> None:
+    router.json("GET", f"/esplora/tx/{TXID}/outspend/0", {"spent": False})
+    router.json("GET", f"/esplora/tx/{TXID}/outspend/1", OUTSPEND_CONFIRMED)
+    router.json(
+        "GET", f"/esplora/tx/{TXID}/outspend/2", {**OUTSPEND_MEMPOOL, "txid": SPENDER.upper()}
+    )
+    async with client(router) as c:
+        assert await c.outspend(TXID, 0) == Outspend(spent=False)
+        assert await c.outspend(TXID, 1) == Outspend(True, SPENDER, 3, confirmed=True)
+        assert await c.outspend(TXID, 2) == Outspend(True, SPENDER, 0, confirmed=False)
+    assert router.last.url.path == f"/esplora/tx/{TXID}/outspend/2"
+
+
+async def test_outspend_without_status_leaves_confirmed_unknown(router: Router) -> None:
+    # API.md calls `status` optional; electrs always sends it with a spend.
+    body = {"spent": True, "txid": SPENDER, "vin": 1}
+    router.json("GET", f"/esplora/tx/{TXID}/outspend/0", body)
+    async with client(router) as c:
+        assert await c.outspend(TXID, 0) == Outspend(True, SPENDER, 1, confirmed=None)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"spent": "false"},
+        {"spent": 0},
+        {"spent": True},
+        {**OUTSPEND_CONFIRMED, "txid": "ab" * 31},
+        {**OUTSPEND_CONFIRMED, "vin": None},
+        {**OUTSPEND_CONFIRMED, "vin": "3"},
+        {**OUTSPEND_CONFIRMED, "vin": -1},
+        {**OUTSPEND_CONFIRMED, "vin": True},
+        {**OUTSPEND_CONFIRMED, "status": {"block_height": 1}},
+        {**OUTSPEND_CONFIRMED, "status": "confirmed"},
+        [OUTSPEND_CONFIRMED],
+    ],
+)
+async def test_malformed_outspend_is_a_bad_response(router: Router, body: Any) -> None:
+    router.json("GET", f"/esplora/tx/{TXID}/outspend/0", body)
+    async with client(router) as c:
+        with pytest.raises(BadResponse):
+            await c.outspend(TXID, 0)
+
+
+@pytest.mark.parametrize("vout", [-1, 2**32, True])
+async def test_outspend_refuses_an_impossible_vout(router: Router, vout: int) -> None:
+    async with client(router) as c:
+        with pytest.raises(ValueError, match="vout"):
+            await c.outspend(TXID, vout)
+    assert router.requests == []
+
+
+async def test_block_and_genesis(router: Router) -> None:
+    router.json("GET", f"/esplora/block/{BLOCK_1}", BLOCK_1_JSON)
+    router.json("GET", f"/esplora/block/{GENESIS}", GENESIS_JSON)
+    async with client(router) as c:
+        assert await c.block(BLOCK_1) == BlockInfo(BLOCK_1, 1, 1231469665, 1231469665)
+        genesis = await c.block(GENESIS)
+    assert (genesis.height, genesis.timestamp, genesis.median_time) == (0, 1231006505, 1231006505)
+
+
+async def test_tip_reads_the_tip_hash_then_its_block(router: Router) -> None:
+    router.add("GET", "/esplora/blocks/tip/hash", httpx.Response(200, text=BLOCK_1.upper()))
+    router.json("GET", f"/esplora/block/{BLOCK_1}", BLOCK_1_JSON)
+    async with client(router) as c:
+        tip = await c.tip()
+    assert tip == BlockInfo(BLOCK_1, 1, 1231469665, 1231469665)
+    assert [r.url.path for r in router.requests] == [
+        "/esplora/blocks/tip/hash",
+        f"/esplora/block/{BLOCK_1}",
+    ]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {key: value for key, value in BLOCK_1_JSON.items() if key != "mediantime"},
+        {**BLOCK_1_JSON, "mediantime": "1231469665"},
+        {**BLOCK_1_JSON, "mediantime": 1231469665.5},
+        {**BLOCK_1_JSON, "timestamp": None},
+        {**BLOCK_1_JSON, "height": -1},
+        {**BLOCK_1_JSON, "id": "zz" * 32},
+        {**BLOCK_1_JSON, "id": GENESIS},  # another block than the one asked for
+        [BLOCK_1_JSON],
+    ],
+)
+async def test_malformed_block_is_a_bad_response(router: Router, body: Any) -> None:
+    router.json("GET", f"/esplora/block/{BLOCK_1}", body)
+    async with client(router) as c:
+        with pytest.raises(BadResponse):
+            await c.block(BLOCK_1)
+
+
+async def test_unknown_block_is_not_found(router: Router) -> None:
+    # electrs: 404 with the plain-text body "Block not found".
+    router.add("GET", f"/esplora/block/{BLOCK_1}", httpx.Response(404, text="Block not found"))
+    async with client(router) as c:
+        with pytest.raises(NotFound, match="Block not found"):
+            await c.block(BLOCK_1)
