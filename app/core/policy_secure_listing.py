@@ -165,12 +165,13 @@ def _check_price(review: Review, intent: SecureListingIntent) -> list[Refusal]:
     if len(to_receive) == 1 and to_receive[0].value == intent.price:
         return []
     if len(to_receive) > 1:
+        which = ", ".join(str(o.index) for o in to_receive)
         listed = "; ".join(output_text(o) for o in to_receive)
         return [
             Refusal(
                 RefusalCode.LISTING_PAYS_OTHER_AMOUNT,
-                f"{len(to_receive)} outputs pay your receive address ({listed}); a listing "
-                f"pays exactly its price, {sats(intent.price)}, in one output.",
+                f"Outputs {which} pay your receive address ({listed}); a listing pays "
+                f"exactly its price, {sats(intent.price)}, in one output.",
                 output_index=to_receive[0].index,
             )
         ]

@@ -83,7 +83,10 @@ def test_fee_is_unknown_when_any_input_amount_is_missing() -> None:
     r = review(v, ctx())
     assert r.fee is None and r.fee_rate is None
     assert r.unknown_amount_inputs == (0,)
-    assert "Network fee: unknown (an input amount is missing or not confirmed by the chain)." in r.summary.lines()
+    assert (
+        "Network fee: unknown (an input amount is missing or not confirmed by the chain)."
+        in r.summary.lines()
+    )
     [missing] = r.findings_of(FindingCode.MISSING_UTXO)
     assert missing.input_index == 0 and "Input 0" in missing.message
     assert r.inputs[0].role is Role.UNKNOWN

@@ -17,11 +17,14 @@ from __future__ import annotations
 from tests.support.psbt_scenarios import SCENARIOS, Scenario
 from tests.support.tamper_bid import BID_TAMPERS
 from tests.support.tamper_funding import FUNDING_TAMPERS
+from tests.support.tamper_guard import GUARD_TAMPERS
 from tests.support.tamper_listing import LISTING_TAMPERS
 from tests.support.tamper_ops import Tamper, Target
 from tests.support.tamper_withdraw import WITHDRAW_TAMPERS
 
-TAMPERS: tuple[Tamper, ...] = WITHDRAW_TAMPERS + BID_TAMPERS + LISTING_TAMPERS + FUNDING_TAMPERS
+TAMPERS: tuple[Tamper, ...] = (
+    WITHDRAW_TAMPERS + BID_TAMPERS + LISTING_TAMPERS + FUNDING_TAMPERS + GUARD_TAMPERS
+)
 
 __all__ = ["SCENARIOS", "TAMPERS", "Scenario", "Tamper", "Target", "apply_to", "tampers_for"]
 

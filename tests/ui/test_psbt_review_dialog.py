@@ -142,6 +142,7 @@ def test_unknown_amounts_show_an_unknown_fee(qtbot: QtBot) -> None:
     plan = Reviewed(scenario.review(), scenario.verdict())
     dialog = PsbtReviewDialog([plan], title="W", action="&Sign")
     qtbot.addWidget(dialog)
-    assert dialog.fee_label.text() == "Network fee: unknown (an input amount is missing or not confirmed by the chain)"
+    unknown = "Network fee: unknown (an input amount is missing or not confirmed by the chain)"
+    assert dialog.fee_label.text() == unknown
     assert column_texts(dialog, "inputs", 2) == ["unknown", "unknown"]
     assert dialog.sign_button is None

@@ -1,0 +1,100 @@
+"""The ledger of live ANYONECANPAY signatures: recorded before signing, persisted atomically,
+shared by processes, refusing a colliding signature; the signing gate uses it."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+from pathlib import Path
+
+import pytest
+
+from app.core.acp_composition import AcpSignature
+from app.wallet.acp_ledger import AcpCollisionError, AcpLedger, AcpLedgerError, ledger_path
+from app.wallet.psbt_signer import sign_psbt
+from app.wallet.psbt_view import VerdictMismatchError, approved_sign_requests
+from tests.support.psbt_scenarios import secure_listing
+
+A, B = "aa" * 32 + ":0", "bb" * 32 + ":1"
+X, Y = "1" * 64, "2" * 64
+
+
+def test_record_check_forget_and_persist(tmp_path: Path) -> None:
+    ledger = AcpLedger(tmp_path / "ledger.json")
+    assert ledger.live() == ()
+    ledger.record([AcpSignature(A, X, "first")])
+    again = AcpLedger(tmp_path / "ledger.json")  # a new process reads what was written
+    assert again.live() == (AcpSignature(A, X, "first"),)
+    assert [c.other.outpoint for c in again.check([AcpSignature(B, X)])] == [A]
+    with pytest.raises(AcpCollisionError) as refused:
+        again.record([AcpSignature(B, Y), AcpSignature(B, X)])
+    assert "(first)" in str(refused.value)
+    assert again.live() == (AcpSignature(A, X, "first"),)  # all or nothing
+    assert again.forget([A]) == 1 and again.live() == ()
+    again.record([AcpSignature(B, X)])  # A's coin was spent: its signature is dead
+
+
+def test_recording_one_signature_twice_keeps_one_entry(tmp_path: Path) -> None:
+    ledger = AcpLedger(tmp_path / "l.json")
+    ledger.record([AcpSignature(A, X)])
+    ledger.record([AcpSignature(A, X)])
+    assert len(ledger.live()) == 1
+
+
+@pytest.mark.parametrize(
+    "text", ["", "{", "[]", '{"format": "x"}', '{"format": "bidwallet-acp-ledger", "version": 9}']
+)
+def test_a_damaged_ledger_refuses_rather_than_forgets(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "l.json"
+    path.write_text(text)
+    with pytest.raises(AcpLedgerError):
+        AcpLedger(path).record([AcpSignature(A, X)])
+    assert path.read_text() == text  # nothing overwritten: the entries might still be there
+
+
+def test_the_file_is_private_json(tmp_path: Path) -> None:
+    path = ledger_path(tmp_path, "regtest", "bcrt1qpay", "bcrt1pord")
+    AcpLedger(path).record([AcpSignature(A, X, "label")])
+    assert path.stat().st_mode & 0o777 == 0o600
+    doc = json.loads(path.read_text())
+    assert doc["entries"] == [{"outpoint": A, "commitment": X, "label": "label"}]
+    assert ledger_path(tmp_path, "regtest", "bcrt1qpay", "bcrt1pother") != path
+
+
+def _record_many(path: str, prefix: str) -> None:
+    ledger = AcpLedger(Path(path))
+    for n in range(25):
+        ledger.record([AcpSignature(f"{prefix}{n:062x}:0", f"{prefix}{n:063x}")])
+
+
+def test_two_processes_never_lose_each_others_entries(tmp_path: Path) -> None:
+    path = str(tmp_path / "shared.json")
+    ctx = multiprocessing.get_context("spawn")
+    workers = [ctx.Process(target=_record_many, args=(path, p)) for p in "ab"]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(timeout=120)
+    assert [w.exitcode for w in workers] == [0, 0]
+    assert len(AcpLedger(Path(path)).live()) == 50
+
+
+def test_the_signing_gate_records_before_it_allows_an_anyonecanpay_signature(
+    tmp_path: Path,
+) -> None:
+    s = secure_listing()
+    verdict = s.verdict()
+    with pytest.raises(VerdictMismatchError, match="signature ledger"):
+        approved_sign_requests(s.psbt, verdict)
+    ledger = AcpLedger(tmp_path / "l.json")
+    requests = approved_sign_requests(s.psbt, verdict, ledger, "List it")
+    [entry] = ledger.live()
+    assert entry.outpoint == s.review().inputs[0].outpoint and entry.label == "List it"
+    sign_psbt(s.psbt, s.signer, requests)
+    # A second coin listed with the very same outputs is refused at the gate.
+    twin = secure_listing()
+    twin.psbt.outputs = s.psbt.outputs
+    twin_verdict = twin.verdict()
+    assert twin_verdict.approved
+    with pytest.raises(AcpCollisionError):
+        approved_sign_requests(twin.psbt, twin_verdict, ledger)
