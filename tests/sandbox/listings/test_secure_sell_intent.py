@@ -3,6 +3,8 @@ every rule of spec 4.9/4.10."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import httpx
 from fastapi import FastAPI
 
@@ -11,6 +13,7 @@ from app.core.signing_policy import SecureListingIntent
 from app.sandbox.chain.node import Node
 from app.sandbox.market.inscription_bids_intent import SERVICE_FEE_BPS
 from app.sandbox.market.listings_intent import TRANSFER_ALLOWANCE, escrow_label
+from app.wallet.acp_ledger import AcpLedger
 from app.wallet.addresses import decode_address
 from app.wallet.psbt_io import parse_psbt
 from app.wallet.psbt_signer import SignRequest
@@ -60,7 +63,7 @@ async def test_listing_psbt_pays_the_seller_and_sends_the_item_to_escrow(
 
 
 async def test_the_apps_signing_policy_approves_the_listing_psbt(
-    client: httpx.AsyncClient, sandbox_node: Node
+    client: httpx.AsyncClient, sandbox_node: Node, tmp_path: Path
 ) -> None:
     seller = new_seller()
     inscription_id = inscribe(sandbox_node, seller)
@@ -71,7 +74,10 @@ async def test_the_apps_signing_policy_approves_the_listing_psbt(
     intent = SecureListingIntent(50_000, seller.payment.address, inscription_id=inscription_id)
     verdict = client_verdict(sandbox_node, seller, psbt, intent)
     assert verdict.approved, verdict.refusals
-    assert approved_sign_requests(psbt, verdict) == [SignRequest(0, 0x81)]
+    ledger = AcpLedger(tmp_path / "ledger.json")
+    assert approved_sign_requests(psbt, verdict, ledger) == [SignRequest(0, 0x81)]
+    item = psbt.inputs[0]
+    assert [s.outpoint for s in ledger.live()] == [f"{item.txid.hex()}:{item.vout}"]
 
 
 async def test_bulk_builds_one_psbt_per_listing_in_order(
