@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from fastapi import FastAPI
 
+from app.core.signing_policy import SecureListingIntent
 from app.sandbox.chain.node import Node
 from app.sandbox.http.app import create_app
 from app.sandbox.http.settings import SandboxSettings
@@ -20,9 +22,14 @@ from app.sandbox.market.listings_intent import (
     TRANSFER_ALLOWANCE,
     escrow_label,
 )
+from app.wallet.acp_ledger import AcpCollisionError, AcpLedger
 from app.wallet.addresses import decode_address
+from app.wallet.keys import WalletKeys
 from app.wallet.psbt_io import parse_psbt
+from app.wallet.psbt_signer import SignRequest
+from app.wallet.psbt_view import approved_sign_requests
 from tests.sandbox.conftest import ASGI_BASE_URL
+from tests.sandbox.listings.client_policy import client_verdict
 from tests.sandbox.listings.helpers import inscription_info, ok
 from tests.sandbox.listings.selling import activate, inscribe, listing_body, new_seller
 
@@ -53,6 +60,29 @@ async def _served(node: Node, settings: SandboxSettings) -> AsyncIterator[httpx.
             yield client
     finally:
         app.state.market.close()
+
+
+def _guarded_requests(
+    node: Node, seller: WalletKeys, entry: dict[str, Any], inscription_id: str, ledger: AcpLedger
+) -> list[SignRequest]:
+    """What the app's guard lets the seller sign, recording it in the signature ledger."""
+    psbt = parse_psbt(entry["base64"])
+    intent = SecureListingIntent(PRICE, seller.payment.address, inscription_id=inscription_id)
+    verdict = client_verdict(node, seller, psbt, intent)
+    assert verdict.approved, verdict.refusals
+    return approved_sign_requests(psbt, verdict, ledger)
+
+
+async def _equal_listings(
+    client: httpx.AsyncClient, node: Node
+) -> tuple[WalletKeys, list[str], list[dict[str, Any]]]:
+    """Two items with the same postage listed at the same price in one bulk intent."""
+    seller = new_seller()
+    ids = [inscribe(node, seller, postage=POSTAGE) for _ in range(2)]
+    listings = [listing_body(seller, i, price=PRICE) for i in ids]
+    data = await ok(await client.post("/v1/intent/secure-bulk-sell", json={"listings": listings}))
+    entries: list[dict[str, Any]] = data["seller"]["secureListingPSBTs"]
+    return seller, ids, entries
 
 
 def test_escrow_labels_are_per_outpoint_and_fit_a_key_label() -> None:
@@ -102,21 +132,34 @@ async def test_one_bulk_intent_gives_every_item_its_own_escrow(
         assert outs[0][0] == _escrow(sandbox_node, escrow_label(item))
 
 
+async def test_the_apps_guard_signs_both_per_item_listings(
+    client: httpx.AsyncClient, sandbox_node: Node, tmp_path: Path
+) -> None:
+    seller, ids, entries = await _equal_listings(client, sandbox_node)
+    ledger = AcpLedger(tmp_path / "ledger.json")
+    for entry, inscription_id in zip(entries, ids, strict=True):
+        requests = _guarded_requests(sandbox_node, seller, entry, inscription_id, ledger)
+        assert requests == [SignRequest(0, 0x81)]
+    assert len(ledger.live()) == 2
+
+
 async def test_shared_escrow_setting_reproduces_the_colliding_layout(tmp_path: Path) -> None:
+    """`--listing-escrow shared`: two equal listings get the same outputs, and the app's guard
+    signs the first and refuses the second."""
     node = Node.open(tmp_path / "data")
     try:
         async with _served(node, SandboxSettings(listing_escrow="shared")) as client:
             info = await ok(await client.get("/sandbox/info"))
             assert info["listingEscrow"] == "shared"
-            seller = new_seller()
-            ids = [inscribe(node, seller, postage=POSTAGE) for _ in range(2)]
-            listings = [listing_body(seller, i, price=PRICE) for i in ids]
-            data = await ok(
-                await client.post("/v1/intent/secure-bulk-sell", json={"listings": listings})
-            )
-        first, second = [_outputs(e)[1] for e in data["seller"]["secureListingPSBTs"]]
-        assert first == second  # what the app's guard must refuse to sign twice
+            seller, ids, entries = await _equal_listings(client, node)
+        first, second = [_outputs(e)[1] for e in entries]
+        assert first == second
         assert first[0] == (_escrow(node, SHARED_ESCROW_LABEL), POSTAGE + TRANSFER_ALLOWANCE)
+        ledger = AcpLedger(tmp_path / "ledger.json")
+        assert _guarded_requests(node, seller, entries[0], ids[0], ledger) == [SignRequest(0, 0x81)]
+        with pytest.raises(AcpCollisionError):
+            _guarded_requests(node, seller, entries[1], ids[1], ledger)
+        assert len(ledger.live()) == 1
     finally:
         node.close()
 
