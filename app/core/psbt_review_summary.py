@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from app.core.psbt_review import InputReview, OutputReview
 
 _RUNESTONE_PREFIX = b"\x6a\x5d"  # OP_RETURN OP_13
+_UNKNOWN_AMOUNT = "an input amount is missing or not confirmed by the chain"
 
 
 def sats(n: int) -> str:
@@ -142,7 +143,7 @@ class Summary:
         """Sentences for the review dialog, most important first."""
         out = []
         if self.you_give is None:
-            out.append("You give: unknown (an input amount is missing or not confirmed by the chain).")
+            out.append(f"You give: unknown ({_UNKNOWN_AMOUNT}).")
         elif self.you_give >= 0:
             out.append(f"You give {sats(self.you_give)} in total, network fee included.")
         else:
@@ -162,7 +163,7 @@ class Summary:
         out += [f"You receive {r.amount:,} {r.rune}." for r in self.runes_received]
         out += [f"Where your {r.amount:,} {r.rune} go is unknown." for r in self.runes_unknown]
         if self.fee is None:
-            out.append("Network fee: unknown (an input amount is missing or not confirmed by the chain).")
+            out.append(f"Network fee: unknown ({_UNKNOWN_AMOUNT}).")
         elif self.fee < 0:
             out.append(
                 f"Network fee: none yet; the outputs exceed the inputs by {sats(-self.fee)}, "

@@ -13,6 +13,10 @@ CPU-heavy work goes through `ctx.run_cpu` (an executor) so a GUI loop never stal
 `outpoint_contents` asks ord what each outpoint carries, for coin selection and PSBT reviews:
 an output ord cannot describe (unreachable, unknown, not indexed yet) raises
 `OrdUnavailableError` rather than being taken as empty.
+
+`acp_ledger` records every ANYONECANPAY signature before it is made (None: none is made);
+`service_public_key` is the service's key where it publishes one (the sandbox does), so the
+bidding wallet's 1-of-2 address can be recomputed rather than taken on trust.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import TypeVar
 
 from app.core.pools import MakerFee
@@ -30,12 +36,14 @@ from app.core.psbt_review_context import (
     ReviewContext,
     RuneAmount,
 )
+from app.core.psbt_review_time import ChainTip
 from app.core.signing_policy import FeeBounds
 from app.net.clients import NetClients
 from app.net.errors import NetError
 from app.net.ord import OrdOutput
 from app.services.errors import OrdUnavailableError, WatchOnlyError
 from app.services.pacing import AsyncioSleeper, BidPacer, Clock, Sleeper, SystemClock
+from app.wallet.acp_ledger import AcpLedger
 from app.wallet.addresses import Network, PublicRoleKey
 from app.wallet.keys import RoleKey, WalletKeys, WatchOnlyKeys
 
@@ -45,6 +53,17 @@ T = TypeVar("T")
 # A sandbox reports its own in GET /sandbox/info; the caller passes what applies.
 DEFAULT_MAKER_FEE = MakerFee(basis_points=0, flat_sats=1_000)
 DEFAULT_FEE_BOUNDS = FeeBounds.of(max_fee=500_000, max_rate=1_000, min_rate=1)
+
+
+@dataclass(frozen=True)
+class ReviewFacts:
+    """What the chain and ord say, as a PSBT review weighs it: each input's contents (ord) and
+    coin (the chain), the chain's tip and the fee estimate for the next block (None: unknown)."""
+
+    contents: Mapping[str, OutpointContents] = field(default_factory=dict)
+    chain_utxos: Mapping[str, KnownUtxo] = field(default_factory=dict)
+    tip: ChainTip | None = None
+    fastest_fee_rate: Fraction | None = None
 
 
 class ServiceContext:
@@ -60,9 +79,13 @@ class ServiceContext:
         clock: Clock | None = None,
         sleeper: Sleeper | None = None,
         executor: Executor | None = None,
+        acp_ledger: AcpLedger | None = None,
+        service_public_key: bytes | None = None,
     ) -> None:
         self.clients = clients
         self.keys = keys
+        self.acp_ledger = acp_ledger
+        self.service_public_key = service_public_key
         self.fee_bounds = fee_bounds
         self.maker_fee = maker_fee
         self.clock: Clock = clock or SystemClock()
@@ -181,20 +204,20 @@ class ServiceContext:
         return InscriptionAt(inscription_id, location.offset)
 
     def review_context(
-        self,
-        contents: Mapping[str, OutpointContents] | None = None,
-        chain_utxos: Mapping[str, KnownUtxo] | None = None,
-        service: Iterable[tuple[str, str]] = (),
+        self, facts: ReviewFacts | None = None, service: Iterable[tuple[str, str]] = ()
     ) -> ReviewContext:
         """Our addresses (payment, ordinals, the bidding wallet when known) and the facts."""
+        facts = facts or ReviewFacts()
         return ReviewContext.for_wallet(
             self.network.value,
             self.payment_address,
             self.ordinals_address,
             self._bidding_wallet,
             service,
-            contents,
-            chain_utxos,
+            facts.contents,
+            facts.chain_utxos,
+            facts.tip,
+            facts.fastest_fee_rate,
         )
 
     def __repr__(self) -> str:
@@ -216,7 +239,3 @@ class CancelToken:
     @property
     def cancelled(self) -> bool:
         return self._cancelled
-
-
-# The brief's name for the same object: the GUI speaks of a wallet session.
-WalletSession = ServiceContext

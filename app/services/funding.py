@@ -15,26 +15,28 @@ able to pay anyone else either.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from embit.script import Script
 from embit.transaction import TransactionInput, TransactionOutput
 
 from app.core.coin_select import Coin, CoinSelectionError, NotEnoughFunds, Selection, select_coins
+from app.core.policy_verdict import FeeConsent
 from app.core.psbt_review import Review
-from app.core.psbt_review_context import KnownUtxo, OutpointContents
+from app.core.psbt_review_context import KnownUtxo, OutpointContents, ReviewContext
 from app.core.signing_policy import FundingIntent, Verdict
 from app.net.errors import BroadcastRejected, NetError, NoFeeEstimates
 from app.net.esplora import Utxo
 from app.services.bidding_wallet import bidding_wallet_address
-from app.services.context import ServiceContext
+from app.services.context import ReviewFacts, ServiceContext
 from app.services.errors import (
     BroadcastError,
     InsufficientFundsError,
     PolicyRefusedError,
     ServiceError,
 )
+from app.services.psbt_flow import market_facts
 from app.wallet.addresses import AddressType, PublicRoleKey, decode_address
 from app.wallet.finalize import extract_transaction, finalize_psbt
 from app.wallet.keys import RoleKey
@@ -51,7 +53,9 @@ ORD_BATCH = 25
 
 @dataclass(frozen=True)
 class FundingPlan:
-    """A reviewed, unsigned funding transaction: what the dialog shows before signing."""
+    """A reviewed, unsigned funding transaction: what the dialog shows before signing. Its
+    verdict is approved, or refused only for its fee (`needs_fee_consent`): then
+    `accept_funding_fee` approves it once the user accepts that fee."""
 
     amount: int
     fee_rate: Fraction
@@ -60,7 +64,12 @@ class FundingPlan:
     skipped: tuple[str, ...]  # coins ord said carry inscriptions or runes (never spent)
     review: Review
     verdict: Verdict
+    intent: FundingIntent
     psbt: FixedPSBT = field(repr=False)
+
+    @property
+    def needs_fee_consent(self) -> bool:
+        return self.verdict.needs_fee_consent
 
     @property
     def fee(self) -> int:
@@ -126,14 +135,34 @@ async def prepare_funding(
         ctx, utxos, amount, rate, payment_script, wallet_script
     )
     psbt = _build_psbt(selection, wallet_script, payment)
-    context = ctx.review_context(
+    tip, fastest = await market_facts(ctx)
+    facts = ReviewFacts(
         contents={c.outpoint: contents[c.outpoint] for c in selection.coins},
         chain_utxos={c.outpoint: KnownUtxo(c.value, payment_script) for c in selection.coins},
+        tip=tip,
+        fastest_fee_rate=fastest,
     )
-    review, verdict = guard(psbt, context, FundingIntent(amount, ctx.fee_bounds))
+    context = ctx.review_context(facts)
+    intent = FundingIntent(amount, ctx.fee_bounds)
+    review, verdict = guard(psbt, context, intent)
+    if not verdict.approved and not verdict.needs_fee_consent:
+        raise PolicyRefusedError(verdict, review)
+    return FundingPlan(amount, rate, wallet, selection, skipped, review, verdict, intent, psbt)
+
+
+def accept_funding_fee(plan: FundingPlan) -> FundingPlan:
+    """The same funding PSBT decided again with the user's consent to its fee (bound to this
+    PSBT and this fee). Raises `PolicyRefusedError` if anything else refuses it."""
+    if plan.verdict.approved:
+        return plan
+    if plan.review.fee is None or not plan.verdict.needs_fee_consent:
+        raise PolicyRefusedError(plan.verdict, plan.review)
+    intent = replace(plan.intent, fee_consent=FeeConsent(plan.review.view.digest, plan.review.fee))
+    context: ReviewContext = plan.review.context
+    review, verdict = guard(plan.psbt, context, intent)
     if not verdict.approved:
         raise PolicyRefusedError(verdict, review)
-    return FundingPlan(amount, rate, wallet, selection, skipped, review, verdict, psbt)
+    return replace(plan, review=review, verdict=verdict, intent=intent)
 
 
 async def _select_checked(
@@ -174,6 +203,8 @@ async def _select_checked(
 
 async def execute_funding(ctx: ServiceContext, plan: FundingPlan) -> FundingResult:
     """Sign exactly what the verdict approved, finalize, broadcast through Esplora."""
+    if not plan.verdict.approved:
+        raise PolicyRefusedError(plan.verdict, plan.review)  # a fee the user did not accept
     keys = ctx.signing_keys()
     raw_hex = await ctx.run_cpu(_sign_and_extract, plan.psbt, plan.verdict, keys.payment)
     try:

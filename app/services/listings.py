@@ -5,9 +5,11 @@
     done = await execute_listings(ctx, plan, progress=p, cancel=token)
 
 Each secure listing PSBT is reviewed with the secure listing policy (the listed item's input
-is ours, signed ALL|ANYONECANPAY or ALL and nothing else of ours is spent, one output pays at
-least the price to the receive address). The service's `indicesToSign` must be exactly the
-inputs the policy approved: a service asking for more, or other, signatures is refused.
+is ours, signed ALL|ANYONECANPAY or ALL and nothing else of ours is spent, one output pays
+exactly the price to the receive address). The service's `indicesToSign` must be exactly the
+inputs the policy approved: a service asking for more, or other, signatures is refused. No
+two ANYONECANPAY signatures of ours may combine into one purchase: the batch is checked
+against itself and against our live signatures (`acp_signatures`) before anything is shown.
 Signing runs in the executor item by item with progress; a cancel stops between items, and
 nothing is submitted unless every item is signed (one `POST /list/secure` for all).
 """
@@ -25,6 +27,7 @@ from app.core.signing_policy import Refusal, RefusalCode, SecureListingIntent, V
 from app.net.errors import MarketplaceError, SecureListingUnsupported
 from app.net.marketplace_requests import Listing, SecureListingSubmission
 from app.net.marketplace_responses import CreatedListing, SecureListingPsbt
+from app.services.acp_signatures import forget_spent_signatures, refuse_colliding
 from app.services.context import CancelToken, ServiceContext
 from app.services.errors import ServiceError
 from app.services.psbt_flow import (
@@ -174,8 +177,8 @@ async def prepare_listings(
         for s in served
         for o in input_outpoints(read_served_psbt(s.psbt_base64, "secure listing PSBT"))
     ]
-    facts = await gather_facts(ctx, outpoints)
-    context = ctx.review_context(facts.contents, facts.chain_utxos)
+    facts, _ = await asyncio.gather(gather_facts(ctx, outpoints), forget_spent_signatures(ctx))
+    context = ctx.review_context(facts)
     planned: list[PlannedListing] = []
     for item, listing, psbt in zip(items, listings, served, strict=True):
         if cancel is not None and cancel.cancelled:
@@ -187,6 +190,7 @@ async def prepare_listings(
         planned.append(PlannedListing(listing, plan, psbt.indices_to_sign))
         if progress is not None:
             progress(len(planned), len(items))
+    await ctx.run_cpu(refuse_colliding, ctx.acp_ledger, [p.psbt for p in planned])
     return ListingPlan(tuple(planned), listings[0].seller_receive_address)
 
 
@@ -195,14 +199,21 @@ def check_indices(plan: PsbtPlan, indices_to_sign: Sequence[int]) -> None:
     approved = sorted(p.input_index for p in plan.verdict.to_sign)
     if sorted(indices_to_sign) == approved:
         return
-    asked = ", ".join(str(i) for i in sorted(indices_to_sign)) or "none"
     refusal = Refusal(
         RefusalCode.INPUT_NOT_ALLOWED,
-        f"The service asks for signatures on input(s) {asked}, but the review approves only "
-        f"input(s) {', '.join(str(i) for i in approved)}.",
+        f"The service asks for signatures on {_inputs(sorted(indices_to_sign))}, but the "
+        f"review approves only {_inputs(approved)}.",
     )
     verdict = Verdict(plan.flow, plan.txid, plan.verdict.psbt_digest, (), (refusal,))
     raise PsbtRefusedError(plan.review, verdict, plan.label)
+
+
+def _inputs(indices: Sequence[int]) -> str:
+    """'no input', 'input 0', 'inputs 0, 1'."""
+    if not indices:
+        return "no input"
+    listed = ", ".join(str(i) for i in indices)
+    return f"input {listed}" if len(indices) == 1 else f"inputs {listed}"
 
 
 async def execute_listings(

@@ -13,6 +13,13 @@ recorded at export (it cannot ask ord), reviews every PSBT before signing any, a
 what its own verdict approves. This module never constructs a network client on that path.
 Importing reviews each exported PSBT again with fresh facts, then requires the signed file to
 be that same transaction signed only where this review approves.
+
+Fees: a fee above the user's bounds needs their consent on each machine. The offline review
+ignores a consent recorded online and asks its own user (`accept_fee`); the import re-review
+takes the fee as accepted, since the PSBT was signed only after that consent, and shows it
+before anything is submitted. Every ANYONECANPAY signature is recorded in the ledger of the
+machine that makes it, and again in the online machine's when imported: one colliding with a
+live signature there is not submitted.
 """
 
 from __future__ import annotations
@@ -27,8 +34,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from app.core.acp_composition import acp_signatures
 from app.core.psbt_review_context import ReviewContext, Role
-from app.core.signing_policy import Flow
+from app.core.signing_policy import Flow, with_fee_consent
 from app.services.bidding_wallet import bidding_wallet_address
 from app.services.context import CancelToken, ServiceContext
 from app.services.errors import ServiceError
@@ -48,12 +56,16 @@ from app.services.psbt_flow import (
     OperationCancelledError,
     Progress,
     PsbtPlan,
+    PsbtRefusedError,
+    accept_fee,
     check_signed,
     decide,
+    refused,
     review_online,
     sign_plan,
 )
 from app.services.withdraw import WithdrawDone, WithdrawPlan, submit_signed_withdraw
+from app.wallet.acp_ledger import AcpCollisionError, AcpLedger, AcpLedgerError
 from app.wallet.keys import WalletKeys
 from app.wallet.psbt_fixes import FixedPSBT
 from app.wallet.psbt_io import PsbtDecodeError, parse_psbt, psbt_to_bytes
@@ -132,6 +144,8 @@ def export_offline(directory: Path, items: Sequence[ExportItem]) -> Manifest:
         ordinals_address=context.addresses_with(Role.ORDINALS)[0],
         bidding_wallet=next(iter(context.addresses_with(Role.BIDDING_WALLET)), None),
         items=tuple(entries),
+        tip=context.tip,
+        fastest_fee_rate=context.fastest_fee_rate,
     )
     _write(directory / MANIFEST_NAME, json.dumps(manifest.to_json(), indent=2).encode())
     return manifest
@@ -162,7 +176,8 @@ def _manifest_item(name: str, raw: bytes, x: ExportItem) -> ManifestItem:
 
 def review_offline(directory: Path, keys: WalletKeys) -> list[OfflineSigned]:
     """Review every exported PSBT against the local keys and the recorded facts; raises on the
-    first refusal (`PsbtRefusedError`) or mismatch, before anything is signed."""
+    first refusal (`PsbtRefusedError`) or mismatch, before anything is signed. A plan whose
+    fee needs this user's consent comes back unapproved (`accept_fee` once they give it)."""
     manifest = read_manifest(directory)
     if manifest.network != keys.network.value:
         raise ManifestError(
@@ -186,21 +201,34 @@ def review_offline(directory: Path, keys: WalletKeys) -> list[OfflineSigned]:
             manifest.bidding_wallet,
             contents=item.ord_at_export,
             chain_utxos=item.chain_at_export,
+            tip=manifest.tip,
+            fastest_fee_rate=manifest.fastest_fee_rate,
         )
         text = base64.b64encode(psbt_to_bytes(psbt)).decode()
-        plan = decide(text, context, item.intent, item.signer, item.label)
-        if plan.verdict.to_sign != item.inputs_to_sign:
-            raise ManifestError(
-                f"{item.name}: the manifest asks to sign {_listed(item.inputs_to_sign)} but "
-                f"this review approves {_listed(plan.verdict.to_sign)}; nothing was signed."
-            )
+        intent = with_fee_consent(item.intent, None)  # this machine's user decides
+        plan = decide(text, context, intent, item.signer, item.label)
+        if plan.verdict.approved:
+            check_manifest_permissions(item, plan)
         reviewed.append(OfflineSigned(item, plan))
     return reviewed
 
 
-def sign_reviewed(directory: Path, reviewed: OfflineSigned, keys: WalletKeys) -> None:
-    """Sign one reviewed PSBT and write its signed files (binary and base64)."""
-    signed = sign_plan(reviewed.plan, keys)
+def check_manifest_permissions(item: ManifestItem, plan: PsbtPlan) -> None:
+    """The manifest must ask to sign exactly what this review approves."""
+    if plan.verdict.to_sign != item.inputs_to_sign:
+        raise ManifestError(
+            f"{item.name}: the manifest asks to sign {_listed(item.inputs_to_sign)} but "
+            f"this review approves {_listed(plan.verdict.to_sign)}; nothing was signed."
+        )
+
+
+def sign_reviewed(
+    directory: Path, reviewed: OfflineSigned, keys: WalletKeys, ledger: AcpLedger | None
+) -> None:
+    """Sign one reviewed (and approved) PSBT and write its signed files (binary and base64);
+    an ANYONECANPAY signature is recorded in this machine's `ledger` first."""
+    check_manifest_permissions(reviewed.item, reviewed.plan)
+    signed = sign_plan(reviewed.plan, keys, ledger)
     raw = base64.b64decode(signed.base64)
     _write(directory / reviewed.item.signed_psbt_file, raw)
     _write(directory / reviewed.item.signed_text_file, signed.base64.encode() + b"\n")
@@ -209,16 +237,22 @@ def sign_reviewed(directory: Path, reviewed: OfflineSigned, keys: WalletKeys) ->
 async def sign_offline(
     directory: Path,
     keys: WalletKeys,
+    ledger: AcpLedger | None,
     progress: Progress | None = None,
     cancel: CancelToken | None = None,
 ) -> list[OfflineSigned]:
-    """Review all, then sign each in an executor (progress; a cancel stops between items)."""
+    """Review all, then sign each in an executor (progress; a cancel stops between items).
+    A fee that needs consent refuses the batch here: a dialog uses `review_offline`,
+    `accept_fee` and `sign_reviewed` to ask first."""
     loop = asyncio.get_running_loop()
     reviewed = await loop.run_in_executor(None, review_offline, directory, keys)
+    for item in reviewed:
+        if not item.plan.verdict.approved:
+            raise PsbtRefusedError(item.plan.review, item.plan.verdict, item.plan.label)
     for done, item in enumerate(reviewed):
         if cancel is not None and cancel.cancelled:
             raise OperationCancelledError(done, len(reviewed))
-        await loop.run_in_executor(None, sign_reviewed, directory, item, keys)
+        await loop.run_in_executor(None, sign_reviewed, directory, item, keys, ledger)
         if progress is not None:
             progress(done + 1, len(reviewed))
     return reviewed
@@ -245,9 +279,38 @@ async def import_signed(
         signed = _read_signed(directory, item)
         text = base64.b64encode(psbt_to_bytes(unsigned)).decode()
         plan = await review_online(ctx, text, item.intent, item.signer, item.label)
+        if plan.needs_fee_consent:  # accepted where it was signed; shown again before submit
+            plan = await ctx.run_cpu(accept_fee, plan)
         check_signed(unsigned, signed, plan.verdict)
         imported.append(ImportedItem(item, plan, base64.b64encode(psbt_to_bytes(signed)).decode()))
+    await ctx.run_cpu(record_imported_signatures, ctx.acp_ledger, imported)
     return imported
+
+
+def record_imported_signatures(ledger: AcpLedger | None, batch: Sequence[ImportedItem]) -> None:
+    """The ANYONECANPAY signatures made offline now exist: record them here too, and refuse
+    to submit one that would combine with a live signature of this machine's."""
+    new = [s for x in batch for s in acp_signatures(x.plan.review, x.plan.verdict, x.plan.label)]
+    if not new:
+        return
+    if ledger is None:
+        raise ServiceError("No record of ANYONECANPAY signatures is open; nothing is submitted.")
+    try:
+        ledger.record(new)
+    except AcpCollisionError as exc:
+        first = exc.collisions[0]
+        plan = next(
+            x.plan
+            for x in batch
+            if first.new in acp_signatures(x.plan.review, x.plan.verdict, x.plan.label)
+        )
+        refusals = tuple(c.refusal() for c in exc.collisions if c.new == first.new)
+        raise PsbtRefusedError(plan.review, refused(plan.verdict, refusals), plan.label) from None
+    except AcpLedgerError as exc:
+        raise ServiceError(
+            f"The record of your ANYONECANPAY signatures cannot be used ({exc}); nothing is "
+            "submitted."
+        ) from None
 
 
 async def submit_imported(

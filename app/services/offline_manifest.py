@@ -3,6 +3,7 @@
     {"format": "bidwallet-offline-psbts", "version": 1, "flow": "secure listing",
      "network": "regtest", "wallet": {"payment": ..., "ordinals": ..., "biddingWallet": ...},
      "factsNote": "...as reported online at export...",
+     "marketAtExport": {"tipHeight", "tipMedianTime", "fastestFeeRate"},
      "items": [{"name", "psbtFile", "textFile", "unsignedTxid", "sha256", "label",
                 "signer", "inputsToSign": [{"index", "sighash"}], "intent": {...},
                 "submit": {...}, "ordAtExport": {...}, "chainAtExport": {...}}]}
@@ -20,8 +21,10 @@ from fractions import Fraction
 from typing import Any, Final
 
 from app.core.psbt_review_context import InscriptionAt, KnownUtxo, OutpointContents, RuneAmount
+from app.core.psbt_review_time import ChainTip
 from app.core.signing_policy import (
     FeeBounds,
+    FeeConsent,
     InscriptionBidIntent,
     Intent,
     SecureListingIntent,
@@ -35,8 +38,8 @@ FORMAT: Final = "bidwallet-offline-psbts"
 VERSION: Final = 1
 MANIFEST_NAME: Final = "manifest.json"
 FACTS_NOTE: Final = (
-    "ordAtExport and chainAtExport are as reported online at export (by ord and the chain); "
-    "the offline signer cannot check them and reviews against them as recorded."
+    "ordAtExport, chainAtExport and marketAtExport are as reported online at export (by ord "
+    "and the chain); the offline signer cannot check them and reviews against them as recorded."
 )
 
 
@@ -79,6 +82,8 @@ class Manifest:
     ordinals_address: str
     bidding_wallet: str | None
     items: tuple[ManifestItem, ...]
+    tip: ChainTip | None = None  # the chain's tip at export (for lock times)
+    fastest_fee_rate: Fraction | None = None  # next-block estimate at export (fee bounds)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -92,6 +97,13 @@ class Manifest:
                 "biddingWallet": self.bidding_wallet,
             },
             "factsNote": FACTS_NOTE,
+            "marketAtExport": {
+                "tipHeight": None if self.tip is None else self.tip.height,
+                "tipMedianTime": None if self.tip is None else self.tip.median_time,
+                "fastestFeeRate": (
+                    None if self.fastest_fee_rate is None else str(self.fastest_fee_rate)
+                ),
+            },
             "items": [_item_json(item) for item in self.items],
         }
 
@@ -107,6 +119,7 @@ class Manifest:
             )
         wallet = _obj(top.get("wallet"), "wallet")
         bidding = wallet.get("biddingWallet")
+        tip, fastest = _market(top.get("marketAtExport"))
         return cls(
             flow=_str(top, "flow"),
             network=_str(top, "network"),
@@ -116,7 +129,30 @@ class Manifest:
             items=tuple(
                 _item(_obj(x, f"items[{i}]"), i) for i, x in enumerate(_list(top, "items"))
             ),
+            tip=tip,
+            fastest_fee_rate=fastest,
         )
+
+
+def _market(data: Any) -> tuple[ChainTip | None, Fraction | None]:
+    """The tip and fee estimate recorded at export; absent or null: unknown."""
+    if data is None:
+        return None, None
+    market = _obj(data, "marketAtExport")
+    height, median = market.get("tipHeight"), market.get("tipMedianTime")
+    tip = None
+    if height is not None or median is not None:
+        tip = ChainTip(_int(market, "tipHeight"), _int(market, "tipMedianTime"))
+    rate = market.get("fastestFeeRate")
+    if rate is None:
+        return tip, None
+    try:
+        fastest = Fraction(_str(market, "fastestFeeRate"))
+    except (ValueError, ZeroDivisionError):
+        raise ManifestError("marketAtExport.fastestFeeRate is not a number.") from None
+    if fastest <= 0:
+        raise ManifestError("marketAtExport.fastestFeeRate must be positive.")
+    return tip, fastest
 
 
 # --- intents -----------------------------------------------------------------------------------
@@ -129,6 +165,7 @@ def intent_json(intent: Intent) -> dict[str, Any]:
             "amount": intent.amount,
             "feeFromAmount": intent.fee_from_amount,
             "fees": _fees_json(intent.fees),
+            "feeConsent": _consent_json(intent.fee_consent),
         }
     if isinstance(intent, InscriptionBidIntent):
         return {
@@ -136,6 +173,7 @@ def intent_json(intent: Intent) -> dict[str, Any]:
             "inscriptionId": intent.inscription_id,
             "price": intent.price,
             "fees": _fees_json(intent.fees),
+            "feeConsent": _consent_json(intent.fee_consent),
         }
     if isinstance(intent, SecureListingIntent):
         return {
@@ -152,11 +190,17 @@ def intent_from_json(data: Mapping[str, Any], where: str) -> Intent:
     kind = data.get("kind")
     if kind == "withdraw":
         return WithdrawIntent(
-            _int(data, "amount"), _fees(data, where), bool(data.get("feeFromAmount"))
+            _int(data, "amount"),
+            _fees(data, where),
+            bool(data.get("feeFromAmount")),
+            _consent(data.get("feeConsent"), where),
         )
     if kind == "inscription_bid":
         return InscriptionBidIntent(
-            _str(data, "inscriptionId"), _int(data, "price"), _fees(data, where)
+            _str(data, "inscriptionId"),
+            _int(data, "price"),
+            _fees(data, where),
+            _consent(data.get("feeConsent"), where),
         )
     if kind == "secure_listing":
         ins, runes = data.get("inscriptionId"), data.get("runesOutpoint")
@@ -170,17 +214,47 @@ def intent_from_json(data: Mapping[str, Any], where: str) -> Intent:
 
 
 def _fees_json(fees: FeeBounds) -> dict[str, Any]:
-    return {"maxFee": fees.max_fee, "maxRate": str(fees.max_rate), "minRate": str(fees.min_rate)}
+    return {
+        "maxFee": fees.max_fee,
+        "maxRate": str(fees.max_rate),
+        "minRate": str(fees.min_rate),
+        "marketMultiple": str(fees.market_multiple),
+        "marketFloor": str(fees.market_floor),
+        "maxShare": str(fees.max_share),
+    }
 
 
 def _fees(data: Mapping[str, Any], where: str) -> FeeBounds:
     fees = _obj(data.get("fees"), f"{where}.intent.fees")
+    defaults = FeeBounds.of(1, 1)
+
+    def ratio(name: str, default: Fraction) -> Fraction:
+        return Fraction(_str(fees, name)) if name in fees else default
+
     try:
         return FeeBounds(
-            _int(fees, "maxFee"), Fraction(_str(fees, "maxRate")), Fraction(_str(fees, "minRate"))
+            _int(fees, "maxFee"),
+            Fraction(_str(fees, "maxRate")),
+            Fraction(_str(fees, "minRate")),
+            ratio("marketMultiple", defaults.market_multiple),
+            ratio("marketFloor", defaults.market_floor),
+            ratio("maxShare", defaults.max_share),
         )
     except (ValueError, ZeroDivisionError) as exc:
         raise ManifestError(f"{where}.intent.fees: {exc}") from None
+
+
+def _consent_json(consent: FeeConsent | None) -> dict[str, Any] | None:
+    return None if consent is None else {"psbtDigest": consent.psbt_digest, "fee": consent.fee}
+
+
+def _consent(data: Any, where: str) -> FeeConsent | None:
+    """The fee the user accepted online (only the online import uses it: the offline signer
+    asks its own user)."""
+    if data is None:
+        return None
+    consent = _obj(data, f"{where}.intent.feeConsent")
+    return FeeConsent(_str(consent, "psbtDigest"), _int(consent, "fee"))
 
 
 # --- items -------------------------------------------------------------------------------------

@@ -8,35 +8,46 @@
 - The facts a review weighs the PSBT against come from ord (what each input carries: an
   outpoint ord does not know stays "unknown", so the policy refuses wherever that matters; ord
   unreachable raises `OrdUnavailableError`) and Esplora (each input's amount and script on the
-  chain, so a PSBT lying about them is caught).
+  chain, so a PSBT lying about them is caught; the tip, for lock times; the fee estimates,
+  for fee bounds relative to the market).
 - A refused verdict raises `PsbtRefusedError`, which carries the Review and the Verdict for
-  the dialog; nothing is signed and nothing is sent.
+  the dialog; nothing is signed and nothing is sent. A verdict refused only for its fee
+  (`Verdict.needs_fee_consent`) comes back as an unapproved plan instead: the dialog shows the
+  fee and, if the user accepts it, `accept_fee` re-decides the same PSBT with that consent.
 - `sign_plan` signs exactly the verdict's (input, sighash) list on a fresh parse of the very
-  PSBT reviewed, then `check_signed` confirms the result is the same transaction signed only
-  there (the same check imports offline-signed files).
+  PSBT reviewed (an ANYONECANPAY signature only once the signature ledger recorded it), then
+  `check_signed` confirms the result is the same transaction signed only there (the same check
+  imports offline-signed files).
 """
 
 from __future__ import annotations
 
 import asyncio
 import io
+import logging
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
 
 from embit.transaction import Transaction
 
+from app.core.policy_verdict import FeeConsent
 from app.core.psbt_review import Review
 from app.core.psbt_review_context import KnownUtxo, OutpointContents, ReviewContext
-from app.core.signing_policy import Flow, Intent, Verdict, flow_of
+from app.core.psbt_review_time import ChainTip
+from app.core.signing_policy import Flow, Intent, Refusal, Verdict, flow_of, with_fee_consent
 from app.net.errors import BadResponse, HttpError, NetError, NotFound
-from app.services.context import CancelToken, ServiceContext
+from app.services.context import CancelToken, ReviewFacts, ServiceContext
 from app.services.errors import OrdUnavailableError, PolicyRefusedError, ServiceError
+from app.wallet.acp_ledger import AcpCollisionError, AcpLedger, AcpLedgerError
 from app.wallet.addresses import KeyRole
 from app.wallet.keys import WalletKeys
 from app.wallet.psbt_fixes import FixedInput, FixedPSBT
 from app.wallet.psbt_io import PsbtDecodeError, parse_psbt, psbt_to_base64
 from app.wallet.psbt_signer import PsbtSigningError, SigningKey, sign_psbt
 from app.wallet.psbt_view import approved_sign_requests, guard, unsigned_txid
+
+log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]  # (items done, items in all)
 
@@ -68,16 +79,11 @@ class OperationCancelledError(ServiceError):
 
 
 @dataclass(frozen=True)
-class ReviewFacts:
-    """ord's answers and the chain's coins for a PSBT's inputs, as used in its review."""
-
-    contents: dict[str, OutpointContents]
-    chain_utxos: dict[str, KnownUtxo]
-
-
-@dataclass(frozen=True)
 class PsbtPlan:
-    """A reviewed, approved PSBT: what the dialog shows and what `sign_plan` signs.
+    """A reviewed PSBT: what the dialog shows and what `sign_plan` signs. Its verdict is
+    approved, or refused only for its fee (`verdict.needs_fee_consent`), which `accept_fee`
+    turns into an approved plan once the user accepts that fee; `sign_plan` signs only an
+    approved one.
 
     `psbt_base64` is the PSBT exactly as served, `intent` what the user asked (the policy's
     input), `signer` the key role that signs it."""
@@ -96,6 +102,10 @@ class PsbtPlan:
     @property
     def txid(self) -> str:
         return self.verdict.txid
+
+    @property
+    def needs_fee_consent(self) -> bool:
+        return self.verdict.needs_fee_consent
 
     def psbt(self) -> FixedPSBT:
         """A fresh parse: signing never changes the reviewed copy."""
@@ -122,18 +132,47 @@ def input_outpoints(psbt: FixedPSBT) -> list[str]:
 
 
 async def gather_facts(ctx: ServiceContext, outpoints: Iterable[str]) -> ReviewFacts:
-    """What ord says each outpoint carries and what the chain says it holds."""
+    """What ord says each outpoint carries and what the chain says it holds; the chain's tip
+    and the next block's fee estimate (each None when the chain source cannot say)."""
     wanted = list(dict.fromkeys(outpoints))
-    coins = await asyncio.gather(*(_chain_utxo(ctx, o) for o in wanted))
+    coins, (tip, fastest) = await asyncio.gather(
+        asyncio.gather(*(_chain_utxo(ctx, o) for o in wanted)), market_facts(ctx)
+    )
     try:
         contents = await ctx.outpoint_contents(wanted)
     except OrdUnavailableError:
         # One output ord cannot describe must not hide the answers for the others.
         answers = await asyncio.gather(*(_contents(ctx, o) for o in wanted))
         contents = {o: c for o, c in zip(wanted, answers, strict=True) if c is not None}
-    return ReviewFacts(
-        contents, {o: u for o, u in zip(wanted, coins, strict=True) if u is not None}
-    )
+    chain = {o: u for o, u in zip(wanted, coins, strict=True) if u is not None}
+    return ReviewFacts(contents, chain, tip, fastest)
+
+
+async def market_facts(ctx: ServiceContext) -> tuple[ChainTip | None, Fraction | None]:
+    """The chain's tip and the next block's fee estimate, asked together."""
+    tip, fastest = await asyncio.gather(_chain_tip(ctx), fastest_fee_rate(ctx))
+    return tip, fastest
+
+
+async def _chain_tip(ctx: ServiceContext) -> ChainTip | None:
+    """The tip's height and median time past; None (policies that need it refuse) when the
+    chain source cannot say."""
+    try:
+        tip = await ctx.clients.esplora.tip()
+    except NetError as exc:
+        log.info("the chain's tip is unknown: %s", type(exc).__name__)
+        return None
+    return ChainTip(tip.height, tip.median_time)
+
+
+async def fastest_fee_rate(ctx: ServiceContext) -> Fraction | None:
+    """The fee estimate (sat/vB) for the next block; None when there is none."""
+    try:
+        estimates = await ctx.clients.esplora.fee_estimates()
+    except NetError as exc:
+        log.info("no fee estimate: %s", type(exc).__name__)
+        return None
+    return Fraction(str(estimates.fastest))
 
 
 async def _contents(ctx: ServiceContext, outpoint: str) -> OutpointContents | None:
@@ -175,12 +214,28 @@ def decide(
 ) -> PsbtPlan:
     """Review `psbt_text` in `context` with the intent's policy (pure CPU work, no I/O).
 
-    Raises `PsbtRefusedError` (with the Review) when the policy refuses."""
+    Raises `PsbtRefusedError` (with the Review) when the policy refuses for anything but the
+    fee; a plan refused only for its fee comes back for the user's consent."""
     psbt = read_served_psbt(psbt_text, f"{flow_of(intent)} PSBT")
     reviewed, verdict = guard(psbt, context, intent)
-    if not verdict.approved:
+    if not verdict.approved and not verdict.needs_fee_consent:
         raise PsbtRefusedError(reviewed, verdict, label)
     return PsbtPlan(psbt_to_base64(psbt), reviewed, verdict, intent, signer, label)
+
+
+def accept_fee(plan: PsbtPlan) -> PsbtPlan:
+    """The same PSBT decided again with the user's consent to its fee, bound to this PSBT's
+    digest and fee (CPU: pure). Raises `PsbtRefusedError` if anything else refuses it."""
+    if plan.verdict.approved:
+        return plan
+    if plan.review.fee is None or not plan.verdict.needs_fee_consent:
+        raise PsbtRefusedError(plan.review, plan.verdict, plan.label)
+    consent = FeeConsent(plan.review.view.digest, plan.review.fee)
+    intent = with_fee_consent(plan.intent, consent)
+    decided = decide(plan.psbt_base64, plan.review.context, intent, plan.signer, plan.label)
+    if not decided.verdict.approved:
+        raise PsbtRefusedError(decided.review, decided.verdict, plan.label)
+    return decided
 
 
 async def review_online(
@@ -194,14 +249,28 @@ async def review_online(
     """Fetch the facts for `psbt_text`'s inputs, then `decide`."""
     psbt = read_served_psbt(psbt_text, f"{flow_of(intent)} PSBT")
     facts = await gather_facts(ctx, input_outpoints(psbt))
-    context = ctx.review_context(facts.contents, facts.chain_utxos, service)
+    context = ctx.review_context(facts, service)
     return await ctx.run_cpu(decide, psbt_text, context, intent, signer, label)
 
 
-def sign_plan(plan: PsbtPlan, keys: WalletKeys) -> SignedPsbt:
-    """Sign exactly what the verdict approved with the plan's key role (CPU: use an executor)."""
+def sign_plan(plan: PsbtPlan, keys: WalletKeys, ledger: AcpLedger | None = None) -> SignedPsbt:
+    """Sign exactly what the verdict approved with the plan's key role (CPU: use an executor).
+    An ANYONECANPAY signature is recorded in `ledger` first; one that would combine with a
+    live signature of ours is refused (`PsbtRefusedError`), as is a plan whose fee the user
+    has not accepted."""
+    if not plan.verdict.approved:
+        raise PsbtRefusedError(plan.review, plan.verdict, plan.label)
     psbt = plan.psbt()
-    requests = approved_sign_requests(psbt, plan.verdict)
+    try:
+        requests = approved_sign_requests(psbt, plan.verdict, ledger, plan.label)
+    except AcpCollisionError as exc:
+        refusals = tuple(c.refusal() for c in exc.collisions)
+        raise PsbtRefusedError(plan.review, refused(plan.verdict, refusals), plan.label) from None
+    except AcpLedgerError as exc:
+        raise ServiceError(
+            f"The {plan.flow} was not signed: the record of your ANYONECANPAY signatures "
+            f"cannot be used ({exc})."
+        ) from None
     role_key = keys.payment if plan.signer is KeyRole.PAYMENT else keys.ordinals
     try:
         sign_psbt(psbt, SigningKey(role_key.private_key), requests)
@@ -211,6 +280,11 @@ def sign_plan(plan: PsbtPlan, keys: WalletKeys) -> SignedPsbt:
         ) from None
     check_signed(plan.psbt(), psbt, plan.verdict)
     return SignedPsbt(plan, psbt_to_base64(psbt))
+
+
+def refused(verdict: Verdict, refusals: Sequence[Refusal]) -> Verdict:
+    """`verdict` turned into a refusal for `refusals` (a check made after the policy's)."""
+    return replace(verdict, to_sign=(), refusals=tuple(refusals))
 
 
 async def sign_plans(
@@ -227,7 +301,7 @@ async def sign_plans(
         if cancel is not None and cancel.cancelled:
             raise OperationCancelledError(len(signed), len(plans))
         # An asyncio cancel lands here, between items: what was signed is simply dropped.
-        signed.append(await ctx.run_cpu(sign_plan, plan, keys))
+        signed.append(await ctx.run_cpu(sign_plan, plan, keys, ctx.acp_ledger))
         if progress is not None:
             progress(len(signed), len(plans))
     return signed

@@ -263,7 +263,9 @@ REVIEW_UNKNOWN: Final = "unknown"
 REVIEW_NOTHING: Final = "nothing"
 REVIEW_SIGHASH_DEFAULT: Final = "not set (ALL)"
 REVIEW_FEE: Final = "Network fee: {fee} at {rate} (about {vsize:,} vB once signed)"
-REVIEW_FEE_UNKNOWN: Final = "Network fee: unknown (an input amount is missing or not confirmed by the chain)"
+REVIEW_FEE_UNKNOWN: Final = (
+    "Network fee: unknown (an input amount is missing or not confirmed by the chain)"
+)
 REVIEW_FEE_NEGATIVE: Final = "Network fee: none yet (the other party adds inputs to pay it)"
 REVIEW_RATE: Final = "{rate:.1f} sat/vB"
 REVIEW_RATE_GUESSED: Final = "{rate:.1f} sat/vB (estimated: an input's type is unknown)"

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -35,6 +36,7 @@ from app.net.clients import NetClients
 from app.net.config import ServiceConfig
 from app.net.http import Timeouts
 from app.services.context import DEFAULT_MAKER_FEE, ServiceContext
+from app.wallet.acp_ledger import AcpLedger, ledger_path
 from app.wallet.addresses import Network
 from app.wallet.keys import MnemonicSeed, WalletKeys, derive_wallet_keys
 from app.wallet.presets import get_preset
@@ -209,12 +211,22 @@ ContextFactory = Callable[..., ServiceContext]
 
 
 @pytest.fixture
+async def sandbox_service_key(sandbox: SandboxControl) -> bytes:
+    """The key the sandbox publishes for its half of every bidding wallet."""
+    return bytes.fromhex((await sandbox.info())["servicePublicKey"])
+
+
+@pytest.fixture
 async def make_context(
     sandbox_url: str,
     service_clock: SteppedClock,
     sandbox_sleeper: SandboxSleeper,
     sandbox_maker_fee: MakerFee,
+    sandbox_service_key: bytes,
+    tmp_path: Path,
 ) -> AsyncIterator[ContextFactory]:
+    """Contexts as the app builds them: a signature ledger per identity in this test's data
+    folder, and the sandbox's published service key."""
     opened: list[NetClients] = []
 
     def make(
@@ -223,13 +235,17 @@ async def make_context(
         config = ServiceConfig.sandbox(url or sandbox_url, timeouts=timeouts)
         clients = NetClients.open(config)
         opened.append(clients)
-        return ServiceContext(
+        ctx = ServiceContext(
             clients,
             keys,
             maker_fee=sandbox_maker_fee,
             clock=service_clock,
             sleeper=sandbox_sleeper,
+            service_public_key=sandbox_service_key,
         )
+        identity = (ctx.network.value, ctx.payment_address, ctx.ordinals_address)
+        ctx.acp_ledger = AcpLedger(ledger_path(tmp_path, *identity))
+        return ctx
 
     yield make
     for clients in opened:

@@ -19,6 +19,7 @@ from app.services.errors import (
 )
 from app.services.funding import (
     ORD_BATCH,
+    accept_funding_fee,
     execute_funding,
     fund_bidding_wallet,
     prepare_funding,
@@ -98,14 +99,20 @@ async def test_fee_rate_from_the_estimates_when_not_chosen(ctx: ServiceContext) 
 async def test_the_policy_guards_our_own_psbt(
     make_context: ContextFactory, funded_keys: WalletKeys, proxy: FaultProxy
 ) -> None:
+    """A fee above the user's bounds is not signed unless the user accepts that very fee."""
     ctx = make_context(funded_keys, proxy.url)
     ctx.fee_bounds = FeeBounds.of(max_fee=100, max_rate=1_000)
+    plan = await prepare_funding(ctx, 100_000, fee_rate=5)
+    assert plan.needs_fee_consent and RefusalCode.FEE_TOO_HIGH in plan.verdict.codes
     with pytest.raises(PolicyRefusedError) as caught:
-        await prepare_funding(ctx, 100_000, fee_rate=5)
-    assert RefusalCode.FEE_TOO_HIGH in caught.value.verdict.codes
-    assert caught.value.review is not None
+        await execute_funding(ctx, plan)
     assert "nothing was signed" in caught.value.user_message
     assert "POST /esplora/tx" not in proxy.paths()
+    accepted = accept_funding_fee(plan)
+    assert accepted.verdict.approved and accepted.verdict.fee is not None
+    assert accepted.verdict.fee.consented and accepted.verdict.fee.fee == plan.review.fee
+    await execute_funding(ctx, accepted)
+    assert "POST /esplora/tx" in proxy.paths()
 
 
 async def test_watch_only_profile_can_review_but_not_sign(

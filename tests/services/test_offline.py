@@ -32,6 +32,7 @@ from app.services.offline import (
 from app.services.offline_manifest import MANIFEST_NAME, ManifestError
 from app.services.psbt_flow import PsbtRefusedError, SignedPsbtMismatchError
 from app.services.withdraw import WithdrawDone, prepare_withdraw
+from app.wallet.acp_ledger import AcpLedger
 from app.wallet.psbt_io import PSBT_MAGIC, parse_psbt, psbt_to_bytes
 from app.wallet.psbt_view import unsigned_txid
 from tests.services.conftest import ContextFactory, KeysFactory, SandboxControl
@@ -66,6 +67,11 @@ async def exported_listings(
     return watch_only, export_offline(folder, listing_export_items(plan)), ids
 
 
+def offline_ledger(folder: Path) -> AcpLedger:
+    """The offline machine's own record of its ANYONECANPAY signatures."""
+    return AcpLedger(folder / "offline-machine" / "ledger.json")
+
+
 async def test_listings_round_trip_through_an_offline_signer(
     ctx: ServiceContext,
     sandbox: SandboxControl,
@@ -87,10 +93,17 @@ async def test_listings_round_trip_through_an_offline_signer(
     done: list[tuple[int, int]] = []
 
     with no_network():
-        signed = await sign_offline(tmp_path, ctx.signing_keys(), lambda d, t: done.append((d, t)))
+        signed = await sign_offline(
+            tmp_path, ctx.signing_keys(), offline_ledger(tmp_path), lambda d, t: done.append((d, t))
+        )
 
     assert done == [(1, 3), (2, 3), (3, 3)] and len(signed) == 3
+    # Each machine records the ANYONECANPAY signatures: the signer when it signs, the online
+    # machine when it imports them.
+    assert len(offline_ledger(tmp_path).live()) == 3
+    assert watch_only.acp_ledger is not None and not watch_only.acp_ledger.live()
     batch = await import_signed(watch_only, tmp_path, expected=manifest)
+    assert len(watch_only.acp_ledger.live()) == 3
     result = await submit_imported(watch_only, batch)
     assert isinstance(result, ListingsDone)
     assert sorted(x.inscription_id or "" for x in result.listings) == sorted(ids)
@@ -108,7 +121,7 @@ async def test_a_withdrawal_round_trip_through_an_offline_signer(
     assert manifest.bidding_wallet == watch_only.bidding_wallet_address
 
     with no_network():
-        await sign_offline(tmp_path, ctx.signing_keys())
+        await sign_offline(tmp_path, ctx.signing_keys(), offline_ledger(tmp_path))
 
     restarted = make_context(ctx.signing_keys().watch_only())  # the app was restarted meanwhile
     result = await submit_imported(restarted, await import_signed(restarted, tmp_path, manifest))
@@ -148,7 +161,7 @@ async def test_an_export_for_another_wallet_is_not_signed(
 ) -> None:
     await exported_listings(ctx, sandbox, make_context, tmp_path)
     with no_network(), pytest.raises(ManifestError, match="another wallet"):
-        await sign_offline(tmp_path, make_keys())
+        await sign_offline(tmp_path, make_keys(), offline_ledger(tmp_path))
     assert not list(tmp_path.glob("*.signed.*"))
 
 
@@ -161,7 +174,7 @@ async def test_import_refuses_a_signed_file_of_another_transaction(
 ) -> None:
     _, manifest, _ = await exported_listings(ctx, sandbox, make_context, tmp_path)
     with no_network():
-        await sign_offline(tmp_path, ctx.signing_keys())
+        await sign_offline(tmp_path, ctx.signing_keys(), offline_ledger(tmp_path))
     first, second = manifest.items[0], manifest.items[1]
     (tmp_path / first.signed_psbt_file).write_bytes(
         (tmp_path / second.signed_psbt_file).read_bytes()
@@ -179,7 +192,7 @@ async def test_import_refuses_a_manifest_changed_after_export(
     """The PSBT files are intact, but the recorded listing price was lowered on the way."""
     watch_only, manifest, _ = await exported_listings(ctx, sandbox, make_context, tmp_path)
     with no_network():
-        await sign_offline(tmp_path, ctx.signing_keys())
+        await sign_offline(tmp_path, ctx.signing_keys(), offline_ledger(tmp_path))
     data = json.loads((tmp_path / MANIFEST_NAME).read_text())
     data["items"][0]["submit"]["listing"]["price"] = 1_000
     (tmp_path / MANIFEST_NAME).write_text(json.dumps(data))

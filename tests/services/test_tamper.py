@@ -15,17 +15,24 @@ import httpx
 import pytest
 from embit.transaction import Transaction
 
+from app.core.policy_verdict import FEE_CONSENT_CODES
 from app.core.psbt_review_context import ReviewContext
 from app.core.signing_policy import FeeBounds, RefusalCode
 from app.net.clients import NetClients
 from app.net.config import ServiceConfig
 from app.net.marketplace_requests import InscriptionBidIntentRequest, WithdrawIntentRequest
 from app.services import psbt_flow
-from app.services.bidding_wallet import get_bidding_wallet
+from app.services.bidding_wallet import BiddingWalletSuspectError, get_bidding_wallet
 from app.services.context import ServiceContext
 from app.services.inscription_bid import prepare_inscription_bid
 from app.services.listings import ListingItem, build_listings, prepare_listings
-from app.services.psbt_flow import PsbtRefusedError, gather_facts, input_outpoints
+from app.services.psbt_flow import (
+    PsbtPlan,
+    PsbtRefusedError,
+    gather_facts,
+    input_outpoints,
+    sign_plan,
+)
 from app.services.withdraw import prepare_withdraw
 from app.wallet.addresses import Network
 from app.wallet.keys import MnemonicSeed, WalletKeys, derive_wallet_keys
@@ -47,6 +54,12 @@ BID_PRICE = 6_000_000  # more than one 5,000,000-sat coin: the bid spends two pa
 LISTING_PRICE = 100_000
 # Facts a real service never serves to this app (it does not publish its own addresses).
 NOT_SERVED_OVER_HTTP = {"listing: service address served for mainnet"}
+# A bidding wallet the service names is checked before any PSBT is asked for: the sandbox
+# publishes its key, so a wallet other than the recomputed 1-of-2 is refused right there.
+BIDDING_WALLET_TAMPERS = {
+    "withdraw: bidding wallet served as a mainnet address",
+    "withdraw: bidding wallet is our ordinals address",
+}
 CASES = [
     t
     for scenario in ("withdraw", "inscription_bid", "secure_listing")
@@ -73,7 +86,7 @@ async def _world(ctx: ServiceContext, good_psbt: str, run: Callable[..., Any]) -
         txid = outpoint.split(":")[0]
         raw = bytes.fromhex(await ctx.clients.esplora.tx_hex(txid))
         prev_txs[outpoint] = Transaction.read_from(io.BytesIO(raw))
-    return World(good_psbt, ctx.review_context(facts.contents, facts.chain_utxos), prev_txs, run)
+    return World(good_psbt, ctx.review_context(facts), prev_txs, run)
 
 
 def new_keys() -> WalletKeys:
@@ -172,8 +185,7 @@ async def test_the_honest_intent_through_the_proxy_is_approved(
     keys, world = worlds[scenario]
     through_proxy = make_context(keys, url=proxy.url)
     through_proxy.fee_bounds = FEES
-    plan = await world.run(through_proxy)
-    psbt = plan.items[0].psbt if hasattr(plan, "items") else plan.psbt
+    psbt = psbt_plan_of(await world.run(through_proxy))
     assert psbt.verdict.approved and psbt.verdict.to_sign
 
 
@@ -185,21 +197,42 @@ async def test_a_hostile_psbt_is_refused_and_nothing_is_signed_or_sent(
     proxy: FaultProxy,
     signatures: list[object],
 ) -> None:
+    """Each variant is refused with its reason. A fee outside the bounds is not refused
+    outright: the plan comes back for the user's consent, and nothing can sign it without."""
     keys, world = worlds[tamper.scenario]
     hostile = HostileServer(proxy, tamper, world.context, world.prev_txs)
     hostile.arm(world.good_psbt)
     victim = make_context(keys, url=proxy.url)
     victim.fee_bounds = FEES
 
-    with pytest.raises(PsbtRefusedError) as refused:
-        await world.run(victim)
+    if tamper.code in FEE_CONSENT_CODES:
+        plan = psbt_plan_of(await world.run(victim))
+        verdict = plan.verdict
+        assert verdict.needs_fee_consent
+        with pytest.raises(PsbtRefusedError):
+            sign_plan(plan, keys, victim.acp_ledger)
+        message = " ".join(verdict.reasons())
+    elif tamper.name in BIDDING_WALLET_TAMPERS:
+        with pytest.raises(BiddingWalletSuspectError):
+            await world.run(victim)
+        assert signatures == [] and hostile.submits() == []
+        return
+    else:
+        with pytest.raises(PsbtRefusedError) as refused:
+            await world.run(victim)
+        verdict, message = refused.value.verdict, refused.value.user_message
 
     assert hostile.tampered == 1 and hostile.blame is not None
-    assert_refused(refused.value.verdict, tamper.code, hostile.blame)
-    assert tamper.code in refused.value.verdict.codes
-    assert hostile.blame.lower() in refused.value.user_message.lower()
+    assert_refused(verdict, tamper.code, hostile.blame)
+    assert hostile.blame.lower() in message.lower()
     assert signatures == []
     assert hostile.submits() == []
+
+
+def psbt_plan_of(plan: Any) -> PsbtPlan:
+    """The reviewed PSBT of a use case's plan (a listing plan's first item)."""
+    found: PsbtPlan = plan.items[0].psbt if hasattr(plan, "items") else plan.psbt
+    return found
 
 
 async def test_a_service_asking_to_sign_more_inputs_than_approved_is_refused(
@@ -222,5 +255,5 @@ async def test_a_service_asking_to_sign_more_inputs_than_approved_is_refused(
     with pytest.raises(PsbtRefusedError) as refused:
         await world.run(make_context(keys, url=proxy.url))
     assert refused.value.verdict.codes == (RefusalCode.INPUT_NOT_ALLOWED,)
-    assert "input(s) 0, 1" in refused.value.user_message
+    assert "inputs 0, 1" in refused.value.user_message
     assert signatures == [] and "POST /v1/list/secure" not in proxy.paths()

@@ -11,7 +11,8 @@ tamper from `tests.support.psbt_tamper` applied to what it serves.
 - Fact tampers: an outpoint whose ord answer changed is served by the proxy (`/ord/output/..`,
   and `/ord/inscription/..` for inscriptions ord never saw); an outpoint made "unknown" is
   served without its inscriptions field; an address the tamper re-encoded (the bidding wallet
-  on mainnet) is rewritten in `GET /v1/address/bidding-wallet`.
+  on mainnet) is rewritten in `GET /v1/address/bidding-wallet`; a coin the tamper took out of
+  the chain's facts is answered 404 by Esplora (`/esplora/tx/<txid>/hex`).
 `blame` is what the refusal must name, from the mutation applied to the served PSBT.
 """
 
@@ -103,7 +104,15 @@ class HostileServer:
         self.blame = self.tamper.mutate(target)
         self.tampered += 1
         self._serve_contents(target)
+        self._hide_from_chain(target)
         return target.psbt
+
+    def _hide_from_chain(self, target: Target) -> None:
+        """Esplora answers 404 for each coin the mutation took out of the chain's facts."""
+        for outpoint in set(self.context.chain_utxos) - set(target.context.chain_utxos):
+            txid = outpoint.split(":")[0]
+            missing = {"errorCode": "NOT_FOUND", "message": "Transaction not found"}
+            self._reply(f"/esplora/tx/{txid}/hex", missing, status=404)
 
     def _serve_contents(self, target: Target) -> None:
         """Serve every ord answer the mutation changed (new, changed or made unknown)."""
@@ -130,8 +139,8 @@ class HostileServer:
                 self._reply(f"/ord/inscription/{ins.inscription_id}", where)
         self._reply(f"/ord/output/{outpoint}", answer)
 
-    def _reply(self, path: str, body: Any) -> None:
-        self.proxy.faults.insert(0, Fault.reply("GET", path, 200, body, times=None))
+    def _reply(self, path: str, body: Any, status: int = 200) -> None:
+        self.proxy.faults.insert(0, Fault.reply("GET", path, status, body, times=None))
 
     def submits(self) -> list[str]:
         """Submit requests the proxy saw (a refused PSBT must cause none)."""

@@ -36,7 +36,7 @@ def listing_pays_twice(t: Target) -> str:
     set_output(t, i, delta=-40_000)
     spk = t.psbt.outputs[i].script_pubkey
     t.psbt.outputs.append(type(t.psbt.outputs[0])(vout=TransactionOutput(40_000, spk)))
-    return "Outputs 1, 2 pay your receive address"
+    return f"Outputs {i}, {len(t.psbt.outputs) - 1} pay your receive address"
 
 
 def pay_fee_rate(t: Target, rate: int) -> None:

@@ -1,0 +1,81 @@
+"""Our live ANYONECANPAY signatures, kept against the chain and checked before review.
+
+    await forget_spent_signatures(ctx)            # entries whose input the chain shows spent
+    refuse_colliding(ctx.acp_ledger, plans)       # at review: the first colliding plan refused
+
+`app.wallet.acp_ledger` records each signature when it is made (and refuses a collision then,
+whatever a review said earlier); this module lets the review say so first, naming the item,
+and keeps the ledger short: an entry ends only when the chain shows its input spent. A chain
+that cannot be asked keeps every entry (a possible false refusal, never a missed collision).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+
+from app.core.acp_composition import AcpSignature, acp_signatures
+from app.net.errors import NetError
+from app.services.context import ServiceContext
+from app.services.errors import ServiceError
+from app.services.psbt_flow import PsbtPlan, PsbtRefusedError, refused
+from app.wallet.acp_ledger import AcpLedger, AcpLedgerError
+
+log = logging.getLogger(__name__)
+
+
+async def forget_spent_signatures(ctx: ServiceContext) -> int:
+    """Drop the ledger entries whose input the chain shows spent; returns how many."""
+    ledger = ctx.acp_ledger
+    if ledger is None:
+        return 0
+    live = await ctx.run_cpu(_live, ledger)
+    outpoints = list(dict.fromkeys(sig.outpoint for sig in live))
+    answers = await asyncio.gather(*(_is_spent(ctx, o) for o in outpoints))
+    spent = [o for o, is_spent in zip(outpoints, answers, strict=True) if is_spent]
+    return await ctx.run_cpu(ledger.forget, spent) if spent else 0
+
+
+async def _is_spent(ctx: ServiceContext, outpoint: str) -> bool:
+    txid, _, vout = outpoint.partition(":")
+    try:
+        return (await ctx.clients.esplora.outspend(txid, int(vout))).spent
+    except (NetError, ValueError) as exc:
+        log.info("cannot tell whether %s is spent (%s): kept", outpoint, type(exc).__name__)
+        return False
+
+
+def _live(ledger: AcpLedger) -> tuple[AcpSignature, ...]:
+    try:
+        return ledger.live()
+    except AcpLedgerError as exc:
+        raise ServiceError(
+            f"The record of your ANYONECANPAY signatures cannot be read ({exc}); nothing is "
+            "signed with ANYONECANPAY until it can."
+        ) from None
+
+
+def refuse_colliding(ledger: AcpLedger | None, plans: Sequence[PsbtPlan]) -> None:
+    """Raise `PsbtRefusedError` for the first plan whose ANYONECANPAY signature would combine
+    with a live one of ours or with an earlier plan's (CPU and a file read: use an executor)."""
+    new = [sig for plan in plans for sig in acp_signatures(plan.review, plan.verdict, plan.label)]
+    if not new:
+        return
+    if ledger is None:
+        raise ServiceError(
+            "No record of ANYONECANPAY signatures is open for this wallet, so none is made."
+        )
+    try:
+        found = ledger.check(new)
+    except AcpLedgerError as exc:
+        raise ServiceError(
+            f"The record of your ANYONECANPAY signatures cannot be read ({exc}); nothing is "
+            "signed with ANYONECANPAY until it can."
+        ) from None
+    if not found:
+        return
+    first = found[0]
+    plan = next(p for p in plans if first.new in acp_signatures(p.review, p.verdict, p.label))
+    refusals = [c.refusal() for c in found if c.new == first.new]
+    raise PsbtRefusedError(plan.review, refused(plan.verdict, refusals), plan.label)
