@@ -14,15 +14,25 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from pathlib import Path
 
 from app.core.acp_composition import AcpSignature, acp_signatures
 from app.net.errors import NetError
 from app.services.context import ServiceContext
 from app.services.errors import ServiceError
 from app.services.psbt_flow import PsbtPlan, PsbtRefusedError, refused
-from app.wallet.acp_ledger import AcpLedger, AcpLedgerError
+from app.wallet.acp_ledger import AcpLedger, AcpLedgerError, ledger_path
+from app.wallet.keys import WalletKeys, WatchOnlyKeys
 
 log = logging.getLogger(__name__)
+
+
+def ledger_of(data_dir: Path, keys: WalletKeys | WatchOnlyKeys) -> AcpLedger:
+    """This machine's ledger for `keys`' identity (network and both addresses), shared by
+    every profile holding them."""
+    network = keys.payment.network if isinstance(keys, WatchOnlyKeys) else keys.network
+    identity = (network.value, keys.payment.address, keys.ordinals.address)
+    return AcpLedger(ledger_path(data_dir, *identity))
 
 
 async def forget_spent_signatures(ctx: ServiceContext) -> int:

@@ -7,7 +7,7 @@ constructed here: services.offline's offline path never makes one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -53,9 +53,10 @@ async def review_and_sign(
 ) -> SignOutcome:
     """Review every PSBT of `folder` (nothing is signed if any is refused), ask the user in the
     review dialog, then sign and write each signed file."""
+    from app.services.acp_signatures import ledger_of
     from app.services.errors import ServiceError
     from app.services.offline import review_offline, sign_reviewed
-    from app.services.psbt_flow import PsbtRefusedError
+    from app.services.psbt_flow import PsbtRefusedError, accept_fee
     from app.ui.dialogs.psbt_review_flow import confirm, show_refusal
 
     try:
@@ -72,6 +73,7 @@ async def review_and_sign(
     title = strings.OFFLINE_SIGN_TITLE
     if not await confirm(parent, context, plans, title=title, action=action, notes=notes):
         return SignOutcome(False, strings.FLOW_CANCELLED)
+    ledger = ledger_of(context.options.data_dir, keys)  # this machine's record of its ACP sigs
     token = progress.begin(strings.LISTINGS_SIGNING, len(reviewed))
     written: list[Path] = []
     try:
@@ -79,10 +81,12 @@ async def review_and_sign(
             if token.cancelled:
                 text = strings.LISTINGS_CANCELLED_AFTER.format(done=done, total=len(reviewed))
                 return SignOutcome(False, text, tuple(written))
-            await run_blocking(sign_reviewed, folder, item, keys)
+            if item.plan.needs_fee_consent:  # the user ticked the box accepting this fee
+                item = replace(item, plan=await run_blocking(accept_fee, item.plan))
+            await run_blocking(sign_reviewed, folder, item, keys, ledger)
             written.append(folder / item.item.signed_psbt_file)
             progress.progress(done + 1, len(reviewed))
-    except (ServiceError, OSError) as exc:
+    except (ServiceError, OSError) as exc:  # PsbtRefusedError included (a colliding signature)
         reason = getattr(exc, "user_message", None) or str(exc)
         return SignOutcome(False, strings.OFFLINE_SIGN_FAILED.format(reason=reason), tuple(written))
     finally:

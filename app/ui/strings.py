@@ -284,8 +284,20 @@ REVIEW_REFUSED: Final = (
 REVIEW_REFUSED_SOME: Final = (
     "{refused} of {count} transactions are refused: nothing will be signed or sent."
 )
+REVIEW_NEEDS_CONSENT: Final = (
+    "This {flow} passes every check but one: its fee, {fee}, is outside your bounds."
+)
+REVIEW_NEEDS_CONSENT_SOME: Final = (
+    "{count} of {total} transactions pass every check but their fee, which is outside your bounds."
+)
+REVIEW_CONSENT_HINT: Final = "Nothing is signed unless you accept this fee below."
+REVIEW_FEE_CONSENT: Final = "I accept paying {fee} for this transaction"
+REVIEW_FEE_CONSENT_MANY: Final = "I accept these fees, for these {count} transactions only"
+REVIEW_FEE_SHARE: Final = "{share:.1f}% of the {moved:,} sats moved"
+REVIEW_TIME: Final = "When it can confirm"
 REVIEW_VERDICT_OK: Final = "OK to sign"
 REVIEW_VERDICT_REFUSED: Final = "Refused"
+REVIEW_VERDICT_FEE: Final = "Fee needs your OK"
 REVIEW_RISKS: Final = {"ok": "OK", "note": "Note", "danger": "Danger"}
 REVIEW_NETWORK: Final = "Network: {network} · transaction {txid}"
 

@@ -19,6 +19,7 @@ import time
 import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
@@ -77,6 +78,7 @@ class AppWalletSession(QObject):
         self._pacer: BidPacer | None = None
         self._challenges: ChallengeCache | None = None
         self._bidding_wallet: str | None = None
+        self._service_key: bytes | None = None  # the service's published key (the sandbox's)
         self._public: WatchOnlyKeys | None = None
         self._public_of: str | None = None  # the vault key name the public keys belong to
         self._services: ServiceContainer | None = None
@@ -104,6 +106,17 @@ class AppWalletSession(QObject):
     @property
     def bidding_wallet(self) -> str | None:
         return self._bidding_wallet
+
+    @property
+    def service_public_key(self) -> bytes | None:
+        """The service's key where it publishes one (a sandbox does): the bidding wallet is
+        then recomputed, not taken on trust."""
+        return self._service_key
+
+    @property
+    def data_dir(self) -> Path:
+        """Where this machine keeps its records (the signature ledger among them)."""
+        return self.context.options.data_dir
 
     @property
     def maker_fee(self) -> MakerFee:
@@ -134,6 +147,7 @@ class AppWalletSession(QObject):
             self._ready = None
             self.sandbox_root = None
             self._bidding_wallet = None
+            self._service_key = None
             self._challenges = None
         self.changed.emit()
 
@@ -250,6 +264,12 @@ class AppWalletSession(QObject):
         fee_sats, fee_bps = info.get("makerFeeSats"), info.get("makerFeeBps")
         if isinstance(fee_sats, int):
             self._maker_fee = MakerFee(fee_bps if isinstance(fee_bps, int) else 0, fee_sats)
+        key_hex = info.get("servicePublicKey")
+        if isinstance(key_hex, str) and len(key_hex) == 66:
+            try:
+                self._service_key = bytes.fromhex(key_hex)
+            except ValueError:
+                log.warning("the sandbox's servicePublicKey is not hex; not used")
         clock_ms = info.get("clockMs")
         if isinstance(clock_ms, int) and not self._time_injected:
             self._set_clock_offset(clock_ms - time.time_ns() // 1_000_000)

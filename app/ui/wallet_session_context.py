@@ -28,6 +28,8 @@ def _session_context_class() -> type:
             services: ServiceContainer,
             keys: WalletKeys | WatchOnlyKeys,
         ) -> None:
+            from app.services.acp_signatures import ledger_of
+
             bounds = fee_bounds(session.context)
             super().__init__(
                 services.clients,
@@ -36,7 +38,10 @@ def _session_context_class() -> type:
                 maker_fee=session.maker_fee,
                 clock=session.clock,
                 sleeper=session.sleeper,
+                service_public_key=session.service_public_key,
             )
+            # One ledger per signing identity on this machine, shared by every profile of it.
+            self.acp_ledger = ledger_of(session.data_dir, keys)
             self._session = session
 
         def remember_bidding_wallet(self, address: str) -> None:

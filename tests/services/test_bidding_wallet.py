@@ -3,19 +3,25 @@ balance (confirmed + unconfirmed), and the BIP-21 payment link to it."""
 
 from __future__ import annotations
 
+import json
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
 from app.services.bidding_wallet import (
+    BiddingWalletSuspectError,
     bidding_wallet_balance,
+    expected_bidding_wallets,
     funding_uri,
     get_bidding_wallet,
 )
 from app.services.context import ServiceContext
 from app.services.errors import BiddingWalletIdentityError
+from app.services.withdraw import prepare_withdraw
 from app.wallet.addresses import Network, ScriptKind, decode_address
+from app.wallet.keys import WalletKeys
 from tests.services.conftest import ContextFactory, KeysFactory, SandboxControl, new_mnemonic
+from tests.support.proxy import FaultProxy
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -74,3 +80,55 @@ async def test_funding_uri_pays_the_bidding_wallet(ctx: ServiceContext) -> None:
     query = parse_qs(parts.query)
     assert query["amount"] == ["0.0025"]
     assert query["label"] == ["Bidwallet bidding wallet"]
+
+
+def _serve_bidding_wallet(proxy: FaultProxy, address: str) -> None:
+    """A hostile service: `GET /v1/address/bidding-wallet` names `address`."""
+
+    def rewrite(method: str, path: str, status: int, body: bytes) -> bytes | None:
+        if path != "/v1/address/bidding-wallet" or status != 200:
+            return None
+        answer = json.loads(body)
+        data = answer["data"]
+        data["address"] = address
+        if isinstance(data.get("multiSig"), dict):
+            data["multiSig"]["address"] = address
+        return json.dumps(answer).encode()
+
+    proxy.rewrite(rewrite)
+
+
+async def test_a_bidding_wallet_that_is_our_own_address_is_refused(
+    make_context: ContextFactory, funded_keys: WalletKeys, proxy: FaultProxy
+) -> None:
+    """Issue 12, class 4: a "withdrawal" from our ordinals address would spend inscriptions."""
+    ctx = make_context(funded_keys, url=proxy.url)
+    ctx.service_public_key = None  # even where the service's key is not known
+    _serve_bidding_wallet(proxy, ctx.ordinals_address)
+    with pytest.raises(BiddingWalletSuspectError, match="your own ordinals address"):
+        await get_bidding_wallet(ctx)
+    assert ctx.bidding_wallet_address is None
+    with pytest.raises(BiddingWalletSuspectError):
+        await prepare_withdraw(ctx, 10_000)
+    assert "POST /v1/intent/withdraw" not in proxy.paths()
+
+
+async def test_a_bidding_wallet_other_than_the_recomputed_one_is_refused(
+    make_context: ContextFactory,
+    funded_keys: WalletKeys,
+    make_keys: KeysFactory,
+    proxy: FaultProxy,
+    sandbox_service_key: bytes,
+) -> None:
+    """The sandbox publishes its key: the 1-of-2 is recomputed; a well-formed 1-of-2 of some
+    other key (the service's own wallet, say) is not ours to fund."""
+    ctx = make_context(funded_keys, url=proxy.url)
+    stranger = make_keys().payment.public.public_key
+    other = expected_bidding_wallets(stranger, sandbox_service_key, "regtest")[0]
+    _serve_bidding_wallet(proxy, other)
+    with pytest.raises(BiddingWalletSuspectError, match="published key is"):
+        await get_bidding_wallet(ctx)
+    honest = make_context(funded_keys)
+    served = (await get_bidding_wallet(honest)).address
+    mine = funded_keys.payment.public.public_key
+    assert served in expected_bidding_wallets(mine, sandbox_service_key, "regtest")

@@ -183,3 +183,39 @@ def test_watch_only_profile_shows_the_wallet_and_says_it_cannot_sign(
     qtbot.waitUntil(lambda: "watch-only" in tab.fund.message.text())
     assert len(app.dialogs) == dialogs  # no review of something that cannot be signed
     stall.assert_smooth()
+
+
+def test_a_fee_far_above_the_market_is_signed_only_once_accepted(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+) -> None:
+    """A custom 80 sat/vB on a quiet sandbox mempool: the review says the fee is outside the
+    bounds, in sats, sat/vB and share of the amount; Sign stays disabled until the box is
+    ticked, then the very fee shown is paid."""
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    app = funded.app
+    app.window.show_tab("wallet")
+    tab = app.window.tab("wallet")
+    assert isinstance(tab, WalletTab)
+    qtbot.waitUntil(lambda: tab.fund.fee.choice.count() == 4, timeout=20_000)
+    tab.fund.fee.choice.setCurrentIndex(tab.fund.fee.choice.count() - 1)  # Custom
+    tab.fund.fee.custom.setValue(80.0)
+    type_into(qtbot, tab.fund.amount.edit, f"{AMOUNT:,}")
+    click(qtbot, tab.fund.fund_button)
+    dialog = wait_dialog(qtbot, app, PsbtReviewDialog, timeout=30_000)
+    assert dialog.consent_box is not None and dialog.sign_button is not None
+    assert not dialog.sign_button.isEnabled()
+    assert "its fee" in dialog.verdict_label.text()
+    assert "times the estimate for the next block" in dialog.verdict_label.text()
+    assert f"of the {AMOUNT:,} sats moved" in dialog.consent_box.text()
+    click(qtbot, dialog.consent_box)
+    assert dialog.sign_button.isEnabled()
+    click(qtbot, dialog.sign_button)
+    qtbot.waitUntil(lambda: tab.fund.last_txid is not None, timeout=30_000)
+    with httpx.Client(base_url=funded.root_url, timeout=30) as http:
+        tx = http.get(f"/esplora/tx/{tab.fund.last_txid}").json()
+    fee = sum(i["prevout"]["value"] for i in tx["vin"]) - sum(o["value"] for o in tx["vout"])
+    assert Fraction(fee, tx["weight"] // 4) >= 70  # the rate the user accepted

@@ -90,7 +90,7 @@ def test_a_tampered_withdrawal_is_refused_in_the_dialog(
     for outpoint in outpoints:
         raw = run_async(qloop, ctx.clients.esplora.tx_hex(outpoint.split(":")[0]))
         prev_txs[outpoint] = Transaction.read_from(io.BytesIO(bytes.fromhex(raw)))
-    context = ctx.review_context(facts.contents, facts.chain_utxos)
+    context = ctx.review_context(facts)
     (tamper,) = [t for t in tampers_for("withdraw") if t.name == TAMPER]
     hostile = HostileServer(proxy, tamper, context, prev_txs)
     hostile.arm(served.psbt_base64)

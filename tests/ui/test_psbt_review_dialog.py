@@ -146,3 +146,57 @@ def test_unknown_amounts_show_an_unknown_fee(qtbot: QtBot) -> None:
     assert dialog.fee_label.text() == unknown
     assert column_texts(dialog, "inputs", 2) == ["unknown", "unknown"]
     assert dialog.sign_button is None
+
+
+def _fee_above_market() -> Reviewed:
+    """A withdrawal at 45 sat/vB: under the user's cap, 4.5 times the next-block estimate."""
+    from tests.support.tamper_guard import pay_fee_rate
+    from tests.support.tamper_ops import Target
+
+    scenario = SCENARIOS["withdraw"]()
+    pay_fee_rate(Target(scenario.psbt, scenario.context), 45)
+    return Reviewed(scenario.review(), scenario.verdict(), "Withdraw")
+
+
+def test_a_fee_outside_the_bounds_needs_the_box_ticked_before_signing(qtbot: QtBot) -> None:
+    plan = _fee_above_market()
+    assert plan.verdict.needs_fee_consent
+    dialog = PsbtReviewDialog([plan], title="Withdraw", action="&Sign")
+    qtbot.addWidget(dialog)
+    text = dialog.verdict_label.text()
+    assert "passes every check but one: its fee" in text and "next block" in text
+    assert "Nothing is signed unless you accept this fee" in text
+    assert dialog.consent_box is not None and dialog.sign_button is not None
+    fee = plan.verdict.fee
+    assert fee is not None and fee.describe() in dialog.consent_box.text()
+    assert "% of the 100,000 sats moved" in dialog.consent_box.text()
+    assert "% of the 100,000 sats moved" in dialog.fee_label.text()
+    assert not dialog.sign_button.isEnabled() and not dialog.fee_accepted
+    dialog.consent_box.setChecked(True)
+    assert dialog.sign_button.isEnabled() and dialog.fee_accepted
+    assert dialog.plans_model.cell(0, 4).text == "Fee needs your OK"
+
+
+def test_ask_is_false_until_the_fee_is_accepted(
+    qtbot: QtBot, qloop: asyncio.AbstractEventLoop
+) -> None:
+    task = qloop.create_task(
+        PsbtReviewDialog.ask(None, [_fee_above_market()], title="W", action="&Sign")
+    )
+    qtbot.waitUntil(lambda: any(d.isVisible() for d in _dialogs()))
+    dialog = next(d for d in _dialogs() if d.isVisible())
+    assert dialog.consent_box is not None and dialog.sign_button is not None
+    click(qtbot, dialog.consent_box)
+    click(qtbot, dialog.sign_button)
+    qtbot.waitUntil(task.done)
+    assert task.result() is True
+
+
+def test_the_review_says_when_the_transaction_can_confirm(qtbot: QtBot) -> None:
+    dialog = PsbtReviewDialog([reviewed("funding")], title="Fund", action="&Sign")
+    qtbot.addWidget(dialog)
+    lines = dialog.time_label.text().splitlines()
+    assert lines == [
+        "Lock time: none.",
+        "Replace-by-fee: signalled (it can be replaced by a higher fee before it confirms).",
+    ]

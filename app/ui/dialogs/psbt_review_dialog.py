@@ -4,9 +4,12 @@
         signed = await ctx.run_cpu(sign_plan, plan, keys)   # signing: off the GUI thread
 
 "You give / you receive" first; then inputs and outputs with colour-coded owners (and a
-legend), inscriptions and runes marked with where each lands, fee and fee rate (or unknown),
-each input's sighash and its risk, and the policy's verdict. When any verdict is a refusal the
-dialog says why and has NO sign button at all: only Close.
+legend), inscriptions and runes marked with where each lands, fee in sats, sat/vB and share of
+the amount moved (or unknown), when it can confirm (lock time, replace-by-fee), each input's
+sighash and its risk, and the policy's verdict. When any verdict is a refusal the dialog says
+why and has NO sign button at all: only Close. When the only objection is the fee (outside the
+user's bounds), the sign button stays disabled until the user ticks the box accepting that
+fee; the caller then re-decides the PSBT with that consent (`accept_fee`) before signing.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QItemSelection, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QDialog,
     QGroupBox,
     QHBoxLayout,
@@ -33,10 +37,12 @@ from app.core.psbt_review import Review
 from app.ui import strings
 from app.ui.async_tools import exec_dialog
 from app.ui.dialogs.psbt_review_text import (
+    consent_label,
     fee_text,
     findings_text,
     landing_lines,
     legend_html,
+    time_lines,
     verdict_text,
 )
 from app.ui.models.review_model import (
@@ -71,7 +77,8 @@ def _table(model: RowsModel, name: str) -> QTableView:
 
 
 class PsbtReviewDialog(QDialog):
-    """Draws one or many reviewed PSBTs; `sign_button` is None when any is refused."""
+    """Draws one or many reviewed PSBTs; `sign_button` is None when any is refused, and
+    disabled until `consent_box` is ticked when a fee needs the user's consent."""
 
     def __init__(
         self,
@@ -89,9 +96,12 @@ class PsbtReviewDialog(QDialog):
         self.setWindowTitle(title)
         self.plans = tuple(plans)
         self.action = action
-        self.refused = tuple(p for p in self.plans if not p.verdict.approved)
+        self.refused = tuple(
+            p for p in self.plans if not p.verdict.approved and not p.verdict.needs_fee_consent
+        )
+        self.needs_consent = tuple(p for p in self.plans if p.verdict.needs_fee_consent)
 
-        self.verdict_label = message_label("ok" if not self.refused else "error")
+        self.verdict_label = message_label(self._verdict_style())
         self.verdict_label.setObjectName("review_verdict")
         self.verdict_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # What the flow adds in its own words ("you pay ... you receive ..."), above the review.
@@ -109,6 +119,9 @@ class PsbtReviewDialog(QDialog):
         self.details_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.fee_label = QLabel()
         self.fee_label.setObjectName("review_fee")
+        self.fee_label.setWordWrap(True)
+        self.time_label = message_label("hint")
+        self.time_label.setObjectName("review_time")
         self.findings_label = message_label("hint")
         self.findings_label.setObjectName("review_findings")
         self.legend = QLabel(legend_html())
@@ -133,7 +146,12 @@ class PsbtReviewDialog(QDialog):
         self.cancel_button.clicked.connect(self.reject)
         # No sign button exists when anything is refused: nothing to click, nothing to tab to.
         self.sign_button: QPushButton | None = None
+        self.consent_box: QCheckBox | None = None
         buttons = QHBoxLayout()
+        if self.needs_consent and not self.refused:
+            self.consent_box = QCheckBox(consent_label(self.plans))
+            self.consent_box.setObjectName("review_fee_consent")
+            buttons.addWidget(self.consent_box)
         buttons.addStretch(1)
         buttons.addWidget(self.cancel_button)
         if not self.refused:
@@ -141,7 +159,13 @@ class PsbtReviewDialog(QDialog):
             self.sign_button.setObjectName("review_sign")
             self.sign_button.clicked.connect(self.accept)
             buttons.addWidget(self.sign_button)
-            make_default(self.sign_button, self.cancel_button)
+            if self.consent_box is not None:
+                # Nothing to sign by default: Cancel stays the default button.
+                self.sign_button.setEnabled(False)
+                self.consent_box.toggled.connect(self.sign_button.setEnabled)
+                make_default(self.cancel_button)
+            else:
+                make_default(self.sign_button, self.cancel_button)
         else:
             self.cancel_button.setText(strings.REVIEW_CLOSE)  # nothing to cancel: only to read
             make_default(self.cancel_button)
@@ -160,6 +184,7 @@ class PsbtReviewDialog(QDialog):
         you_layout.addWidget(self.summary_label)
         you_layout.addWidget(self.details_label)
         you_layout.addWidget(self.fee_label)
+        you_layout.addWidget(self.time_label)
         ins = QGroupBox(strings.REVIEW_INPUTS)
         QVBoxLayout(ins).addWidget(self.inputs_view)
         outs = QGroupBox(strings.REVIEW_OUTPUTS)
@@ -183,9 +208,16 @@ class PsbtReviewDialog(QDialog):
         layout.addWidget(self.legend)
         layout.addLayout(buttons)
 
+    def _verdict_style(self) -> str:
+        return "error" if self.refused else "warning" if self.needs_consent else "ok"
+
     def _show_verdict(self) -> None:
-        text = verdict_text(self.plans)
-        set_message(self.verdict_label, text, "error" if self.refused else "ok")
+        set_message(self.verdict_label, verdict_text(self.plans), self._verdict_style())
+
+    @property
+    def fee_accepted(self) -> bool:
+        """The user ticked the box accepting the fees outside their bounds (or none were)."""
+        return self.consent_box is None or self.consent_box.isChecked()
 
     def _plan_selected(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
         rows = selected.indexes()
@@ -202,7 +234,8 @@ class PsbtReviewDialog(QDialog):
         details = [*lines[1:-1], *landing_lines(review)]
         details.append(strings.REVIEW_NETWORK.format(network=review.network, txid=review.txid))
         self.details_label.setText("\n".join(details))
-        self.fee_label.setText(fee_text(review))
+        self.fee_label.setText(fee_text(review, plan.verdict))
+        self.time_label.setText("\n".join(time_lines(review)))
         self.inputs_model.set_rows(input_rows(review))
         self.outputs_model.set_rows(output_rows(review))
         findings = findings_text(review, plan.verdict)
@@ -237,4 +270,4 @@ class PsbtReviewDialog(QDialog):
             if context is not None:
                 context.lock_changed.disconnect(lock_changed)
             dialog.deleteLater()
-        return accepted and dialog.sign_button is not None
+        return accepted and dialog.sign_button is not None and dialog.fee_accepted

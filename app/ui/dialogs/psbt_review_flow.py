@@ -42,6 +42,7 @@ async def signing_context(context: AppContext, controller: AppController) -> Ser
     session = wallet_session(context)
     if context.services is None:
         raise NotReadyError(strings.NOT_CONNECTED_HINT)
+    await session.ensure_ready()  # the service's published facts (its key) before any review
     if not context.session.unlocked and not context.watch_only:
         await controller.unlock()
     return session.signing_context()

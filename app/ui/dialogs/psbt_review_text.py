@@ -14,7 +14,9 @@ from app.ui.models.review_model import ReviewedPsbt, role_color, sats
 from app.ui.theme import ThemeState
 
 
-def fee_text(review: Review) -> str:
+def fee_text(review: Review, verdict: Verdict | None = None) -> str:
+    """'Network fee: 2,310 sats at 15.0 sat/vB (about 154 vB once signed), 2.3% of the
+    100,000 sats moved': in sats, sat/vB and, where the flow moves an amount, its share."""
     if review.fee is None:
         return strings.REVIEW_FEE_UNKNOWN
     if review.fee < 0:
@@ -22,7 +24,19 @@ def fee_text(review: Review) -> str:
     rate = review.fee_rate
     template = strings.REVIEW_RATE if review.vsize.exact_types else strings.REVIEW_RATE_GUESSED
     rate_text = strings.REVIEW_UNKNOWN if rate is None else template.format(rate=float(rate))
-    return strings.REVIEW_FEE.format(fee=sats(review.fee), rate=rate_text, vsize=review.vsize.vsize)
+    text = strings.REVIEW_FEE.format(fee=sats(review.fee), rate=rate_text, vsize=review.vsize.vsize)
+    assessed = None if verdict is None else verdict.fee
+    if assessed is not None and assessed.share is not None and assessed.moved:
+        share = strings.REVIEW_FEE_SHARE.format(
+            share=float(assessed.share) * 100, moved=assessed.moved
+        )
+        text += f", {share}"
+    return text
+
+
+def time_lines(review: Review) -> list[str]:
+    """Lock time, replace-by-fee and any relative lock, against the chain's tip."""
+    return list(review.timelocks.lines(review.context.tip))
 
 
 def landing_lines(review: Review) -> list[str]:
@@ -46,7 +60,10 @@ def findings_text(review: Review, verdict: Verdict) -> str:
 
 
 def verdict_text(plans: Sequence[ReviewedPsbt]) -> str:
-    refused = [p for p in plans if not p.verdict.approved]
+    refused = [p for p in plans if not p.verdict.approved and not p.verdict.needs_fee_consent]
+    consent = [p for p in plans if p.verdict.needs_fee_consent]
+    if consent and not refused:
+        return consent_text(plans, consent)
     if not refused:
         first = plans[0].verdict
         inputs = sorted({p.input_index for plan in plans for p in plan.verdict.to_sign})
@@ -63,6 +80,26 @@ def verdict_text(plans: Sequence[ReviewedPsbt]) -> str:
         lines.append(f"{label}: {head}" if label and len(plans) > 1 else head)
         lines += [f"  • {reason}" for reason in plan.verdict.reasons()]
     return "\n".join(lines)
+
+
+def consent_text(plans: Sequence[ReviewedPsbt], consent: Sequence[ReviewedPsbt]) -> str:
+    """The fee bounds a transaction crosses, and that nothing is signed without consent."""
+    first = consent[0].verdict
+    if len(plans) == 1 and first.fee is not None:
+        head = strings.REVIEW_NEEDS_CONSENT.format(flow=first.flow, fee=first.fee.describe())
+    else:
+        head = strings.REVIEW_NEEDS_CONSENT_SOME.format(count=len(consent), total=len(plans))
+    reasons = dict.fromkeys(r for plan in consent for r in plan.verdict.reasons())
+    return "\n".join([head, *(f"  • {r}" for r in reasons), strings.REVIEW_CONSENT_HINT])
+
+
+def consent_label(plans: Sequence[ReviewedPsbt]) -> str:
+    """The checkbox's words: the very fee for one transaction, a count for several."""
+    consent = [p for p in plans if p.verdict.needs_fee_consent]
+    fee = consent[0].verdict.fee if consent else None
+    if len(consent) == 1 and fee is not None:
+        return strings.REVIEW_FEE_CONSENT.format(fee=fee.describe())
+    return strings.REVIEW_FEE_CONSENT_MANY.format(count=len(consent))
 
 
 def legend_html() -> str:

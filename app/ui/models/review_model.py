@@ -179,12 +179,13 @@ def _plan_row(plan: ReviewedPsbt) -> tuple[Cell, ...]:
     receive = [sats(-summary.you_give)] if summary.you_give and summary.you_give < 0 else []
     receive += [short(i, 8) for i in summary.inscriptions_received]
     receive += [f"{r.amount:,} {r.rune}" for r in summary.runes_received]
-    approved = plan.verdict.approved
-    verdict = Cell(
-        strings.REVIEW_VERDICT_OK if approved else strings.REVIEW_VERDICT_REFUSED,
-        "ok" if approved else "error",
-        " ".join(plan.verdict.reasons()) or None,
-    )
+    if plan.verdict.approved:
+        text, color = strings.REVIEW_VERDICT_OK, "ok"
+    elif plan.verdict.needs_fee_consent:
+        text, color = strings.REVIEW_VERDICT_FEE, "warning"
+    else:
+        text, color = strings.REVIEW_VERDICT_REFUSED, "error"
+    verdict = Cell(text, color, " ".join(plan.verdict.reasons()) or None)
     return (
         Cell(label, tooltip=plan.review.txid),
         Cell(", ".join(give)),

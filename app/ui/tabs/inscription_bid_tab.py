@@ -5,6 +5,7 @@ refreshed on a timer and after every action."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer, Signal
@@ -216,7 +217,7 @@ class InscriptionBidTab(QWidget):
 
     async def _place(self, inscription_id: str, price: int) -> None:
         from app.services.inscription_bid import execute_inscription_bid, prepare_inscription_bid
-        from app.services.psbt_flow import PsbtRefusedError
+        from app.services.psbt_flow import PsbtRefusedError, accept_fee
         from app.ui.dialogs.psbt_review_flow import confirm, show_refusal
 
         set_message(self.status, strings.FLOW_REVIEWING, "hint")
@@ -244,6 +245,8 @@ class InscriptionBidTab(QWidget):
         set_message(self.status, strings.FLOW_SIGNING, "hint")
         try:
             ctx = still_unlocked(self._context)
+            if plan.psbt.needs_fee_consent:  # the user ticked the box accepting this fee
+                plan = replace(plan, psbt=await ctx.run_cpu(accept_fee, plan.psbt))
             async with tracked(self._context, "inscription_bid.place", price=price) as result:
                 placed = await execute_inscription_bid(ctx, plan)
                 result.message = f"{inscription_id} for {sats(price)}"

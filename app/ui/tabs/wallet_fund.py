@@ -155,7 +155,7 @@ class FundPanel(QGroupBox):
     async def _fund(self, amount: int) -> None:
         from app.net.errors import NetError
         from app.services.errors import PolicyRefusedError, ServiceError
-        from app.services.funding import execute_funding, prepare_funding
+        from app.services.funding import accept_funding_fee, execute_funding, prepare_funding
         from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
         from app.ui.dialogs.psbt_review_flow import show_refusal
 
@@ -182,8 +182,11 @@ class FundPanel(QGroupBox):
             return
         self._show(strings.WALLET_FUND_SIGNING)
         try:
+            ctx = self.session.signing_context()
+            if plan.needs_fee_consent:  # the user ticked the box accepting this fee
+                plan = await ctx.run_cpu(accept_funding_fee, plan)
             async with tracked(self.context, "fund.broadcast", amount=amount) as record:
-                result = await execute_funding(self.session.signing_context(), plan)
+                result = await execute_funding(ctx, plan)
                 record.txid = result.txid
                 record.message = f"{amount:,} sats to the bidding wallet"
         except (NotReadyError, ServiceError, NetError) as exc:

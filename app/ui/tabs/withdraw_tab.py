@@ -8,6 +8,7 @@ the startup preload has brought in httpx and embit.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
@@ -245,7 +246,7 @@ class WithdrawTab(QWidget):
         self.refresh()
 
     async def _withdraw(self, wanted: int) -> None:
-        from app.services.psbt_flow import PsbtRefusedError
+        from app.services.psbt_flow import PsbtRefusedError, accept_fee
         from app.services.withdraw import WITHDRAW_ALL, execute_withdraw, prepare_withdraw
         from app.ui.dialogs.psbt_review_flow import confirm, show_refusal
 
@@ -278,6 +279,8 @@ class WithdrawTab(QWidget):
         self._show(strings.FLOW_SIGNING, "hint")
         try:
             ctx = still_unlocked(self._context)
+            if plan.psbt.needs_fee_consent:  # the user ticked the box accepting this fee
+                plan = replace(plan, psbt=await ctx.run_cpu(accept_fee, plan.psbt))
             async with tracked(self._context, "withdraw", amount=plan.amount) as result:
                 done = await execute_withdraw(ctx, plan)
                 result.txid = done.txid
