@@ -5,34 +5,35 @@
 
 `app.wallet.acp_ledger` records each signature when it is made (and refuses a collision then,
 whatever a review said earlier); this module lets the review say so first, naming the item,
-and keeps the ledger short: an entry ends only when the chain shows its input spent. A chain
-that cannot be asked keeps every entry (a possible false refusal, never a missed collision).
+and keeps the ledger short: an entry ends only when its input is spent by a CONFIRMED
+transaction that the chain source serves and that really spends it (a mempool spend can be
+evicted or never confirm, and the signature would be valid again). A chain that cannot be
+asked keeps every entry (a possible false refusal, never a missed collision).
 """
 
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from collections.abc import Sequence
 from pathlib import Path
+
+from embit.transaction import Transaction
 
 from app.core.acp_composition import AcpSignature, acp_signatures
 from app.net.errors import NetError
 from app.services.context import ServiceContext
 from app.services.errors import ServiceError
 from app.services.psbt_flow import PsbtPlan, PsbtRefusedError, refused
-from app.wallet.acp_ledger import AcpLedger, AcpLedgerError, ledger_path
-from app.wallet.keys import WalletKeys, WatchOnlyKeys
+from app.wallet.acp_ledger import LEDGER_FILE, AcpLedger, AcpLedgerError
 
 log = logging.getLogger(__name__)
 
 
-def ledger_of(data_dir: Path, keys: WalletKeys | WatchOnlyKeys) -> AcpLedger:
-    """This machine's ledger for `keys`' identity (network and both addresses), shared by
-    every profile holding them."""
-    network = keys.payment.network if isinstance(keys, WatchOnlyKeys) else keys.network
-    identity = (network.value, keys.payment.address, keys.ordinals.address)
-    return AcpLedger(ledger_path(data_dir, *identity))
+def ledger_of(data_dir: Path) -> AcpLedger:
+    """This machine's ledger (one for all its profiles: see app.wallet.acp_ledger)."""
+    return AcpLedger(data_dir / LEDGER_FILE)
 
 
 async def forget_spent_signatures(ctx: ServiceContext) -> int:
@@ -48,12 +49,24 @@ async def forget_spent_signatures(ctx: ServiceContext) -> int:
 
 
 async def _is_spent(ctx: ServiceContext, outpoint: str) -> bool:
+    """Spent by a confirmed transaction whose inputs include `outpoint` (checked in the
+    transaction itself, whose txid its bytes must hash to)."""
     txid, _, vout = outpoint.partition(":")
+    esplora = ctx.clients.esplora
     try:
-        return (await ctx.clients.esplora.outspend(txid, int(vout))).spent
+        spend = await esplora.outspend(txid, int(vout))
+        if not (spend.spent and spend.confirmed and spend.txid):
+            return False
+        raw = bytes.fromhex(await esplora.tx_hex(spend.txid))
     except (NetError, ValueError) as exc:
         log.info("cannot tell whether %s is spent (%s): kept", outpoint, type(exc).__name__)
         return False
+    try:
+        tx = Transaction.read_from(io.BytesIO(raw))
+    except Exception:
+        return False
+    spends = any(i.txid.hex() == txid and i.vout == int(vout) for i in tx.vin)
+    return tx.txid().hex() == spend.txid and spends
 
 
 def _live(ledger: AcpLedger) -> tuple[AcpSignature, ...]:

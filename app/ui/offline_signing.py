@@ -73,7 +73,7 @@ async def review_and_sign(
     title = strings.OFFLINE_SIGN_TITLE
     if not await confirm(parent, context, plans, title=title, action=action, notes=notes):
         return SignOutcome(False, strings.FLOW_CANCELLED)
-    ledger = ledger_of(context.options.data_dir, keys)  # this machine's record of its ACP sigs
+    ledger = ledger_of(context.options.data_dir)  # this machine's record of its ACP signatures
     token = progress.begin(strings.LISTINGS_SIGNING, len(reviewed))
     written: list[Path] = []
     try:

@@ -40,8 +40,7 @@ def _session_context_class() -> type:
                 sleeper=session.sleeper,
                 service_public_key=session.service_public_key,
             )
-            # One ledger per signing identity on this machine, shared by every profile of it.
-            self.acp_ledger = ledger_of(session.data_dir, keys)
+            self.acp_ledger = ledger_of(session.data_dir)  # one per machine, every profile
             self._session = session
 
         def remember_bidding_wallet(self, address: str) -> None:

@@ -1,4 +1,4 @@
-"""The ledger of our live ANYONECANPAY signatures: one JSON file per signing identity.
+"""The ledger of our live ANYONECANPAY signatures: one JSON file per machine.
 
 Every ALL|ANYONECANPAY signature this machine makes is recorded here BEFORE it is made (a crash
 between the two leaves a harmless extra entry; the other order could leave a live signature
@@ -8,14 +8,15 @@ once. An entry ends only when its input is spent on the chain (`forget`, called 
 services after asking the chain), never because the service says a listing ended: a
 signature stays valid while its input is unspent.
 
-Writes are atomic (temp file, fsync, rename) and serialised across processes with an flock,
-so the app and an offline signer on one machine never lose each other's entries.
+One ledger for every profile of the machine, not one per key: two profiles' listings can
+combine too, when they pay the same receive address. Writes are atomic (temp file, fsync,
+rename) and serialised across processes with an flock, so the app and an offline signer on
+one machine never lose each other's entries.
 """
 
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import json
 import time
 from collections.abc import Iterable, Iterator, Sequence
@@ -28,7 +29,7 @@ from app.wallet.vault_file_store import write_atomically
 
 FILE_FORMAT: Final = "bidwallet-acp-ledger"
 FILE_VERSION: Final = 1
-LEDGER_DIR: Final = "signature-ledger"
+LEDGER_FILE: Final = "acp-signatures.json"
 
 
 class AcpLedgerError(Exception):
@@ -43,15 +44,8 @@ class AcpCollisionError(AcpLedgerError):
         super().__init__(found[0].refusal().message)
 
 
-def ledger_path(data_dir: Path, network: str, payment_address: str, ordinals_address: str) -> Path:
-    """One file per signing identity (network and both addresses), so every profile holding
-    the same keys shares it."""
-    identity = f"{network}:{payment_address}:{ordinals_address}".encode()
-    return data_dir / LEDGER_DIR / f"{hashlib.sha256(identity).hexdigest()[:24]}.json"
-
-
 class AcpLedger:
-    """The live ANYONECANPAY signatures of one identity, in `path`."""
+    """The live ANYONECANPAY signatures made on one machine, in `path`."""
 
     def __init__(self, path: Path) -> None:
         self.path = path

@@ -35,8 +35,8 @@ from app.core.pools import MakerFee
 from app.net.clients import NetClients
 from app.net.config import ServiceConfig
 from app.net.http import Timeouts
+from app.services.acp_signatures import ledger_of
 from app.services.context import DEFAULT_MAKER_FEE, ServiceContext
-from app.wallet.acp_ledger import AcpLedger, ledger_path
 from app.wallet.addresses import Network
 from app.wallet.keys import MnemonicSeed, WalletKeys, derive_wallet_keys
 from app.wallet.presets import get_preset
@@ -225,8 +225,8 @@ async def make_context(
     sandbox_service_key: bytes,
     tmp_path: Path,
 ) -> AsyncIterator[ContextFactory]:
-    """Contexts as the app builds them: a signature ledger per identity in this test's data
-    folder, and the sandbox's published service key."""
+    """Contexts as the app builds them: this test's machine's signature ledger (in its data
+    folder), and the sandbox's published service key."""
     opened: list[NetClients] = []
 
     def make(
@@ -243,8 +243,7 @@ async def make_context(
             sleeper=sandbox_sleeper,
             service_public_key=sandbox_service_key,
         )
-        identity = (ctx.network.value, ctx.payment_address, ctx.ordinals_address)
-        ctx.acp_ledger = AcpLedger(ledger_path(tmp_path, *identity))
+        ctx.acp_ledger = ledger_of(tmp_path)  # this test's machine
         return ctx
 
     yield make

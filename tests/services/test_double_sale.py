@@ -35,7 +35,7 @@ from app.wallet.psbt_io import parse_psbt
 from app.wallet.psbt_signer import SigningKey, SignRequest, sign_psbt
 from tests.sandbox.sandbox_process import SandboxProcess
 from tests.services.conftest import KeysFactory, SandboxControl
-from tests.services.test_listings import inscribe_many, listings_of
+from tests.services.test_listings import inscribe_many, listings_of, move_item
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -155,6 +155,25 @@ def _spending(listing: FixedPSBT) -> TransactionInput:
     item = listing.inputs[0]
     sequence = 0xFFFFFFFF if item.sequence is None else item.sequence
     return TransactionInput(item.txid, item.vout, sequence=sequence)
+
+
+async def test_an_unconfirmed_move_does_not_end_the_signature(
+    ctx: ServiceContext, sandbox: SandboxControl
+) -> None:
+    """A spend in the mempool may be evicted or never confirm, and the signature would be
+    valid again: only a confirmed spend ends it."""
+    a, b = await inscribe_many(sandbox, ctx.ordinals_address, 2)
+    first = await prepare_listings(ctx, [ListingItem(PRICE, a)])
+    await execute_listings(ctx, first)
+    item = first.items[0].psbt.review.inputs[0]
+    assert item.value is not None
+    await move_item(ctx, item.outpoint, item.value)  # in the mempool only
+    with pytest.raises(PsbtRefusedError) as refused:
+        await prepare_listings(ctx, [ListingItem(PRICE, b)])
+    assert refused.value.verdict.codes == (RefusalCode.ACP_SIGNATURE_COLLISION,)
+    await sandbox.mine()
+    plan = await prepare_listings(ctx, [ListingItem(PRICE, b)])
+    assert plan.items[0].psbt.verdict.approved
 
 
 async def _exact_coin(sandbox: SandboxControl, keys: WalletKeys, sats: int) -> tuple[str, int]:

@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from app.core.signing_policy import RefusalCode
+from app.services.acp_signatures import ledger_of
 from app.services.bidding_wallet import get_bidding_wallet
 from app.services.context import ServiceContext
 from app.services.listings import ListingItem, ListingsDone, prepare_listings
@@ -69,7 +70,7 @@ async def exported_listings(
 
 def offline_ledger(folder: Path) -> AcpLedger:
     """The offline machine's own record of its ANYONECANPAY signatures."""
-    return AcpLedger(folder / "offline-machine" / "ledger.json")
+    return ledger_of(folder / "offline-machine")
 
 
 async def test_listings_round_trip_through_an_offline_signer(
