@@ -1,18 +1,15 @@
-"""Checks every signing policy shares: fee bounds, time locks, sighash choice, input ownership
-and ord's answers, and the refusals common to all flows (duplicated inputs, lying UTXO data,
-wrong networks, a counterparty posing as us, missing witness UTXOs, finalised inputs of ours,
-inscriptions lost to the fee).
+"""Checks every signing policy shares: sighash choice, input ownership and ord's answers, and
+the refusals common to all flows (duplicated inputs, lying UTXO data, wrong networks, a
+counterparty posing as us, time locks (`policy_time`), missing witness UTXOs, finalised inputs
+of ours, inscriptions lost to the fee). The fee check is `policy_fee`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 
+from app.core.policy_time import check_timelocks
 from app.core.policy_verdict import (
-    FeeAssessment,
-    FeeBounds,
-    FeeConsent,
     Flow,
     Refusal,
     RefusalCode,
@@ -20,7 +17,6 @@ from app.core.policy_verdict import (
 )
 from app.core.psbt_review import (
     SIGHASH_ALL,
-    SIGHASH_ANYONECANPAY,
     SIGHASH_DEFAULT,
     InputReview,
     OutputReview,
@@ -33,10 +29,6 @@ from app.core.psbt_review_summary import sats
 from app.core.psbt_view import ScriptType, address_networks
 
 
-def rate_text(rate: Fraction) -> str:
-    return f"{float(rate):,.1f} sat/vB"
-
-
 def output_text(out: OutputReview) -> str:
     """'output 1 pays 5,000 sats to bcrt1q... (someone else)'."""
     to = out.address or ("an OP_RETURN" if out.script_type is ScriptType.OP_RETURN else "a script")
@@ -47,142 +39,6 @@ def input_owner(inp: InputReview) -> str:
     if inp.address is None:
         return "an output nobody can vouch for (the PSBT has no UTXO data for it)"
     return f"{inp.address} ({describe_roles(inp.roles)})"
-
-
-def check_fee(
-    review: Review, bounds: FeeBounds, moved: int | None, consent: FeeConsent | None
-) -> tuple[list[Refusal], FeeAssessment | None]:
-    """The fee must be known and not negative (always), and within the user's bounds unless
-    the user consented to this very fee on this very PSBT. `moved` is the amount the
-    transaction moves for the user (what the fee's share is measured against)."""
-    if review.fee is None:
-        unknown = review.unknown_amount_inputs
-        which = ", ".join(str(i) for i in unknown)
-        has = f"input {which}'s amount is" if len(unknown) == 1 else f"inputs {which}' amounts are"
-        return [
-            Refusal(
-                RefusalCode.FEE_UNKNOWN,
-                f"The fee cannot be known: {has} not confirmed by the chain.",
-                input_index=review.unknown_amount_inputs[0],
-            )
-        ], None
-    if review.fee < 0:
-        return [
-            Refusal(
-                RefusalCode.OUTPUTS_EXCEED_INPUTS,
-                f"The outputs exceed the inputs by {sats(-review.fee)}: the transaction is "
-                "invalid.",
-            )
-        ], None
-    rate = Fraction(review.fee, review.vsize.vsize)
-    fee = FeeAssessment(review.fee, rate, moved)
-    found = _fee_bounds(review, bounds, fee)
-    if found and consent is not None and consent.covers(review):
-        return [], FeeAssessment(review.fee, rate, moved, consented=True)
-    return found, fee
-
-
-def _fee_bounds(review: Review, bounds: FeeBounds, fee: FeeAssessment) -> list[Refusal]:
-    rate, found = fee.rate, []
-    if fee.fee > bounds.max_fee:
-        found.append(
-            Refusal(
-                RefusalCode.FEE_TOO_HIGH,
-                f"The network fee is {sats(fee.fee)}, above your limit of {sats(bounds.max_fee)}.",
-            )
-        )
-    if rate > bounds.max_rate:
-        found.append(
-            Refusal(
-                RefusalCode.FEE_RATE_TOO_HIGH,
-                f"The fee rate is {rate_text(rate)}, above your limit of "
-                f"{rate_text(bounds.max_rate)}.",
-            )
-        )
-    if rate < bounds.min_rate:
-        found.append(
-            Refusal(
-                RefusalCode.FEE_RATE_TOO_LOW,
-                f"The fee rate is {rate_text(rate)}, below {rate_text(bounds.min_rate)}: the "
-                "transaction might never confirm.",
-            )
-        )
-    fastest = review.context.fastest_fee_rate
-    if fastest is None:
-        found.append(
-            Refusal(
-                RefusalCode.FEE_MARKET_UNKNOWN,
-                f"No fee estimate is available, so whether {rate_text(rate)} is a usual rate "
-                "cannot be told.",
-            )
-        )
-    elif rate > bounds.market_cap(fastest):
-        found.append(
-            Refusal(
-                RefusalCode.FEE_RATE_ABOVE_MARKET,
-                f"The fee rate is {rate_text(rate)}, more than {float(bounds.market_multiple):g}"
-                f" times the estimate for the next block ({rate_text(fastest)}).",
-            )
-        )
-    share = fee.share
-    if share is not None and share > bounds.max_share:
-        found.append(
-            Refusal(
-                RefusalCode.FEE_SHARE_TOO_HIGH,
-                f"The fee, {sats(fee.fee)}, is {float(share) * 100:,.1f}% of the "
-                f"{sats(fee.moved or 0)} this transaction moves (more than "
-                f"{float(bounds.max_share) * 100:g}%).",
-            )
-        )
-    return found
-
-
-def check_timelocks(review: Review, plan: Sequence[SignPermission]) -> list[Refusal]:
-    """A transaction meant to confirm now: its nLockTime must allow the next block (one block
-    of slack for a tip the service saw before us), and no input may carry a relative lock.
-    With an ANYONECANPAY signature others add inputs, so nLockTime counts even when every
-    nSequence in the PSBT is final (an added input may enable it)."""
-    locks, tip = review.timelocks, review.context.tip
-    found = [
-        Refusal(
-            RefusalCode.RELATIVE_LOCKTIME,
-            f"Input {i.index}'s nSequence 0x{i.sequence:08x} makes it spendable only "
-            f"{i.relative_lock.describe()}: the service would hold a signature that becomes "
-            "valid later.",
-            input_index=i.index,
-        )
-        for i in locks.relative_locks
-        if i.relative_lock is not None
-    ]
-    acp = any(p.sighash & SIGHASH_ANYONECANPAY for p in plan)
-    if locks.locktime == 0 or not (locks.locktime_enabled or acp):
-        return found
-    if tip is None:
-        found.append(
-            Refusal(
-                RefusalCode.LOCKTIME_UNVERIFIABLE,
-                f"The lock time is {locks.locktime_text(None)} and the chain's tip is unknown, "
-                "so whether it can confirm now cannot be checked.",
-            )
-        )
-    elif locks.locktime_is_time and locks.locktime > tip.median_time:
-        found.append(
-            Refusal(
-                RefusalCode.LOCKTIME_IN_FUTURE,
-                f"The lock time is {locks.locktime_text(tip)}: the transaction cannot confirm "
-                "before then, and the service would hold a signature valid from then on.",
-            )
-        )
-    elif not locks.locktime_is_time and locks.locktime > tip.height + 1:
-        found.append(
-            Refusal(
-                RefusalCode.LOCKTIME_IN_FUTURE,
-                f"The lock time is {locks.locktime_text(tip)}: the transaction cannot confirm "
-                f"for {locks.locktime - tip.height:,} blocks, and the service would hold a "
-                "signature valid from then on.",
-            )
-        )
-    return found
 
 
 def check_address(review: Review, address: str, what: str) -> list[Refusal]:

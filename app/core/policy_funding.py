@@ -14,10 +14,10 @@ from app.core.policy_common import (
     ALL_OR_DEFAULT,
     check_cardinal,
     check_common,
-    check_fee,
     check_signed_input_owner,
     plan_sighash,
 )
+from app.core.policy_fee import check_fee
 from app.core.policy_verdict import (
     FeeBounds,
     FeeConsent,

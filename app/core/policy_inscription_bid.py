@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from app.core.policy_common import (
     check_cardinal,
     check_common,
-    check_fee,
     check_signed_input_owner,
     input_owner,
     output_text,
     plan_sighash,
 )
+from app.core.policy_fee import check_fee
 from app.core.policy_verdict import (
     FeeBounds,
     FeeConsent,

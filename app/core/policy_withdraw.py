@@ -17,11 +17,11 @@ from app.core.policy_common import (
     ALL_OR_DEFAULT,
     check_cardinal,
     check_common,
-    check_fee,
     check_signed_input_owner,
     output_text,
     plan_sighash,
 )
+from app.core.policy_fee import check_fee
 from app.core.policy_verdict import (
     FeeBounds,
     FeeConsent,

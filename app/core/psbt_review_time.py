@@ -3,7 +3,7 @@ BIP-125 replace-by-fee signalling), read against the chain's tip.
 
 A signature on a transaction that cannot confirm for years is a signature the service holds
 for later, when the user has forgotten it. The review says when the transaction can confirm;
-the policies refuse one meant to confirm now that cannot (see `policy_common.check_timelocks`).
+the policies refuse one meant to confirm now that cannot (see `policy_time.check_timelocks`).
 """
 
 from __future__ import annotations
