@@ -44,7 +44,7 @@ def big_funding(inputs: int) -> Callable[[], object]:
     total = 10_000 * inputs
     fee = 70 * inputs + 100
     psbt = build_psbt(coins, [(p.bidding_spk, total - fee - 5_000), (p.payment_spk, 5_000)])
-    ctx = p.context(contents={c.outpoint: NOTHING for c in coins})
+    ctx = p.context(coins, contents={c.outpoint: NOTHING for c in coins})
     intent = FundingIntent(total - fee - 5_000, FeeBounds.of(fee, 50))
 
     def run() -> object:

@@ -22,6 +22,7 @@ from embit import bip39
 
 from app.net.clients import NetClients
 from app.net.config import ServiceConfig
+from app.services.acp_signatures import ledger_of
 from app.services.context import ServiceContext
 from app.services.listings import ListingItem, execute_listings, prepare_listings
 from app.services.psbt_flow import decide, sign_plan
@@ -50,13 +51,13 @@ def median_s(samples: list[float]) -> str:
     return f"{statistics.median(samples):8.3f} s"
 
 
-async def run(url: str, rounds: int, count: int) -> None:
+async def run(url: str, rounds: int, count: int, tmp: str) -> None:
     prepare, execute, review, sign = [], [], [], []
     async with httpx.AsyncClient(base_url=url, timeout=300) as http:
         for _ in range(rounds):
             keys = fresh_keys()
             clients = NetClients.open(ServiceConfig.sandbox(url))
-            ctx = ServiceContext(clients, keys)
+            ctx = ServiceContext(clients, keys, acp_ledger=ledger_of(Path(tmp) / "machine"))
             ids = await inscribe(http, keys.ordinals.address, count)
             items = [ListingItem(100_000 + n, i) for n, i in enumerate(ids)]
             start = time.perf_counter()
@@ -68,8 +69,9 @@ async def run(url: str, rounds: int, count: int) -> None:
                 decide(p.psbt_base64, p.review.context, p.intent, p.signer, p.label)
             review.append(time.perf_counter() - start)
             start = time.perf_counter()
+            ledger = ledger_of(Path(tmp) / "sign-only")  # a throwaway machine: no collisions
             for p in plans:
-                sign_plan(p, keys)
+                sign_plan(p, keys, ledger)
             sign.append(time.perf_counter() - start)
             start = time.perf_counter()
             done = await execute_listings(ctx, plan)
@@ -91,7 +93,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         process = SandboxProcess(Path(tmp) / "logs", Path(tmp) / "data")
         try:
-            asyncio.run(run(process.url, args.rounds, args.count))
+            asyncio.run(run(process.url, args.rounds, args.count, tmp))
         finally:
             process.terminate()
 

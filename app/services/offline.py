@@ -60,12 +60,12 @@ from app.services.psbt_flow import (
     accept_fee,
     check_signed,
     decide,
-    refused,
+    record_acp_signatures,
     review_online,
     sign_plan,
 )
 from app.services.withdraw import WithdrawDone, WithdrawPlan, submit_signed_withdraw
-from app.wallet.acp_ledger import AcpCollisionError, AcpLedger, AcpLedgerError
+from app.wallet.acp_ledger import AcpLedger
 from app.wallet.keys import WalletKeys
 from app.wallet.psbt_fixes import FixedPSBT
 from app.wallet.psbt_io import PsbtDecodeError, parse_psbt, psbt_to_bytes
@@ -283,34 +283,13 @@ async def import_signed(
             plan = await ctx.run_cpu(accept_fee, plan)
         check_signed(unsigned, signed, plan.verdict)
         imported.append(ImportedItem(item, plan, base64.b64encode(psbt_to_bytes(signed)).decode()))
-    await ctx.run_cpu(record_imported_signatures, ctx.acp_ledger, imported)
-    return imported
-
-
-def record_imported_signatures(ledger: AcpLedger | None, batch: Sequence[ImportedItem]) -> None:
-    """The ANYONECANPAY signatures made offline now exist: record them here too, and refuse
-    to submit one that would combine with a live signature of this machine's."""
-    new = [s for x in batch for s in acp_signatures(x.plan.review, x.plan.verdict, x.plan.label)]
-    if not new:
-        return
-    if ledger is None:
+    # The ANYONECANPAY signatures made offline now exist: recorded here too, and one that
+    # would combine with a live signature of this machine's is not submitted.
+    plans = [x.plan for x in imported]
+    if any(acp_signatures(p.review, p.verdict) for p in plans) and ctx.acp_ledger is None:
         raise ServiceError("No record of ANYONECANPAY signatures is open; nothing is submitted.")
-    try:
-        ledger.record(new)
-    except AcpCollisionError as exc:
-        first = exc.collisions[0]
-        plan = next(
-            x.plan
-            for x in batch
-            if first.new in acp_signatures(x.plan.review, x.plan.verdict, x.plan.label)
-        )
-        refusals = tuple(c.refusal() for c in exc.collisions if c.new == first.new)
-        raise PsbtRefusedError(plan.review, refused(plan.verdict, refusals), plan.label) from None
-    except AcpLedgerError as exc:
-        raise ServiceError(
-            f"The record of your ANYONECANPAY signatures cannot be used ({exc}); nothing is "
-            "submitted."
-        ) from None
+    await ctx.run_cpu(record_acp_signatures, ctx.acp_ledger, plans)
+    return imported
 
 
 async def submit_imported(

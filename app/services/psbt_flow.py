@@ -31,6 +31,7 @@ from fractions import Fraction
 
 from embit.transaction import Transaction
 
+from app.core.acp_composition import acp_signatures
 from app.core.policy_verdict import FeeConsent
 from app.core.psbt_review import Review
 from app.core.psbt_review_context import KnownUtxo, OutpointContents, ReviewContext
@@ -260,13 +261,16 @@ def sign_plan(plan: PsbtPlan, keys: WalletKeys, ledger: AcpLedger | None = None)
     has not accepted."""
     if not plan.verdict.approved:
         raise PsbtRefusedError(plan.review, plan.verdict, plan.label)
+    if ledger is None and acp_signatures(plan.review, plan.verdict):
+        raise ServiceError(
+            f"The {plan.flow} was not signed: no record of ANYONECANPAY signatures is open on "
+            "this machine."
+        )
+    record_acp_signatures(ledger, [plan])  # a collision is refused here, naming the item
     psbt = plan.psbt()
     try:
         requests = approved_sign_requests(psbt, plan.verdict, ledger, plan.label)
-    except AcpCollisionError as exc:
-        refusals = tuple(c.refusal() for c in exc.collisions)
-        raise PsbtRefusedError(plan.review, refused(plan.verdict, refusals), plan.label) from None
-    except AcpLedgerError as exc:
+    except AcpLedgerError as exc:  # its entry was just recorded: only the file can fail now
         raise ServiceError(
             f"The {plan.flow} was not signed: the record of your ANYONECANPAY signatures "
             f"cannot be used ({exc})."
@@ -280,6 +284,30 @@ def sign_plan(plan: PsbtPlan, keys: WalletKeys, ledger: AcpLedger | None = None)
         ) from None
     check_signed(plan.psbt(), psbt, plan.verdict)
     return SignedPsbt(plan, psbt_to_base64(psbt))
+
+
+def record_acp_signatures(ledger: AcpLedger | None, plans: Sequence[PsbtPlan]) -> None:
+    """Record the ANYONECANPAY signatures `plans` allow, all or none (`PsbtRefusedError` naming
+    the first plan that collides). No ledger: nothing is recorded, and the signing gate will
+    refuse those signatures."""
+    wanted = [
+        (p, acp_signatures(p.review, p.verdict, p.label)) for p in plans if p.verdict.approved
+    ]
+    new = [sig for _, sigs in wanted for sig in sigs]
+    if not new or ledger is None:
+        return
+    try:
+        ledger.record(new)
+    except AcpCollisionError as exc:
+        first = exc.collisions[0]
+        plan = next(p for p, sigs in wanted if first.new in sigs)
+        refusals = tuple(c.refusal() for c in exc.collisions if c.new == first.new)
+        raise PsbtRefusedError(plan.review, refused(plan.verdict, refusals), plan.label) from None
+    except AcpLedgerError as exc:
+        raise ServiceError(
+            f"Nothing was signed: the record of your ANYONECANPAY signatures cannot be used "
+            f"({exc})."
+        ) from None
 
 
 def refused(verdict: Verdict, refusals: Sequence[Refusal]) -> Verdict:
@@ -296,6 +324,9 @@ async def sign_plans(
     """Sign each plan in the executor, one at a time, reporting progress; a cancel (token
     or asyncio) takes effect between items and raises `OperationCancelledError`."""
     keys = ctx.signing_keys()
+    # One ledger write for the batch's ANYONECANPAY signatures, before any is made; each
+    # signature's own gate then finds its entry.
+    await ctx.run_cpu(record_acp_signatures, ctx.acp_ledger, plans)
     signed: list[SignedPsbt] = []
     for plan in plans:
         if cancel is not None and cancel.cancelled:

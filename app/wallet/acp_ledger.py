@@ -68,8 +68,9 @@ class AcpLedger:
             if found:
                 raise AcpCollisionError(found)
             known = {(e.outpoint, e.commitment) for e in entries}
-            entries += [s for s in signatures if (s.outpoint, s.commitment) not in known]
-            self._write(entries)
+            new = [s for s in signatures if (s.outpoint, s.commitment) not in known]
+            if new:  # a batch recorded up front is found again, unwritten, item by item
+                self._write(entries + list(dict.fromkeys(new)))
 
     def forget(self, spent_outpoints: Iterable[str]) -> int:
         """Drop the entries whose input is spent; returns how many were dropped."""
