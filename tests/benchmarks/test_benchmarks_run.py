@@ -1,0 +1,28 @@
+"""The benchmarks are not run in CI (they print figures, they assert no duration), but their
+code must keep working: every module imports, and the pure ones run once at their smallest."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = sorted(p.stem for p in (Path(__file__).parents[2] / "benchmarks").glob("bench_*.py"))
+
+
+@pytest.mark.parametrize("name", BENCHMARKS)
+def test_every_benchmark_imports(name: str) -> None:
+    module = importlib.import_module(f"benchmarks.{name}")
+    assert callable(module.main)
+
+
+def test_the_guard_benchmark_runs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = importlib.import_module("benchmarks.bench_psbt_guard")
+    monkeypatch.setattr(sys, "argv", ["bench_psbt_guard", "--rounds", "1", "--inputs", "5"])
+    module.main()
+    printed = capsys.readouterr().out
+    assert "funding, 5 inputs" in printed and "secure_listing" in printed
