@@ -46,11 +46,18 @@ from app.wallet.vault_file_store import FileStore
 from app.wallet.vault_models import MnemonicSecret, ProfileMeta
 from tests.support.psbt_scenarios import SCENARIOS
 from tests.support.psbt_tamper import apply_to, tampers_for
+from tests.support.tamper_guard import pay_fee_rate
+from tests.support.tamper_ops import Target
 from tests.ui.conftest import FAST_KDF
 from tests.ui.screenshots import assert_drawn, fail_keyring, run_shots, shoot_under_xvfb
 
 SHOTS = ("tab-withdraw", "tab-inscription_bid", "tab-listings", "offline-psbt_files")
-DIALOGS = ("dialog-review-withdraw", "dialog-review-listings", "dialog-review-refused")
+DIALOGS = (
+    "dialog-review-withdraw",
+    "dialog-review-listings",
+    "dialog-review-refused",
+    "dialog-review-fee-consent",
+)
 
 
 def test_screenshots_of_the_psbt_flows(xvfb_display: str, tmp_path: Path) -> None:
@@ -233,6 +240,9 @@ async def shoot(out: Path, data_dir: Path) -> None:
 
         refused_scenario, _ = apply_to(tampers_for("withdraw")[0], SCENARIOS["withdraw"]())
         refused = [_Reviewed(refused_scenario.review(), refused_scenario.verdict())]
+        costly = SCENARIOS["withdraw"]()
+        pay_fee_rate(Target(costly.psbt, costly.context), 45)  # 4.5 times the estimate
+        consent = [_Reviewed(costly.review(), costly.verdict(), "Withdrawal")]
         for theme in (Theme.LIGHT, Theme.DARK):
             context.theme_changed.emit(apply_theme(app, theme))
             prefix = f"flows-{theme.value}"
@@ -246,6 +256,7 @@ async def shoot(out: Path, data_dir: Path) -> None:
                 ("withdraw", answers.plans["withdraw"], "&Sign and withdraw"),
                 ("listings", answers.plans["listings"], "&Sign 2 listing(s)"),
                 ("refused", tuple(refused), "&Sign"),
+                ("fee-consent", tuple(consent), "&Sign and withdraw"),
             ):
                 dialog = PsbtReviewDialog(plans, title="Review", action=action, parent=window)  # type: ignore[arg-type]
                 dialog.resize(1000, 720)
@@ -264,10 +275,10 @@ async def shoot(out: Path, data_dir: Path) -> None:
 
 
 class _Reviewed:
-    def __init__(self, review: object, verdict: object) -> None:
+    def __init__(self, review: object, verdict: object, label: str = "Tampered withdrawal"):
         self.review = review
         self.verdict = verdict
-        self.label = "Tampered withdrawal"
+        self.label = label
 
 
 if __name__ == "__main__":
