@@ -4,7 +4,10 @@ Rules: input 0 is the requested inscription's current output and not ours (the s
 it on acceptance); every other input is ours, at the payment address, carries nothing (ord must
 say so), and is signed with SIGHASH_ALL; the inscription's sat lands on our ordinals address;
 our payment address pays exactly price + postage (the value of the output receiving the
-inscription) + network fee, change coming back to it; the fee is within the user's bounds.
+inscription) + network fee, change coming back to it; the postage is at most what the
+inscription's output holds now (or 10,000 sats, whichever is more); no OP_RETURN output (a bid
+carries no data, and one would only pad the size so a fee reads as a lower rate); the fee is
+within the user's bounds, its share measured against the price (the postage comes back to us).
 """
 
 from __future__ import annotations
@@ -34,8 +37,10 @@ from app.core.policy_verdict import (
 from app.core.psbt_review import SIGHASH_ALL, SIGHASH_DEFAULT, OutputReview, Review
 from app.core.psbt_review_context import OUR_ROLES, Role
 from app.core.psbt_review_summary import Landing, sats
+from app.core.psbt_view import ScriptType
 
 ITEM_INPUT = 0
+POSTAGE_ALLOWANCE = 10_000  # sats: the common postage; more only if the item's output holds more
 _ALL = frozenset({SIGHASH_ALL, SIGHASH_DEFAULT})  # DEFAULT is ALL on taproot inputs
 
 
@@ -64,14 +69,24 @@ def check_inscription_bid(review: Review, intent: InscriptionBidIntent) -> Verdi
         refusals += bad
         plan += [permission] if permission else []
     landing = review.landing_of(intent.inscription_id)
-    moved = intent.price  # what the bid pays for: the price, and the postage when known
     if landing is not None:  # None: no input carries it, which the item check reports
         refusals += _check_landing(intent, landing)
         if landing.output_index is not None and Role.ORDINALS in landing.roles:
             receiving = review.outputs[landing.output_index]
             refusals += _check_payment(review, intent, receiving)
-            moved += receiving.value
-    fee_refusals, fee = check_fee(review, intent.fees, moved, intent.fee_consent)
+            refusals += _check_postage(review, receiving)
+    refusals += [
+        Refusal(
+            RefusalCode.OUTPUT_NOT_ALLOWED,
+            f"Output {out.index} is an OP_RETURN: a bid carries no data, and such an output "
+            "only makes the transaction bigger, so that its fee reads as a lower rate.",
+            output_index=out.index,
+        )
+        for out in review.outputs
+        if out.script_type is ScriptType.OP_RETURN
+    ]
+    # The share is of the price: the postage comes back to our ordinals address.
+    fee_refusals, fee = check_fee(review, intent.fees, intent.price, intent.fee_consent)
     refusals += fee_refusals
     refusals += check_common(review, plan)
     return decide(Flow.INSCRIPTION_BID, review, plan, refusals, fee)
@@ -118,6 +133,24 @@ def _check_item_input(review: Review, intent: InscriptionBidIntent) -> list[Refu
             )
         )
     return found
+
+
+def _check_postage(review: Review, receiving: OutputReview) -> list[Refusal]:
+    """The postage (paid by us, onto the inscription's new output) is at most what the item's
+    output holds, or the common 10,000 sats: more only ties our sats to the inscription."""
+    held = review.inputs[ITEM_INPUT].value
+    allowance = max(POSTAGE_ALLOWANCE, held or 0)
+    if receiving.value <= allowance:
+        return []
+    return [
+        Refusal(
+            RefusalCode.POSTAGE_TOO_HIGH,
+            f"Output {receiving.index} gives the inscription {sats(receiving.value)} of "
+            f"postage, paid by you; its output holds {sats(held or 0)} now, and a bid adds at "
+            f"most {sats(allowance)}.",
+            output_index=receiving.index,
+        )
+    ]
 
 
 def _check_landing(intent: InscriptionBidIntent, landing: Landing) -> list[Refusal]:

@@ -1,10 +1,13 @@
 """Secure listing policy: sign the listed item's input, and only it, for exactly the price.
 
-Rules: the item's input is the one whose outpoint carries the listed inscription (or is the
-listed runes outpoint), at our ordinals address, and carries nothing else we did not mean to
-sell; it is signed with SIGHASH_ALL|ANYONECANPAY or ALL (DEFAULT on taproot), never SINGLE,
-NONE or SINGLE|ANYONECANPAY; exactly one output pays our receive address, exactly the listed
-price; no other input of ours is spent. The buyer adds inputs later, so the fee is not ours to
+Rules: the PSBT spends the listed item and nothing else (the buyer adds their inputs when
+buying): the input whose outpoint carries the listed inscription (or is the listed runes
+outpoint), at our ordinals address, carrying nothing else we did not mean to sell; it is
+signed with SIGHASH_ALL|ANYONECANPAY only (the spec's secure listing), never ALL: an ALL
+signature over other inputs (a coin listed elsewhere with these very outputs, one without UTXO
+data) would combine with our other signatures into one purchase of two items, and the ledger
+of ANYONECANPAY signatures could not see it; exactly one output pays our receive address,
+exactly the listed price. The buyer adds inputs later, so the fee is not ours to
 bound. "Exactly", not "at least": a cheaper listing that overpays could carry the very outputs
 of a dearer one, and two ANYONECANPAY signatures with equal outputs combine into one purchase
 (`acp_composition`).
@@ -30,18 +33,12 @@ from app.core.policy_verdict import (
     Verdict,
     decide,
 )
-from app.core.psbt_review import (
-    SIGHASH_ALL,
-    SIGHASH_ALL_ANYONECANPAY,
-    SIGHASH_DEFAULT,
-    InputReview,
-    Review,
-)
+from app.core.psbt_review import SIGHASH_ALL_ANYONECANPAY, InputReview, Review
 from app.core.psbt_review_context import Role
 from app.core.psbt_review_summary import sats
 from app.core.psbt_view import normalize_address
 
-_ALLOWED = frozenset({SIGHASH_ALL_ANYONECANPAY, SIGHASH_ALL, SIGHASH_DEFAULT})
+_ALLOWED = frozenset({SIGHASH_ALL_ANYONECANPAY})
 
 
 @dataclass(frozen=True)
@@ -96,15 +93,17 @@ def check_secure_listing(review: Review, intent: SecureListingIntent) -> Verdict
         refusals += bad
         plan += [permission] if permission else []
     for inp in review.inputs:
-        if inp.is_ours and inp is not item:
-            refusals.append(
-                Refusal(
-                    RefusalCode.EXTRA_INPUT_OF_OURS,
-                    f"Input {inp.index} spends {input_owner(inp)}; a secure listing spends only "
-                    f"the input carrying {intent.item}.",
-                    input_index=inp.index,
-                )
+        if inp is item:
+            continue
+        code = RefusalCode.EXTRA_INPUT_OF_OURS if inp.is_ours else RefusalCode.INPUT_NOT_ALLOWED
+        refusals.append(
+            Refusal(
+                code,
+                f"Input {inp.index} spends {input_owner(inp)}; a secure listing spends only "
+                f"the input carrying {intent.item} (the buyer adds their inputs when buying).",
+                input_index=inp.index,
             )
+        )
     refusals += _check_price(review, intent)
     refusals += check_common(review, plan)
     return decide(Flow.SECURE_LISTING, review, plan, refusals)

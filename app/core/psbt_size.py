@@ -5,9 +5,10 @@ a high rate look low: a large bogus tap leaf on the seller's input of an inscrip
 123 sat/vB read as 17. So the size hints a PSBT carries (tap leaf scripts, witness and redeem
 scripts, final witnesses) count only for inputs we own AND only when they are proven to belong
 to the input's scriptPubKey (`InputView.size_hints_verified`). Every other input is sized as
-the cheapest standard spend of its scriptPubKey type (key path for taproot, one signature and
-key otherwise). Such an estimate can only come out too small, which makes a rate look higher,
-never lower: a fee cap stays a cap.
+the cheapest spend its scriptPubKey type allows (key path for taproot, a signature and key for
+P2PKH/P2WPKH, a one-byte script for P2SH/P2WSH, an empty witness for a type we do not know).
+Such an estimate can only come out too small, which makes a rate look higher, never lower: a
+fee cap stays a cap.
 
 Sizes follow BIP-141 (weight = 4 x base bytes + witness bytes). Typical signature sizes, with
 the sighash byte: DER ECDSA 71 + 1; Schnorr 64 (+1 when the hash type is not DEFAULT).
@@ -88,7 +89,7 @@ class InputSize:
 
     base: int
     witness: int
-    guessed: bool  # the script type was not known: a P2WPKH spend was assumed
+    guessed: bool  # the script type was not known: only the outpoint was counted
 
 
 def _sized(script_sig: int, witness: int, guessed: bool = False) -> InputSize:
@@ -97,19 +98,19 @@ def _sized(script_sig: int, witness: int, guessed: bool = False) -> InputSize:
 
 
 def cheapest_input_size(kind: ScriptType | None) -> InputSize:
-    """The cheapest standard spend of a scriptPubKey type, whatever the PSBT claims about it."""
+    """The cheapest spend a scriptPubKey type allows, whatever the PSBT claims about it."""
     p2wpkh_witness = _items_len([_ECDSA_SIG, _PUBKEY])
     if kind is ScriptType.P2PKH:
         return _sized(1 + _ECDSA_SIG + 1 + _PUBKEY, 0)
-    if kind is ScriptType.P2SH:  # the cheapest common P2SH spend: nested P2WPKH
-        return _sized(23, p2wpkh_witness)
+    if kind is ScriptType.P2SH:  # a one-byte redeem script, pushed
+        return _sized(2, 0)
     if kind is ScriptType.P2WPKH:
         return _sized(0, p2wpkh_witness)
-    if kind is ScriptType.P2WSH:
-        return _sized(0, _p2wsh_witness(None))
+    if kind is ScriptType.P2WSH:  # a one-byte witness script
+        return _sized(0, _items_len([1]))
     if kind is ScriptType.P2TR:
         return _sized(0, _items_len([_SCHNORR_SIG]))
-    return _sized(0, p2wpkh_witness, guessed=True)
+    return _sized(0, 0, guessed=True)  # unknown: nothing assumed beyond the outpoint
 
 
 def _hinted_input_size(inp: InputView) -> InputSize:

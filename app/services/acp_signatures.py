@@ -5,10 +5,11 @@
 
 `app.wallet.acp_ledger` records each signature when it is made (and refuses a collision then,
 whatever a review said earlier); this module lets the review say so first, naming the item,
-and keeps the ledger short: an entry ends only when its input is spent by a CONFIRMED
-transaction that the chain source serves and that really spends it (a mempool spend can be
-evicted or never confirm, and the signature would be valid again). A chain that cannot be
-asked keeps every entry (a possible false refusal, never a missed collision).
+and keeps the ledger short: an entry ends only when its input is spent by a transaction
+buried under `SPEND_DEPTH` blocks, that the chain source serves and that really spends it (a
+mempool spend can be evicted, a shallow block reorganised away, and the signature would be
+valid again). A chain that cannot be asked keeps every entry (a possible false refusal, never
+a missed collision).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from app.wallet.acp_ledger import LEDGER_FILE, AcpLedger, AcpLedgerError
 
 log = logging.getLogger(__name__)
 
+SPEND_DEPTH = 6  # confirmations before a spent coin's signature is taken as dead
+
 
 def ledger_of(data_dir: Path) -> AcpLedger:
     """This machine's ledger (one for all its profiles: see app.wallet.acp_ledger)."""
@@ -49,17 +52,22 @@ async def forget_spent_signatures(ctx: ServiceContext) -> int:
 
 
 async def _is_spent(ctx: ServiceContext, outpoint: str) -> bool:
-    """Spent by a confirmed transaction whose inputs include `outpoint` (checked in the
-    transaction itself, whose txid its bytes must hash to)."""
+    """Spent by a transaction `SPEND_DEPTH` blocks deep whose inputs include `outpoint`
+    (checked in the transaction itself, whose txid its bytes must hash to)."""
     txid, _, vout = outpoint.partition(":")
     esplora = ctx.clients.esplora
     try:
         spend = await esplora.outspend(txid, int(vout))
         if not (spend.spent and spend.confirmed and spend.txid):
             return False
-        raw = bytes.fromhex(await esplora.tx_hex(spend.txid))
+        status, tip, raw_hex = await asyncio.gather(
+            esplora.tx_status(spend.txid), esplora.tip_height(), esplora.tx_hex(spend.txid)
+        )
+        raw = bytes.fromhex(raw_hex)
     except (NetError, ValueError) as exc:
         log.info("cannot tell whether %s is spent (%s): kept", outpoint, type(exc).__name__)
+        return False
+    if status.block_height is None or tip - status.block_height + 1 < SPEND_DEPTH:
         return False
     try:
         tx = Transaction.read_from(io.BytesIO(raw))

@@ -262,6 +262,10 @@ REVIEW_LEGEND: Final = "Owner colours:"
 REVIEW_UNKNOWN: Final = "unknown"
 REVIEW_NOTHING: Final = "nothing"
 REVIEW_SIGHASH_DEFAULT: Final = "not set (ALL)"
+REVIEW_SIGHASH_THEIRS: Final = "signed by its owner"
+REVIEW_SIGHASH_THEIRS_TIP: Final = (
+    "Not yours: its owner signs it. Your signatures on the other inputs commit to it."
+)
 REVIEW_FEE: Final = "Network fee: {fee} at {rate} (about {vsize:,} vB once signed)"
 REVIEW_FEE_UNKNOWN: Final = (
     "Network fee: unknown (an input amount is missing or not confirmed by the chain)"

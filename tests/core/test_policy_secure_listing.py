@@ -27,13 +27,23 @@ def test_good_listing_signs_only_the_item_with_all_anyonecanpay(runes: bool) -> 
     sign_approved_and_verify(s, verdict)  # the buyer's inputs come later: ANYONECANPAY
 
 
-@pytest.mark.parametrize(("field", "signed"), [(None, 0x81), (0x01, 0x01), (0x00, 0x00)])
-def test_sighash_follows_the_psbt_within_the_allowed_set(field: int | None, signed: int) -> None:
+@pytest.mark.parametrize("field", [None, 0x81])
+def test_the_item_is_signed_all_anyonecanpay(field: int | None) -> None:
     s = secure_listing()
     s.psbt.inputs[0].sighash_type = field
     verdict = s.verdict()
-    assert verdict.to_sign == (SignPermission(0, signed),)
+    assert verdict.to_sign == (SignPermission(0, 0x81),)
     sign_approved_and_verify(s, verdict)
+
+
+@pytest.mark.parametrize("field", [0x01, 0x00])
+def test_all_is_refused_for_a_listing(field: int) -> None:
+    """An ALL signature commits to every input: over a coin listed elsewhere with these very
+    outputs it would combine with that listing's ANYONECANPAY signature (a double sale the
+    ledger of ANYONECANPAY signatures cannot see). A secure listing is ALL|ANYONECANPAY."""
+    s = secure_listing()
+    s.psbt.inputs[0].sighash_type = field
+    assert_refused(s.verdict(), RefusalCode.SIGHASH_NOT_ALLOWED, "Input 0")
 
 
 def test_the_listing_pays_exactly_its_price() -> None:

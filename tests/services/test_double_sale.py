@@ -18,6 +18,7 @@ from embit.script import Script
 from embit.transaction import TransactionInput, TransactionOutput
 
 from app.core.signing_policy import RefusalCode
+from app.services.acp_signatures import SPEND_DEPTH
 from app.services.context import ServiceContext
 from app.services.listings import (
     ListingItem,
@@ -144,6 +145,9 @@ async def test_a_sold_items_signature_ends_with_its_coin(
         "/sandbox/listings/purchase", json={"listingId": done.listings[0].listing_id}
     )
     assert sold.status_code == 200, sold.text
+    await sandbox.mine(SPEND_DEPTH - 1)
+    with pytest.raises(PsbtRefusedError):  # 5 blocks could still be reorganised away
+        await prepare_listings(ctx, [ListingItem(PRICE, b)])
     await sandbox.mine()
     plan = await prepare_listings(ctx, [ListingItem(PRICE, b)])  # A's coin is spent: no clash
     assert plan.items[0].psbt.verdict.approved
@@ -161,7 +165,7 @@ async def test_an_unconfirmed_move_does_not_end_the_signature(
     ctx: ServiceContext, sandbox: SandboxControl
 ) -> None:
     """A spend in the mempool may be evicted or never confirm, and the signature would be
-    valid again: only a confirmed spend ends it."""
+    valid again: only a spend buried under SPEND_DEPTH blocks ends it."""
     a, b = await inscribe_many(sandbox, ctx.ordinals_address, 2)
     first = await prepare_listings(ctx, [ListingItem(PRICE, a)])
     await execute_listings(ctx, first)
@@ -171,7 +175,7 @@ async def test_an_unconfirmed_move_does_not_end_the_signature(
     with pytest.raises(PsbtRefusedError) as refused:
         await prepare_listings(ctx, [ListingItem(PRICE, b)])
     assert refused.value.verdict.codes == (RefusalCode.ACP_SIGNATURE_COLLISION,)
-    await sandbox.mine()
+    await sandbox.mine(SPEND_DEPTH)
     plan = await prepare_listings(ctx, [ListingItem(PRICE, b)])
     assert plan.items[0].psbt.verdict.approved
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from embit.transaction import TransactionOutput
+from embit.transaction import TransactionInput, TransactionOutput
 
 from app.core.psbt_review import review
 from app.core.psbt_review_context import InscriptionAt, KnownAddress, OutpointContents, Role
@@ -48,6 +48,15 @@ def pay_fee_rate(t: Target, rate: int) -> None:
     set_output(
         t, max(i for i in range(len(t.psbt.outputs)) if paying in t.out_roles(i)), delta=-extra
     )
+
+
+def listing_signed_all_over_another_coin(t: Target) -> str:
+    """ALL over [our item, another coin without UTXO data]: with the other coin listed
+    ANYONECANPAY with these outputs, the two signatures make one purchase of two items."""
+    t.psbt.inputs[0].sighash_type = 0x01
+    other = t.psbt.inputs[0].__class__(vin=TransactionInput(b"\x42" * 32, 1))
+    t.psbt.inputs.append(other)
+    return f"Input {len(t.psbt.inputs) - 1} spends an output nobody can vouch for"
 
 
 # --- 2. size hints on an input we do not sign ---------------------------------------------------
@@ -163,6 +172,13 @@ GUARD_TAMPERS: tuple[Tamper, ...] = (
         C.LISTING_PAYS_OTHER_AMOUNT,
         "psbt",
         listing_overpays,
+    ),
+    Tamper(
+        "listing: signed ALL over another coin without UTXO data",
+        L,
+        C.INPUT_NOT_ALLOWED,
+        "psbt",
+        listing_signed_all_over_another_coin,
     ),
     Tamper(
         "listing: price split over two outputs",

@@ -49,7 +49,7 @@ def test_an_approved_inscription_bid_shows_what_you_give_and_receive(qtbot: QtBo
     owners = column_texts(dialog, "inputs", 3)
     assert owners == [Role.STRANGER.value, Role.PAYMENT.value, Role.PAYMENT.value]
     assert column_texts(dialog, "inputs", 4)[0].startswith("◆ inscription")
-    assert column_texts(dialog, "inputs", 5) == ["not set (ALL)"] * 3
+    assert column_texts(dialog, "inputs", 5) == ["signed by its owner"] + ["not set (ALL)"] * 2
     brush = dialog.inputs_model.data(
         dialog.inputs_model.index(1, 3), Qt.ItemDataRole.ForegroundRole
     )

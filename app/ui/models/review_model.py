@@ -127,18 +127,23 @@ def _input_row(inp: InputReview) -> tuple[Cell, ...]:
         marked = "◆ " + ", ".join(parts) if parts else text
         carries = Cell(marked, "accent" if parts else None, text)
     risk = inp.sighash.risk
+    if inp.is_ours:
+        name = strings.REVIEW_SIGHASH_DEFAULT if inp.sighash.value is None else inp.sighash.name
+        sighash = Cell(name, RISK_COLOR_NAMES[str(risk)], inp.sighash.explanation)
+        risk_cell = Cell(
+            strings.REVIEW_RISKS[str(risk)], RISK_COLOR_NAMES[str(risk)], inp.sighash.explanation
+        )
+    else:  # its owner signs it: what the PSBT asks of them is not a risk of ours
+        sighash = Cell(strings.REVIEW_SIGHASH_THEIRS, "muted", strings.REVIEW_SIGHASH_THEIRS_TIP)
+        risk_cell = Cell("", None, strings.REVIEW_SIGHASH_THEIRS_TIP)
     return (
         Cell(str(inp.index)),
         Cell(short(inp.outpoint, 12), tooltip=inp.outpoint),
         Cell(sats(inp.value), None if inp.value is not None else "error"),
         Cell(inp.role.value, role_color(inp.role), inp.address or ""),
         carries,
-        Cell(
-            strings.REVIEW_SIGHASH_DEFAULT if inp.sighash.value is None else inp.sighash.name,
-            RISK_COLOR_NAMES[str(risk)],
-            inp.sighash.explanation,
-        ),
-        Cell(strings.REVIEW_RISKS[str(risk)], RISK_COLOR_NAMES[str(risk)], inp.sighash.explanation),
+        sighash,
+        risk_cell,
     )
 
 
