@@ -1,0 +1,428 @@
+"""What our signatures on a transaction do to the user, computed from the ground truth.
+
+    effect = effect_of(signed.tx, claimed_utxos(signed), [(1, 0x01), (2, 0x01)], world, owners, tip)
+    differences = compare(honest_effect, effect, allowance)   # [] or tolerated: harmless
+
+Nothing here reads the PSBT's claims about the coins it spends, nor the facts a service served:
+amounts, scripts and contents come from the world (tests.support.psbt_mutations: every coin
+the honest scenario spends, the spare coins, and the truth a mutation decided), owners from
+the parties' real scripts. The PSBT's claimed UTXOs are used only to tell whether our
+signature can be valid at all: a signature commits to the amounts and scripts it was made
+with (BIP-143: its own input's; BIP-341 without ANYONECANPAY: every input's), so a claim that
+differs from the truth makes it useless on the chain ("void": nothing can happen).
+
+With only ALL/DEFAULT signatures the transaction is fixed and its effect exact (ord's FIFO sat
+flow, app.core.sat_flow.route, places each inscription; runes go to the first output that is
+not OP_RETURN unless a runestone decides). With an ANYONECANPAY signature others add inputs in
+any order: our signed coins leave us, the outputs are fixed, an inscription on our coin goes
+wherever the buyer arranges ("open").
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from embit.transaction import Transaction, TransactionOutput
+
+from app.core.psbt_review_context import Role
+from app.core.psbt_review_time import ChainTip
+from app.core.sat_flow import route
+from app.wallet.psbt_fixes import FixedPSBT
+from tests.support.psbt_mutations import TrueCoin
+
+SEQUENCE_FINAL = 0xFFFFFFFF
+LOCKTIME_THRESHOLD = 500_000_000  # BIP-65: below, a block height; from it on, a Unix time
+ACP = 0x80
+OURS = (Role.PAYMENT, Role.ORDINALS, Role.BIDDING_WALLET)
+# Sats are compared per custody: the user's own keys (payment and ordinals addresses, one
+# wallet) and the bidding wallet (a 1-of-2 with the service whose balance backs the bids).
+GROUPS: dict[str, frozenset[Role]] = {
+    "your wallet": frozenset({Role.PAYMENT, Role.ORDINALS}),
+    "your bidding wallet": frozenset({Role.BIDDING_WALLET}),
+}
+FEE = "the fee (the miner)"
+OPEN = "open (the buyer orders the inputs)"
+UNDECODED = "a runestone (edicts not decoded)"
+BURNED = "burned (no output but OP_RETURN)"
+
+
+@dataclass(frozen=True)
+class Earliest:
+    """When the transaction can confirm at the earliest: the lowest block height and median
+    time past (BIP-113) its nLockTime allows (0: no limit), and the longest BIP-68 relative
+    lock of an input (counted from its coin's confirmation)."""
+
+    height: int = 0
+    median_time: int = 0
+    relative_blocks: int = 0
+    relative_seconds: int = 0
+
+
+@dataclass(frozen=True)
+class Effect:
+    """What our signatures allow. `void` says why no transaction can use them (then nothing
+    else matters). `items` maps each inscription or rune balance of ours, or landing on us,
+    to where it ends: one of our roles' names, another party's, the fee, or OPEN."""
+
+    void: str | None = None
+    open: bool = False
+    sent: Mapping[Role, int] = field(default_factory=dict)
+    received: Mapping[Role, int] = field(default_factory=dict)
+    fee: int | None = None
+    items: Mapping[str, str] = field(default_factory=dict)
+    earliest: Earliest = Earliest()
+    signatures: tuple[tuple[str, int], ...] = ()  # (outpoint, sighash) of each of ours
+    commitments: tuple[tuple[str, str], ...] = ()  # (outpoint, commitment) per ANYONECANPAY
+    blank: tuple[str, ...] = ()  # signatures committing to no output (NONE, SINGLE)
+    moved: frozenset[str] = frozenset()  # the items on coins the transaction spends
+
+    def net(self, roles: Iterable[Role]) -> int:
+        return sum(self.received.get(r, 0) - self.sent.get(r, 0) for r in roles)
+
+    def describe(self) -> str:
+        if self.void:
+            return f"void: {self.void}"
+        flows = ", ".join(
+            f"{r.value} -{self.sent.get(r, 0):,}/+{self.received.get(r, 0):,}"
+            for r in OURS
+            if self.sent.get(r) or self.received.get(r)
+        )
+        fee = "open" if self.fee is None else f"{self.fee:,}"
+        items = "; ".join(f"{k} -> {v}" for k, v in sorted(self.items.items()) if k in self.moved)
+        return f"[{flows}] fee {fee}; {items}; earliest {self.earliest}"
+
+
+def outpoint_of(tx: Transaction, i: int) -> str:
+    return f"{tx.vin[i].txid.hex()}:{tx.vin[i].vout}"
+
+
+def claimed_utxos(psbt: FixedPSBT) -> list[TransactionOutput | None]:
+    """What the PSBT says each input spends (witness UTXO first, as the signer uses it)."""
+    claimed: list[TransactionOutput | None] = []
+    for inp in psbt.inputs:
+        utxo = inp.witness_utxo
+        if utxo is None and inp.non_witness_utxo is not None:
+            vout = inp.non_witness_utxo.vout
+            utxo = vout[inp.vout] if 0 <= inp.vout < len(vout) else None
+        claimed.append(utxo)
+    return claimed
+
+
+def commitment(tx: Transaction) -> str:
+    """SHA-256 of what an ALL|ANYONECANPAY signature fixes besides its own input: version,
+    lock time and every output (an independent serialization, not app.core's)."""
+    data = tx.version.to_bytes(4, "little") + tx.locktime.to_bytes(4, "little")
+    data += b"".join(out.serialize() for out in tx.vout)
+    return hashlib.sha256(data).hexdigest()
+
+
+def _label(role: Role | None) -> str:
+    return role.value if role is not None else Role.STRANGER.value
+
+
+def _output_role(spk: bytes, owners: Mapping[bytes, Role]) -> Role:
+    if spk[:1] == b"\x6a":
+        return Role.OP_RETURN
+    return owners.get(spk, Role.STRANGER)
+
+
+def _rune_destination(tx: Transaction, owners: Mapping[bytes, Role]) -> str:
+    scripts = [bytes(out.script_pubkey.data) for out in tx.vout]
+    if any(s.startswith(b"\x6a\x5d") for s in scripts):
+        return UNDECODED
+    first = next((s for s in scripts if s[:1] != b"\x6a"), None)
+    return BURNED if first is None else _label(_output_role(first, owners))
+
+
+def _item_keys(coin: TrueCoin) -> list[tuple[str, int | None]]:
+    """(name, offset) of each inscription (offset) and rune balance (None) on `coin`."""
+    found: list[tuple[str, int | None]] = [
+        (f"inscription {i.inscription_id}", i.offset) for i in coin.contents.inscriptions
+    ]
+    found += [(f"{r.amount:,} {r.rune} on {coin.outpoint}", None) for r in coin.contents.runes]
+    return found
+
+
+def _earliest(tx: Transaction, inputs: Sequence[int], enforce_locktime: bool) -> Earliest:
+    height = median = blocks = seconds = 0
+    if enforce_locktime and tx.locktime:
+        if tx.locktime < LOCKTIME_THRESHOLD:
+            height = tx.locktime + 1  # final in a block whose height exceeds it
+        else:
+            median = tx.locktime + 1  # final once the median time past exceeds it
+    if tx.version >= 2:  # BIP-68
+        for i in inputs:
+            seq = tx.vin[i].sequence
+            if seq & (1 << 31) or not seq & 0xFFFF:
+                continue
+            if seq & (1 << 22):
+                seconds = max(seconds, (seq & 0xFFFF) * 512)
+            else:
+                blocks = max(blocks, seq & 0xFFFF)
+    return Earliest(height, median, blocks, seconds)
+
+
+def claims_hold(
+    tx: Transaction,
+    claimed: Sequence[TransactionOutput | None],
+    world: Mapping[str, TrueCoin],
+    index: int,
+    sighash: int,
+) -> str | None:
+    """Why our signature on input `index` cannot be valid for the true coins (None: it can)."""
+    coin = world.get(outpoint_of(tx, index))
+    if coin is None:
+        return f"input {index} spends a coin that does not exist"
+    taproot = coin.script_pubkey[:2] == b"\x51\x20"
+    committed = range(len(tx.vin)) if taproot and not sighash & ACP else [index]
+    for j in committed:
+        truth = world.get(outpoint_of(tx, j))
+        claim = claimed[j] if j < len(claimed) else None
+        if truth is None or claim is None:
+            return f"our signature on input {index} commits to input {j}'s unknown UTXO"
+        if claim.value != truth.value or bytes(claim.script_pubkey.data) != truth.script_pubkey:
+            return (
+                f"our signature on input {index} commits to input {j} holding "
+                f"{claim.value:,} sats to its script, but it holds {truth.value:,} to its own"
+            )
+    return None
+
+
+def effect_of(
+    tx: Transaction,
+    claimed: Sequence[TransactionOutput | None],
+    signatures: Sequence[tuple[int, int]],
+    world: Mapping[str, TrueCoin],
+    owners: Mapping[bytes, Role],
+) -> Effect:
+    """The effect of our `signatures` ((input index, sighash) pairs) on `tx`. A signature
+    that cannot be valid for the true coins counts for nothing; a fixed transaction missing a
+    signature only we can make cannot happen."""
+    outpoints = [outpoint_of(tx, i) for i in range(len(tx.vin))]
+    reasons = [claims_hold(tx, claimed, world, i, h) for i, h in signatures]
+    valid = [s for s, why in zip(signatures, reasons, strict=True) if why is None]
+    sigs = tuple((outpoints[i], h) for i, h in valid)
+    blank = tuple(f"input {i} with 0x{h:02x}" for i, h in valid if h & 0x7F not in (0, 1))
+    if not valid:
+        return Effect(void=next((r for r in reasons if r), "no signature of ours"), blank=blank)
+    received: dict[Role, int] = {}
+    for out in tx.vout:
+        role = _output_role(bytes(out.script_pubkey.data), owners)
+        if role in OURS:
+            received[role] = received.get(role, 0) + int(out.value)
+    signed = [i for i, _ in valid]
+    if any(h & ACP for _, h in valid):
+        return _open_effect(tx, signed, world, owners, received, sigs, blank)
+    return _fixed_effect(tx, signed, world, owners, received, sigs, blank)
+
+
+def _owner(coin: TrueCoin, owners: Mapping[bytes, Role]) -> Role:
+    return owners.get(coin.script_pubkey, Role.STRANGER)
+
+
+def _untouched_items(
+    world: Mapping[str, TrueCoin], spent: set[str], owners: Mapping[bytes, Role]
+) -> dict[str, str]:
+    """Items on our coins the transaction does not spend: they stay where they are."""
+    items = {}
+    for outpoint, coin in world.items():
+        role = _owner(coin, owners)
+        if outpoint not in spent and role in OURS:
+            items.update({name: role.value for name, _ in _item_keys(coin)})
+    return items
+
+
+def _open_effect(
+    tx: Transaction,
+    signed: Sequence[int],
+    world: Mapping[str, TrueCoin],
+    owners: Mapping[bytes, Role],
+    received: dict[Role, int],
+    sigs: tuple[tuple[str, int], ...],
+    blank: tuple[str, ...],
+) -> Effect:
+    """Others add inputs, in any order: only our signed coins and the outputs are fixed."""
+    coins = [world[outpoint_of(tx, i)] for i in signed]
+    sent: dict[Role, int] = {}
+    items = _untouched_items(world, {c.outpoint for c in coins}, owners)
+    runes_to = _rune_destination(tx, owners)
+    moved = set()
+    for coin in coins:
+        role = _owner(coin, owners)
+        sent[role] = sent.get(role, 0) + coin.value
+        items.update({name: OPEN if at is not None else runes_to for name, at in _item_keys(coin)})
+        moved |= {name for name, _ in _item_keys(coin)}
+    # Our own nSequence values are committed: they enforce nLockTime whatever others add.
+    enforce = any(tx.vin[i].sequence != SEQUENCE_FINAL for i in signed)
+    commit = commitment(tx)
+    return Effect(
+        open=True,
+        sent=sent,
+        received=received,
+        items=items,
+        earliest=_earliest(tx, signed, enforce),
+        signatures=sigs,
+        commitments=tuple((o, commit) for o, h in sigs if h & ACP),
+        blank=blank,
+        moved=frozenset(moved),
+    )
+
+
+def _fixed_effect(
+    tx: Transaction,
+    signed: Sequence[int],
+    world: Mapping[str, TrueCoin],
+    owners: Mapping[bytes, Role],
+    received: dict[Role, int],
+    sigs: tuple[tuple[str, int], ...],
+    blank: tuple[str, ...],
+) -> Effect:
+    """Every input and output is committed: the transaction is exactly this one, or none."""
+    outpoints = [outpoint_of(tx, i) for i in range(len(tx.vin))]
+    coins = [world.get(o) for o in outpoints]
+    missing = [i for i, c in enumerate(coins) if c is None]
+    if missing:
+        why = f"input {missing[0]} spends a coin that does not exist"
+        return Effect(void=why, signatures=sigs, blank=blank)
+    true_coins = [c for c in coins if c is not None]
+    if len(set(outpoints)) != len(outpoints):
+        return Effect(void="an outpoint is spent twice", signatures=sigs, blank=blank)
+    values = [c.value for c in true_coins]
+    outputs = [int(o.value) for o in tx.vout]
+    if sum(outputs) > sum(values):
+        return Effect(void="the outputs exceed the true inputs", signatures=sigs, blank=blank)
+    sent: dict[Role, int] = {}
+    for i, coin in enumerate(true_coins):
+        role = _owner(coin, owners)
+        if role in (Role.PAYMENT, Role.ORDINALS) and i not in signed:
+            why = f"input {i} needs a valid signature of ours, which we did not make"
+            return Effect(void=why, signatures=sigs, blank=blank)
+        if role in OURS:
+            sent[role] = sent.get(role, 0) + coin.value
+    items = _untouched_items(world, set(outpoints), owners)
+    runes_to = _rune_destination(tx, owners)
+    moved = set()
+    for i, coin in enumerate(true_coins):
+        for name, offset in _item_keys(coin):
+            moved.add(name)
+            if offset is None:
+                items[name] = runes_to
+                continue
+            [dest] = route(values, outputs, [(i, min(offset, coin.value - 1))])
+            vout = dest.vout
+            items[name] = (
+                FEE
+                if vout is None
+                else _label(_output_role(bytes(tx.vout[vout].script_pubkey.data), owners))
+            )
+    enforce = any(vin.sequence != SEQUENCE_FINAL for vin in tx.vin)
+    return Effect(
+        sent=sent,
+        received=received,
+        fee=sum(values) - sum(outputs),
+        items=items,
+        earliest=_earliest(tx, range(len(tx.vin)), enforce),
+        signatures=sigs,
+        blank=blank,
+        moved=frozenset(moved),
+    )
+
+
+# --- harmless or not ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Allowance:
+    """What the user approved beyond the honest effect: a fee up to the user's bounds, paid by
+    `fee_group` (the group paying the fee honestly; None: the user pays no fee), and the
+    guard's documented slack on time (one block; a time lock at the tip's median time)."""
+
+    fee_group: str | None = None
+    extra_fee: int = 0
+    tip: ChainTip | None = None
+    # A runes listing sells a whole output (SecureListingIntent.runes_outpoint): every rune
+    # balance on it, whatever ord finds there, is the item.
+    sold_outputs: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Difference:
+    harmful: bool
+    text: str
+
+    def __repr__(self) -> str:
+        return ("HARM: " if self.harmful else "tolerated: ") + self.text
+
+
+_OUR_LABELS = frozenset(r.value for r in OURS)
+
+
+def compare(
+    honest: Effect,
+    mutated: Effect,
+    allowance: Allowance,
+    world: Mapping[str, TrueCoin] | None = None,
+    owners: Mapping[bytes, Role] | None = None,
+) -> list[Difference]:
+    """How `mutated` is worse for the user than `honest` (harmful) or differs within what the
+    user approved (tolerated). `world`/`owners` give the baseline of items the honest effect
+    does not know (a coin whose contents changed): they stay with their owner."""
+    found = [Difference(True, f"a signature commits to no output: {b}") for b in mutated.blank]
+    if mutated.void:
+        return [*found, Difference(False, f"nothing can happen: {mutated.void}")]
+    for group, roles in GROUPS.items():
+        deficit = honest.net(roles) - mutated.net(roles)
+        if deficit <= 0:
+            continue
+        if group == allowance.fee_group and deficit <= allowance.extra_fee:
+            found.append(Difference(False, f"{group} pays {deficit:,} sats more fee, in bounds"))
+        else:
+            found.append(Difference(True, f"{group} ends {deficit:,} sats poorer"))
+    baseline = dict(honest.items)
+    for coin in (world or {}).values():
+        role = (owners or {}).get(coin.script_pubkey)
+        for name, offset in _item_keys(coin) if role in OURS else ():
+            sold = offset is None and coin.outpoint in allowance.sold_outputs
+            baseline.setdefault(name, OPEN if sold else role.value)
+    for name in sorted(set(baseline) | set(mutated.items)):
+        wanted = baseline.get(name)
+        if wanted not in _OUR_LABELS:
+            continue  # given away honestly (sold) or never ours: wherever it goes is fine
+        got = mutated.items.get(name, "nowhere in the transaction")
+        if got != wanted:
+            found.append(Difference(True, f"{name} lands on {got}, not on {wanted}"))
+    found += _compare_time(honest.earliest, mutated.earliest, allowance.tip)
+    return found
+
+
+def _compare_time(h: Earliest, m: Earliest, tip: ChainTip | None) -> list[Difference]:
+    """Later than honest is harmful, but for the guard's documented slack (a height lock of
+    the tip + 1, a time lock at the tip's median time: one more block at most)."""
+    found = []
+    now_height = 0 if tip is None else tip.height + 1  # the next block
+    now_median = 0 if tip is None else tip.median_time  # the next block checks the tip's MTP
+    h_height, m_height = max(h.height, now_height), max(m.height, now_height)
+    h_median, m_median = max(h.median_time, now_median), max(m.median_time, now_median)
+    if m_height > h_height + 1:
+        found.append(Difference(True, f"cannot confirm before block {m_height:,}"))
+    elif m_height > h_height:
+        found.append(Difference(False, f"confirms from block {m_height:,} (one block of slack)"))
+    if m_median > h_median + 1:
+        found.append(Difference(True, f"cannot confirm before median time {m_median:,}"))
+    elif m_median > h_median:
+        found.append(Difference(False, "time lock at the tip's median time (one block of slack)"))
+    if m.relative_blocks > h.relative_blocks or m.relative_seconds > h.relative_seconds:
+        found.append(
+            Difference(
+                True,
+                f"relative lock: {m.relative_blocks} blocks / {m.relative_seconds} s after "
+                "its coin confirms",
+            )
+        )
+    return found
+
+
+def harmful(differences: Iterable[Difference]) -> list[Difference]:
+    return [d for d in differences if d.harmful]
