@@ -19,7 +19,7 @@ from tests.support.psbt_eff_property import (
     run_flow,
     run_offline,
 )
-from tests.support.psbt_mut_bulk import MAX_ITEMS, batch_ops
+from tests.support.psbt_mut_bulk import MAX_ITEMS, ORDINALS_KINDS, batch_ops
 from tests.support.psbt_mut_offline import offline_ops
 from tests.support.psbt_mutations import Op, mutation_lists
 
@@ -72,9 +72,9 @@ def test_secure_listing_runes(ops: list[Op]) -> None:
 
 
 @FUZZ
-@given(st.integers(2, MAX_ITEMS), batch_ops())
-def test_secure_listing_bulk(n: int, ops: list[Op]) -> None:
-    check(run_bulk(n, ops))
+@given(st.integers(2, MAX_ITEMS), batch_ops(), st.sampled_from(ORDINALS_KINDS))
+def test_secure_listing_bulk(n: int, ops: list[Op], ordinals: str) -> None:
+    check(run_bulk(n, ops, ordinals))
 
 
 @FUZZ

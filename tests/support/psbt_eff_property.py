@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from functools import cache
+from functools import cache, partial
 from math import floor
 from pathlib import Path
 from typing import Any
@@ -35,7 +35,6 @@ from hypothesis import strategies as st
 from app.core.acp_composition import acp_signatures, collisions
 from app.core.policy_verdict import FeeConsent
 from app.core.psbt_review import Review
-from app.core.psbt_review_context import Role
 from app.core.signing_policy import (
     InscriptionBidIntent,
     Intent,
@@ -52,6 +51,8 @@ from app.wallet.psbt_signer import PsbtSigningError, SigningKey, sign_psbt
 from app.wallet.psbt_view import VerdictMismatchError, approved_sign_requests, guard
 from tests.support.psbt_eff_signatures import kernel_verdicts, our_valid_signatures
 from tests.support.psbt_effects import (
+    OPEN,
+    OURS,
     Allowance,
     Difference,
     Effect,
@@ -62,9 +63,16 @@ from tests.support.psbt_effects import (
     effect_of,
     outpoint_of,
 )
-from tests.support.psbt_mut_bulk import MAX_ITEMS, BatchCase, batch_ops, bulk_batch
+from tests.support.psbt_mut_bulk import (
+    MAX_ITEMS,
+    ORDINALS_KINDS,
+    BatchCase,
+    batch_ops,
+    bulk_batch,
+)
 from tests.support.psbt_mut_offline import offline_ops
 from tests.support.psbt_mutations import Case, Op, Setup, apply_all, flow_setup, mutation_lists
+from tests.support.psbt_scenarios import FASTEST
 
 FLOWS = (
     "funding",
@@ -96,6 +104,7 @@ class Outcome:
     detail: str = ""
     differences: list[Difference] = field(default_factory=list)
     consented_fee: bool = False
+    signed: FixedPSBT | None = field(default=None, repr=False)  # what was signed, if anything
 
     @property
     def failed(self) -> bool:
@@ -134,19 +143,17 @@ class Reference:
         intent, honest_fee = self.intent, self.effect.fee or 0
         if isinstance(intent, SecureListingIntent):
             sold = frozenset({intent.runes_outpoint} if intent.runes_outpoint else ())
-            return Allowance(None, 0, self.setup.tip, sold)
-        if isinstance(intent, InscriptionBidIntent):
-            postage = self.effect.received.get(Role.ORDINALS, 0)
-            moved = intent.price + postage
-        else:
-            moved = intent.amount
+            return Allowance(None, 0, self.setup.tip, sold_outputs=sold)
+        # The fee's share is of the amount moved: a bid's price (its postage comes back to us).
+        moved = intent.price if isinstance(intent, InscriptionBidIntent) else intent.amount
         fees = intent.fees
         cap = min(fees.max_fee, floor(fees.max_share * Fraction(moved)))
         extra = max(0, cap - honest_fee)
-        if consented_fee is not None:
-            extra = max(extra, consented_fee - honest_fee)
+        max_rate: Fraction | None = min(fees.max_rate, fees.market_cap(FASTEST))
+        if consented_fee is not None:  # the user saw this fee and accepted it
+            extra, max_rate = max(extra, consented_fee - honest_fee), None
         group = "your bidding wallet" if isinstance(intent, WithdrawIntent) else "your wallet"
-        return Allowance(group, extra, self.setup.tip)
+        return Allowance(group, extra, self.setup.tip, max_rate=max_rate)
 
 
 def signatures_of(verdict: Verdict) -> list[tuple[int, int]]:
@@ -186,8 +193,8 @@ def reference(name: str) -> Reference:
 
 
 @cache
-def bulk_reference(n: int, k: int) -> Reference:
-    return _honest_reference(bulk_batch(n).items[k])
+def bulk_reference(n: int, k: int, ordinals_kind: str = "p2tr") -> Reference:
+    return _honest_reference(bulk_batch(n, ordinals_kind).items[k])
 
 
 # --- one PSBT of a flow ------------------------------------------------------------------------
@@ -256,7 +263,7 @@ def judge(
     if bad:
         detail += f"\n  honest effect {ref.effect.describe()}"
     kind = Kind.HARMFUL if bad else Kind.HARMLESS
-    return Outcome(kind, ops, detail, differences, consented_fee is not None)
+    return Outcome(kind, ops, detail, differences, consented_fee is not None, signed)
 
 
 def run_case(ref: Reference, case: Case, ops: Sequence[Op]) -> Outcome:
@@ -303,24 +310,24 @@ def _combinable(signed: Sequence[tuple[FixedPSBT, Verdict]]) -> list[tuple[str, 
     return pairs
 
 
-def run_bulk(n: int, ops: Sequence[Op]) -> Outcome:
+def run_bulk(n: int, ops: Sequence[Op], ordinals_kind: str = "p2tr") -> Outcome:
     """A batch of `n` listings, some mutated: each refused or approved; the approved ones
     must pass the collision check exactly when no two of their signatures combine, and what is
-    signed must be harmless item by item."""
-    batch = BatchCase(bulk_batch(n))
+    signed must be harmless, item by item and together."""
+    batch = BatchCase(bulk_batch(n, ordinals_kind))
+    ref = partial(bulk_reference, n, ordinals_kind=ordinals_kind)
     for op in ops:
         op.apply(batch)
     decided = []
-    refused = []
+    refused, unparsed = [], []
     for k, case in enumerate(batch.cases):
-        ref = bulk_reference(n, k)
         try:
             psbt = parse_psbt(case.data)
         except PsbtDecodeError as exc:
-            refused.append(f"item {k}: {exc}")
+            unparsed.append(f"item {k}: {exc}")
             continue
         try:
-            reviewed, verdict = guard(psbt, case.context, ref.intent)
+            reviewed, verdict = guard(psbt, case.context, ref(k).intent)
         except Exception as exc:
             return Outcome(Kind.CRASH, ops, f"item {k}: guard raised {type(exc).__name__}: {exc}")
         if verdict.approved:
@@ -333,32 +340,98 @@ def run_bulk(n: int, ops: Sequence[Op]) -> Outcome:
     if bool(found) != bool(pairs):
         what = "misses" if pairs else "invents"
         return Outcome(Kind.INCONSISTENT, ops, f"the collision check {what} {pairs or found}")
-    if refused:  # prepare_listings refuses the whole batch on the first refused item
-        return Outcome(Kind.VERDICT, ops, "; ".join(refused))
+    if refused or unparsed:  # prepare_listings refuses the whole batch on the first one
+        kind = Kind.VERDICT if refused else Kind.PARSE
+        return Outcome(kind, ops, "; ".join(unparsed + refused))
     if found:
         return Outcome(Kind.COLLISION, ops, found[0].refusal().message)
-    return _sign_batch(n, batch, decided, ops)
+    outcome = _sign_batch(ref, batch, decided, ops)
+    outcome.detail = f"a batch of {n} listings, ordinals {ordinals_kind}:\n{outcome.detail}"
+    return outcome
 
 
 def _sign_batch(
-    n: int,
+    ref: Callable[[int], Reference],
     batch: BatchCase,
     decided: list[tuple[int, FixedPSBT, Review, Verdict]],
     ops: Sequence[Op],
 ) -> Outcome:
-    details, differences, kind = [], [], Kind.HARMLESS
+    details, differences = [], []
+    signed: list[tuple[int, FixedPSBT, Verdict]] = []
     with tempfile.TemporaryDirectory() as folder:
         ledger = AcpLedger(Path(folder) / "ledger.json")  # shared by the batch, as the app's
         for k, psbt, _, verdict in decided:
-            outcome = judge(bulk_reference(n, k), psbt, verdict, batch.cases[k], ops, ledger)
+            outcome = judge(ref(k), psbt, verdict, batch.cases[k], ops, ledger)
             if outcome.refused:
                 return Outcome(outcome.kind, ops, f"item {k}: {outcome.detail}")
             if outcome.failed:
                 outcome.detail = f"item {k}: {outcome.detail}"
                 return outcome
+            assert outcome.signed is not None
+            signed.append((k, outcome.signed, verdict))
             details.append(f"item {k}: {outcome.detail}")
             differences += outcome.differences
-    return Outcome(kind, ops, "\n".join(details), differences)
+    composed = _composed(ref, batch, signed)
+    kind = Kind.HARMFUL if any(d.harmful for d in composed) else Kind.HARMLESS
+    return Outcome(kind, ops, "\n".join(details), differences + composed)
+
+
+def _sold_items(effects: Sequence[Effect]) -> dict[str, str]:
+    """Items as several honest sales leave them: sold (open) if any sale sells it."""
+    items: dict[str, str] = {}
+    for e in effects:
+        for name, where in e.items.items():
+            if items.get(name) != OPEN:
+                items[name] = where
+    return items
+
+
+def _composed(
+    ref: Callable[[int], Reference],
+    batch: BatchCase,
+    signed: list[tuple[int, FixedPSBT, Verdict]],
+) -> list[Difference]:
+    """A fixed (ALL) signature's transaction that spends another coin of ours is void alone,
+    but not if another listing's ANYONECANPAY signature on that coin commits to the same
+    outputs: then it is one purchase of several items, judged against their honest sales."""
+    acp: dict[str, list[tuple[str, int]]] = {}
+    for k, psbt, verdict in signed:
+        tx = psbt.tx
+        for i, h in signatures_of(verdict):
+            if h & 0x80:
+                acp.setdefault(outpoint_of(tx, i), []).append((commitment(tx), k))
+    found = []
+    world, setup = batch.cases[0].world, batch.batch.items[0]
+    for k, psbt, verdict in signed:
+        sigs = signatures_of(verdict)
+        if any(h & 0x80 for _, h in sigs):
+            continue  # two ANYONECANPAY signatures: the collision check's business
+        tx, ours = psbt.tx, {i for i, _ in sigs}
+        helpers = {
+            j: other
+            for j in range(len(tx.vin))
+            if j not in ours
+            for commit, other in acp.get(outpoint_of(tx, j), [])
+            if commit == commitment(tx)
+        }
+        if not helpers:
+            continue
+        claimed = claimed_utxos(psbt)
+        for j in helpers:  # the other signature was made on its own (true) UTXO data
+            coin = world.get(outpoint_of(tx, j))
+            claimed[j] = coin.txout if coin else claimed[j]
+        together = sigs + [(j, 0x81) for j in helpers]
+        effect = effect_of(tx, claimed, together, world, setup.owners)
+        sold = [ref(m).effect for m in {k, *helpers.values()}]
+        baseline = Effect(
+            sent={r: sum(e.sent.get(r, 0) for e in sold) for r in OURS},
+            received={r: sum(e.received.get(r, 0) for e in sold) for r in OURS},
+            items=_sold_items(sold),
+        )
+        for d in compare(baseline, effect, Allowance(tip=setup.tip), world, setup.owners):
+            prefix = f"item {k}'s ALL signature with items {sorted(set(helpers.values()))}'s"
+            found.append(Difference(d.harmful, f"{prefix} ANYONECANPAY ones: {d.text}"))
+    return found
 
 
 # --- offline import ------------------------------------------------------------------------------
@@ -419,7 +492,7 @@ def targets() -> dict[str, Target]:
     found = {name: _single(name) for name in FLOWS}
     found["secure_listing_bulk"] = Target(
         "secure_listing_bulk",
-        st.tuples(st.integers(2, MAX_ITEMS), batch_ops()),
+        st.tuples(st.integers(2, MAX_ITEMS), batch_ops(), st.sampled_from(ORDINALS_KINDS)),
         lambda draw: run_bulk(*draw),
     )
     found["offline_import"] = Target(

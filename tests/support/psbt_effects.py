@@ -23,13 +23,16 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
+from math import ceil
 
 from embit.transaction import Transaction, TransactionOutput
 
 from app.core.psbt_review_context import Role
 from app.core.psbt_review_time import ChainTip
 from app.core.sat_flow import route
-from app.wallet.psbt_fixes import FixedPSBT
+from app.wallet.psbt_fixes import FixedInput, FixedPSBT
+from app.wallet.scripts import NUMS_H, script_pushes
 from tests.support.psbt_mutations import TrueCoin
 
 SEQUENCE_FINAL = 0xFFFFFFFF
@@ -77,6 +80,13 @@ class Effect:
     commitments: tuple[tuple[str, str], ...] = ()  # (outpoint, commitment) per ANYONECANPAY
     blank: tuple[str, ...] = ()  # signatures committing to no output (NONE, SINGLE)
     moved: frozenset[str] = frozenset()  # the items on coins the transaction spends
+    vsize: int | None = None  # of the fixed transaction once signed (true_vsize)
+
+    @property
+    def fee_rate(self) -> Fraction | None:
+        if self.fee is None or not self.vsize:
+            return None
+        return Fraction(self.fee, self.vsize)
 
     def net(self, roles: Iterable[Role]) -> int:
         return sum(self.received.get(r, 0) - self.sent.get(r, 0) for r in roles)
@@ -116,6 +126,38 @@ def commitment(tx: Transaction) -> str:
     data = tx.version.to_bytes(4, "little") + tx.locktime.to_bytes(4, "little")
     data += b"".join(out.serialize() for out in tx.vout)
     return hashlib.sha256(data).hexdigest()
+
+
+def _witness_bytes(coin: TrueCoin | None) -> int:
+    """The smallest witness that spends `coin` by its true script (BIP-141 bytes): P2WPKH a
+    70-byte DER signature + hash type and a key; taproot a 64-byte signature by key path, or,
+    when the internal key is the unspendable NUMS point (the bidding wallet), by the leaf its
+    owner's wallet describes: one signature, an empty item per other key, script, control
+    block. Any other script: an empty witness, the cheapest it could be."""
+    if coin is None:
+        return 0
+    spk = coin.script_pubkey
+    if spk[:2] == b"\x00\x14" and len(spk) == 22:
+        return 1 + (1 + 71) + (1 + 33)
+    if spk[:2] != b"\x51\x20" or len(spk) != 34:
+        return 1
+    described = FixedInput()
+    coin.fill(described)
+    internal = described.taproot_internal_key
+    if internal is None or internal.xonly() != NUMS_H or not described.taproot_scripts:
+        return 1 + 1 + 64
+    cb, leaf = next(iter(described.taproot_scripts.items()))
+    script = bytes(leaf[:-1])
+    keys = max(1, sum(len(push) == 32 for push in script_pushes(script)))  # an item per key
+    return 1 + (1 + 64) + (keys - 1) + (1 + len(script)) + (1 + len(cb))
+
+
+def true_vsize(tx: Transaction, world: Mapping[str, TrueCoin]) -> int:
+    """The smallest vsize the signed transaction can have (BIP-141), from the true coins:
+    an independent estimate, not app.core.psbt_size's."""
+    base = len(tx.serialize())  # the PSBT's unsigned transaction: no witness yet
+    witness = 2 + sum(_witness_bytes(world.get(outpoint_of(tx, i))) for i in range(len(tx.vin)))
+    return ceil((4 * base + witness) / 4)
 
 
 def _label(role: Role | None) -> str:
@@ -319,6 +361,7 @@ def _fixed_effect(
             )
     enforce = any(vin.sequence != SEQUENCE_FINAL for vin in tx.vin)
     return Effect(
+        vsize=true_vsize(tx, world),
         sent=sent,
         received=received,
         fee=sum(values) - sum(outputs),
@@ -342,6 +385,9 @@ class Allowance:
     fee_group: str | None = None
     extra_fee: int = 0
     tip: ChainTip | None = None
+    # The highest fee rate the user approved (their cap, and a multiple of the market's
+    # next-block estimate); None: no bound (the user consented to this very fee).
+    max_rate: Fraction | None = None
     # A runes listing sells a whole output (SecureListingIntent.runes_outpoint): every rune
     # balance on it, whatever ord finds there, is the item.
     sold_outputs: frozenset[str] = frozenset()
@@ -376,8 +422,18 @@ def compare(
         deficit = honest.net(roles) - mutated.net(roles)
         if deficit <= 0:
             continue
+        rate = mutated.fee_rate
         if group == allowance.fee_group and deficit <= allowance.extra_fee:
-            found.append(Difference(False, f"{group} pays {deficit:,} sats more fee, in bounds"))
+            if _rate_within(rate, honest.fee_rate, allowance.max_rate):
+                found.append(
+                    Difference(False, f"{group} pays {deficit:,} sats more fee, in bounds")
+                )
+            else:
+                found.append(
+                    Difference(
+                        True, f"{group} pays {deficit:,} sats more fee, at {rate_text(rate)}"
+                    )
+                )
         else:
             found.append(Difference(True, f"{group} ends {deficit:,} sats poorer"))
     baseline = dict(honest.items)
@@ -395,6 +451,19 @@ def compare(
             found.append(Difference(True, f"{name} lands on {got}, not on {wanted}"))
     found += _compare_time(honest.earliest, mutated.earliest, allowance.tip)
     return found
+
+
+RATE_TOLERANCE = Fraction(21, 20)  # 5%: our vsize and the guard's may differ by a few bytes
+
+
+def rate_text(rate: Fraction | None) -> str:
+    return "an unknown rate" if rate is None else f"{float(rate):.1f} sat/vB"
+
+
+def _rate_within(rate: Fraction | None, honest: Fraction | None, cap: Fraction | None) -> bool:
+    if cap is None or rate is None:
+        return True
+    return rate <= max(cap * RATE_TOLERANCE, honest or Fraction(0))
 
 
 def _compare_time(h: Earliest, m: Earliest, tip: ChainTip | None) -> list[Difference]:

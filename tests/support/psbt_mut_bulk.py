@@ -1,7 +1,9 @@
 """An honest batch of secure listings (one PSBT per item, as a bulk listing request returns
 them) and the mutations that can make two of them share an output list.
 
-Each item is a coin of our ordinals address carrying its own inscription; its PSBT spends it
+Each item is a coin of our ordinals address (taproot, or P2WPKH as some wallets use: a
+segwit v0 signature does not commit to the other inputs' amounts) carrying its own
+inscription; its PSBT spends it
 as input 0 (PSBT_IN_SIGHASH_TYPE ALL|ANYONECANPAY) and pays an escrow output of its own (a
 per-item key, as the sandbox's `listings_intent.escrow_script` does) and the price to our
 payment address. All items have the same value and price, so the only thing keeping two
@@ -10,6 +12,7 @@ listings' outputs apart is the per-item escrow: `EscrowOf` and `CopyOutputs` tak
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -44,6 +47,7 @@ from tests.support.psbt_scenarios import (
     build_psbt,
     key,
     p2tr_spk,
+    p2wpkh_spk,
     parties,
 )
 
@@ -69,16 +73,22 @@ class Batch:
         return self.items[0].context
 
 
+ORDINALS_KINDS = ("p2tr", "p2wpkh")
+
+
 @cache
-def bulk_batch(n: int) -> Batch:
+def bulk_batch(n: int, ordinals_kind: str = "p2tr") -> Batch:
     p = parties()
+    fill = _taproot_key_fill(p.ordinals)
+    if ordinals_kind == "p2wpkh":
+        p, fill = dataclasses.replace(p, ordinals_spk=p2wpkh_spk(p.ordinals)), None
     coins = [
         true_coin(
-            f"bulk item {k}",
+            f"bulk item {k} {ordinals_kind}",
             p.ordinals_spk,
             ITEM_VALUE,
             OutpointContents((InscriptionAt(item_inscription(k), 0),)),
-            _taproot_key_fill(p.ordinals),
+            fill,
         )
         for k in range(n)
     ]
@@ -116,6 +126,11 @@ class BatchCase:
 
     batch: Batch
     cases: list[Case] = field(default_factory=list)
+
+    @property
+    def coins(self) -> list[TrueCoin]:
+        """Each item's coin, as the honest batch spends it."""
+        return [s.world[s.honest_outpoint(0)] for s in self.batch.items]
 
     def __post_init__(self) -> None:
         if not self.cases:
@@ -188,18 +203,65 @@ class CopyOutputs(Readable):
         edit(batch.cases[self.dst % n], change)
 
 
+@dataclass(frozen=True)
+class AddItemInput(Readable):
+    """Item `dst`'s PSBT also spends item `src`'s coin (with or without its UTXO data)."""
+
+    src: int
+    dst: int
+    with_utxo: bool
+
+    def __repr__(self) -> str:
+        utxo = "" if self.with_utxo else " without UTXO data"
+        return f"item {self.dst}: spends item {self.src}'s coin too{utxo}"
+
+    def apply(self, batch: BatchCase) -> None:
+        n = len(batch.cases)
+        coin = batch.coins[self.src % n]
+
+        def change(psbt: FixedPSBT) -> None:
+            inp = coin.psbt_input()
+            if not self.with_utxo:
+                inp.witness_utxo = None
+            psbt.inputs.append(inp)
+
+        edit(batch.cases[self.dst % n], change)
+
+
+@dataclass(frozen=True)
+class ItemSighash(Readable):
+    """Item `k`'s PSBT asks for another hash type on its item input (input 0)."""
+
+    k: int
+    sighash: int
+
+    def __repr__(self) -> str:
+        return f"item {self.k}: input[0].sighash_type=0x{self.sighash:02x}"
+
+    def apply(self, batch: BatchCase) -> None:
+        def change(psbt: FixedPSBT) -> None:
+            psbt.inputs[0].sighash_type = self.sighash
+
+        edit(batch.cases[self.k % len(batch.cases)], change)
+
+
 def batch_ops() -> st.SearchStrategy[list[Op]]:
-    k = st.integers(0, MAX_ITEMS - 1)
+    """1 to 3 changes to a batch: item 1 takes item 0's escrow, outputs or coin, either asks
+    for another hash type, or any mutation of item 0's or item 1's PSBT. Items are alike, so
+    one pair stands for any two; the other items of the batch stay honest."""
+    either = st.sampled_from((0, 1))
     one = st.one_of(
-        st.builds(EscrowOf, k, k),
-        st.builds(CopyOutputs, k, k),
-        st.builds(InItem, k, st.one_of(psbt_ops(), fact_ops())),
+        st.builds(EscrowOf, st.just(0), st.just(1)),
+        st.builds(CopyOutputs, st.just(0), st.just(1)),
+        st.builds(AddItemInput, st.just(0), st.just(1), st.booleans()),
+        st.builds(ItemSighash, either, st.sampled_from((0x01, 0x00, 0x83, 0x82))),
+        st.builds(InItem, either, st.one_of(psbt_ops(), fact_ops())),
     )
     return st.lists(one, min_size=1, max_size=3)
 
 
-def new_batch_case(n: int) -> BatchCase:
-    return BatchCase(bulk_batch(n))
+def new_batch_case(n: int, ordinals_kind: str = "p2tr") -> BatchCase:
+    return BatchCase(bulk_batch(n, ordinals_kind))
 
 
 __all__ = ["Batch", "BatchCase", "TrueCoin", "batch_ops", "bulk_batch", "new_batch_case"]

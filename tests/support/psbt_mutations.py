@@ -132,6 +132,7 @@ def spare_coins(p: Parties) -> dict[str, TrueCoin]:
     """Coins the honest PSBTs do not spend, which a hostile service may add as inputs."""
     taproot_payment = p.payment_spk[:1] == b"\x51"
     pay_fill = _taproot_key_fill(p.payment) if taproot_payment else None
+    ord_fill = _taproot_key_fill(p.ordinals) if p.ordinals_spk[:1] == b"\x51" else None
     return {
         "spare payment coin": true_coin("pay", p.payment_spk, 40_000, fill=pay_fill),
         "inscribed payment coin": true_coin(
@@ -146,14 +147,14 @@ def spare_coins(p: Parties) -> dict[str, TrueCoin]:
             p.ordinals_spk,
             546,
             OutpointContents((InscriptionAt(OTHER_INSCRIPTION, 0),)),
-            _taproot_key_fill(p.ordinals),
+            ord_fill,
         ),
         "spare runes coin": true_coin(
             "runes",
             p.ordinals_spk,
             10_000,
             OutpointContents(runes=(RuneAmount(RUNE, 700),)),
-            _taproot_key_fill(p.ordinals),
+            ord_fill,
         ),
         "spare bidding coin": true_coin("bid", p.bidding_spk, 30_000, fill=p.bidding_fill),
         "stranger coin": true_coin("stranger", p.stranger_spk, 50_000),
@@ -247,7 +248,9 @@ def _known(c: TrueCoin) -> Any:
 def scenario_world(scenario: Scenario) -> World:
     """The honest scenario's coins as they are: ord's honest answers are the truth."""
     return {
-        c.outpoint: TrueCoin(c.prev_tx, c.vout, scenario.context.contents.get(c.outpoint, NOTHING))
+        c.outpoint: TrueCoin(
+            c.prev_tx, c.vout, scenario.context.contents.get(c.outpoint, NOTHING), c.fill
+        )
         for c in scenario.coins
     }
 
@@ -850,7 +853,22 @@ WHO = (
     "runestone",
     "non-standard",
 )
-DELTAS = (-1, 1, -546, 546, -1_000, 1_000, -2_000, 2_000, -25_000, 25_000, -100_000)
+DELTAS = (
+    -1,
+    1,
+    -546,
+    546,
+    -1_000,
+    1_000,
+    -2_000,
+    2_000,
+    -5_000,
+    5_000,
+    -8_000,
+    -25_000,
+    25_000,
+    -100_000,
+)
 
 
 def tx_ops() -> st.SearchStrategy[Op]:
