@@ -3,7 +3,7 @@ hypothesis mutates the honest PSBT for S seconds, and every mutation must be ref
 signed, harmless (the property of tests/core/test_guard_fuzz.py,
 tests/support/psbt_eff_property.py).
 
-Run: ./dev bench guard_fuzz [--seconds 20] [--seed 1] [--flow NAME ...]
+Run: ./dev bench guard_fuzz [--seconds 20] [--seed 1] [--flow NAME ...] [--hidden-signatures]
 Prints per flow: mutations tried, refused (and by what), approved and harmless, mutations per
 second, and the first counterexample hypothesis found, shrunk (its mutations, the verdict and
 how its effect differs from the honest one). Exits 1 if any flow has a counterexample.
@@ -33,6 +33,7 @@ class _Counterexample(Exception):
 class FlowStats:
     name: str
     counts: Counter[Kind] = field(default_factory=Counter)
+    kernel: list[int] = field(default_factory=lambda: [0, 0])  # judged by Core, made
     seconds: float = 0.0
     counterexample: Outcome | None = None
 
@@ -50,6 +51,11 @@ class FlowStats:
             f"{self.name:<24} tried {self.tried:>6}  refused {self.refused:>6}  "
             f"harmless-approved {self.counts[Kind.HARMLESS]:>5}  {rate:7.1f} mutations/s"
         ]
+        if self.kernel[1]:
+            out.append(
+                f"{'':<26}our signatures checked by Bitcoin Core: {self.kernel[0]} of "
+                f"{self.kernel[1]}"
+            )
         out += [
             f"{'':<26}{kind.value}: {n}"
             for kind, n in sorted(self.counts.items(), key=lambda kv: kv[0].value)
@@ -84,6 +90,8 @@ def fuzz(target: Target, seconds: float, base_seed: int) -> FlowStats:
             outcome = target.run(draw)
             if not last:  # shrinking re-runs examples: count only before the first failure
                 stats.counts[outcome.kind] += 1
+                stats.kernel[0] += outcome.kernel[0]
+                stats.kernel[1] += outcome.kernel[1]
             if outcome.failed:
                 last[:] = [outcome]
                 raise _Counterexample
@@ -102,8 +110,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="per flow (default 20)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--flow", action="append", help="only these flows (repeatable)")
+    parser.add_argument(
+        "--hidden-signatures",
+        action="store_true",
+        help="offline import: a signer may hide signatures in unknown keys (a known gap)",
+    )
     args = parser.parse_args()
-    chosen = targets()
+    chosen = targets(args.hidden_signatures)
     if args.flow:
         unknown = set(args.flow) - set(chosen)
         if unknown:

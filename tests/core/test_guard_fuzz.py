@@ -8,6 +8,7 @@ tests.support.psbt_eff_property, shared with `./dev bench guard_fuzz` (longer ru
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,14 +19,32 @@ from tests.support.psbt_eff_property import (
     run_bulk,
     run_flow,
     run_offline,
+    run_unguarded,
 )
-from tests.support.psbt_mut_bulk import MAX_ITEMS, ORDINALS_KINDS, batch_ops
-from tests.support.psbt_mut_offline import offline_ops
-from tests.support.psbt_mutations import Op, mutation_lists
+from tests.support.psbt_mut_bulk import (
+    MAX_ITEMS,
+    ORDINALS_KINDS,
+    AddItemInput,
+    EscrowOf,
+    ItemSighash,
+    batch_ops,
+)
+from tests.support.psbt_mut_offline import OurSignature, offline_ops
+from tests.support.psbt_mutations import (
+    AddInput,
+    InputField,
+    InputSequence,
+    Locktime,
+    Op,
+    OrdSays,
+    OutputScript,
+    OutputValue,
+    mutation_lists,
+)
 
 FUZZ = settings(
     derandomize=True,
-    max_examples=60,
+    max_examples=300,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
@@ -83,8 +102,85 @@ def test_offline_import(flow: str, ops: list[Op]) -> None:
     check(run_offline(flow, ops))
 
 
-def test_a_shared_escrow_batch_is_refused_by_the_collision_check() -> None:
-    from tests.support.psbt_mut_bulk import EscrowOf
+# --- the judge itself: what it must call harmful, and what harmless ------------------------------
 
+HARMFUL = [
+    ("withdraw", [OutputValue(0, -1_000)], [(0, 0), (1, 0)], "your wallet ends 1,000 sats poorer"),
+    ("withdraw", [OutputValue(1, -8_000)], [(0, 0), (1, 0)], "more fee, at 39.5 sat/vB"),
+    ("inscription_bid", [OutputScript(0, "attacker")], [(1, 1), (2, 1)], "lands on someone else"),
+    ("funding", [Locktime("tip+1000")], [(0, 1), (1, 1)], "cannot confirm before block 851,001"),
+    ("funding", [InputSequence(0, "10 blocks")], [(0, 1), (1, 1)], "relative lock: 10 blocks"),
+    (
+        "funding",
+        [OrdSays(0, "the flow's inscription at 0")],
+        [(0, 1), (1, 1)],
+        "lands on your bidding wallet, not on your payment address",
+    ),
+    (
+        "funding",
+        [AddInput("inscribed payment coin", 2)],
+        [(0, 1), (1, 1), (2, 1)],
+        "lands on the fee",
+    ),
+    ("secure_listing", [], [(0, 0x82)], "commits to no output"),
+    ("secure_listing", [OutputValue(1, -1)], [(0, 0x81)], "your wallet ends 1 sats poorer"),
+]
+
+
+@pytest.mark.parametrize(("flow", "ops", "sigs", "harm"), HARMFUL, ids=[h[3] for h in HARMFUL])
+def test_the_judge_calls_a_harmful_signature_harmful(
+    flow: str, ops: list[Op], sigs: list[tuple[int, int]], harm: str
+) -> None:
+    """Signed without the guard, each of these takes something from the user."""
+    outcome = run_unguarded(flow, ops, sigs)
+    assert outcome.kind is Kind.HARMFUL, outcome.report()
+    assert any(harm in d.text for d in outcome.differences if d.harmful), outcome.report()
+
+
+HARMLESS = [
+    # Our signatures commit to amounts the true coins do not hold: no transaction can use them
+    # (Bitcoin Core's interpreter rejects them, and the run checks that it does).
+    ("withdraw", [InputField(0, "witness_utxo.value+1,000")], [(0, 0), (1, 0)]),
+    (
+        "inscription_bid_taproot",
+        [InputField(0, "non_witness_utxo=None"), InputField(0, "witness_utxo.value-1,000")],
+        [(1, 1), (2, 1)],
+    ),
+    # The seller's amount is not ours to sign in segwit v0: our side is unchanged.
+    ("inscription_bid", [InputField(0, "witness_utxo.value-1,000")], [(1, 1), (2, 1)]),
+    # ALL on a listing alone: its outputs exceed its input, nobody can add one.
+    ("secure_listing", [], [(0, 0x01)]),
+]
+
+
+@pytest.mark.parametrize(("flow", "ops", "sigs"), HARMLESS)
+def test_the_judge_calls_a_useless_or_unchanged_signature_harmless(
+    flow: str, ops: list[Op], sigs: list[tuple[int, int]]
+) -> None:
+    outcome = run_unguarded(flow, ops, sigs)
+    assert outcome.kind is Kind.HARMLESS, outcome.report()
+
+
+def test_a_shared_escrow_batch_is_refused_by_the_collision_check() -> None:
     outcome = run_bulk(3, [EscrowOf(0, 2)])
     assert outcome.kind is Kind.COLLISION, outcome.report()
+
+
+def test_the_double_sale_through_an_all_signature_is_refused() -> None:
+    """The recipe the bulk fuzz finds in seconds on the guard before b6778c8: item 1 signed
+    ALL over [its coin, item 0's coin without UTXO data] with item 0's outputs; item 0's
+    ANYONECANPAY signature completes it, and one price buys both items."""
+    ops = [EscrowOf(0, 1), AddItemInput(0, 1, with_utxo=False), ItemSighash(1, 0x01)]
+    outcome = run_bulk(2, ops, "p2wpkh")
+    assert outcome.refused, outcome.report()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="KNOWN GAP, reported to the lead: check_signed inspects only the signature fields, "
+    "so a real signature of ours hidden in an unknown key (here SIGHASH_NONE on the withdrawal's "
+    "input 0) passes the offline import and reaches the service",
+)
+@pytest.mark.parametrize("place", ["input unknown key", "global proprietary key"])
+def test_offline_import_refuses_a_signature_hidden_in_an_unknown_key(place: str) -> None:
+    check(run_offline("withdraw", [OurSignature(0, 0x02, place)]))

@@ -47,7 +47,7 @@ from app.services.psbt_flow import SignedPsbtMismatchError, check_signed
 from app.wallet.acp_ledger import AcpLedger, AcpLedgerError
 from app.wallet.psbt_fixes import FixedPSBT
 from app.wallet.psbt_io import PsbtDecodeError, parse_psbt, psbt_to_bytes
-from app.wallet.psbt_signer import PsbtSigningError, SigningKey, sign_psbt
+from app.wallet.psbt_signer import PsbtSigningError, SigningKey, SignRequest, sign_psbt
 from app.wallet.psbt_view import VerdictMismatchError, approved_sign_requests, guard
 from tests.support.psbt_eff_signatures import kernel_verdicts, our_valid_signatures
 from tests.support.psbt_effects import (
@@ -105,6 +105,7 @@ class Outcome:
     differences: list[Difference] = field(default_factory=list)
     consented_fee: bool = False
     signed: FixedPSBT | None = field(default=None, repr=False)  # what was signed, if anything
+    kernel: tuple[int, int] = (0, 0)  # our signatures Bitcoin Core judged, of those we made
 
     @property
     def failed(self) -> bool:
@@ -161,8 +162,8 @@ def signatures_of(verdict: Verdict) -> list[tuple[int, int]]:
 
 
 def effect_of_signed(signed: FixedPSBT, verdict: Verdict, setup: Setup, case: Case) -> Effect:
-    tx = signed.tx
-    return effect_of(tx, claimed_utxos(signed), signatures_of(verdict), case.world, setup.owners)
+    sigs = signatures_of(verdict)
+    return effect_of(signed.tx, claimed_utxos(signed), sigs, case.world, setup.owners)
 
 
 def _sign(psbt: FixedPSBT, verdict: Verdict, key: ec.PrivateKey, ledger: AcpLedger) -> FixedPSBT:
@@ -200,15 +201,21 @@ def bulk_reference(n: int, k: int, ordinals_kind: str = "p2tr") -> Reference:
 # --- one PSBT of a flow ------------------------------------------------------------------------
 
 
-def _kernel_mismatch(
-    unsigned: FixedPSBT, signed: FixedPSBT, verdict: Verdict, key: ec.PrivateKey, case: Case
-) -> str | None:
-    """Bitcoin Core must accept exactly the signatures the effect model says can be valid."""
+def _kernel_check(
+    unsigned: FixedPSBT,
+    signed: FixedPSBT,
+    sigs: list[tuple[int, int]],
+    key: ec.PrivateKey,
+    case: Case,
+) -> tuple[str | None, int]:
+    """Bitcoin Core must accept exactly the signatures the effect model says can be valid.
+    Returns the disagreement (None) and how many signatures the interpreter judged: all of
+    ours but those spending a coin that does not exist in a fixed transaction (void anyway)
+    and those whose witness our finaliser cannot build."""
     tx = signed.tx
-    sigs = signatures_of(verdict)
     fixed = not any(h & 0x80 for _, h in sigs)
     if fixed and any(outpoint_of(tx, i) not in case.world for i in range(len(tx.vin))):
-        return None  # a coin that does not exist: the interpreter cannot be asked
+        return None, 0
     verdicts = kernel_verdicts(unsigned, signed, [i for i, _ in sigs], key, case.world)
     claimed = claimed_utxos(signed)
     for i, h in sigs:
@@ -219,8 +226,8 @@ def _kernel_mismatch(
             return (
                 f"input {i}: Bitcoin Core {'accepts' if verdicts[i] else 'rejects'} our "
                 f"signature, the effect model says it {'can' if model else 'cannot'} be valid"
-            )
-    return None
+            ), len(verdicts)
+    return None, len(verdicts)
 
 
 def decide(psbt: FixedPSBT, case: Case, intent: Intent) -> tuple[Review, Verdict, int | None]:
@@ -250,20 +257,47 @@ def judge(
         return Outcome(Kind.SIGNER, ops, f"{type(exc).__name__}: {exc}")
     except SignedPsbtMismatchError as exc:
         return Outcome(Kind.CHECK_SIGNED, ops, str(exc))
-    mismatch = _kernel_mismatch(psbt, signed, verdict, ref.key, case)
+    return _judge_signed(ref, psbt, signed, signatures_of(verdict), case, ops, consented_fee)
+
+
+def _judge_signed(
+    ref: Reference,
+    unsigned: FixedPSBT,
+    signed: FixedPSBT,
+    sigs: list[tuple[int, int]],
+    case: Case,
+    ops: Sequence[Op],
+    consented_fee: int | None = None,
+) -> Outcome:
+    mismatch, checked = _kernel_check(unsigned, signed, sigs, ref.key, case)
+    kernel = (checked, len(sigs))
     if mismatch:
-        return Outcome(Kind.INCONSISTENT, ops, mismatch)
-    effect = effect_of_signed(signed, verdict, ref.setup, case)
+        return Outcome(Kind.INCONSISTENT, ops, mismatch, kernel=kernel)
+    effect = effect_of(signed.tx, claimed_utxos(signed), sigs, case.world, ref.setup.owners)
     differences = compare(
         ref.effect, effect, ref.allowance(consented_fee), case.world, ref.setup.owners
     )
     bad = [d for d in differences if d.harmful]
     consent = " (after the user's fee consent)" if consented_fee is not None else ""
-    detail = f"signed {signatures_of(verdict)}{consent}; effect {effect.describe()}"
+    detail = f"signed {sigs}{consent}; effect {effect.describe()}"
     if bad:
         detail += f"\n  honest effect {ref.effect.describe()}"
     kind = Kind.HARMFUL if bad else Kind.HARMLESS
-    return Outcome(kind, ops, detail, differences, consented_fee is not None, signed)
+    return Outcome(kind, ops, detail, differences, consented_fee is not None, signed, kernel)
+
+
+def run_unguarded(name: str, ops: Sequence[Op], sigs: list[tuple[int, int]]) -> Outcome:
+    """No guard: sign `sigs` ((input, sighash) pairs) on the mutated PSBT of flow `name` and
+    judge the effect, as for an approved one. For tests of the judge itself: it must call a
+    harmful signature harmful whatever a policy would have said."""
+    ref = reference(name)
+    case = apply_all(ref.setup.new_case(), list(ops))
+    psbt = parse_psbt(case.data)
+    signed = parse_psbt(psbt_to_bytes(psbt))
+    for i, _ in sigs:
+        signed.inputs[i].sighash_type = None
+    sign_psbt(signed, SigningKey(ref.key), [SignRequest(i, h) for i, h in sigs])
+    return _judge_signed(ref, psbt, signed, sigs, case, ops)
 
 
 def run_case(ref: Reference, case: Case, ops: Sequence[Op]) -> Outcome:
@@ -358,6 +392,7 @@ def _sign_batch(
 ) -> Outcome:
     details, differences = [], []
     signed: list[tuple[int, FixedPSBT, Verdict]] = []
+    kernel = (0, 0)
     with tempfile.TemporaryDirectory() as folder:
         ledger = AcpLedger(Path(folder) / "ledger.json")  # shared by the batch, as the app's
         for k, psbt, _, verdict in decided:
@@ -369,11 +404,12 @@ def _sign_batch(
                 return outcome
             assert outcome.signed is not None
             signed.append((k, outcome.signed, verdict))
+            kernel = (kernel[0] + outcome.kernel[0], kernel[1] + outcome.kernel[1])
             details.append(f"item {k}: {outcome.detail}")
             differences += outcome.differences
     composed = _composed(ref, batch, signed)
     kind = Kind.HARMFUL if any(d.harmful for d in composed) else Kind.HARMLESS
-    return Outcome(kind, ops, "\n".join(details), differences + composed)
+    return Outcome(kind, ops, "\n".join(details), differences + composed, kernel=kernel)
 
 
 def _sold_items(effects: Sequence[Effect]) -> dict[str, str]:
@@ -487,8 +523,9 @@ def _single(name: str) -> Target:
     return Target(name, mutation_lists(), lambda ops: run_flow(name, ops))
 
 
-def targets() -> dict[str, Target]:
-    """Every flow of issue 12: the six single-PSBT flows, a bulk listing, offline import."""
+def targets(hidden_signatures: bool = False) -> dict[str, Target]:
+    """Every flow of issue 12: the six single-PSBT flows, a bulk listing, offline import
+    (`hidden_signatures`: with the known gap of psbt_mut_offline.HIDDEN_PLACES)."""
     found = {name: _single(name) for name in FLOWS}
     found["secure_listing_bulk"] = Target(
         "secure_listing_bulk",
@@ -497,7 +534,7 @@ def targets() -> dict[str, Target]:
     )
     found["offline_import"] = Target(
         "offline_import",
-        st.tuples(st.sampled_from(OFFLINE_FLOWS), offline_ops()),
+        st.tuples(st.sampled_from(OFFLINE_FLOWS), offline_ops(hidden_signatures)),
         lambda draw: run_offline(*draw),
     )
     return found
