@@ -439,7 +439,9 @@ def compare(
     baseline = dict(honest.items)
     for coin in (world or {}).values():
         role = (owners or {}).get(coin.script_pubkey)
-        for name, offset in _item_keys(coin) if role in OURS else ():
+        if role not in OURS or role is None:
+            continue
+        for name, offset in _item_keys(coin):
             sold = offset is None and coin.outpoint in allowance.sold_outputs
             baseline.setdefault(name, OPEN if sold else role.value)
     for name in sorted(set(baseline) | set(mutated.items)):

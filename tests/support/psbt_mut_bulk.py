@@ -13,6 +13,7 @@ listings' outputs apart is the per-item escrow: `EscrowOf` and `CopyOutputs` tak
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -21,7 +22,7 @@ from hypothesis import strategies as st
 
 from app.core.psbt_review_context import InscriptionAt, OutpointContents, ReviewContext
 from app.core.signing_policy import SecureListingIntent
-from app.wallet.psbt_fixes import FixedPSBT
+from app.wallet.psbt_fixes import FixedInput, FixedPSBT
 from tests.support.psbt_mut_raw import Readable
 from tests.support.psbt_mutations import (
     Case,
@@ -42,6 +43,7 @@ from tests.support.psbt_scenarios import (
     FASTEST,
     NETWORK,
     TIP,
+    Coin,
     Scenario,
     addr,
     build_psbt,
@@ -79,7 +81,7 @@ ORDINALS_KINDS = ("p2tr", "p2wpkh")
 @cache
 def bulk_batch(n: int, ordinals_kind: str = "p2tr") -> Batch:
     p = parties()
-    fill = _taproot_key_fill(p.ordinals)
+    fill: Callable[[FixedInput], None] | None = _taproot_key_fill(p.ordinals)
     if ordinals_kind == "p2wpkh":
         p, fill = dataclasses.replace(p, ordinals_spk=p2wpkh_spk(p.ordinals)), None
     coins = [
@@ -109,13 +111,14 @@ def bulk_batch(n: int, ordinals_kind: str = "p2tr") -> Batch:
     owners = owners_of(p, escrows)
     items = []
     for k, (coin, escrow) in enumerate(zip(coins, escrows, strict=True)):
+        spent = Coin(coin.prev_tx, coin.vout, coin.fill)
         psbt = build_psbt(
-            [coin],  # a TrueCoin has the fields of a Coin that build_psbt uses
+            [spent],
             [(escrow, ITEM_VALUE + ESCROW_ALLOWANCE), (p.payment_spk, PRICE)],
             sighash={0: 0x81},
         )
         intent = SecureListingIntent(PRICE, addr(p.payment_spk), inscription_id=item_inscription(k))
-        scenario = Scenario(f"bulk item {k}", psbt, context, intent, p, (coin,), p.ordinals)
+        scenario = Scenario(f"bulk item {k}", psbt, context, intent, p, (spent,), p.ordinals)
         items.append(Setup(f"bulk item {k}", scenario, world, context, spares, owners))
     return Batch(tuple(items), escrows)
 

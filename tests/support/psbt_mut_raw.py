@@ -98,7 +98,7 @@ def _read_map(stream: BytesIO) -> list[Pair]:
 
 
 def _string(data: bytes) -> bytes:
-    return compact.to_bytes(len(data)) + data
+    return bytes(compact.to_bytes(len(data))) + data
 
 
 @dataclass
@@ -219,7 +219,7 @@ def _txid_of(which: str) -> Value:
 
 def _count(delta: int) -> Callable[[Case, RawPsbt], bytes]:
     def make(case: Case, raw: RawPsbt) -> bytes:
-        return compact.to_bytes(max(0, len(raw.inputs) + delta))
+        return bytes(compact.to_bytes(max(0, len(raw.inputs) + delta)))
 
     return make
 
@@ -236,7 +236,7 @@ def _xpub_key() -> bytes:
     from embit import bip32
 
     root = bip32.HDKey.from_seed(hashlib.sha256(b"guard fuzz xpub").digest())
-    return bytes([GLOBAL_XPUB]) + root.to_public().serialize()
+    return bytes([GLOBAL_XPUB]) + bytes(root.to_public().serialize())
 
 
 # Per field type: the values a mutation picks from (wrong lengths included on purpose).

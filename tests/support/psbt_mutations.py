@@ -331,7 +331,7 @@ def _at(items: list[Any], index: int) -> Any:
 
 # --- the unsigned transaction ------------------------------------------------------------------
 
-LOCKTIMES = {
+LOCKTIMES: dict[str, Callable[[ChainTip], int]] = {
     "0": lambda tip: 0,
     "tip-10": lambda tip: tip.height - 10,
     "tip": lambda tip: tip.height,
@@ -375,7 +375,7 @@ class Locktime(Readable):
         return f"tx.locktime={self.name}"
 
     def apply(self, case: Case) -> None:
-        value = LOCKTIMES[self.name](case.setup.tip)
+        value: int = LOCKTIMES[self.name](case.setup.tip)
         edit(case, lambda psbt: setattr(psbt, "locktime", value))
 
 
@@ -824,11 +824,14 @@ class Forget(Readable):
             case.context = dataclasses.replace(ctx, tip=None)
         elif self.what == "fee estimate":
             case.context = dataclasses.replace(ctx, fastest_fee_rate=None)
+        elif self.what == "ord":
+            outpoint = case.current_outpoint(self.index)
+            contents = {k: v for k, v in ctx.contents.items() if k != outpoint}
+            case.context = dataclasses.replace(ctx, contents=contents)
         else:
             outpoint = case.current_outpoint(self.index)
-            name = "contents" if self.what == "ord" else "chain_utxos"
-            table = {k: v for k, v in getattr(ctx, name).items() if k != outpoint}
-            case.context = dataclasses.replace(ctx, **{name: table})
+            chain = {k: v for k, v in ctx.chain_utxos.items() if k != outpoint}
+            case.context = dataclasses.replace(ctx, chain_utxos=chain)
 
 
 @dataclass(frozen=True)
