@@ -62,6 +62,13 @@ class Earliest:
     relative_blocks: int = 0
     relative_seconds: int = 0
 
+    def describe(self) -> str:
+        parts = [f"block {self.height:,}"] if self.height else []
+        parts += [f"median time {self.median_time:,}"] if self.median_time else []
+        if self.relative_blocks or self.relative_seconds:
+            parts.append(f"{self.relative_blocks} blocks/{self.relative_seconds} s after its coin")
+        return "from " + ", ".join(parts) if parts else "no lock"
+
 
 @dataclass(frozen=True)
 class Effect:
@@ -99,9 +106,10 @@ class Effect:
             for r in OURS
             if self.sent.get(r) or self.received.get(r)
         )
-        fee = "open" if self.fee is None else f"{self.fee:,}"
-        items = "; ".join(f"{k} -> {v}" for k, v in sorted(self.items.items()) if k in self.moved)
-        return f"[{flows}] fee {fee}; {items}; earliest {self.earliest}"
+        fee = "open (the buyer's)" if self.fee is None else f"{self.fee:,}"
+        items = [f"{k} -> {v}" for k, v in sorted(self.items.items()) if k in self.moved]
+        moved = "".join(f"; {item}" for item in items)
+        return f"[{flows}], fee {fee}{moved}; confirms {self.earliest.describe()}"
 
 
 def outpoint_of(tx: Transaction, i: int) -> str:

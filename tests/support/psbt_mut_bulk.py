@@ -30,13 +30,13 @@ from tests.support.psbt_mutations import (
     Setup,
     TrueCoin,
     World,
-    _taproot_key_fill,
     edit,
     fact_ops,
     owners_of,
     psbt_ops,
     serve_facts,
     spare_coins,
+    taproot_key_fill,
     true_coin,
 )
 from tests.support.psbt_scenarios import (
@@ -81,7 +81,7 @@ ORDINALS_KINDS = ("p2tr", "p2wpkh")
 @cache
 def bulk_batch(n: int, ordinals_kind: str = "p2tr") -> Batch:
     p = parties()
-    fill: Callable[[FixedInput], None] | None = _taproot_key_fill(p.ordinals)
+    fill: Callable[[FixedInput], None] | None = taproot_key_fill(p.ordinals)
     if ordinals_kind == "p2wpkh":
         p, fill = dataclasses.replace(p, ordinals_spk=p2wpkh_spk(p.ordinals)), None
     coins = [

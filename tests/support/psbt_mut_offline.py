@@ -18,7 +18,7 @@ from app.wallet.psbt_fixes import FixedInput, FixedPSBT, set_unknown
 from app.wallet.psbt_signer import SignRequest, sign_psbt
 from tests.support.psbt_eff_signatures import signatures_in
 from tests.support.psbt_mut_raw import Readable
-from tests.support.psbt_mutations import Case, Op, _at, _index, edit, psbt_ops
+from tests.support.psbt_mutations import Case, Op, edit, item_at, psbt_ops, small_index
 
 SIG_TYPES = (0x01, 0x00, 0x02, 0x03, 0x81, 0x82, 0x83)
 PLACES = ("its field", "final witness")
@@ -53,7 +53,7 @@ class SigSwap(Readable):
 
     def apply(self, case: Case) -> None:
         def change(psbt: FixedPSBT) -> None:
-            inp = _at(psbt.inputs, self.index)
+            inp = item_at(psbt.inputs, self.index)
             if inp is None:
                 return
             sigs = signatures_in(inp)
@@ -146,8 +146,8 @@ def offline_ops(hidden: bool = False) -> st.SearchStrategy[list[Op]]:
         ("drop", "junk, same hash type", "junk ALL", "junk NONE", "copy from next input")
     )
     one = st.one_of(
-        st.builds(SigSwap, _index, how),
-        st.builds(OurSignature, _index, st.sampled_from(SIG_TYPES), st.sampled_from(places)),
+        st.builds(SigSwap, small_index, how),
+        st.builds(OurSignature, small_index, st.sampled_from(SIG_TYPES), st.sampled_from(places)),
         psbt_ops(),
     )
     return st.lists(one, min_size=1, max_size=3)

@@ -40,6 +40,7 @@ from hypothesis import strategies as st
 from app.core.psbt_review_context import (
     NOTHING,
     InscriptionAt,
+    KnownUtxo,
     OutpointContents,
     ReviewContext,
     Role,
@@ -60,7 +61,6 @@ from tests.support.psbt_scenarios import (
     Parties,
     Scenario,
     key,
-    p2tr_spk,
     p2wpkh_spk,
 )
 
@@ -123,7 +123,7 @@ def true_coin(
 World = dict[str, TrueCoin]  # outpoint -> the truth about it
 
 
-def _taproot_key_fill(k: ec.PrivateKey) -> Callable[[FixedInput], None]:
+def taproot_key_fill(k: ec.PrivateKey) -> Callable[[FixedInput], None]:
     def fill(inp: FixedInput) -> None:
         inp.taproot_internal_key = ec.PublicKey.from_xonly(k.xonly())
 
@@ -133,8 +133,8 @@ def _taproot_key_fill(k: ec.PrivateKey) -> Callable[[FixedInput], None]:
 def spare_coins(p: Parties) -> dict[str, TrueCoin]:
     """Coins the honest PSBTs do not spend, which a hostile service may add as inputs."""
     taproot_payment = p.payment_spk[:1] == b"\x51"
-    pay_fill = _taproot_key_fill(p.payment) if taproot_payment else None
-    ord_fill = _taproot_key_fill(p.ordinals) if p.ordinals_spk[:1] == b"\x51" else None
+    pay_fill = taproot_key_fill(p.payment) if taproot_payment else None
+    ord_fill = taproot_key_fill(p.ordinals) if p.ordinals_spk[:1] == b"\x51" else None
     return {
         "spare payment coin": true_coin("pay", p.payment_spk, 40_000, fill=pay_fill),
         "inscribed payment coin": true_coin(
@@ -241,9 +241,7 @@ def serve_facts(context: ReviewContext, coins: dict[str, TrueCoin]) -> ReviewCon
     )
 
 
-def _known(c: TrueCoin) -> Any:
-    from app.core.psbt_review_context import KnownUtxo
-
+def _known(c: TrueCoin) -> KnownUtxo:
     return KnownUtxo(c.value, c.script_pubkey)
 
 
@@ -325,7 +323,8 @@ def edit(case: Case, change: Callable[[FixedPSBT], object]) -> None:
         case.skipped.append(f"structured edit failed: {type(exc).__name__}")
 
 
-def _at(items: list[Any], index: int) -> Any:
+def item_at(items: list[Any], index: int) -> Any:
+    """items[index modulo their number]; None when there are none."""
     return items[index % len(items)] if items else None
 
 
@@ -389,7 +388,7 @@ class InputSequence(Readable):
 
     def apply(self, case: Case) -> None:
         def change(psbt: FixedPSBT) -> None:
-            inp = _at(psbt.inputs, self.index)
+            inp = item_at(psbt.inputs, self.index)
             if inp is not None:
                 inp.sequence = SEQUENCES[self.name]
 
@@ -502,7 +501,7 @@ class OutputValue(Readable):
 
     def apply(self, case: Case) -> None:
         def change(psbt: FixedPSBT) -> None:
-            out = _at(psbt.outputs, self.index)
+            out = item_at(psbt.outputs, self.index)
             if out is not None:
                 out.value = max(0, out.value + self.delta)
 
@@ -521,7 +520,7 @@ class OutputScript(Readable):
         spk = case.setup.spk_named(self.who)
 
         def change(psbt: FixedPSBT) -> None:
-            out = _at(psbt.outputs, self.index)
+            out = item_at(psbt.outputs, self.index)
             if out is not None:
                 out.script_pubkey = Script(spk)
 
@@ -665,7 +664,7 @@ class InputField(Readable):
 
     def apply(self, case: Case) -> None:
         def change(psbt: FixedPSBT) -> None:
-            inp = _at(psbt.inputs, self.index)
+            inp = item_at(psbt.inputs, self.index)
             if inp is not None:
                 INPUT_FIELDS[self.change](case, inp)
 
@@ -682,7 +681,7 @@ class SighashType(Readable):
 
     def apply(self, case: Case) -> None:
         def change(psbt: FixedPSBT) -> None:
-            inp = _at(psbt.inputs, self.index)
+            inp = item_at(psbt.inputs, self.index)
             if inp is not None:
                 inp.sighash_type = self.value
 
@@ -724,7 +723,7 @@ class OutputField(Readable):
 
     def apply(self, case: Case) -> None:
         def change(psbt: FixedPSBT) -> None:
-            out = _at(psbt.outputs, self.index)
+            out = item_at(psbt.outputs, self.index)
             if out is not None:
                 OUTPUT_FIELDS[self.change](case, out)
 
@@ -859,7 +858,7 @@ class ChainLies(Readable):
 
 Op = Any  # any of the operation classes above or in psbt_mut_raw: .apply(case), readable repr
 
-_index = st.integers(min_value=0, max_value=5)
+small_index = st.integers(min_value=0, max_value=5)
 WHO = (
     "attacker",
     "payment",
@@ -893,17 +892,17 @@ DELTAS = (
 def tx_ops() -> st.SearchStrategy[Op]:
     what = st.sampled_from(("input", "output"))
     return st.one_of(
-        st.builds(OutputValue, _index, st.sampled_from(DELTAS)),
-        st.builds(OutputScript, _index, st.sampled_from(WHO)),
+        st.builds(OutputValue, small_index, st.sampled_from(DELTAS)),
+        st.builds(OutputScript, small_index, st.sampled_from(WHO)),
         st.builds(Locktime, st.sampled_from(sorted(LOCKTIMES))),
-        st.builds(InputSequence, _index, st.sampled_from(sorted(SEQUENCES))),
+        st.builds(InputSequence, small_index, st.sampled_from(sorted(SEQUENCES))),
         st.builds(TxVersion, st.sampled_from((1, 0, 3, 0x7FFFFFFF, 0xFFFFFFFF))),
-        st.builds(Move, what, _index, _index),
-        st.builds(Drop, what, _index),
-        st.builds(Duplicate, what, _index),
-        st.builds(AddInput, st.sampled_from(SPARE_NAMES), _index),
+        st.builds(Move, what, small_index, small_index),
+        st.builds(Drop, what, small_index),
+        st.builds(Duplicate, what, small_index),
+        st.builds(AddInput, st.sampled_from(SPARE_NAMES), small_index),
         st.builds(
-            AddOutput, st.sampled_from(WHO), st.sampled_from((330, 546, 1_000, 25_000)), _index
+            AddOutput, st.sampled_from(WHO), st.sampled_from((330, 546, 1_000, 25_000)), small_index
         ),
     )
 
@@ -922,19 +921,19 @@ SPARE_NAMES = (
 
 def field_ops() -> st.SearchStrategy[Op]:
     return st.one_of(
-        st.builds(InputField, _index, st.sampled_from(sorted(INPUT_FIELDS))),
-        st.builds(SighashType, _index, st.sampled_from(SIGHASH_TYPES)),
-        st.builds(OutputField, _index, st.sampled_from(sorted(OUTPUT_FIELDS))),
+        st.builds(InputField, small_index, st.sampled_from(sorted(INPUT_FIELDS))),
+        st.builds(SighashType, small_index, st.sampled_from(SIGHASH_TYPES)),
+        st.builds(OutputField, small_index, st.sampled_from(sorted(OUTPUT_FIELDS))),
         st.just(GlobalXpub()),
     )
 
 
 def fact_ops() -> st.SearchStrategy[Op]:
     return st.one_of(
-        st.builds(Forget, st.sampled_from(("ord", "chain")), _index),
+        st.builds(Forget, st.sampled_from(("ord", "chain")), small_index),
         st.builds(Forget, st.sampled_from(("tip", "fee estimate"))),
-        st.builds(OrdSays, _index, st.sampled_from(sorted(CONTENTS))),
-        st.builds(ChainLies, _index, st.sampled_from((-1_000, 1_000, -100))),
+        st.builds(OrdSays, small_index, st.sampled_from(sorted(CONTENTS))),
+        st.builds(ChainLies, small_index, st.sampled_from((-1_000, 1_000, -100))),
     )
 
 
@@ -945,7 +944,7 @@ def raw_ops() -> st.SearchStrategy[Op]:
             lambda name: st.builds(
                 raw.RawPut,
                 st.just(scope),
-                _index,
+                small_index,
                 st.just(name),
                 st.sampled_from(fields[name][1]),
             )
@@ -957,8 +956,8 @@ def raw_ops() -> st.SearchStrategy[Op]:
         put("input"),
         put("output"),
         st.just(raw.ToPsbtV2()),
-        st.builds(raw.RawDuplicate, scope, _index, st.integers(0, 9), st.booleans()),
-        st.builds(raw.RawDrop, scope, _index, st.integers(0, 9)),
+        st.builds(raw.RawDuplicate, scope, small_index, st.integers(0, 9), st.booleans()),
+        st.builds(raw.RawDrop, scope, small_index, st.integers(0, 9)),
         st.builds(raw.RawTruncate, st.sampled_from((1, 5, -1, -3))),
     )
 
@@ -978,6 +977,3 @@ def apply_all(case: Case, ops: list[Op]) -> Case:
     for op in ops:
         op.apply(case)
     return case
-
-
-__all__ = ["Case", "Op", "Setup", "TrueCoin", "World", "flow_setup", "mutation_lists", "p2tr_spk"]
