@@ -3,7 +3,7 @@ hypothesis mutates the honest PSBT for S seconds, and every mutation must be ref
 signed, harmless (the property of tests/core/test_guard_fuzz.py,
 tests/support/psbt_eff_property.py).
 
-Run: ./dev bench guard_fuzz [--seconds 20] [--seed 1] [--flow NAME ...] [--hidden-signatures]
+Run: ./dev bench guard_fuzz [--seconds 20] [--seed 1] [--flow NAME ...]
 Prints per flow: mutations tried, refused (and by what), approved and harmless, mutations per
 second, and the first counterexample hypothesis found, shrunk (its mutations, the verdict and
 how its effect differs from the honest one). Exits 1 if any flow has a counterexample.
@@ -110,13 +110,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="per flow (default 20)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--flow", action="append", help="only these flows (repeatable)")
-    parser.add_argument(
-        "--hidden-signatures",
-        action="store_true",
-        help="offline import: a signer may hide signatures in unknown keys (a known gap)",
-    )
     args = parser.parse_args()
-    chosen = targets(args.hidden_signatures)
+    chosen = targets()
     if args.flow:
         unknown = set(args.flow) - set(chosen)
         if unknown:

@@ -12,7 +12,8 @@ The offline side builds its review context from the LOCAL keys plus the facts th
 recorded at export (it cannot ask ord), reviews every PSBT before signing any, and signs only
 what its own verdict approves. This module never constructs a network client on that path.
 Importing reviews each exported PSBT again with fresh facts, then requires the signed file to
-be that same transaction signed only where this review approves.
+be that same transaction signed only where this review approves, and submits the reviewed
+PSBT with those signatures copied in, nothing else from the file.
 
 Fees: a fee above the user's bounds needs their consent on each machine. The offline review
 ignores a consent recorded online and asks its own user (`accept_fee`); the import re-review
@@ -58,12 +59,12 @@ from app.services.psbt_flow import (
     PsbtPlan,
     PsbtRefusedError,
     accept_fee,
-    check_signed,
     decide,
     record_acp_signatures,
     review_online,
     sign_plan,
 )
+from app.services.psbt_signed import approved_signatures_only
 from app.services.withdraw import WithdrawDone, WithdrawPlan, submit_signed_withdraw
 from app.wallet.acp_ledger import AcpLedger
 from app.wallet.keys import WalletKeys
@@ -281,8 +282,9 @@ async def import_signed(
         plan = await review_online(ctx, text, item.intent, item.signer, item.label)
         if plan.needs_fee_consent:  # accepted where it was signed; shown again before submit
             plan = await ctx.run_cpu(accept_fee, plan)
-        check_signed(unsigned, signed, plan.verdict)
-        imported.append(ImportedItem(item, plan, base64.b64encode(psbt_to_bytes(signed)).decode()))
+        # Only the approved signatures go on: nothing else the file carries reaches the service.
+        clean = approved_signatures_only(unsigned, signed, plan.verdict)
+        imported.append(ImportedItem(item, plan, base64.b64encode(psbt_to_bytes(clean)).decode()))
     # The ANYONECANPAY signatures made offline now exist: recorded here too, and one that
     # would combine with a live signature of this machine's is not submitted.
     plans = [x.plan for x in imported]

@@ -40,13 +40,14 @@ from app.core.signing_policy import Flow, Intent, Refusal, Verdict, flow_of, wit
 from app.net.errors import BadResponse, HttpError, NetError, NotFound
 from app.services.context import CancelToken, ReviewFacts, ServiceContext
 from app.services.errors import OrdUnavailableError, PolicyRefusedError, ServiceError
+from app.services.psbt_signed import SignedPsbtMismatchError, check_signed
 from app.wallet.acp_ledger import AcpCollisionError, AcpLedger, AcpLedgerError
 from app.wallet.addresses import KeyRole
 from app.wallet.keys import WalletKeys
-from app.wallet.psbt_fixes import FixedInput, FixedPSBT
+from app.wallet.psbt_fixes import FixedPSBT
 from app.wallet.psbt_io import PsbtDecodeError, parse_psbt, psbt_to_base64
 from app.wallet.psbt_signer import PsbtSigningError, SigningKey, sign_psbt
-from app.wallet.psbt_view import approved_sign_requests, guard, unsigned_txid
+from app.wallet.psbt_view import approved_sign_requests, guard
 
 log = logging.getLogger(__name__)
 
@@ -336,60 +337,3 @@ async def sign_plans(
         if progress is not None:
             progress(len(signed), len(plans))
     return signed
-
-
-# --- the signed result -----------------------------------------------------------------------
-
-
-class SignedPsbtMismatchError(ServiceError):
-    """A signed PSBT is not the reviewed transaction signed exactly where approved."""
-
-
-def check_signed(unsigned: FixedPSBT, signed: FixedPSBT, verdict: Verdict) -> None:
-    """`signed` is `unsigned`'s transaction (same unsigned txid as `verdict`), each input's UTXO
-    data unchanged, new signatures exactly on the approved inputs with the approved hash type."""
-    txid = unsigned_txid(signed)
-    if txid != verdict.txid or len(signed.inputs) != len(unsigned.inputs):
-        raise SignedPsbtMismatchError(
-            f"The signed PSBT is transaction {txid}, not the reviewed {verdict.txid}: it is "
-            "not submitted."
-        )
-    approved = {p.input_index: p.sighash for p in verdict.to_sign}
-    for i, (before, after) in enumerate(zip(unsigned.inputs, signed.inputs, strict=True)):
-        if _utxo_bytes(before) != _utxo_bytes(after) and _utxo_bytes(before) is not None:
-            raise SignedPsbtMismatchError(f"Input {i}'s UTXO data changed after review.")
-        new = _signatures(after) - _signatures(before)
-        if i not in approved and new:
-            raise SignedPsbtMismatchError(f"Input {i} was signed but was not approved.")
-        if i in approved and not new:
-            raise SignedPsbtMismatchError(f"Input {i} was approved but is not signed.")
-        wrong = {t for t in (_hash_type(s) for s in new) if t != approved.get(i)}
-        if wrong:
-            raise SignedPsbtMismatchError(
-                f"Input {i} is signed with hash type {', '.join(hex(t) for t in wrong)}, not "
-                f"the approved {hex(approved[i])}."
-            )
-
-
-def _utxo_bytes(inp: FixedInput) -> bytes | None:
-    return None if inp.witness_utxo is None else bytes(inp.witness_utxo.serialize())
-
-
-def _signatures(inp: FixedInput) -> set[bytes]:
-    """Every signature an input carries: partial, taproot key/script path, or finalised."""
-    found = {bytes(s) for s in inp.partial_sigs.values()}
-    found |= {bytes(s) for s in inp.taproot_sigs.values()}
-    if inp.tap_key_sig is not None:
-        found.add(bytes(inp.tap_key_sig))
-    if inp.final_scriptwitness is not None:
-        found |= {bytes(x) for x in inp.final_scriptwitness.items if _looks_like_signature(x)}
-    return found
-
-
-def _looks_like_signature(item: bytes) -> bool:
-    return len(item) in (64, 65) or (9 <= len(item) <= 73 and item[:1] == b"\x30")
-
-
-def _hash_type(sig: bytes) -> int:
-    """A Schnorr signature of 64 bytes is SIGHASH_DEFAULT; otherwise the trailing byte."""
-    return 0 if len(sig) == 64 else sig[-1]

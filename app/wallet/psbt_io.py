@@ -1,8 +1,10 @@
 """PSBT in and out: base64, hex or raw bytes, always through `FixedPSBT`.
 
 Anything that is not a well-formed PSBT raises `PsbtDecodeError` with a short reason, never an
-embit traceback. Parsing checks the whole input is consumed and that the unsigned transaction
-of a v0 PSBT carries no scriptSig or witness (BIP-174).
+embit traceback. Parsing checks the whole input is consumed, that the unsigned transaction
+of a v0 PSBT carries no scriptSig or witness (BIP-174), and that a v0 PSBT carries none of
+the fields BIP-370 reserves for version 2 (embit would let them override the unsigned
+transaction, so another parser would read another transaction than the one reviewed).
 """
 
 from __future__ import annotations
@@ -76,6 +78,7 @@ def parse_psbt_bytes(raw: bytes) -> FixedPSBT:
     except Exception as exc:  # embit raises many unrelated types on malformed data
         raise PsbtDecodeError(f"malformed PSBT: {_reason(exc)}") from None
     _check_shape(psbt)
+    _check_no_v2_fields(raw, len(psbt.inputs), len(psbt.outputs))
     return psbt
 
 
@@ -94,6 +97,61 @@ def _check_shape(psbt: FixedPSBT) -> None:
     for i, out in enumerate(psbt.outputs):
         if out.value is None or out.script_pubkey is None:
             raise PsbtDecodeError(f"malformed PSBT: output {i} has no amount or script")
+
+
+# BIP-370: fields that exist only in PSBT version 2 and "must be excluded" from version 0.
+_GLOBAL_VERSION = 0xFB
+_V2_ONLY = (
+    frozenset({0x02, 0x03, 0x04, 0x05, 0x06}),  # global: tx version, fallback locktime, counts...
+    frozenset({0x0E, 0x0F, 0x10, 0x11, 0x12}),  # input: prev txid, index, sequence, locktimes
+    frozenset({0x03, 0x04}),  # output: amount, script
+)
+
+
+def _check_no_v2_fields(raw: bytes, n_inputs: int, n_outputs: int) -> None:
+    """Refuse a PSBT without version 2 whose maps hold version-2-only keys."""
+    maps = _key_types(raw, 1 + n_inputs + n_outputs)
+    if maps[0][1] not in (None, 0):
+        return
+    places = [("global", 0)]
+    places += [(f"input {i}", 1) for i in range(n_inputs)]
+    places += [(f"output {i}", 2) for i in range(n_outputs)]
+    for (types, _), (where, kind) in zip(maps, places, strict=True):
+        found = sorted(types & _V2_ONLY[kind])
+        if found:
+            raise PsbtDecodeError(
+                f"malformed PSBT: a version 0 PSBT carries the version 2 field 0x{found[0]:02x} "
+                f"in its {where} map"
+            )
+
+
+def _key_types(raw: bytes, count: int) -> list[tuple[frozenset[int], int | None]]:
+    """The key types of the first `count` maps, and the global version when present."""
+    pos = len(PSBT_MAGIC)
+    maps: list[tuple[frozenset[int], int | None]] = []
+    for _ in range(count):
+        types: set[int] = set()
+        version = None
+        while True:
+            key_len, pos = _compact(raw, pos)
+            if key_len == 0:
+                break
+            key_type, key_end = raw[pos], pos + key_len
+            value_len, value_at = _compact(raw, key_end)
+            if not maps and key_type == _GLOBAL_VERSION and value_len == 4:
+                version = int.from_bytes(raw[value_at : value_at + 4], "little")
+            types.add(key_type)
+            pos = value_at + value_len
+        maps.append((frozenset(types), version))
+    return maps
+
+
+def _compact(raw: bytes, pos: int) -> tuple[int, int]:
+    first = raw[pos]
+    if first < 0xFD:
+        return first, pos + 1
+    size = {0xFD: 2, 0xFE: 4, 0xFF: 8}[first]
+    return int.from_bytes(raw[pos + 1 : pos + 1 + size], "little"), pos + 1 + size
 
 
 def psbt_to_bytes(psbt: FixedPSBT) -> bytes:

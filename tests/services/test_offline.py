@@ -31,7 +31,8 @@ from app.services.offline import (
     withdraw_export_items,
 )
 from app.services.offline_manifest import MANIFEST_NAME, ManifestError
-from app.services.psbt_flow import PsbtRefusedError, SignedPsbtMismatchError
+from app.services.psbt_flow import PsbtRefusedError
+from app.services.psbt_signed import SignedPsbtMismatchError
 from app.services.withdraw import WithdrawDone, prepare_withdraw
 from app.wallet.acp_ledger import AcpLedger
 from app.wallet.psbt_io import PSBT_MAGIC, parse_psbt, psbt_to_bytes

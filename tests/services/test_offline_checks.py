@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.services.psbt_flow import SignedPsbtMismatchError, check_signed
+from app.services.psbt_signed import SignedPsbtMismatchError, check_signed
 from app.wallet.psbt_signer import SignRequest, sign_psbt
 from app.wallet.psbt_view import approved_sign_requests
 from tests.support.psbt_scenarios import inscription_bid

@@ -222,3 +222,32 @@ def test_psbt_v2_with_required_lock_times_is_refused() -> None:
     set_unknown(psbt.inputs[0], b"\x11", (600_000_000).to_bytes(4, "little"))
     with pytest.raises(UnsupportedInputError, match="lock times"):
         sign_psbt(parse_psbt(psbt_to_bytes(psbt)), me, requests_for([0], 0x01))
+
+
+@pytest.mark.parametrize(
+    ("where", "key_type"),
+    [("global", 0x02), ("global", 0x03), ("input", 0x10), ("input", 0x0E), ("output", 0x03)],
+)
+def test_a_version_0_psbt_with_version_2_fields_is_refused(where: str, key_type: int) -> None:
+    """BIP-370: these fields must be excluded from version 0. embit would let them override
+    the unsigned transaction, so another parser would read another transaction."""
+    from tests.support.psbt_scenarios import SCENARIOS
+
+    raw = bytearray(SCENARIOS["funding"]().psbt.serialize())
+    value = (2).to_bytes(4, "little")
+    entry = bytes([1, key_type, len(value)]) + value
+    # Insert the entry at the start of the wanted map: the global map follows the magic; the
+    # first input map follows the global map's terminating 0x00, found by re-serialising.
+    if where == "global":
+        at = len(b"psbt\xff")
+    else:
+        psbt = SCENARIOS["funding"]().psbt
+        global_len = len(psbt.serialize()) - sum(
+            len(m.serialize()) for m in (*psbt.inputs, *psbt.outputs)
+        )
+        at = global_len if where == "input" else global_len + sum(
+            len(m.serialize()) for m in psbt.inputs
+        )
+    raw[at:at] = entry
+    with pytest.raises(PsbtDecodeError, match="version 2 field"):
+        parse_psbt(bytes(raw))
