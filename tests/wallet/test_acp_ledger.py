@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
+import signal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -97,3 +100,31 @@ def test_the_signing_gate_records_before_it_allows_an_anyonecanpay_signature(
     assert twin_verdict.approved
     with pytest.raises(AcpCollisionError):
         approved_sign_requests(twin.psbt, twin_verdict, ledger)
+
+
+def _record_forever(path: str, ready: Any) -> None:
+    """Record entries one by one, without end; tell the parent once 20 are on disk."""
+    ledger = AcpLedger(Path(path))
+    n = 0
+    while True:
+        ledger.record([AcpSignature(f"{n:064x}:0", f"{n:064x}")])
+        n += 1
+        if n == 20:
+            ready.send(n)
+
+
+def test_a_process_killed_while_recording_leaves_a_readable_ledger(tmp_path: Path) -> None:
+    """Crash-safe: SIGKILL at any moment leaves the old file or the new one, never a torn one,
+    and every entry recorded before the kill is still there."""
+    path = tmp_path / "ledger.json"
+    ctx = multiprocessing.get_context("spawn")
+    parent, child = ctx.Pipe()
+    worker = ctx.Process(target=_record_forever, args=(str(path), child))
+    worker.start()
+    assert parent.poll(120) and parent.recv() == 20
+    os.kill(worker.pid or 0, signal.SIGKILL)
+    worker.join(timeout=30)
+    live = AcpLedger(path).live()
+    assert len(live) >= 20
+    assert [s.outpoint for s in live] == [f"{n:064x}:0" for n in range(len(live))]
+    AcpLedger(path).record([AcpSignature(B, Y)])  # and it keeps working
