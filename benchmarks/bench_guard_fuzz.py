@@ -20,7 +20,8 @@ from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
-from tests.support.psbt_eff_property import Kind, Outcome, Target, targets
+from tests.support.psbt_eff_outcome import Kind, Outcome
+from tests.support.psbt_eff_property import Target, targets
 
 ROUND = 100  # examples per hypothesis run; the time budget is checked between runs
 

@@ -12,15 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.support.psbt_eff_property import (
-    OFFLINE_FLOWS,
-    Kind,
-    Outcome,
-    run_bulk,
-    run_flow,
-    run_offline,
-    run_unguarded,
-)
+from tests.support.psbt_eff_bulk import run_bulk
+from tests.support.psbt_eff_flow import run_flow, run_unguarded
+from tests.support.psbt_eff_offline import run_offline
+from tests.support.psbt_eff_outcome import Kind, Outcome
+from tests.support.psbt_eff_property import OFFLINE_FLOWS
 from tests.support.psbt_mut_bulk import (
     MAX_ITEMS,
     ORDINALS_KINDS,
@@ -29,18 +25,11 @@ from tests.support.psbt_mut_bulk import (
     ItemSighash,
     batch_ops,
 )
+from tests.support.psbt_mut_facts import OrdSays
+from tests.support.psbt_mut_fields import InputField
 from tests.support.psbt_mut_offline import OurSignature, offline_ops
-from tests.support.psbt_mutations import (
-    AddInput,
-    InputField,
-    InputSequence,
-    Locktime,
-    Op,
-    OrdSays,
-    OutputScript,
-    OutputValue,
-    mutation_lists,
-)
+from tests.support.psbt_mut_tx import AddInput, InputSequence, Locktime, OutputScript, OutputValue
+from tests.support.psbt_mutations import Op, mutation_lists
 
 FUZZ = settings(
     derandomize=True,

@@ -22,9 +22,9 @@ from app.core.psbt_review_context import Role
 from app.wallet.finalize import finalize_input
 from app.wallet.psbt_fixes import FixedInput, FixedPSBT
 from app.wallet.scripts import script_pushes, tapleaf_hash
-from tests.support.psbt_effects import OURS, outpoint_of
-from tests.support.psbt_mut_raw import RawDecodeError, RawPsbt
-from tests.support.psbt_mutations import TrueCoin
+from tests.support.psbt_eff_model import OURS, outpoint_of
+from tests.support.psbt_mut_world import TrueCoin
+from tests.support.psbt_raw_codec import RawDecodeError, RawPsbt
 from tests.wallet.kernel import verify_inputs
 
 # A stand-in for inputs whose truth is unknown: an ANYONECANPAY signature never commits to

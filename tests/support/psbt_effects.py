@@ -1,10 +1,10 @@
 """What our signatures on a transaction do to the user, computed from the ground truth.
 
     effect = effect_of(signed.tx, claimed_utxos(signed), [(1, 0x01), (2, 0x01)], world, owners, tip)
-    differences = compare(honest_effect, effect, allowance)   # [] or tolerated: harmless
+    differences = compare(honest_effect, effect, allowance)   # tests.support.psbt_eff_compare
 
 Nothing here reads the PSBT's claims about the coins it spends, nor the facts a service served:
-amounts, scripts and contents come from the world (tests.support.psbt_mutations: every coin
+amounts, scripts and contents come from the world (tests.support.psbt_mut_world: every coin
 the honest scenario spends, the spare coins, and the truth a mutation decided), owners from
 the parties' real scripts. The PSBT's claimed UTXOs are used only to tell whether our
 signature can be valid at all: a signature commits to the amounts and scripts it was made
@@ -20,120 +20,31 @@ wherever the buyer arranges ("open").
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from fractions import Fraction
+from collections.abc import Mapping, Sequence
 from math import ceil
 
 from embit.transaction import Transaction, TransactionOutput
 
 from app.core.psbt_review_context import Role
-from app.core.psbt_review_time import ChainTip
 from app.core.sat_flow import route
-from app.wallet.psbt_fixes import FixedInput, FixedPSBT
+from app.wallet.psbt_fixes import FixedInput
 from app.wallet.scripts import NUMS_H, script_pushes
-from tests.support.psbt_mutations import TrueCoin
+from tests.support.psbt_eff_model import (
+    BURNED,
+    FEE,
+    OPEN,
+    OURS,
+    UNDECODED,
+    Earliest,
+    Effect,
+    commitment,
+    outpoint_of,
+)
+from tests.support.psbt_mut_world import TrueCoin
 
 SEQUENCE_FINAL = 0xFFFFFFFF
 LOCKTIME_THRESHOLD = 500_000_000  # BIP-65: below, a block height; from it on, a Unix time
 ACP = 0x80
-OURS = (Role.PAYMENT, Role.ORDINALS, Role.BIDDING_WALLET)
-# Sats are compared per custody: the user's own keys (payment and ordinals addresses, one
-# wallet) and the bidding wallet (a 1-of-2 with the service whose balance backs the bids).
-GROUPS: dict[str, frozenset[Role]] = {
-    "your wallet": frozenset({Role.PAYMENT, Role.ORDINALS}),
-    "your bidding wallet": frozenset({Role.BIDDING_WALLET}),
-}
-FEE = "the fee (the miner)"
-OPEN = "open (the buyer orders the inputs)"
-UNDECODED = "a runestone (edicts not decoded)"
-BURNED = "burned (no output but OP_RETURN)"
-
-
-@dataclass(frozen=True)
-class Earliest:
-    """When the transaction can confirm at the earliest: the lowest block height and median
-    time past (BIP-113) its nLockTime allows (0: no limit), and the longest BIP-68 relative
-    lock of an input (counted from its coin's confirmation)."""
-
-    height: int = 0
-    median_time: int = 0
-    relative_blocks: int = 0
-    relative_seconds: int = 0
-
-    def describe(self) -> str:
-        parts = [f"block {self.height:,}"] if self.height else []
-        parts += [f"median time {self.median_time:,}"] if self.median_time else []
-        if self.relative_blocks or self.relative_seconds:
-            parts.append(f"{self.relative_blocks} blocks/{self.relative_seconds} s after its coin")
-        return "from " + ", ".join(parts) if parts else "no lock"
-
-
-@dataclass(frozen=True)
-class Effect:
-    """What our signatures allow. `void` says why no transaction can use them (then nothing
-    else matters). `items` maps each inscription or rune balance of ours, or landing on us,
-    to where it ends: one of our roles' names, another party's, the fee, or OPEN."""
-
-    void: str | None = None
-    open: bool = False
-    sent: Mapping[Role, int] = field(default_factory=dict)
-    received: Mapping[Role, int] = field(default_factory=dict)
-    fee: int | None = None
-    items: Mapping[str, str] = field(default_factory=dict)
-    earliest: Earliest = Earliest()
-    signatures: tuple[tuple[str, int], ...] = ()  # (outpoint, sighash) of each of ours
-    commitments: tuple[tuple[str, str], ...] = ()  # (outpoint, commitment) per ANYONECANPAY
-    blank: tuple[str, ...] = ()  # signatures committing to no output (NONE, SINGLE)
-    moved: frozenset[str] = frozenset()  # the items on coins the transaction spends
-    vsize: int | None = None  # of the fixed transaction once signed (true_vsize)
-
-    @property
-    def fee_rate(self) -> Fraction | None:
-        if self.fee is None or not self.vsize:
-            return None
-        return Fraction(self.fee, self.vsize)
-
-    def net(self, roles: Iterable[Role]) -> int:
-        return sum(self.received.get(r, 0) - self.sent.get(r, 0) for r in roles)
-
-    def describe(self) -> str:
-        if self.void:
-            return f"void: {self.void}"
-        flows = ", ".join(
-            f"{r.value} -{self.sent.get(r, 0):,}/+{self.received.get(r, 0):,}"
-            for r in OURS
-            if self.sent.get(r) or self.received.get(r)
-        )
-        fee = "open (the buyer's)" if self.fee is None else f"{self.fee:,}"
-        items = [f"{k} -> {v}" for k, v in sorted(self.items.items()) if k in self.moved]
-        moved = "".join(f"; {item}" for item in items)
-        return f"[{flows}], fee {fee}{moved}; confirms {self.earliest.describe()}"
-
-
-def outpoint_of(tx: Transaction, i: int) -> str:
-    return f"{tx.vin[i].txid.hex()}:{tx.vin[i].vout}"
-
-
-def claimed_utxos(psbt: FixedPSBT) -> list[TransactionOutput | None]:
-    """What the PSBT says each input spends (witness UTXO first, as the signer uses it)."""
-    claimed: list[TransactionOutput | None] = []
-    for inp in psbt.inputs:
-        utxo = inp.witness_utxo
-        if utxo is None and inp.non_witness_utxo is not None:
-            vout = inp.non_witness_utxo.vout
-            utxo = vout[inp.vout] if 0 <= inp.vout < len(vout) else None
-        claimed.append(utxo)
-    return claimed
-
-
-def commitment(tx: Transaction) -> str:
-    """SHA-256 of what an ALL|ANYONECANPAY signature fixes besides its own input: version,
-    lock time and every output (an independent serialization, not app.core's)."""
-    data = tx.version.to_bytes(4, "little") + tx.locktime.to_bytes(4, "little")
-    data += b"".join(out.serialize() for out in tx.vout)
-    return hashlib.sha256(data).hexdigest()
 
 
 def _witness_bytes(coin: TrueCoin | None) -> int:
@@ -186,7 +97,7 @@ def _rune_destination(tx: Transaction, owners: Mapping[bytes, Role]) -> str:
     return BURNED if first is None else _label(_output_role(first, owners))
 
 
-def _item_keys(coin: TrueCoin) -> list[tuple[str, int | None]]:
+def item_keys(coin: TrueCoin) -> list[tuple[str, int | None]]:
     """(name, offset) of each inscription (offset) and rune balance (None) on `coin`."""
     found: list[tuple[str, int | None]] = [
         (f"inscription {i.inscription_id}", i.offset) for i in coin.contents.inscriptions
@@ -280,7 +191,7 @@ def _untouched_items(
     for outpoint, coin in world.items():
         role = _owner(coin, owners)
         if outpoint not in spent and role in OURS:
-            items.update({name: role.value for name, _ in _item_keys(coin)})
+            items.update({name: role.value for name, _ in item_keys(coin)})
     return items
 
 
@@ -302,8 +213,8 @@ def _open_effect(
     for coin in coins:
         role = _owner(coin, owners)
         sent[role] = sent.get(role, 0) + coin.value
-        items.update({name: OPEN if at is not None else runes_to for name, at in _item_keys(coin)})
-        moved |= {name for name, _ in _item_keys(coin)}
+        items.update({name: OPEN if at is not None else runes_to for name, at in item_keys(coin)})
+        moved |= {name for name, _ in item_keys(coin)}
     # Our own nSequence values are committed: they enforce nLockTime whatever others add.
     enforce = any(tx.vin[i].sequence != SEQUENCE_FINAL for i in signed)
     commit = commitment(tx)
@@ -355,7 +266,7 @@ def _fixed_effect(
     runes_to = _rune_destination(tx, owners)
     moved = set()
     for i, coin in enumerate(true_coins):
-        for name, offset in _item_keys(coin):
+        for name, offset in item_keys(coin):
             moved.add(name)
             if offset is None:
                 items[name] = runes_to
@@ -379,129 +290,3 @@ def _fixed_effect(
         blank=blank,
         moved=frozenset(moved),
     )
-
-
-# --- harmless or not ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Allowance:
-    """What the user approved beyond the honest effect: a fee up to the user's bounds, paid by
-    `fee_group` (the group paying the fee honestly; None: the user pays no fee), and the
-    guard's documented slack on time (one block; a time lock at the tip's median time)."""
-
-    fee_group: str | None = None
-    extra_fee: int = 0
-    tip: ChainTip | None = None
-    # The highest fee rate the user approved (their cap, and a multiple of the market's
-    # next-block estimate); None: no bound (the user consented to this very fee).
-    max_rate: Fraction | None = None
-    # A runes listing sells a whole output (SecureListingIntent.runes_outpoint): every rune
-    # balance on it, whatever ord finds there, is the item.
-    sold_outputs: frozenset[str] = frozenset()
-
-
-@dataclass(frozen=True)
-class Difference:
-    harmful: bool
-    text: str
-
-    def __repr__(self) -> str:
-        return ("HARM: " if self.harmful else "tolerated: ") + self.text
-
-
-_OUR_LABELS = frozenset(r.value for r in OURS)
-
-
-def compare(
-    honest: Effect,
-    mutated: Effect,
-    allowance: Allowance,
-    world: Mapping[str, TrueCoin] | None = None,
-    owners: Mapping[bytes, Role] | None = None,
-) -> list[Difference]:
-    """How `mutated` is worse for the user than `honest` (harmful) or differs within what the
-    user approved (tolerated). `world`/`owners` give the baseline of items the honest effect
-    does not know (a coin whose contents changed): they stay with their owner."""
-    found = [Difference(True, f"a signature commits to no output: {b}") for b in mutated.blank]
-    if mutated.void:
-        return [*found, Difference(False, f"nothing can happen: {mutated.void}")]
-    for group, roles in GROUPS.items():
-        deficit = honest.net(roles) - mutated.net(roles)
-        if deficit <= 0:
-            continue
-        rate = mutated.fee_rate
-        if group == allowance.fee_group and deficit <= allowance.extra_fee:
-            if _rate_within(rate, honest.fee_rate, allowance.max_rate):
-                found.append(
-                    Difference(False, f"{group} pays {deficit:,} sats more fee, in bounds")
-                )
-            else:
-                found.append(
-                    Difference(
-                        True, f"{group} pays {deficit:,} sats more fee, at {rate_text(rate)}"
-                    )
-                )
-        else:
-            found.append(Difference(True, f"{group} ends {deficit:,} sats poorer"))
-    baseline = dict(honest.items)
-    for coin in (world or {}).values():
-        role = (owners or {}).get(coin.script_pubkey)
-        if role not in OURS or role is None:
-            continue
-        for name, offset in _item_keys(coin):
-            sold = offset is None and coin.outpoint in allowance.sold_outputs
-            baseline.setdefault(name, OPEN if sold else role.value)
-    for name in sorted(set(baseline) | set(mutated.items)):
-        wanted = baseline.get(name)
-        if wanted not in _OUR_LABELS:
-            continue  # given away honestly (sold) or never ours: wherever it goes is fine
-        got = mutated.items.get(name, "nowhere in the transaction")
-        if got != wanted:
-            found.append(Difference(True, f"{name} lands on {got}, not on {wanted}"))
-    found += _compare_time(honest.earliest, mutated.earliest, allowance.tip)
-    return found
-
-
-RATE_TOLERANCE = Fraction(21, 20)  # 5%: our vsize and the guard's may differ by a few bytes
-
-
-def rate_text(rate: Fraction | None) -> str:
-    return "an unknown rate" if rate is None else f"{float(rate):.1f} sat/vB"
-
-
-def _rate_within(rate: Fraction | None, honest: Fraction | None, cap: Fraction | None) -> bool:
-    if cap is None or rate is None:
-        return True
-    return rate <= max(cap * RATE_TOLERANCE, honest or Fraction(0))
-
-
-def _compare_time(h: Earliest, m: Earliest, tip: ChainTip | None) -> list[Difference]:
-    """Later than honest is harmful, but for the guard's documented slack (a height lock of
-    the tip + 1, a time lock at the tip's median time: one more block at most)."""
-    found = []
-    now_height = 0 if tip is None else tip.height + 1  # the next block
-    now_median = 0 if tip is None else tip.median_time  # the next block checks the tip's MTP
-    h_height, m_height = max(h.height, now_height), max(m.height, now_height)
-    h_median, m_median = max(h.median_time, now_median), max(m.median_time, now_median)
-    if m_height > h_height + 1:
-        found.append(Difference(True, f"cannot confirm before block {m_height:,}"))
-    elif m_height > h_height:
-        found.append(Difference(False, f"confirms from block {m_height:,} (one block of slack)"))
-    if m_median > h_median + 1:
-        found.append(Difference(True, f"cannot confirm before median time {m_median:,}"))
-    elif m_median > h_median:
-        found.append(Difference(False, "time lock at the tip's median time (one block of slack)"))
-    if m.relative_blocks > h.relative_blocks or m.relative_seconds > h.relative_seconds:
-        found.append(
-            Difference(
-                True,
-                f"relative lock: {m.relative_blocks} blocks / {m.relative_seconds} s after "
-                "its coin confirms",
-            )
-        )
-    return found
-
-
-def harmful(differences: Iterable[Difference]) -> list[Difference]:
-    return [d for d in differences if d.harmful]

@@ -23,22 +23,9 @@ from hypothesis import strategies as st
 from app.core.psbt_review_context import InscriptionAt, OutpointContents, ReviewContext
 from app.core.signing_policy import SecureListingIntent
 from app.wallet.psbt_fixes import FixedInput, FixedPSBT
-from tests.support.psbt_mut_raw import Readable
-from tests.support.psbt_mutations import (
-    Case,
-    Op,
-    Setup,
-    TrueCoin,
-    World,
-    edit,
-    fact_ops,
-    owners_of,
-    psbt_ops,
-    serve_facts,
-    spare_coins,
-    taproot_key_fill,
-    true_coin,
-)
+from tests.support.psbt_mut_case import Case, Readable, Setup, edit, owners_of, serve_facts
+from tests.support.psbt_mut_world import TrueCoin, World, spare_coins, taproot_key_fill, true_coin
+from tests.support.psbt_mutations import Op, fact_ops, psbt_ops
 from tests.support.psbt_scenarios import (
     FASTEST,
     NETWORK,

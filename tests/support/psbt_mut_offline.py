@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from app.wallet.psbt_fixes import FixedInput, FixedPSBT, set_unknown
 from app.wallet.psbt_signer import SignRequest, sign_psbt
 from tests.support.psbt_eff_signatures import signatures_in
-from tests.support.psbt_mut_raw import Readable
-from tests.support.psbt_mutations import Case, Op, edit, item_at, psbt_ops, small_index
+from tests.support.psbt_mut_case import Case, Readable, edit, item_at
+from tests.support.psbt_mutations import Op, psbt_ops, small_index
 
 SIG_TYPES = (0x01, 0x00, 0x02, 0x03, 0x81, 0x82, 0x83)
 # Where a signer holding our key may put a signature. The last two are keys check_signed does
