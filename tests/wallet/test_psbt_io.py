@@ -245,8 +245,10 @@ def test_a_version_0_psbt_with_version_2_fields_is_refused(where: str, key_type:
         global_len = len(psbt.serialize()) - sum(
             len(m.serialize()) for m in (*psbt.inputs, *psbt.outputs)
         )
-        at = global_len if where == "input" else global_len + sum(
-            len(m.serialize()) for m in psbt.inputs
+        at = (
+            global_len
+            if where == "input"
+            else global_len + sum(len(m.serialize()) for m in psbt.inputs)
         )
     raw[at:at] = entry
     with pytest.raises(PsbtDecodeError, match="version 2 field"):
