@@ -3,6 +3,7 @@ the network services (None when offline or not connected) and the app-wide signa
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -79,6 +80,7 @@ class AppContext(QObject):
         self._vault: Vault | None = None
         self._api_keys: ApiKeyStore | None = None
         self._unsubscribe_activity: Callable[[], None] | None = None
+        self._settings_lock = asyncio.Lock()
 
     # -- lazily opened stores (their first use may touch the keychain: executor) -------------
 
@@ -100,12 +102,13 @@ class AppContext(QObject):
 
     # -- profiles ---------------------------------------------------------------------------
 
-    def save_settings(self, settings: AppSettings) -> None:
-        if (
-            settings != self.settings
-        ):  # an atomic write with fsyncs, on the GUI thread: only if needed
-            self.store.save(settings)
-        self.settings = settings
+    async def save_settings(self, settings: AppSettings) -> None:
+        """Write `settings` (atomically, with fsyncs: in the executor, one write at a time, in
+        order), then make them current. A failed write raises and changes nothing."""
+        async with self._settings_lock:
+            if settings != self.settings:
+                await run_blocking(self.store.save, settings)
+            self.settings = settings
         if self.profile is not None:
             self.profile = settings.get(self.profile.name) or self.profile
             self.session.timeout_s = self.profile.lock_timeout_s

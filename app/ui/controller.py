@@ -79,7 +79,7 @@ class AppController(QObject):
             context.error(strings.PROFILE_FILE_DAMAGED.format(details=exc))
             self.ready.emit()
             return
-        profile = self._initial_profile(context.settings)
+        profile = await self._initial_profile(context.settings)
         if profile is None and not context.options.offline:
             choice = await self.ask_new_profile()
             if choice is not None:
@@ -94,14 +94,14 @@ class AppController(QObject):
             await self.activate(profile)
         self.ready.emit()
 
-    def _initial_profile(self, settings: AppSettings) -> AppProfile | None:
+    async def _initial_profile(self, settings: AppSettings) -> AppProfile | None:
         if self.context.options.sandbox and not self.context.options.offline:
             existing = settings.first_of_kind(ServiceKind.SANDBOX)
             if existing is not None:
                 return existing
             name = unique_name("Sandbox", {p.name for p in settings.profiles})
             new = AppProfile.sandbox(name)
-            self.context.save_settings(settings.with_profile(new))
+            await self.context.save_settings(settings.with_profile(new))
             return new
         return settings.active_profile
 
@@ -109,7 +109,7 @@ class AppController(QObject):
         context = self.context
         if choice.api_key:
             await self._store_api_key(choice.profile.name, choice.api_key)
-        context.save_settings(context.settings.with_profile(choice.profile))
+        await context.save_settings(context.settings.with_profile(choice.profile))
         return choice.profile
 
     async def _store_api_key(self, profile_name: str, api_key: str) -> None:
@@ -139,7 +139,9 @@ class AppController(QObject):
         await context.close_connection()
         context.session.lock()
         context.watch_only = False
-        context.save_settings(context.settings.with_profile(profile).with_active(profile.name))
+        await context.save_settings(
+            context.settings.with_profile(profile).with_active(profile.name)
+        )
         context.set_profile(profile)
         sandbox = None
         if profile.kind is ServiceKind.SANDBOX and not context.options.offline:
@@ -189,7 +191,7 @@ class AppController(QObject):
         if context.profile is not None and context.profile.name == name:
             context.error(strings.SETTINGS_REMOVE_ACTIVE)
             return
-        context.save_settings(context.settings.without(name))
+        await context.save_settings(context.settings.without(name))
         store = await context.api_keys()
         await run_blocking(store.delete, name)
 
@@ -205,7 +207,7 @@ class AppController(QObject):
             return profile
         result = dialog.result_value
         profile = replace(profile, key_name=result.key_name)
-        self.context.save_settings(self.context.settings.with_profile(profile))
+        await self.context.save_settings(self.context.settings.with_profile(profile))
         if result.keys is not None:
             self.context.session.unlock(result.keys, result.key_name)
         return profile

@@ -2,7 +2,8 @@
 
 - `qloop`: ONE qasync loop for the whole session (function-scoped loops fail: see
   notes/qt-wallet-anchors.md section 4); each UI test runs with it as the running loop.
-- `stall`: the stall detector; scenarios `start()` it and end with `assert_smooth()`.
+- `gui_thread`: catches blocking work on the GUI thread; scenarios `start()` it and end with
+  `assert_not_blocked()`.
 - `sandbox`: a real sandbox process (session), started through app/services/sandbox_process.
 - `make_options` / `open_app`: the app on a temporary data directory with a fast vault KDF,
   an in-memory or absent keychain, a window-state file of its own and an injectable clock.
@@ -34,7 +35,8 @@ from app.wallet.keyring_store import KeyringStore
 from app.wallet.vault import Vault
 from app.wallet.vault_crypto import Argon2idParams
 from app.wallet.vault_file_store import FileStore
-from tests.ui.helpers import FakeClock, MemoryKeyring, StallDetector, run_async, running
+from tests.ui.gui_thread import GuiThreadWatch
+from tests.ui.helpers import FakeClock, MemoryKeyring, run_async, running
 
 # Tests use a tiny Argon2id cost; the production cost is measured by benchmarks/bench_vault.py.
 FAST_KDF = Argon2idParams(time_cost=1, memory_kib=256, parallelism=1)
@@ -61,12 +63,13 @@ def _on_qloop(qloop: asyncio.AbstractEventLoop) -> Iterator[None]:
 
 
 @pytest.fixture
-def stall(qtbot: QtBot) -> Iterator[StallDetector]:
-    """Not started: a scenario calls `stall.start()` once its own preparation is done (the
-    test's synchronous set-up is not an app stall) and `stall.assert_smooth()` at the end."""
-    detector = StallDetector()
-    yield detector
-    detector.stop()
+def gui_thread(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> Iterator[GuiThreadWatch]:
+    """Not started: a scenario calls `gui_thread.start()` once its own preparation is done
+    (the test's synchronous set-up is not the app's) and `gui_thread.assert_not_blocked()` at
+    the end."""
+    watch = GuiThreadWatch(monkeypatch)
+    yield watch
+    watch.stop()
 
 
 @pytest.fixture(scope="session")

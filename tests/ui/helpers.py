@@ -1,66 +1,18 @@
-"""Helpers of the GUI tests: the stall detector, running a coroutine on the session's qasync
-loop from a fixture, an in-memory keychain, a clock tests move by hand."""
+"""Helpers of the GUI tests: running a coroutine on the session's qasync loop from a fixture,
+an in-memory keychain, a clock tests move by hand. (Blocking the GUI thread: gui_thread.py.)"""
 
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Coroutine, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from keyring.backend import KeyringBackend
 from keyring.errors import PasswordDeleteError
-from PySide6.QtCore import QEventLoop, QObject, QTimer
+from PySide6.QtCore import QEventLoop, QTimer
 
 T = TypeVar("T")
-
-STALL_TICK_MS = 10
-STALL_LIMIT_MS = 250.0
-
-
-class StallDetector(QObject):
-    """A 10 ms timer recording the longest gap between its ticks: how long the Qt event loop
-    was kept from running. Scenarios assert it stayed under 250 ms."""
-
-    def __init__(self, tick_ms: int = STALL_TICK_MS) -> None:
-        super().__init__()
-        self.max_gap_ms = 0.0
-        self.ticks = 0
-        self._last: float | None = None
-        self._timer = QTimer(self)
-        self._timer.setInterval(tick_ms)
-        self._timer.timeout.connect(self._tick)
-
-    def start(self) -> None:
-        self._last = time.perf_counter()
-        self._timer.start()
-
-    def stop(self) -> None:
-        self._timer.stop()
-        self._last = None
-
-    def _tick(self) -> None:
-        now = time.perf_counter()
-        if self._last is not None:
-            self.max_gap_ms = max(self.max_gap_ms, (now - self._last) * 1000)
-        self._last = now
-        self.ticks += 1
-
-    @contextmanager
-    def paused(self) -> Iterator[None]:
-        """For test-side blocking work (e.g. checking results over HTTP): not the app's stall."""
-        self.stop()
-        try:
-            yield
-        finally:
-            self.start()
-
-    def assert_smooth(self, limit_ms: float = STALL_LIMIT_MS) -> None:
-        assert self.ticks > 0, "the stall detector never ticked: was the event loop driven?"
-        assert self.max_gap_ms <= limit_ms, (
-            f"the event loop stalled for {self.max_gap_ms:.0f} ms (limit {limit_ms:.0f} ms)"
-        )
 
 
 @contextmanager

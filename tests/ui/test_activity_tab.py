@@ -17,7 +17,8 @@ from app.ui.models.activity_model import COL_CODE, COL_MESSAGE, COL_RESULT, COL_
 from app.ui.tabs.activity_tab import ActivityTab
 from tests.ui.conftest import AppHarness, OptionsFactory, close_app
 from tests.ui.flows import ABANDON, PASSWORD, click, prepare_profile
-from tests.ui.helpers import MemoryKeyring, StallDetector, run_async
+from tests.ui.gui_thread import GuiThreadWatch
+from tests.ui.helpers import MemoryKeyring, run_async
 
 TXID = "b5ec3d107f6c57510ee779f318ab1fdf9b080fbd2e715575aa836688b43c42e0"
 API_KEY = "sk-live-not-for-logs-42"
@@ -53,12 +54,12 @@ def test_activity_persists_across_restart_without_secrets(
     keychain: MemoryKeyring,
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
-    stall: StallDetector,
+    gui_thread: GuiThreadWatch,
 ) -> None:
     profile = prepare_profile(data_dir, keychain=keychain)
     keychain.set_password("bidwallet-api-key", profile.name, API_KEY)
     app = open_app(make_options(keychain=keychain))
-    stall.start()
+    gui_thread.start()
     qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
     run_async(qloop, place_and_fail(app))
 
@@ -93,4 +94,4 @@ def test_activity_persists_across_restart_without_secrets(
     log_text = again.context.activity.path.read_text()  # type: ignore[union-attr]
     for secret in ("abandon abandon", WIF, API_KEY, PASSWORD):
         assert secret not in log_text
-    stall.assert_smooth()
+    gui_thread.assert_not_blocked()

@@ -18,7 +18,7 @@ from app.services.sandbox_demo import DEMO_FAUCET_SATS, DEMO_INSCRIPTIONS, DEMO_
 from app.ui import strings
 from app.ui.dialogs.first_run import FirstRunDialog
 from tests.ui.conftest import AppHarness, OptionsFactory, close_app
-from tests.ui.helpers import StallDetector
+from tests.ui.gui_thread import GuiThreadWatch
 
 STARTUP_TIMEOUT_MS = 120_000
 
@@ -40,10 +40,10 @@ def test_first_run_on_the_sandbox_ends_with_a_funded_demo_wallet(
     qloop: object,
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
-    stall: StallDetector,
+    gui_thread: GuiThreadWatch,
 ) -> None:
     app = open_app(make_options())
-    stall.start()
+    gui_thread.start()
     context = app.context
     qtbot.waitUntil(lambda: bool(app.dialogs), timeout=10_000)
     dialog = app.dialogs[0]
@@ -65,11 +65,11 @@ def test_first_run_on_the_sandbox_ends_with_a_funded_demo_wallet(
     assert "sandbox.faucet" in actions and actions[-1] == "sandbox.mine"
     activity_tab = app.window.tab("activity")
     assert activity_tab.model.rowCount() == len(actions)  # type: ignore[attr-defined]
-    stall.assert_smooth()
+    gui_thread.assert_not_blocked()
 
     keys = context.session.keys
     url, pid = context.sandbox.url, context.sandbox.pid
-    with stall.paused(), httpx.Client(base_url=url, timeout=30) as http:
+    with gui_thread.paused(), httpx.Client(base_url=url, timeout=30) as http:
         ord_view = http.get(f"/ord/address/{keys.ordinals.address}").json()
         assert len(ord_view["inscriptions"]) == DEMO_INSCRIPTIONS
         assert [balance[0] for balance in ord_view["runes_balances"]] == [DEMO_RUNE]

@@ -26,7 +26,7 @@ from tests.ui.flows import (
     set_spin,
     type_into,
 )
-from tests.ui.helpers import StallDetector
+from tests.ui.gui_thread import GuiThreadWatch
 
 FUNDS = 500_000
 PRICE = 20_000
@@ -39,12 +39,12 @@ def test_collection_bid_preview_place_and_listed(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
     sandbox: SandboxProcess,
-    stall: StallDetector,
+    gui_thread: GuiThreadWatch,
 ) -> None:
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
     app, keys, slug = funded.app, funded.keys, funded.assets.collection_slug
     fund_bidding_wallet(app, qloop, FUNDS)
-    stall.start()
+    gui_thread.start()
     tab = bid_tab_ready(qtbot, app, slug)
     assert not tab.place_button.isEnabled()  # nothing entered yet
 
@@ -93,9 +93,9 @@ def test_collection_bid_preview_place_and_listed(
     assert bar.committed == QUANTITY * bid_cost(PRICE, fee)
     # The preview now counts the open bids in the pool.
     assert tab.pools.item(0, 1).text() == f"{bar.committed:,}"
-    stall.assert_smooth()
+    gui_thread.assert_not_blocked()
 
-    with stall.paused(), httpx.Client(base_url=funded.root_url, timeout=30) as http:
+    with gui_thread.paused(), httpx.Client(base_url=funded.root_url, timeout=30) as http:
         listed = http.get("/v1/address/bids", params={"address": keys.ordinals.address}).json()
     rows = listed["data"]["results"]
     assert len(rows) == QUANTITY

@@ -22,7 +22,7 @@ from app.ui.tabs.wallet_tab import WalletTab
 from app.ui.widgets.qr_view import QUIET_ZONE, paint_matrix
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import click, open_funded_app, type_into, wait_dialog
-from tests.ui.helpers import StallDetector
+from tests.ui.gui_thread import GuiThreadWatch
 
 AMOUNT = 250_000
 
@@ -33,11 +33,11 @@ def test_fund_the_bidding_wallet_review_sign_broadcast_and_qr(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
     sandbox: SandboxProcess,
-    stall: StallDetector,
+    gui_thread: GuiThreadWatch,
 ) -> None:
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
     app = funded.app
-    stall.start()
+    gui_thread.start()
     app.window.show_tab("wallet")
     tab = app.window.tab("wallet")
     assert isinstance(tab, WalletTab)
@@ -86,9 +86,9 @@ def test_fund_the_bidding_wallet_review_sign_broadcast_and_qr(
     code = segno.make(expected, error="m", micro=False)
     assert tab.fund.qr.matrix() == tuple(tuple(bool(c) for c in row) for row in code.matrix)
     _assert_pixmap_draws(tab.fund.qr.pixmap(330), tab.fund.qr.matrix())
-    stall.assert_smooth()
+    gui_thread.assert_not_blocked()
 
-    with stall.paused(), httpx.Client(base_url=funded.root_url, timeout=30) as http:
+    with gui_thread.paused(), httpx.Client(base_url=funded.root_url, timeout=30) as http:
         tx = http.get(f"/esplora/tx/{txid}").json()
         paid = [o["value"] for o in tx["vout"] if o.get("scriptpubkey_address") == wallet]
         assert paid == [AMOUNT]
@@ -126,7 +126,7 @@ def test_watch_only_profile_shows_the_wallet_and_says_it_cannot_sign(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
     sandbox: SandboxProcess,
-    stall: StallDetector,
+    gui_thread: GuiThreadWatch,
 ) -> None:
     """Addresses and public keys only: the balance and pools show, funding is refused at the
     button with the reason, before any review."""
@@ -167,7 +167,7 @@ def test_watch_only_profile_shows_the_wallet_and_says_it_cannot_sign(
     assert app.context.watch_only and not app.context.session.unlocked
     fund_bidding_wallet(app, qloop, 70_000)
 
-    stall.start()
+    gui_thread.start()
     app.window.show_tab("wallet")
     tab = app.window.tab("wallet")
     assert isinstance(tab, WalletTab)
@@ -182,7 +182,7 @@ def test_watch_only_profile_shows_the_wallet_and_says_it_cannot_sign(
     click(qtbot, tab.fund.fund_button)
     qtbot.waitUntil(lambda: "watch-only" in tab.fund.message.text())
     assert len(app.dialogs) == dialogs  # no review of something that cannot be signed
-    stall.assert_smooth()
+    gui_thread.assert_not_blocked()
 
 
 def test_a_fee_far_above_the_market_is_signed_only_once_accepted(

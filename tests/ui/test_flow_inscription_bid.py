@@ -16,7 +16,7 @@ from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 from app.ui.tabs.inscription_bid_tab import InscriptionBidTab
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import click, open_funded_app, type_into, wait_dialog
-from tests.ui.helpers import StallDetector
+from tests.ui.gui_thread import GuiThreadWatch
 
 PRICE = 30_000
 
@@ -37,13 +37,13 @@ def test_inscription_bid_placed_then_accepted_shows_filled(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
     sandbox: SandboxProcess,
-    stall: StallDetector,
+    gui_thread: GuiThreadWatch,
 ) -> None:
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
     app = funded.app
     inscription = seller_inscription(funded.root_url, "ui-inscription-seller")
 
-    stall.start()
+    gui_thread.start()
     app.window.show_tab("inscription_bid")
     tab = app.window.tab("inscription_bid")
     assert isinstance(tab, InscriptionBidTab)
@@ -75,7 +75,7 @@ def test_inscription_bid_placed_then_accepted_shows_filled(
     assert bid_id is not None and bid_id in tab.status.text()
     qtbot.waitUntil(lambda: tab.state_of(bid_id) == "open", timeout=10_000)
 
-    with stall.paused(), httpx.Client(base_url=funded.root_url, timeout=60) as http:
+    with gui_thread.paused(), httpx.Client(base_url=funded.root_url, timeout=60) as http:
         accepted = http.post("/sandbox/inscription-bids/accept", json={"bidId": bid_id})
         assert accepted.is_success, accepted.text
     with qtbot.waitSignal(tab.refreshed, timeout=20_000):
@@ -83,4 +83,4 @@ def test_inscription_bid_placed_then_accepted_shows_filled(
     assert tab.state_of(bid_id) == "accepted"
     row = next(r for r in range(tab.model.rowCount()) if tab.model.cell(r, 3).text == bid_id)
     assert tab.model.cell(row, 2).text == strings.INSCRIPTION_BID_STATES["accepted"]
-    stall.assert_smooth()
+    gui_thread.assert_not_blocked()

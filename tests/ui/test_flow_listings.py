@@ -20,7 +20,7 @@ from app.ui.tabs.listings_items import MAX_PER_REQUEST
 from app.ui.tabs.listings_tab import ListingsTab
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import click, open_funded_app, type_into, wait_new_dialog
-from tests.ui.helpers import StallDetector
+from tests.ui.gui_thread import GuiThreadWatch
 
 COUNT = 10
 PRICE = 25_000
@@ -48,7 +48,7 @@ def test_bulk_secure_listing_of_ten_inscriptions(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
     sandbox: SandboxProcess,
-    stall: StallDetector,
+    gui_thread: GuiThreadWatch,
 ) -> None:
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
     app = funded.app
@@ -58,7 +58,7 @@ def test_bulk_secure_listing_of_ten_inscriptions(
     (tap,) = inscribe(funded.root_url, ordinals, 1, tap=True)
     inscriptions = [*funded.assets.inscription_ids, *extra]
 
-    stall.start()
+    gui_thread.start()
     app.window.show_tab("listings")
     tab = app.window.tab("listings")
     assert isinstance(tab, ListingsTab)
@@ -109,7 +109,7 @@ def test_bulk_secure_listing_of_ten_inscriptions(
     assert not tab.progress.isVisible()
     assert all(tab.state_of(i) == "active" for i in inscriptions)
     assert tab.mine_model.rowCount() == COUNT
-    stall.assert_smooth()
+    gui_thread.assert_not_blocked()
 
 
 def review(qtbot: QtBot, app: AppHarness, tab: ListingsTab) -> PsbtReviewDialog:

@@ -23,7 +23,8 @@ from app.ui.tabs.withdraw_tab import WithdrawTab
 from app.ui.wallet_session import wallet_session
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import PASSWORD, click, open_funded_app, type_into, wait_new_dialog
-from tests.ui.helpers import FakeClock, StallDetector, run_async
+from tests.ui.gui_thread import GuiThreadWatch
+from tests.ui.helpers import FakeClock, run_async
 
 AMOUNT = 50_000
 IDLE_S = 600  # the profile's default lock timeout
@@ -35,7 +36,7 @@ def test_lock_then_unlock_to_review_and_an_idle_lock_closes_the_review(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
     sandbox: SandboxProcess,
-    stall: StallDetector,
+    gui_thread: GuiThreadWatch,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     clock = FakeClock()
@@ -57,7 +58,7 @@ def test_lock_then_unlock_to_review_and_an_idle_lock_closes_the_review(
 
     monkeypatch.setattr(psbt_flow, "sign_psbt", spy)
 
-    stall.start()
+    gui_thread.start()
     context, window = app.context, app.window
     window.show_tab("withdraw")
     tab = window.tab("withdraw")
@@ -97,5 +98,5 @@ def test_lock_then_unlock_to_review_and_an_idle_lock_closes_the_review(
     qtbot.waitUntil(lambda: not context.session.unlocked, timeout=5_000)
     qtbot.waitUntil(lambda: tab.status.text() == strings.FLOW_CANCELLED, timeout=5_000)
     assert not tab.txid_row.isVisible()
-    stall.assert_smooth()
+    gui_thread.assert_not_blocked()
     assert signed == []

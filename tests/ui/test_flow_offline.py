@@ -31,7 +31,7 @@ from tests.ui.flows import (
     wait_dialog,
     wait_new_dialog,
 )
-from tests.ui.helpers import StallDetector
+from tests.ui.gui_thread import GuiThreadWatch
 
 PRICE = 40_000
 
@@ -60,7 +60,7 @@ def test_export_sign_offline_import_and_submit(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
     sandbox: SandboxProcess,
-    stall: StallDetector,
+    gui_thread: GuiThreadWatch,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
@@ -72,7 +72,7 @@ def test_export_sign_offline_import_and_submit(
         return folder
 
     monkeypatch.setattr(ListingsTab, "ask_folder", staticmethod(ask_folder))
-    stall.start()
+    gui_thread.start()
 
     # 1. Online: export for offline signing (reviewed first, like signing here).
     online.window.show_tab("listings")
@@ -136,7 +136,7 @@ def test_export_sign_offline_import_and_submit(
         qtbot.waitUntil(lambda: not tab.flow.busy, timeout=60_000)
     assert tab.status.text() == strings.LISTINGS_DONE.format(count=2)
     assert all(tab.state_of(i) == "active" for i in chosen)
-    stall.assert_smooth()
+    gui_thread.assert_not_blocked()
 
 
 def test_a_lone_psbt_without_its_manifest_is_described_but_not_signed(

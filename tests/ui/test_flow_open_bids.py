@@ -29,7 +29,8 @@ from tests.ui.flows import (
     type_into,
     wait_new_dialog,
 )
-from tests.ui.helpers import StallDetector, run_async
+from tests.ui.gui_thread import GuiThreadWatch
+from tests.ui.helpers import run_async
 
 
 def _arrange_bids(app: AppHarness, loop: asyncio.AbstractEventLoop, slug: str) -> None:
@@ -58,7 +59,7 @@ def test_open_bids_refresh_filter_sort_and_cancel_several(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
     sandbox: SandboxProcess,
-    stall: StallDetector,
+    gui_thread: GuiThreadWatch,
 ) -> None:
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
     app, slug = funded.app, funded.assets.collection_slug
@@ -68,7 +69,7 @@ def test_open_bids_refresh_filter_sort_and_cancel_several(
     session.use_time(session.clock, SandboxClockSleeper(funded.root_url, session.clock))
     _arrange_bids(app, qloop, slug)
 
-    stall.start()
+    gui_thread.start()
     app.window.show_tab("open_bids")
     tab = app.window.tab("open_bids")
     assert isinstance(tab, OpenBidsTab)
@@ -134,9 +135,9 @@ def test_open_bids_refresh_filter_sort_and_cancel_several(
     qtbot.waitUntil(lambda: tab.model.rowCount() == 4, timeout=20_000)  # refreshed after it
     remaining = {tab.model.bid_id(r) for r in range(4)}
     assert not remaining & set(chosen)
-    stall.assert_smooth()
+    gui_thread.assert_not_blocked()
 
-    with stall.paused(), httpx.Client(base_url=funded.root_url, timeout=30) as http:
+    with gui_thread.paused(), httpx.Client(base_url=funded.root_url, timeout=30) as http:
         body = http.get("/v1/address/bids", params={"address": funded.keys.ordinals.address})
     listed = {str(r["bid_id"]["$oid"] if isinstance(r["bid_id"], dict) else r["bid_id"])
               for r in body.json()["data"]["results"]}  # fmt: skip

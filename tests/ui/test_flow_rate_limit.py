@@ -32,7 +32,8 @@ from tests.ui.flows import (
     open_funded_app,
     type_into,
 )
-from tests.ui.helpers import StallDetector, run_async
+from tests.ui.gui_thread import GuiThreadWatch
+from tests.ui.helpers import run_async
 
 TRAIT_VALUES = [f"v{n:02d}" for n in range(40)]
 
@@ -43,7 +44,7 @@ def test_rate_limited_placement_waits_then_succeeds(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
     sandbox: SandboxProcess,
-    stall: StallDetector,
+    gui_thread: GuiThreadWatch,
 ) -> None:
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
     app = funded.app
@@ -75,7 +76,7 @@ def test_rate_limited_placement_waits_then_succeeds(
     finally:
         run_async(qloop, other.aclose())
 
-    stall.start()
+    gui_thread.start()
     click(qtbot, tab.place_button)
     qtbot.waitUntil(lambda: tab.result.text().startswith(("Placed:", "Not placed")), timeout=30_000)
     assert tab.result.text() == (
@@ -87,9 +88,9 @@ def test_rate_limited_placement_waits_then_succeeds(
     assert shown == [
         f"Waiting {wait / 1000:.1f} s: the service allows one bid per 500 ms per trait…"
     ]
-    stall.assert_smooth()
+    gui_thread.assert_not_blocked()
 
-    with stall.paused(), httpx.Client(base_url=funded.root_url, timeout=30) as http:
+    with gui_thread.paused(), httpx.Client(base_url=funded.root_url, timeout=30) as http:
         body = http.get("/v1/address/bids", params={"address": funded.keys.ordinals.address})
     rows = body.json()["data"]["results"]
     plain = [r for r in rows if r.get("attribute") is None]

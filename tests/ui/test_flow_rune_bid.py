@@ -23,7 +23,7 @@ from tests.ui.flows import (
     set_spin,
     type_into,
 )
-from tests.ui.helpers import StallDetector
+from tests.ui.gui_thread import GuiThreadWatch
 
 TOTAL = 50_000
 UNITS = 2_500
@@ -35,12 +35,12 @@ def test_rune_bid_total_price_for_its_units(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
     sandbox: SandboxProcess,
-    stall: StallDetector,
+    gui_thread: GuiThreadWatch,
 ) -> None:
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
     app = funded.app
     fund_bidding_wallet(app, qloop, 200_000)
-    stall.start()
+    gui_thread.start()
     tab = bid_tab_ready(qtbot, app)
     form = tab.form
     click(qtbot, form.runes_radio)
@@ -64,9 +64,9 @@ def test_rune_bid_total_price_for_its_units(
     click(qtbot, tab.place_button)
     qtbot.waitUntil(lambda: tab.result.text().startswith("Placed:"), timeout=30_000)
     assert tab.result.text() == (f"Placed: 1 bid(s) in {DEMO_RUNE}. Accepted at the first attempt.")
-    stall.assert_smooth()
+    gui_thread.assert_not_blocked()
 
-    with stall.paused(), httpx.Client(base_url=funded.root_url, timeout=30) as http:
+    with gui_thread.paused(), httpx.Client(base_url=funded.root_url, timeout=30) as http:
         body = http.get("/v1/address/bids", params={"address": funded.keys.ordinals.address})
     (row,) = body.json()["data"]["results"]
     assert row["type"] == "rune"

@@ -30,7 +30,8 @@ from tests.support.proxy import FaultProxy
 from tests.support.psbt_tamper import tampers_for
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import click, open_funded_app, type_into, wait_dialog
-from tests.ui.helpers import StallDetector, run_async
+from tests.ui.gui_thread import GuiThreadWatch
+from tests.ui.helpers import run_async
 
 AMOUNT = 100_000
 TAMPER = "withdraw: payment output redirected"
@@ -65,7 +66,7 @@ def test_a_tampered_withdrawal_is_refused_in_the_dialog(
     sandbox: SandboxProcess,
     proxy: FaultProxy,
     signatures: list[object],
-    stall: StallDetector,
+    gui_thread: GuiThreadWatch,
 ) -> None:
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop, proxy.url)
     app = funded.app
@@ -96,7 +97,7 @@ def test_a_tampered_withdrawal_is_refused_in_the_dialog(
     hostile.arm(served.psbt_base64)
     del ctx
 
-    stall.start()
+    gui_thread.start()
     app.window.show_tab("withdraw")
     tab = app.window.tab("withdraw")
     assert isinstance(tab, WithdrawTab)
@@ -114,7 +115,7 @@ def test_a_tampered_withdrawal_is_refused_in_the_dialog(
     assert "someone else" in owners  # the redirected output, drawn as a stranger's
     click(qtbot, dialog.cancel_button)
     qtbot.waitUntil(lambda: tab.status.text() == strings.FLOW_REFUSED, timeout=10_000)
-    stall.assert_smooth()
+    gui_thread.assert_not_blocked()
 
     assert signatures == []
     assert hostile.submits() == []

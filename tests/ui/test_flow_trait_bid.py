@@ -23,7 +23,7 @@ from tests.ui.flows import (
     tick_trait,
     type_into,
 )
-from tests.ui.helpers import StallDetector
+from tests.ui.gui_thread import GuiThreadWatch
 
 TRAITS = (
     ("Gold", "Background: Ünïcødé Gold"),
@@ -39,12 +39,12 @@ def test_trait_bid_with_three_traits(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
     sandbox: SandboxProcess,
-    stall: StallDetector,
+    gui_thread: GuiThreadWatch,
 ) -> None:
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
     app, slug = funded.app, funded.assets.collection_slug
     fund_bidding_wallet(app, qloop, 300_000)
-    stall.start()
+    gui_thread.start()
     tab = bid_tab_ready(qtbot, app, slug)
     type_into(qtbot, tab.form.slug, slug)
     picker = tab.form.traits
@@ -82,9 +82,9 @@ def test_trait_bid_with_three_traits(
     assert tab.result.text().startswith("Placed: 6 bid(s) in ")
     for label in (label for _, label in TRAITS):
         assert f"[{label}]" in tab.result.text()
-    stall.assert_smooth()
+    gui_thread.assert_not_blocked()
 
-    with stall.paused(), httpx.Client(base_url=funded.root_url, timeout=30) as http:
+    with gui_thread.paused(), httpx.Client(base_url=funded.root_url, timeout=30) as http:
         body = http.get("/v1/address/bids", params={"address": funded.keys.ordinals.address})
     rows = body.json()["data"]["results"]
     traits = Counter(f"{r['attribute']['trait_type']}: {r['attribute']['value']}" for r in rows)

@@ -25,7 +25,7 @@ from tests.ui.flows import (
     tick_trait,
     type_into,
 )
-from tests.ui.helpers import StallDetector
+from tests.ui.gui_thread import GuiThreadWatch
 
 BALANCE = 100_000
 VALUES = [f"t{n:02d}" for n in range(52)]
@@ -50,13 +50,13 @@ def test_every_field_says_what_is_wrong(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
     sandbox: SandboxProcess,
-    stall: StallDetector,
+    gui_thread: GuiThreadWatch,
 ) -> None:
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
     app = funded.app
     slug = new_collection(funded.root_url, {"tier": VALUES})
     fund_bidding_wallet(app, qloop, BALANCE)
-    stall.start()
+    gui_thread.start()
     tab = bid_tab_ready(qtbot, app, slug)
     form = tab.form
 
@@ -135,4 +135,4 @@ def test_every_field_says_what_is_wrong(
     click(qtbot, form.runes_radio)
     assert "at least 10,000 sats" in _error(tab, "price")
     assert not tab.place_button.isEnabled()
-    stall.assert_smooth()
+    gui_thread.assert_not_blocked()

@@ -19,7 +19,8 @@ from app.ui.tabs.withdraw_tab import WithdrawTab
 from app.ui.wallet_session import wallet_session
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import click, open_funded_app, type_into, wait_dialog
-from tests.ui.helpers import StallDetector, run_async
+from tests.ui.gui_thread import GuiThreadWatch
+from tests.ui.helpers import run_async
 
 WALLET_FUNDS = 300_000
 BID_PRICE = 200_000
@@ -32,7 +33,7 @@ def test_withdraw_shows_the_bids_it_cancels_then_signs_and_submits(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
     sandbox: SandboxProcess,
-    stall: StallDetector,
+    gui_thread: GuiThreadWatch,
 ) -> None:
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
     app = funded.app
@@ -51,7 +52,7 @@ def test_withdraw_shows_the_bids_it_cancels_then_signs_and_submits(
     bid_id = bid.bid_id
     del ctx  # the test keeps no signing context
 
-    stall.start()
+    gui_thread.start()
     app.window.show_tab("withdraw")
     tab = app.window.tab("withdraw")
     assert isinstance(tab, WithdrawTab)
@@ -91,9 +92,9 @@ def test_withdraw_shows_the_bids_it_cancels_then_signs_and_submits(
     txid = tab.txid_row.txid
     assert txid is not None and txid in tab.status.text()
     assert "cancelled 1 bid" in tab.status.text()
-    stall.assert_smooth()
+    gui_thread.assert_not_blocked()
 
-    with stall.paused(), httpx.Client(base_url=funded.root_url, timeout=30) as http:
+    with gui_thread.paused(), httpx.Client(base_url=funded.root_url, timeout=30) as http:
         tx = http.get(f"/esplora/tx/{txid}").json()
         to = tab.destination.text()
         paid = [o["value"] for o in tx["vout"] if o.get("scriptpubkey_address") == to]

@@ -27,7 +27,8 @@ from tests.ui.flows import (
     type_into,
     wait_dialog,
 )
-from tests.ui.helpers import MemoryKeyring, StallDetector, run_async
+from tests.ui.gui_thread import GuiThreadWatch
+from tests.ui.helpers import MemoryKeyring, run_async
 
 ABANDON = " ".join(["abandon"] * 11 + ["about"])
 BIP84_FIRST = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu"
@@ -43,10 +44,10 @@ def test_create_a_new_phrase_confirm_it_and_connect(
     sandbox: SandboxProcess,
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
-    stall: StallDetector,
+    gui_thread: GuiThreadWatch,
 ) -> None:
     app = open_app(make_options())
-    stall.start()
+    gui_thread.start()
     choose_custom_service(qtbot, app, sandbox.url)
     dialog = start_key_setup(qtbot, app, KeyKind.CREATE)
     page = dialog.create_page
@@ -82,7 +83,7 @@ def test_create_a_new_phrase_confirm_it_and_connect(
     assert page_pw.strength.text() == strings.PASSWORD_STRENGTH_LABEL.format(label="Strong")
     with qtbot.waitSignal(app.window.controller.ready, timeout=30_000):
         click(qtbot, dialog.next_button)
-    stall.assert_smooth()
+    gui_thread.assert_not_blocked()
 
     context = app.context
     assert context.session.unlocked and page.words == []  # shown once, then forgotten
@@ -107,10 +108,10 @@ def test_import_shows_each_presets_addresses_and_keeps_the_api_key_in_the_keycha
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
     keychain: MemoryKeyring,
-    stall: StallDetector,
+    gui_thread: GuiThreadWatch,
 ) -> None:
     app = open_app(make_options(keychain=keychain))
-    stall.start()
+    gui_thread.start()
     first_run = wait_dialog(qtbot, app, FirstRunDialog)
     click(qtbot, first_run.satflow_radio)
     click(qtbot, first_run.continue_button)
@@ -140,7 +141,7 @@ def test_import_shows_each_presets_addresses_and_keeps_the_api_key_in_the_keycha
     click(qtbot, dialog.next_button)
     with qtbot.waitSignal(app.window.controller.ready, timeout=30_000):
         finish_with_password(qtbot, dialog, remember=True)
-    stall.assert_smooth()
+    gui_thread.assert_not_blocked()
 
     context = app.context
     assert context.session.keys.payment.address == BIP84_FIRST

@@ -14,7 +14,8 @@ from app.ui import strings
 from app.ui.dialogs.unlock import UnlockDialog
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import PASSWORD, click, prepare_profile, type_into, wait_dialog
-from tests.ui.helpers import FakeClock, StallDetector
+from tests.ui.gui_thread import GuiThreadWatch
+from tests.ui.helpers import FakeClock
 
 TIMEOUT_S = 120
 
@@ -24,12 +25,12 @@ def test_wrong_password_then_unlock_then_idle_lock(
     data_dir: Path,
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
-    stall: StallDetector,
+    gui_thread: GuiThreadWatch,
 ) -> None:
     prepare_profile(data_dir, lock_timeout_s=TIMEOUT_S)
     clock = FakeClock()
     app = open_app(make_options(clock=clock, idle_tick_ms=20))
-    stall.start()
+    gui_thread.start()
     qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
     window, context = app.window, app.context
     assert not context.session.unlocked
@@ -62,7 +63,7 @@ def test_wrong_password_then_unlock_then_idle_lock(
     assert not context.session.unlocked
     assert window.status.lock_button.text() == strings.STATUS_LOCKED
     assert window.status.currentMessage() == strings.LOCKED_AFTER_IDLE.format(minutes=2)
-    stall.assert_smooth()
+    gui_thread.assert_not_blocked()
 
 
 def test_lock_shortcut_and_status_button(

@@ -19,7 +19,7 @@ from app.ui.tabs.psbt_files_tab import PsbtFilesTab
 from app.wallet.psbt_io import parse_psbt, psbt_to_base64
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import PASSWORD, click, prepare_profile, type_into, wait_dialog
-from tests.ui.helpers import StallDetector
+from tests.ui.gui_thread import GuiThreadWatch
 
 VECTORS = Path(__file__).resolve().parents[1] / "wallet" / "vectors" / "psbt_bip174_vectors.json"
 
@@ -58,13 +58,13 @@ def test_offline_signer_opens_saves_and_unlocks_without_any_network_client(
     open_app: Callable[..., AppHarness],
     no_network: list[str],
     monkeypatch: pytest.MonkeyPatch,
-    stall: StallDetector,
+    gui_thread: GuiThreadWatch,
 ) -> None:
     prepare_profile(data_dir)  # "Main", with a key
     store = ProfileStore(data_dir)
     store.save(store.load().with_profile(AppProfile.sandbox()).with_active("Sandbox"))
     app = open_app(make_options(offline=True))
-    stall.start()
+    gui_thread.start()
     qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
     context, window = app.context, app.window
 
@@ -128,7 +128,7 @@ def test_offline_signer_opens_saves_and_unlocks_without_any_network_client(
     assert [e.action for e in context.activity.entries()][-1] == "psbt.save"  # type: ignore[union-attr]
 
     assert no_network == []
-    stall.assert_smooth()
+    gui_thread.assert_not_blocked()
 
 
 def test_the_same_profile_online_does_construct_clients(

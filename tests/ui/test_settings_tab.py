@@ -21,7 +21,8 @@ from app.ui.tabs.settings_tab import SettingsTab
 from app.ui.theme import COLORS, apply_theme
 from tests.ui.conftest import AppHarness, OptionsFactory, close_app
 from tests.ui.flows import DUMMY_URL, click, prepare_profile, type_into, wait_dialog
-from tests.ui.helpers import MemoryKeyring, StallDetector
+from tests.ui.gui_thread import GuiThreadWatch
+from tests.ui.helpers import MemoryKeyring
 
 
 @pytest.fixture
@@ -43,11 +44,11 @@ def test_fee_bounds_lock_timeout_urls_and_api_key(
     keychain: MemoryKeyring,
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
-    stall: StallDetector,
+    gui_thread: GuiThreadWatch,
 ) -> None:
     prepare_profile(data_dir, keychain=keychain)
     app = open_app(make_options(keychain=keychain))
-    stall.start()
+    gui_thread.start()
     qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
     tab = settings_tab(app)
     form = tab.form
@@ -86,7 +87,7 @@ def test_fee_bounds_lock_timeout_urls_and_api_key(
     qtbot.waitUntil(form.clear_key_button.isEnabled)
     click(qtbot, form.clear_key_button)
     qtbot.waitUntil(lambda: ("bidwallet-api-key", "Main") not in keychain.items)
-    stall.assert_smooth()
+    gui_thread.assert_not_blocked()
 
 
 def test_theme_profiles_and_window_state(
@@ -97,20 +98,23 @@ def test_theme_profiles_and_window_state(
     open_app: Callable[..., AppHarness],
     monkeypatch: pytest.MonkeyPatch,
     light_theme_after: None,
-    stall: StallDetector,
+    gui_thread: GuiThreadWatch,
 ) -> None:
     prepare_profile(data_dir)
     app = open_app(make_options())
-    stall.start()
+    gui_thread.start()
     qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
     tab = settings_tab(app)
 
     tab.theme.setCurrentIndex(tab.theme.findData("dark"))
     tab.theme.activated.emit(tab.theme.currentIndex())
-    qtbot.wait(0)  # the app's restyle runs in the loop, measured; the checks below are the test's
-    with stall.paused():
-        window_color = QApplication.palette().color(QPalette.ColorRole.Window).name()
-        assert window_color == COLORS["dark"]["window"]
+
+    def window_color() -> str:
+        return str(QApplication.palette().color(QPalette.ColorRole.Window).name())
+
+    # The choice is written to disk (in the executor), then the app restyles.
+    qtbot.waitUntil(lambda: window_color() == COLORS["dark"]["window"], timeout=10_000)
+    with gui_thread.paused():
         assert ProfileStore(data_dir).load().theme is Theme.DARK
 
     # Add a profile: the first-run dialog again, then key setup (cancelled: no key yet).
@@ -146,4 +150,4 @@ def test_theme_profiles_and_window_state(
         click(qtbot, wait_dialog(qtbot, again, KeySetupDialog).cancel_button)
     assert again.window.current_tab() is again.window.tab("activity")
     assert (again.window.width(), again.window.height()) == (760, 580)
-    stall.assert_smooth()
+    gui_thread.assert_not_blocked()

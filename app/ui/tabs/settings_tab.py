@@ -168,7 +168,7 @@ class SettingsTab(QWidget):
             return
         try:
             new = self.form.edited_profile(old)
-            context.save_settings(context.settings.with_profile(new, previous_name=old.name))
+            await context.save_settings(context.settings.with_profile(new, previous_name=old.name))
             self.form.profile = new
         except (ProfileSettingsError, ProfileFileError) as exc:
             set_message(self.message, strings.SETTINGS_INVALID.format(reason=exc))
@@ -237,11 +237,12 @@ class SettingsTab(QWidget):
         if await exec_dialog(box) == QMessageBox.StandardButton.Yes:
             await self._controller.remove_profile(name)
 
-    def change_theme(self) -> None:
+    @async_slot()
+    async def change_theme(self) -> None:
         context = self._context
         theme = Theme(self.theme.currentData())
         try:
-            context.save_settings(replace(context.settings, theme=theme))
+            await context.save_settings(replace(context.settings, theme=theme))
         except ProfileFileError as exc:
             set_message(self.message, strings.SETTINGS_INVALID.format(reason=exc))
             return
