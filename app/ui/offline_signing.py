@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from app.ui import strings
 from app.ui.async_tools import run_blocking
+from app.ui.wallet_session import NotReadyError
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
@@ -52,44 +53,66 @@ async def review_and_sign(
     progress: ProgressPanel,
 ) -> SignOutcome:
     """Review every PSBT of `folder` (nothing is signed if any is refused), ask the user in the
-    review dialog, then sign and write each signed file."""
+    review dialog, then sign and write each signed file (the one PSBT flow runner)."""
     from app.services.acp_signatures import ledger_of
     from app.services.errors import ServiceError
-    from app.services.offline import review_offline, sign_reviewed
-    from app.services.psbt_flow import PsbtRefusedError, accept_fee
-    from app.ui.dialogs.psbt_review_flow import confirm, show_refusal
+    from app.services.offline import OfflineSigned, review_offline, sign_reviewed
+    from app.services.psbt_flow import OperationCancelledError, accept_fee
+    from app.ui.psbt_flow_runner import FlowRun, FlowSteps, PsbtFlowRunner
 
-    try:
-        reviewed = await run_blocking(review_offline, folder, keys)
-    except PsbtRefusedError as exc:
-        await show_refusal(parent, context, exc, title=strings.OFFLINE_SIGN_TITLE)
-        return SignOutcome(False, strings.FLOW_REFUSED)
-    except (ServiceError, OSError) as exc:
-        reason = getattr(exc, "user_message", None) or str(exc)
-        return SignOutcome(False, strings.OFFLINE_SIGN_FAILED.format(reason=reason))
-    plans = [r.plan for r in reviewed]
-    action = strings.OFFLINE_SIGN_ACTION.format(count=len(plans))
-    notes = [strings.OFFLINE_FACTS_NOTE]
-    title = strings.OFFLINE_SIGN_TITLE
-    if not await confirm(parent, context, plans, title=title, action=action, notes=notes):
-        return SignOutcome(False, strings.FLOW_CANCELLED)
     ledger = ledger_of(context.options.data_dir)  # this machine's record of its ACP signatures
-    token = progress.begin(strings.LISTINGS_SIGNING, len(reviewed))
-    written: list[Path] = []
-    try:
+
+    async def open_keys() -> WalletKeys:
+        if not context.session.unlocked:  # locked since the review: nothing is signed
+            raise NotReadyError(strings.UNLOCK_TO_SIGN_HINT)
+        return keys
+
+    async def prepare(keys: WalletKeys, _run: FlowRun) -> list[OfflineSigned]:
+        return await run_blocking(review_offline, folder, keys)
+
+    def with_fees_accepted(reviewed: list[OfflineSigned]) -> list[OfflineSigned]:
+        return [
+            replace(r, plan=accept_fee(r.plan)) if r.plan.needs_fee_consent else r for r in reviewed
+        ]
+
+    async def execute(keys: WalletKeys, reviewed: list[OfflineSigned], run: FlowRun) -> int:
+        token = run.begin(strings.LISTINGS_SIGNING, len(reviewed))
         for done, item in enumerate(reviewed):
-            if token.cancelled:
-                text = strings.LISTINGS_CANCELLED_AFTER.format(done=done, total=len(reviewed))
-                return SignOutcome(False, text, tuple(written))
-            if item.plan.needs_fee_consent:  # the user ticked the box accepting this fee
-                item = replace(item, plan=await run_blocking(accept_fee, item.plan))
+            if token is not None and token.cancelled:
+                raise OperationCancelledError(done, len(reviewed))
             await run_blocking(sign_reviewed, folder, item, keys, ledger)
             written.append(folder / item.item.signed_psbt_file)
-            progress.progress(done + 1, len(reviewed))
-    except (ServiceError, OSError) as exc:  # PsbtRefusedError included (a colliding signature)
-        reason = getattr(exc, "user_message", None) or str(exc)
-        return SignOutcome(False, strings.OFFLINE_SIGN_FAILED.format(reason=reason), tuple(written))
-    finally:
-        progress.end()
-    text = strings.OFFLINE_SIGNED.format(count=len(written), folder=folder)
+            run.progress(done + 1, len(reviewed))
+        return len(written)
+
+    def failed(exc: BaseException) -> str:
+        if isinstance(exc, OperationCancelledError):
+            return strings.LISTINGS_CANCELLED_AFTER.format(done=exc.done, total=exc.total)
+        if isinstance(exc, ServiceError | NotReadyError):
+            return strings.OFFLINE_SIGN_FAILED.format(reason=exc.user_message)
+        if isinstance(exc, OSError):
+            return strings.OFFLINE_SIGN_FAILED.format(reason=str(exc))
+        raise exc  # a bug: the app's error dialog, not a sentence
+
+    written: list[Path] = []
+    said: list[str] = []
+    steps = FlowSteps(
+        title=strings.OFFLINE_SIGN_TITLE,
+        action=lambda reviewed: strings.OFFLINE_SIGN_ACTION.format(count=len(reviewed)),
+        prepare=prepare,
+        plans=lambda reviewed: [r.plan for r in reviewed],
+        notes=lambda _reviewed: [strings.OFFLINE_FACTS_NOTE],
+        accept_fee=with_fees_accepted,
+        execute=execute,
+        open=open_keys,
+        failed=failed,
+    )
+
+    def show(text: str, _role: str) -> None:
+        said.append(text)
+
+    count = await PsbtFlowRunner(parent, context, None, show, progress).run(steps)
+    if count is None:
+        return SignOutcome(False, said[-1] if said else strings.FLOW_CANCELLED, tuple(written))
+    text = strings.OFFLINE_SIGNED.format(count=count, folder=folder)
     return SignOutcome(True, text, tuple(written))

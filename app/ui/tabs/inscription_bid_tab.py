@@ -28,8 +28,6 @@ from app.ui.async_tools import async_slot
 from app.ui.dialogs.psbt_review_flow import (
     connection_key,
     read_context,
-    signing_context,
-    still_unlocked,
 )
 from app.ui.models.review_model import SIZE_FROM_ROWS, RowsModel
 from app.ui.tabs.inscription_bid_list import InscriptionBids, bid_cells, load_inscription_bids
@@ -39,6 +37,7 @@ from app.ui.widgets.amount_edit import AmountEdit
 
 if TYPE_CHECKING:
     from app.core.psbt_review import Review
+    from app.services.context import ServiceContext
     from app.ui.context import AppContext
     from app.ui.controller import AppController
 
@@ -216,45 +215,46 @@ class InscriptionBidTab(QWidget):
         self.refresh()
 
     async def _place(self, inscription_id: str, price: int) -> None:
-        from app.services.inscription_bid import execute_inscription_bid, prepare_inscription_bid
-        from app.services.psbt_flow import PsbtRefusedError, accept_fee
-        from app.ui.dialogs.psbt_review_flow import confirm, show_refusal
+        from app.services.inscription_bid import (
+            InscriptionBidPlaced,
+            InscriptionBidPlan,
+            execute_inscription_bid,
+            prepare_inscription_bid,
+        )
+        from app.services.psbt_flow import accept_fee
+        from app.ui.psbt_flow_runner import FlowSteps, PsbtFlowRunner
 
-        set_message(self.status, strings.FLOW_REVIEWING, "hint")
-        try:
-            ctx = await signing_context(self._context, self._controller)
+        async def prepare(ctx: ServiceContext, _run: object) -> InscriptionBidPlan:
             async with tracked(self._context, "inscription_bid.prepare", price=price) as result:
                 plan = await prepare_inscription_bid(ctx, inscription_id, price)
                 result.message = plan.psbt.label
-        except PsbtRefusedError as exc:
-            set_message(self.status, strings.FLOW_REFUSED)
-            await show_refusal(self, self._context, exc, title=strings.INSCRIPTION_BID_TITLE)
-            return
-        except Exception as exc:
-            set_message(
-                self.status, strings.INSCRIPTION_BID_NOT_PLACED.format(reason=failure_text(exc))
-            )
-            return
-        notes = [pay_note(plan.psbt.review, inscription_id)]
-        title, action = strings.INSCRIPTION_BID_TITLE, strings.INSCRIPTION_BID_ACTION
-        if not await confirm(
-            self, self._context, [plan.psbt], title=title, action=action, notes=notes
-        ):
-            set_message(self.status, strings.FLOW_CANCELLED, "hint")
-            return
-        set_message(self.status, strings.FLOW_SIGNING, "hint")
-        try:
-            ctx = still_unlocked(self._context)
-            if plan.psbt.needs_fee_consent:  # the user ticked the box accepting this fee
-                plan = replace(plan, psbt=await ctx.run_cpu(accept_fee, plan.psbt))
+            return plan
+
+        async def execute(
+            ctx: ServiceContext, plan: InscriptionBidPlan, _run: object
+        ) -> InscriptionBidPlaced:
             async with tracked(self._context, "inscription_bid.place", price=price) as result:
                 placed = await execute_inscription_bid(ctx, plan)
                 result.message = f"{inscription_id} for {sats(price)}"
                 result.details["bid_id"] = placed.bid_id
-        except Exception as exc:
-            set_message(
-                self.status, strings.INSCRIPTION_BID_NOT_PLACED.format(reason=failure_text(exc))
-            )
+            return placed
+
+        steps = FlowSteps(
+            title=strings.INSCRIPTION_BID_TITLE,
+            action=strings.INSCRIPTION_BID_ACTION,
+            prepare=prepare,
+            plans=lambda plan: [plan.psbt],
+            notes=lambda plan: [pay_note(plan.psbt.review, inscription_id)],
+            accept_fee=lambda plan: replace(plan, psbt=accept_fee(plan.psbt)),
+            execute=execute,
+            failed=lambda exc: strings.INSCRIPTION_BID_NOT_PLACED.format(reason=failure_text(exc)),
+        )
+
+        def show(text: str, role: str) -> None:
+            set_message(self.status, text, role)
+
+        placed = await PsbtFlowRunner(self, self._context, self._controller, show).run(steps)
+        if placed is None:
             return
         text = strings.INSCRIPTION_BID_PLACED.format(
             inscription=inscription_id, price=sats(price), bid=placed.bid_id or "?"

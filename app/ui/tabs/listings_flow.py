@@ -17,13 +17,7 @@ from typing import TYPE_CHECKING
 
 from app.ui import strings
 from app.ui.async_tools import run_blocking
-from app.ui.dialogs.psbt_review_flow import (
-    confirm,
-    read_context,
-    show_refusal,
-    signing_context,
-    still_unlocked,
-)
+from app.ui.psbt_flow_runner import FlowRun, FlowSteps, PsbtFlowRunner
 from app.ui.wallet_session import failure_text, tracked
 
 if TYPE_CHECKING:
@@ -60,31 +54,17 @@ class ListingsFlow:
             self._tab._selection_changed()
 
     async def _prepare(
-        self, ctx: ServiceContext, items: Sequence[HeldItem], prices: Sequence[int]
-    ) -> ListingPlan | None:
-        """Request and review every PSBT; a refusal is shown in the dialog (None returned)."""
+        self, ctx: ServiceContext, run: FlowRun, items: Sequence[HeldItem], prices: Sequence[int]
+    ) -> ListingPlan:
+        """Request and review every PSBT, with progress and Cancel."""
         from app.services.listings import prepare_listings
-        from app.services.psbt_flow import PsbtRefusedError
 
-        tab = self._tab
         wanted = [item.listing(price) for item, price in zip(items, prices, strict=True)]
-        token = tab.progress.begin(strings.LISTINGS_REVIEWING, len(wanted))
-        tab.show_status(strings.FLOW_REVIEWING)
-        try:
-            async with tracked(self._context, "listings.prepare", count=len(wanted)):
-                return await prepare_listings(
-                    ctx, wanted, progress=tab.progress.progress, cancel=token
-                )
-        except PsbtRefusedError as exc:
-            tab.show_status(strings.FLOW_REFUSED, "error")
-            tab.progress.end()
-            await show_refusal(tab, self._context, exc, title=strings.LISTINGS_TITLE)
-        except Exception as exc:
-            cancelled = type(exc).__name__ == "OperationCancelledError"
-            tab.show_status(strings.FLOW_CANCELLED if cancelled else self._failed(exc), "error")
-        return None
+        token = run.begin(strings.LISTINGS_REVIEWING, len(wanted))
+        async with tracked(self._context, "listings.prepare", count=len(wanted)):
+            return await prepare_listings(ctx, wanted, progress=run.progress, cancel=token)
 
-    def _failed(self, exc: Exception) -> str:
+    def _failed(self, exc: BaseException) -> str:
         from app.services.psbt_flow import OperationCancelledError
 
         if isinstance(exc, OperationCancelledError):
@@ -99,115 +79,84 @@ class ListingsFlow:
             )
         ]
 
-    async def sign_and_submit(self, items: Sequence[HeldItem], prices: Sequence[int]) -> None:
-        from app.services.listings import execute_listings
-
+    def _runner(self) -> PsbtFlowRunner:
         tab = self._tab
+        return PsbtFlowRunner(tab, self._context, self._controller, tab.show_status, tab.progress)
+
+    async def sign_and_submit(self, items: Sequence[HeldItem], prices: Sequence[int]) -> None:
+        from app.services.listings import ListingsDone, execute_listings
+
+        async def execute(ctx: ServiceContext, plan: ListingPlan, run: FlowRun) -> ListingsDone:
+            token = run.begin(strings.LISTINGS_SIGNING, len(plan.items))
+            async with tracked(self._context, "listings.submit", count=len(plan.items)) as result:
+                done = await execute_listings(ctx, plan, run.progress, token)
+                result.message = ", ".join(x.listing_id for x in done.listings)
+            return done
+
+        steps = FlowSteps(
+            title=strings.LISTINGS_TITLE,
+            action=strings.LISTINGS_ACTION.format(count=len(items)),
+            prepare=lambda ctx, run: self._prepare(ctx, run, items, prices),
+            plans=lambda plan: [i.psbt for i in plan.items],
+            notes=self._notes,
+            execute=execute,
+            failed=self._failed,
+        )
         with self._running():
-            try:
-                ctx = await signing_context(self._context, self._controller)
-            except Exception as exc:
-                tab.show_status(self._failed(exc), "error")
-                return
-            plan = await self._prepare(ctx, items, prices)
-            if plan is None:
-                return
-            tab.progress.end()
-            plans = [i.psbt for i in plan.items]
-            action = strings.LISTINGS_ACTION.format(count=len(plans))
-            title, notes = strings.LISTINGS_TITLE, self._notes(plan)
-            if not await confirm(
-                tab, self._context, plans, title=title, action=action, notes=notes
-            ):
-                tab.show_status(strings.FLOW_CANCELLED)
-                return
-            token = tab.progress.begin(strings.LISTINGS_SIGNING, len(plans))
-            tab.show_status(strings.FLOW_SIGNING)
-
-            def locked(unlocked: bool) -> None:
-                if not unlocked:  # a lock stops the signing between items, like Cancel
-                    tab.progress.cancel()
-
-            self._context.lock_changed.connect(locked)
-            try:
-                ctx = still_unlocked(self._context)
-                async with tracked(self._context, "listings.submit", count=len(plans)) as result:
-                    done = await execute_listings(ctx, plan, tab.progress.progress, token)
-                    result.message = ", ".join(x.listing_id for x in done.listings)
-            except Exception as exc:
-                tab.show_status(self._failed(exc), "error")
-                return
-            finally:
-                self._context.lock_changed.disconnect(locked)
-            tab.show_status(strings.LISTINGS_DONE.format(count=len(done.listings)), "ok")
+            done = await self._runner().run(steps)
+        if done is not None:
+            self._tab.show_status(strings.LISTINGS_DONE.format(count=len(done.listings)), "ok")
 
     async def export(self, items: Sequence[HeldItem], prices: Sequence[int], folder: Path) -> None:
         from app.services.offline import export_offline, listing_export_items
 
-        tab = self._tab
+        async def execute(ctx: ServiceContext, plan: ListingPlan, _run: FlowRun) -> Manifest:
+            async with tracked(self._context, "listings.export", count=len(plan.items)) as result:
+                manifest = await run_blocking(export_offline, folder, listing_export_items(plan))
+                result.message = str(folder)
+            return manifest
+
+        steps = FlowSteps(
+            title=strings.LISTINGS_TITLE,
+            action=strings.LISTINGS_EXPORT_ACTION.format(count=len(items)),
+            prepare=lambda ctx, run: self._prepare(ctx, run, items, prices),
+            plans=lambda plan: [i.psbt for i in plan.items],
+            notes=self._notes,
+            execute=execute,
+            signs=False,  # signed on the offline machine
+            failed=self._failed,
+            working=strings.LISTINGS_EXPORTING,
+        )
         with self._running():
-            try:
-                ctx = await read_context(self._context)
-            except Exception as exc:
-                tab.show_status(self._failed(exc), "error")
-                return
-            plan = await self._prepare(ctx, items, prices)
-            if plan is None:
-                return
-            tab.progress.end()
-            plans = [i.psbt for i in plan.items]
-            action = strings.LISTINGS_EXPORT_ACTION.format(count=len(plans))
-            title, notes = strings.LISTINGS_TITLE, self._notes(plan)
-            if not await confirm(
-                tab, self._context, plans, title=title, action=action, notes=notes
-            ):
-                tab.show_status(strings.FLOW_CANCELLED)
-                return
-            try:
-                async with tracked(self._context, "listings.export", count=len(plans)) as result:
-                    manifest = await run_blocking(
-                        export_offline, folder, listing_export_items(plan)
-                    )
-                    result.message = str(folder)
-            except Exception as exc:
-                tab.show_status(self._failed(exc), "error")
-                return
+            manifest = await self._runner().run(steps)
+        if manifest is not None:
             self.exported[folder.resolve()] = manifest
-            text = strings.LISTINGS_EXPORTED.format(count=len(plans), folder=folder)
-            tab.show_status(text, "ok")
+            text = strings.LISTINGS_EXPORTED.format(count=len(manifest.items), folder=folder)
+            self._tab.show_status(text, "ok")
 
     async def import_and_submit(self, folder: Path) -> None:
-        from app.services.offline import import_signed, submit_imported
-        from app.services.psbt_flow import PsbtRefusedError
+        from app.services.offline import ImportedItem, import_signed, submit_imported
 
-        tab = self._tab
+        async def prepare(ctx: ServiceContext, _run: FlowRun) -> list[ImportedItem]:
+            expected = self.exported.get(folder.resolve())
+            return await import_signed(ctx, folder, expected=expected)
+
+        async def execute(ctx: ServiceContext, batch: list[ImportedItem], _run: FlowRun) -> int:
+            async with tracked(self._context, "listings.import", count=len(batch)):
+                done = await submit_imported(ctx, batch)
+            return len(getattr(done, "listings", ())) or len(batch)
+
+        steps = FlowSteps(
+            title=strings.LISTINGS_TITLE,
+            action=lambda batch: strings.LISTINGS_SUBMIT_ACTION.format(count=len(batch)),
+            prepare=prepare,
+            plans=lambda batch: [x.plan for x in batch],
+            execute=execute,
+            signs=False,  # signed offline: only checked and submitted here
+            failed=lambda exc: strings.LISTINGS_IMPORT_FAILED.format(reason=failure_text(exc)),
+            working=strings.FLOW_SUBMITTING,
+        )
         with self._running():
-            tab.show_status(strings.FLOW_REVIEWING)
-            try:
-                ctx = await read_context(self._context)
-                expected = self.exported.get(folder.resolve())
-                batch = await import_signed(ctx, folder, expected=expected)
-            except PsbtRefusedError as exc:
-                tab.show_status(strings.FLOW_REFUSED, "error")
-                await show_refusal(tab, self._context, exc, title=strings.LISTINGS_TITLE)
-                return
-            except Exception as exc:
-                reason = failure_text(exc)
-                tab.show_status(strings.LISTINGS_IMPORT_FAILED.format(reason=reason), "error")
-                return
-            plans = [x.plan for x in batch]
-            action = strings.LISTINGS_SUBMIT_ACTION.format(count=len(plans))
-            if not await confirm(
-                tab, self._context, plans, title=strings.LISTINGS_TITLE, action=action
-            ):
-                tab.show_status(strings.FLOW_CANCELLED)
-                return
-            tab.show_status(strings.FLOW_SUBMITTING)
-            try:
-                async with tracked(self._context, "listings.import", count=len(plans)):
-                    done = await submit_imported(ctx, batch)
-            except Exception as exc:
-                tab.show_status(self._failed(exc), "error")
-                return
-            count = len(getattr(done, "listings", ())) or len(plans)
-            tab.show_status(strings.LISTINGS_DONE.format(count=count), "ok")
+            count = await self._runner().run(steps)
+        if count is not None:
+            self._tab.show_status(strings.LISTINGS_DONE.format(count=count), "ok")

@@ -25,22 +25,27 @@ from PySide6.QtWidgets import (
 from app.ui import strings
 from app.ui.async_tools import async_slot
 from app.ui.tabs.wallet_state import WalletState
-from app.ui.wallet_session import NotReadyError, failure_text, tracked, wallet_session
+from app.ui.wallet_session import NotReadyError, tracked, wallet_session
 from app.ui.widgets import message_label, set_message
 from app.ui.widgets.amount_edit import AmountEdit
 from app.ui.widgets.fee_picker import FeePicker
 from app.ui.widgets.qr_view import QrView
 
 if TYPE_CHECKING:
+    from app.services.context import ServiceContext
     from app.ui.context import AppContext
+    from app.ui.controller import AppController
 
 log = logging.getLogger(__name__)
 
 
 class FundPanel(QGroupBox):
-    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, context: AppContext, controller: AppController, parent: QWidget | None = None
+    ) -> None:
         super().__init__(strings.WALLET_FUND, parent)
         self.context = context
+        self._controller = controller
         self.session = wallet_session(context)
         self.amount = AmountEdit(step=10_000)
         self.fee = FeePicker()
@@ -153,47 +158,43 @@ class FundPanel(QGroupBox):
             self._set_busy(False)
 
     async def _fund(self, amount: int) -> None:
-        from app.net.errors import NetError
-        from app.services.errors import PolicyRefusedError, ServiceError
-        from app.services.funding import accept_funding_fee, execute_funding, prepare_funding
-        from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
-        from app.ui.dialogs.psbt_review_flow import show_refusal
+        from app.services.funding import (
+            FundingPlan,
+            FundingResult,
+            accept_funding_fee,
+            execute_funding,
+            prepare_funding,
+        )
+        from app.ui.psbt_flow_runner import FlowSteps, PsbtFlowRunner
 
-        self._show(strings.WALLET_FUND_PREPARING)
-        title, action = strings.WALLET_FUND_TITLE, strings.WALLET_FUND_ACTION
-        try:
+        async def prepare(ctx: ServiceContext, _run: object) -> FundingPlan:
+            self._show(strings.WALLET_FUND_PREPARING)
             async with tracked(self.context, "fund.prepare", amount=amount):
-                await self.session.ensure_ready()
-                plan = await prepare_funding(
-                    self.session.read_context(), amount, fee_rate=self.fee.rate()
-                )
-        except PolicyRefusedError as exc:
-            await show_refusal(self, self.context, exc, title=title)  # why; no Sign button
-            self._show(exc.user_message, "error")
+                return await prepare_funding(ctx, amount, fee_rate=self.fee.rate())
+
+        async def execute(ctx: ServiceContext, plan: FundingPlan, _run: object) -> FundingResult:
+            try:
+                async with tracked(self.context, "fund.broadcast", amount=amount) as record:
+                    result = await execute_funding(ctx, plan)
+                    record.txid = result.txid
+                    record.message = f"{amount:,} sats to the bidding wallet"
+            finally:
+                WalletState.of(self.context).request_refresh()
+            return result
+
+        steps = FlowSteps(
+            title=strings.WALLET_FUND_TITLE,
+            action=strings.WALLET_FUND_ACTION,
+            prepare=prepare,
+            plans=lambda plan: [plan],
+            accept_fee=accept_funding_fee,
+            execute=execute,
+            working=strings.WALLET_FUND_SIGNING,
+        )
+        runner = PsbtFlowRunner(self, self.context, self._controller, self._show)
+        result = await runner.run(steps)
+        if result is None:
             return
-        except (NotReadyError, ServiceError, NetError) as exc:
-            self._show(failure_text(exc), "error")
-            return
-        self._show("")
-        if not await PsbtReviewDialog.ask(
-            self, [plan], title=title, action=action, context=self.context
-        ):
-            self._show(strings.WALLET_FUND_CANCELLED)
-            return
-        self._show(strings.WALLET_FUND_SIGNING)
-        try:
-            ctx = self.session.signing_context()
-            if plan.needs_fee_consent:  # the user ticked the box accepting this fee
-                plan = await ctx.run_cpu(accept_funding_fee, plan)
-            async with tracked(self.context, "fund.broadcast", amount=amount) as record:
-                result = await execute_funding(ctx, plan)
-                record.txid = result.txid
-                record.message = f"{amount:,} sats to the bidding wallet"
-        except (NotReadyError, ServiceError, NetError) as exc:
-            self._show(failure_text(exc), "error")
-            return
-        finally:
-            WalletState.of(self.context).request_refresh()
         self.last_txid = result.txid
         self.copy_txid.setVisible(True)
         self._show(

@@ -84,7 +84,7 @@ class WalletTab(QWidget):
         balance_form.addRow(strings.WALLET_CONFIRMED, self.confirmed)
         balance_form.addRow(strings.WALLET_UNCONFIRMED, self.unconfirmed)
 
-        self.fund = FundPanel(context)
+        self.fund = FundPanel(context, controller)
 
         self.chart = PoolChart()
         chart_scroll = QScrollArea()

@@ -31,8 +31,6 @@ from app.ui.dialogs.psbt_review_flow import (
     TxidRow,
     connection_key,
     read_context,
-    signing_context,
-    still_unlocked,
 )
 from app.ui.tabs.wallet_state import WalletState
 from app.ui.tabs.withdraw_preview import WalletFacts, at_risk_rows, load_facts
@@ -41,6 +39,8 @@ from app.ui.widgets import message_label, set_message
 from app.ui.widgets.amount_edit import AmountEdit
 
 if TYPE_CHECKING:
+    from app.services.context import ServiceContext
+    from app.services.withdraw import WithdrawDone, WithdrawPlan
     from app.ui.context import AppContext
     from app.ui.controller import AppController
 
@@ -225,6 +225,17 @@ class WithdrawTab(QWidget):
         self.review_button.setEnabled(ready and self.amount.value() not in (None, 0))
         self.refresh_button.setEnabled(not self._busy)
 
+    def _notes(self, plan: WithdrawPlan) -> list[str]:
+        """What the withdrawal does, and the bids it will cancel, above the review."""
+        template = strings.WITHDRAW_NOTE_SWEEP if plan.sweep else strings.WITHDRAW_NOTE
+        notes = [template.format(amount=sats(plan.amount), address=self.destination.text())]
+        if plan.bids_at_risk:
+            bids = ", ".join(plan.bids_at_risk)
+            notes.append(
+                strings.WITHDRAW_NOTE_CANCELS.format(count=len(plan.bids_at_risk), bids=bids)
+            )
+        return notes
+
     def _show(self, text: str, role: str = "error") -> None:
         set_message(self.status, text, role)
 
@@ -246,47 +257,40 @@ class WithdrawTab(QWidget):
         self.refresh()
 
     async def _withdraw(self, wanted: int) -> None:
-        from app.services.psbt_flow import PsbtRefusedError, accept_fee
-        from app.services.withdraw import WITHDRAW_ALL, execute_withdraw, prepare_withdraw
-        from app.ui.dialogs.psbt_review_flow import confirm, show_refusal
+        from app.services.psbt_flow import accept_fee
+        from app.services.withdraw import (
+            WITHDRAW_ALL,
+            execute_withdraw,
+            prepare_withdraw,
+        )
+        from app.ui.psbt_flow_runner import FlowSteps, PsbtFlowRunner
 
-        self._show(strings.FLOW_REVIEWING, "hint")
-        try:
-            ctx = await signing_context(self._context, self._controller)
+        async def prepare(ctx: ServiceContext, _run: object) -> WithdrawPlan:
             async with tracked(self._context, "withdraw.prepare", amount=wanted) as result:
                 plan = await prepare_withdraw(ctx, WITHDRAW_ALL if self.sweep else wanted)
                 result.message = plan.psbt.label
-        except PsbtRefusedError as exc:
-            self._show(strings.FLOW_REFUSED)
-            await show_refusal(self, self._context, exc, title=strings.WITHDRAW_TITLE)
-            return
-        except Exception as exc:
-            self._show(strings.WITHDRAW_NOT_DONE.format(reason=failure_text(exc)))
-            return
-        template = strings.WITHDRAW_NOTE_SWEEP if plan.sweep else strings.WITHDRAW_NOTE
-        notes = [template.format(amount=sats(plan.amount), address=ctx.payment_address)]
-        if plan.bids_at_risk:
-            bids = ", ".join(plan.bids_at_risk)
-            notes.append(
-                strings.WITHDRAW_NOTE_CANCELS.format(count=len(plan.bids_at_risk), bids=bids)
-            )
-        title, action = strings.WITHDRAW_TITLE, strings.WITHDRAW_ACTION
-        if not await confirm(
-            self, self._context, [plan.psbt], title=title, action=action, notes=notes
-        ):
-            self._show(strings.FLOW_CANCELLED, "hint")
-            return
-        self._show(strings.FLOW_SIGNING, "hint")
-        try:
-            ctx = still_unlocked(self._context)
-            if plan.psbt.needs_fee_consent:  # the user ticked the box accepting this fee
-                plan = replace(plan, psbt=await ctx.run_cpu(accept_fee, plan.psbt))
+            return plan
+
+        async def execute(ctx: ServiceContext, plan: WithdrawPlan, _run: object) -> WithdrawDone:
             async with tracked(self._context, "withdraw", amount=plan.amount) as result:
                 done = await execute_withdraw(ctx, plan)
                 result.txid = done.txid
                 result.message = f"{sats(done.amount)} to {ctx.payment_address}"
-        except Exception as exc:
-            self._show(strings.WITHDRAW_NOT_DONE.format(reason=failure_text(exc)))
+            return done
+
+        steps = FlowSteps(
+            title=strings.WITHDRAW_TITLE,
+            action=strings.WITHDRAW_ACTION,
+            prepare=prepare,
+            plans=lambda plan: [plan.psbt],
+            notes=self._notes,
+            accept_fee=lambda plan: replace(plan, psbt=accept_fee(plan.psbt)),
+            execute=execute,
+            failed=lambda exc: strings.WITHDRAW_NOT_DONE.format(reason=failure_text(exc)),
+        )
+        runner = PsbtFlowRunner(self, self._context, self._controller, self._show)
+        done = await runner.run(steps)
+        if done is None:
             return
         text = strings.WITHDRAW_DONE.format(amount=sats(done.amount), txid=done.txid)
         if done.cancelled_bid_ids:
