@@ -43,7 +43,9 @@ from app.ui import strings
 from app.ui.context import AppContext, AppOptions
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 from app.ui.launch import build_window
+from app.ui.main_window import MainWindow
 from app.ui.tabs.listings_tab import ListingsTab
+from app.wallet.keys import WalletKeys
 from app.wallet.vault import Vault
 from app.wallet.vault_crypto import Argon2idParams
 from app.wallet.vault_file_store import FileStore
@@ -140,7 +142,8 @@ async def refreshed(tab: ListingsTab) -> None:
     tab.refreshed.disconnect(finished)
 
 
-async def one_round(root: str, data_dir: Path, count: int) -> tuple[float, float, float]:
+async def one_window(root: str, data_dir: Path) -> tuple[AppContext, MainWindow, WalletKeys]:
+    """The app's window on a fresh custom profile of the sandbox at `root`, unlocked."""
     secret = write_profile(data_dir, root)
     options = AppOptions(
         data_dir=data_dir,
@@ -155,6 +158,11 @@ async def one_round(root: str, data_dir: Path, count: int) -> tuple[float, float
     vault = await context.vault()
     keys = keys_from_secret(secret, vault.info("Bench key").meta)
     context.session.unlock(keys, "Bench key")
+    return context, window, keys
+
+
+async def one_round(root: str, data_dir: Path, count: int) -> tuple[float, float, float]:
+    context, window, keys = await one_window(root, data_dir)
     ids = await inscribe(root, keys.ordinals.address, count)
     window.show_tab("listings")
     tab = window.tab("listings")
