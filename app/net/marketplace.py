@@ -60,6 +60,15 @@ from app.net.marketplace_responses import (
     parse_withdraw_intent,
     parse_withdraw_result,
 )
+from app.net.marketplace_states import (
+    INSCRIPTION_BIDS_PATH,
+    LISTINGS_PATH,
+    NOT_OFFERED,
+    InscriptionBidState,
+    SellerListing,
+    parse_inscription_bid_states,
+    parse_seller_listings,
+)
 
 T = TypeVar("T")
 CollectionBidBody = Mapping[str, Any] | SupportsToJson | str | bytes
@@ -151,6 +160,12 @@ class MarketplaceClient(HttpClient):
     async def place_inscription_bid(self, request: InscriptionBidPlacement) -> BidPlaced:
         return await self._post("/bid/place", request.to_wire(), parse_bid_placed)
 
+    async def get_inscription_bid_states(self, address: str) -> list[InscriptionBidState] | None:
+        """The address's single-inscription bids with their state; None when the service does
+        not offer that list (404, 405)."""
+        params = {"address": address}
+        return await self._get_offered(INSCRIPTION_BIDS_PATH, params, parse_inscription_bid_states)
+
     # --- secure listings --------------------------------------------------------------------
 
     async def create_secure_sell_intent(self, listing: Listing) -> SecureListingIntent:
@@ -167,6 +182,12 @@ class MarketplaceClient(HttpClient):
     async def list_secure(self, request: SecureListingSubmission) -> SecureListingResult:
         return await self._post("/list/secure", request.to_wire(), parse_secure_listing_result)
 
+    async def get_seller_listings(self, seller_ord_address: str) -> list[SellerListing] | None:
+        """The seller's secure listings with their state; None when the service does not offer
+        that list (404, 405)."""
+        params = {"sellerOrdAddress": seller_ord_address}
+        return await self._get_offered(LISTINGS_PATH, params, parse_seller_listings)
+
     async def create_secure_purchase_intent(
         self, request: SecurePurchaseIntentRequest
     ) -> SecurePurchaseIntent:
@@ -178,6 +199,16 @@ class MarketplaceClient(HttpClient):
 
     async def _get(self, path: str, params: QueryParams, parse: Callable[[Reader, Any], T]) -> T:
         body = await self.get_json(path, params=params, on_error=self.marketplace_error)
+        return parse(Reader(self.service, path), body)
+
+    async def _get_offered(
+        self, path: str, params: QueryParams, parse: Callable[[Reader, Any], T]
+    ) -> T | None:
+        """``_get`` for an endpoint beyond the spec: None when the service answers 404 or 405."""
+        response = await self.send("GET", path, params=params)
+        if response.status_code in NOT_OFFERED:
+            return None
+        body = self.json_or_raise(response, self.marketplace_error)
         return parse(Reader(self.service, path), body)
 
     async def _post(self, path: str, body: Any, parse: Callable[[Reader, Any], T]) -> T:
