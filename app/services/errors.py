@@ -3,6 +3,13 @@
 `ServiceError.user_message` is what the GUI shows; `str(exc)` is the same sentence. None of
 these ever quote a signature, a PSBT or key material: only addresses, amounts, bid ids and the
 service's own error message.
+
+The use cases also let the network clients' errors through unchanged where the service or the
+connection is the cause (a refusal with its `errorCode`, no answer, an answer of the wrong
+shape). They are not wrapped in a second hierarchy: the classes a caller tells apart are listed
+here too (`NetError`, the base of them all; `HttpError`, a non-2xx answer with its status,
+message and code; `TransportError`, no answer at all), so the window catches and words them
+without importing `app.net`.
 """
 
 from __future__ import annotations
@@ -14,6 +21,26 @@ from app.core.errors import RuleViolation
 from app.core.pools import PoolUsage
 from app.core.psbt_review import Review
 from app.core.signing_policy import Refusal, Verdict
+from app.net.errors import HttpError, NetError, TransportError
+
+__all__ = [
+    "BidNotPlacedError",
+    "BidRejectedError",
+    "BiddingWalletIdentityError",
+    "BroadcastError",
+    "ChallengeError",
+    "HttpError",
+    "InsufficientFundsError",
+    "NetError",
+    "OrdUnavailableError",
+    "OwnSignatureInvalidError",
+    "PolicyRefusedError",
+    "PoolDoesNotFitError",
+    "PoolShortfall",
+    "ServiceError",
+    "TransportError",
+    "WatchOnlyError",
+]
 
 
 class ServiceError(Exception):

@@ -101,6 +101,13 @@ async def choose_fee_rate(
     return Fraction(str(estimates.for_target(target_blocks)))
 
 
+async def fee_estimates(ctx: ServiceContext) -> dict[int, float]:
+    """The network's fee rates (sat/vB) by confirmation target (blocks), for a fee picker;
+    `NetError` (`NoFeeEstimates` among them) when the estimator has none or cannot be read."""
+    estimates = await ctx.clients.esplora.fee_estimates()
+    return dict(estimates.by_target)
+
+
 async def prepare_funding(
     ctx: ServiceContext,
     amount: int,

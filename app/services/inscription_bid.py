@@ -9,6 +9,10 @@ The policy checks input 0 is the inscription's current output (and not ours), th
 lands on our ordinals address, and that we pay exactly price + postage + fee; only the other
 inputs are signed, SIGHASH_ALL. When placing fails in a way that may have reached the service
 (a timeout, a 5xx), the open bids are read before anything else is said or done.
+
+`my_inscription_bids(ctx)` lists our single-inscription bids with their state (open, accepted,
+cancelled, ended) where the service offers `GET /address/inscription-bids` (the sandbox does);
+without it, the spec's open bids are listed and the result says so (`with_states` False).
 """
 
 from __future__ import annotations
@@ -20,10 +24,23 @@ from app.core.psbt_review_summary import sats
 from app.core.signing_policy import InscriptionBidIntent
 from app.net.errors import MarketplaceError, NetError, ServerError, TransportError
 from app.net.marketplace_requests import InscriptionBidIntentRequest, InscriptionBidPlacement
+from app.net.marketplace_states import InscriptionBidState
 from app.services.context import ServiceContext
 from app.services.errors import BidNotPlacedError, BidRejectedError
+from app.services.open_bids import fetch_open_bids, pool_key_of
 from app.services.psbt_flow import PsbtPlan, review_online, sign_plan
 from app.wallet.addresses import KeyRole
+
+__all__ = [
+    "InscriptionBidPlaced",
+    "InscriptionBidPlan",
+    "InscriptionBidState",
+    "InscriptionBids",
+    "execute_inscription_bid",
+    "my_inscription_bids",
+    "prepare_inscription_bid",
+    "submit_signed_bid",
+]
 
 
 @dataclass(frozen=True)
@@ -41,6 +58,14 @@ class InscriptionBidPlaced:
     price: int
     bid_id: str | None
     message: str | None
+
+
+@dataclass(frozen=True)
+class InscriptionBids:
+    """Our single-inscription bids; `with_states` False: the service lists open ones only."""
+
+    rows: tuple[InscriptionBidState, ...]
+    with_states: bool
 
 
 async def prepare_inscription_bid(
@@ -127,3 +152,18 @@ async def _after_uncertain_failure(
         f"Placing the bid on {inscription_id} failed ({type(failure).__name__}) and it is "
         "not among your open bids: it was not placed. Try again."
     ) from failure
+
+
+async def my_inscription_bids(ctx: ServiceContext) -> InscriptionBids:
+    """Every bid of our ordinals address with its state, or the open ones when the service
+    does not offer the list with states."""
+    market = ctx.clients.marketplace
+    states = await market.get_inscription_bid_states(ctx.ordinals_address)
+    if states is not None:
+        return InscriptionBids(tuple(states), with_states=True)
+    open_only = (
+        InscriptionBidState(b.bid_id, b.inscription_id or "", b.price, "open")
+        for b in await fetch_open_bids(ctx)
+        if pool_key_of(b) is None and b.inscription_id
+    )
+    return InscriptionBids(tuple(open_only), with_states=False)

@@ -3,6 +3,9 @@
 A pool is a collection (or rune, or `sub1k`-style range) or one trait of a collection (spec
 section 1). Single-inscription bids are paid from the payment address, not the bidding
 wallet, so they are listed but belong to no pool.
+
+Each bid is the client's `BidListEntry` as parsed from the service's list; it is named here
+too, the type the window shows and previews against.
 """
 
 from __future__ import annotations
@@ -16,6 +19,18 @@ from app.core.pools import MakerFee, OpenBid, PoolKey, committed_by_pool
 from app.net.marketplace_bids import BidListEntry
 from app.services.bidding_wallet import BiddingWalletBalance, bidding_wallet_balance
 from app.services.context import ServiceContext
+
+__all__ = [
+    "INDIVIDUAL_BID_TYPE",
+    "BidListEntry",
+    "OpenBidsView",
+    "PoolTotal",
+    "fetch_open_bids",
+    "load_open_bids",
+    "pool_key_of",
+    "pool_totals",
+    "pooled_bids",
+]
 
 INDIVIDUAL_BID_TYPE = "individual"
 

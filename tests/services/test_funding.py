@@ -21,6 +21,7 @@ from app.services.funding import (
     ORD_BATCH,
     accept_funding_fee,
     execute_funding,
+    fee_estimates,
     fund_bidding_wallet,
     prepare_funding,
 )
@@ -94,6 +95,12 @@ async def test_fee_rate_from_the_estimates_when_not_chosen(ctx: ServiceContext) 
     # Our size estimate is the review's (Core's weights), so the rate paid is the rate asked.
     assert plan.review.vsize.vsize == plan.selection.vsize
     assert plan.review.fee_rate is not None and plan.review.fee_rate >= plan.fee_rate
+
+
+async def test_fee_estimates_for_the_picker_are_the_estimators(ctx: ServiceContext) -> None:
+    by_target = await fee_estimates(ctx)
+    assert by_target == dict((await ctx.clients.esplora.fee_estimates()).by_target)
+    assert by_target and all(t >= 1 and rate > 0 for t, rate in by_target.items())
 
 
 async def test_the_policy_guards_our_own_psbt(

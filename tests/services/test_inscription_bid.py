@@ -1,5 +1,6 @@
 """A bid on one inscription end to end against a real sandbox process: intent -> review ->
-sign -> place, then the sandbox's seller accepts and the inscription arrives."""
+sign -> place, then the sandbox's seller accepts and the inscription arrives; our bids listed
+with their state (or the open ones, from a service without that list)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,12 @@ import pytest
 from app.core.psbt_review_context import Role
 from app.services.context import ServiceContext
 from app.services.errors import BidNotPlacedError, BidRejectedError, OrdUnavailableError
-from app.services.inscription_bid import execute_inscription_bid, prepare_inscription_bid
+from app.services.inscription_bid import (
+    InscriptionBidState,
+    execute_inscription_bid,
+    my_inscription_bids,
+    prepare_inscription_bid,
+)
 from app.services.psbt_flow import ChainUnavailableError
 from tests.services.conftest import ContextFactory, SandboxControl
 from tests.services.test_listings import inscribe
@@ -44,6 +50,9 @@ async def test_a_bid_is_placed_then_accepted_and_the_inscription_arrives(
     assert placed.bid_id is not None
     open_bids = await ctx.clients.marketplace.get_bids(ctx.ordinals_address)
     assert [(b.bid_id, b.inscription_id) for b in open_bids] == [(placed.bid_id, inscription_id)]
+    mine = await my_inscription_bids(ctx)
+    assert mine.with_states
+    assert mine.rows == (InscriptionBidState(placed.bid_id, inscription_id, 50_000, "open"),)
 
     accepted = await sandbox.http.post(
         "/sandbox/inscription-bids/accept", json={"bidId": placed.bid_id}
@@ -53,6 +62,32 @@ async def test_a_bid_is_placed_then_accepted_and_the_inscription_arrives(
     location = await ctx.clients.ord.inscription(inscription_id)
     assert location.address == ctx.ordinals_address
     assert await ctx.clients.marketplace.get_bids(ctx.ordinals_address) == []
+    (ended,) = (await my_inscription_bids(ctx)).rows
+    assert (ended.bid_id, ended.state) == (placed.bid_id, "accepted")
+    assert ended.end_txid is not None
+
+
+@pytest.mark.parametrize("status", [404, 405])
+async def test_without_the_list_with_states_the_open_bids_are_listed(
+    status: int,
+    make_context: ContextFactory,
+    ctx: ServiceContext,
+    sandbox: SandboxControl,
+    proxy: FaultProxy,
+) -> None:
+    inscription_id = await sandbox_held_inscription(sandbox)
+    placed = await execute_inscription_bid(
+        ctx, await prepare_inscription_bid(ctx, inscription_id, 40_000)
+    )
+    assert placed.bid_id is not None
+    path = "/v1/address/inscription-bids"
+    proxy.add_fault(Fault.reply("GET", path, status, {"detail": "Not Found"}))
+
+    mine = await my_inscription_bids(make_context(ctx.keys, url=proxy.url))
+
+    assert not mine.with_states
+    assert mine.rows == (InscriptionBidState(placed.bid_id, inscription_id, 40_000, "open"),)
+    assert proxy.paths() == [f"GET {path}", "GET /v1/address/bids"]
 
 
 async def test_a_price_below_the_minimum_is_refused_before_anything_is_sent(

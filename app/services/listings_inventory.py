@@ -1,0 +1,79 @@
+"""What a seller starts a listing from, read-only:
+
+- `held_items(ctx)`: the inscriptions, and the runes outputs without an inscription, that the
+  ordinals address holds, as ord reports them (with each inscription's collection and whether
+  it is a TAP token transfer, which cannot be a secure listing);
+- `my_listings(ctx)`: the seller's secure listings with their state, or None when the service
+  does not offer that list (`GET /listings?sellerOrdAddress=` is beyond the spec).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from app.net.marketplace_states import SellerListing
+from app.services.context import ServiceContext
+from app.services.listings import ListingItem
+
+__all__ = ["HeldItem", "SellerListing", "held_items", "my_listings"]
+
+
+@dataclass(frozen=True)
+class HeldItem:
+    """An inscription, or a whole output's runes, on the ordinals address."""
+
+    outpoint: str
+    inscription_id: str | None = None
+    runes: str = ""  # "1,000 BIDWALLET•DEMO" for a runes output
+    collection: str | None = None
+    tap_transfer: bool = False  # as ord reports it (when it does)
+
+    @property
+    def is_runes(self) -> bool:
+        return self.inscription_id is None
+
+    @property
+    def key(self) -> str:
+        return self.inscription_id or self.outpoint
+
+    def listing(self, price: int) -> ListingItem:
+        """This item listed for `price` sats."""
+        if self.inscription_id is not None:
+            return ListingItem(
+                price, inscription_id=self.inscription_id, collection_slug=self.collection
+            )
+        return ListingItem(price, runes_output=self.outpoint)
+
+
+async def held_items(ctx: ServiceContext) -> list[HeldItem]:
+    """Each inscription of each output (outputs in outpoint order), then a runes output as one
+    item when it carries no inscription."""
+    ord_client = ctx.clients.ord
+    held = await ord_client.address(ctx.ordinals_address)
+    outputs = await ord_client.outputs(held.outputs)
+    ids = [i for o in outputs for i in o.inscriptions]
+    details = await asyncio.gather(*(ord_client.inscription(i) for i in ids))
+    extra = {d.inscription_id: d.raw for d in details}
+    items: list[HeldItem] = []
+    for out in sorted(outputs, key=lambda o: o.outpoint):
+        for inscription in out.inscriptions:
+            raw = extra.get(inscription, {})
+            collection = raw.get("collection")
+            items.append(
+                HeldItem(
+                    out.outpoint,
+                    inscription,
+                    collection=collection if isinstance(collection, str) else None,
+                    tap_transfer=raw.get("tap_transfer") is True,
+                )
+            )
+        if out.runes and not out.inscriptions:
+            runes = ", ".join(f"{r.amount:,} {r.name}" for r in out.runes)
+            items.append(HeldItem(out.outpoint, runes=runes))
+    return items
+
+
+async def my_listings(ctx: ServiceContext) -> list[SellerListing] | None:
+    """The listings of our ordinals address with their state; None when not offered."""
+    return await ctx.clients.marketplace.get_seller_listings(ctx.ordinals_address)
