@@ -36,7 +36,7 @@ PRELOAD_MODULES = (
     "app.services.session",
     "app.ui.dialogs.key_secrets",
 )
-PRELOAD_ONLINE_MODULES = ("app.net.clients", "app.services.sandbox_demo")
+PRELOAD_ONLINE_MODULES = ("app.services.connection", "app.services.sandbox_demo")
 
 
 def preload(names: tuple[str, ...]) -> None:

@@ -1,5 +1,6 @@
-"""The network side of a connected profile: the three clients (marketplace, Esplora, ord) and,
-for the sandbox profile, the child process they talk to. The offline signer never builds one."""
+"""The network side of a connected profile: the three clients (marketplace, Esplora, ord),
+opened by the services (`app.services.connection`), and for the sandbox profile the child
+process they talk to. The offline signer never builds one."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import TYPE_CHECKING
 from app.services.profiles import AppProfile
 
 if TYPE_CHECKING:
-    from app.net.clients import NetClients
+    from app.services.connection import NetClients
     from app.services.sandbox_process import SandboxProcess
 
 
@@ -21,11 +22,10 @@ class ServiceContainer:
     def open(
         cls, profile: AppProfile, *, api_key: str | None, sandbox: SandboxProcess | None
     ) -> ServiceContainer:
-        from app.net.clients import NetClients
+        from app.services.connection import open_clients
 
         sandbox_url = None if sandbox is None else sandbox.url
-        config = profile.service_config(api_key=api_key, sandbox_url=sandbox_url)
-        return cls(profile, NetClients.open(config))
+        return cls(profile, open_clients(profile, api_key=api_key, sandbox_url=sandbox_url))
 
     @property
     def marketplace_url(self) -> str:

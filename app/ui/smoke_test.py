@@ -212,23 +212,20 @@ class SmokeTestDriver(QObject):
 
     async def _first_collection(self) -> str:
         """The first collection the sandbox lists: the one the demo wallet was given."""
-        from app.net.errors import NetError
-        from app.net.http import HttpClient
+        from app.services.errors import NetError
+        from app.services.sandbox_facts import sandbox_collections
 
         root = self.context.sandbox.url if self.context.sandbox is not None else None
         if root is None:
             raise SmokeTestFailure("the sandbox stopped")
         self.step = "the sandbox's collections"
-        client = HttpClient(root, service="sandbox")
         try:
-            body = await client.get_json("/sandbox/collections")
+            collections = await sandbox_collections(root)
         except NetError as exc:
             raise SmokeTestFailure(f"no collection list from the sandbox: {exc}") from None
-        finally:
-            await client.aclose()
-        if not isinstance(body, list) or not body or not isinstance(body[0], dict):
+        if not collections:
             raise SmokeTestFailure("the sandbox lists no collection")
-        return str(body[0].get("slug"))
+        return collections[0].slug
 
     # -- waiting --------------------------------------------------------------------------------
 

@@ -14,7 +14,6 @@ sleeping.
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 import weakref
 from collections.abc import AsyncIterator
@@ -31,11 +30,10 @@ if TYPE_CHECKING:
     from app.services.cancel import ChallengeCache
     from app.services.context import ServiceContext
     from app.services.pacing import BidPacer, Clock, OffsetClock, Sleeper
+    from app.services.sandbox_facts import SandboxFacts
     from app.ui.context import AppContext
     from app.ui.service_container import ServiceContainer
     from app.wallet.keys import WalletKeys, WatchOnlyKeys
-
-log = logging.getLogger(__name__)
 
 # The use cases the flow tabs call, imported in the executor before the first use: an import
 # on the GUI thread would freeze the window for a moment.
@@ -47,6 +45,8 @@ SERVICE_MODULES = (
     "app.services.withdraw",
     "app.services.inscription_bid",
     "app.services.listings",
+    "app.services.listings_inventory",
+    "app.services.sandbox_facts",
     "app.services.psbt_flow",
     "app.core.bid_validation",
     "app.core.bid_message",
@@ -225,19 +225,13 @@ class AppWalletSession(QObject):
         root = _sandbox_root(self.context, services)
         if root is None:
             return
-        from app.net.errors import NetError
-        from app.net.http import HttpClient
+        from app.services.sandbox_facts import sandbox_facts
 
-        client = HttpClient(root, service="sandbox")
-        try:
-            info = await client.get_json("/sandbox/info")
-        except NetError as exc:  # not a sandbox, or not answering: the defaults stay
-            log.info("no sandbox info at the service root: %s", type(exc).__name__)
+        facts = await sandbox_facts(root)
+        if facts is None:  # not a sandbox, or not answering: the defaults stay
             return
-        finally:
-            await client.aclose()
         if services is self.context.services:  # still the same connection
-            self._apply_info(root, info)
+            self._apply_facts(facts)
 
     async def _load_watch_only(self) -> None:
         from app.ui.async_tools import run_blocking
@@ -255,24 +249,15 @@ class AppWalletSession(QObject):
         if public is not None:
             self._public, self._public_of = public, profile.key_name
 
-    def _apply_info(self, root: str, info: Any) -> None:
-        from app.core.pools import MakerFee
-
-        if not isinstance(info, dict):
-            return
-        self.sandbox_root = root
-        fee_sats, fee_bps = info.get("makerFeeSats"), info.get("makerFeeBps")
-        if isinstance(fee_sats, int):
-            self._maker_fee = MakerFee(fee_bps if isinstance(fee_bps, int) else 0, fee_sats)
-        key_hex = info.get("servicePublicKey")
-        if isinstance(key_hex, str) and len(key_hex) == 66:
-            try:
-                self._service_key = bytes.fromhex(key_hex)
-            except ValueError:
-                log.warning("the sandbox's servicePublicKey is not hex; not used")
-        clock_ms = info.get("clockMs")
-        if isinstance(clock_ms, int) and not self._time_injected:
-            self._set_clock_offset(clock_ms - time.time_ns() // 1_000_000)
+    def _apply_facts(self, facts: SandboxFacts) -> None:
+        """The sandbox's maker fee, service key and clock, where it gave them."""
+        self.sandbox_root = facts.root
+        if facts.maker_fee is not None:
+            self._maker_fee = facts.maker_fee
+        if facts.service_public_key is not None:
+            self._service_key = facts.service_public_key
+        if facts.clock_ms is not None and not self._time_injected:
+            self._set_clock_offset(facts.clock_ms - time.time_ns() // 1_000_000)
 
     def _set_clock_offset(self, offset_ms: int) -> None:
         clock: OffsetClock | None = _as_offset_clock(self.clock)
@@ -326,8 +311,7 @@ async def tracked(context: AppContext, action: str, **details: Any) -> AsyncIter
 
 def failure_text(error: BaseException) -> str:
     """A plain sentence for an error a user can meet; None of them quote secrets."""
-    from app.net.errors import HttpError, NetError, TransportError
-    from app.services.errors import ServiceError
+    from app.services.errors import HttpError, NetError, ServiceError, TransportError
 
     if isinstance(error, NotReadyError | ServiceError):
         return error.user_message

@@ -28,7 +28,7 @@ from app.core.bid_request import RANGE_SLUGS
 from app.ui import strings
 
 if TYPE_CHECKING:
-    from app.net.marketplace_bids import BidListEntry
+    from app.services.open_bids import BidListEntry
 
 COL_POOL, COL_TRAIT, COL_KIND, COL_PRICE, COL_QTY, COL_EXPIRES, COL_ID = range(7)
 SORT_ROLE: Final = Qt.ItemDataRole.UserRole + 1

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 
 from app.ui import strings
 from app.ui.models.review_model import short
-from app.ui.tabs.listings_items import HeldItem
+from app.ui.tabs.listings_items import kind_text
+
+if TYPE_CHECKING:
+    from app.services.listings_inventory import HeldItem
 
 _Index = QModelIndex | QPersistentModelIndex
 CHECK, ITEM, KIND, COLLECTION, PRICE = range(5)
@@ -93,7 +96,7 @@ class HeldItemsModel(QAbstractTableModel):
         if column == ITEM:
             return short(item.inscription_id, 10) if item.inscription_id else item.runes
         if column == KIND:
-            return item.kind_text()
+            return kind_text(item)
         if column == COLLECTION:
             return item.collection or ""
         if column == PRICE:

@@ -6,6 +6,7 @@ shows the rules it breaks. `draft(now_ms)` reads it all as a `BidDraft`."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QDateTime, QStringListModel, Qt, Signal
 from PySide6.QtWidgets import (
@@ -25,7 +26,6 @@ from PySide6.QtWidgets import (
 
 from app.core.limits import MAX_TRAITS_PER_REQUEST, MIN_BID_EXPIRY_MS
 from app.ui import strings
-from app.ui.tabs.bid_catalog import CollectionInfo
 from app.ui.tabs.bid_preview import (
     EXPIRY,
     KIND,
@@ -38,6 +38,9 @@ from app.ui.tabs.bid_preview import (
 from app.ui.widgets import message_label, set_message
 from app.ui.widgets.amount_edit import AmountEdit
 from app.ui.widgets.trait_picker import TraitPicker
+
+if TYPE_CHECKING:
+    from app.services.sandbox_facts import CollectionInfo
 
 COLLECTION = "collection"
 CUSTOM_EXPIRY = -1

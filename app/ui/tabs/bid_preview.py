@@ -21,8 +21,8 @@ from app.core.pools import MakerFee, check_request_fits
 from app.ui import strings
 
 if TYPE_CHECKING:
-    from app.net.marketplace_bids import BidListEntry
     from app.services.bids import BidSpec
+    from app.services.open_bids import BidListEntry
 
 # Form fields that show messages; "general" is the line above the Place button.
 KIND, SLUG, PRICE, QUANTITY, EXPIRY, TRAITS, GENERAL = (

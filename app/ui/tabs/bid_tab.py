@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
 
 from app.ui import strings
 from app.ui.async_tools import async_slot
-from app.ui.tabs.bid_catalog import load_collections
 from app.ui.tabs.bid_form import BidForm
 from app.ui.tabs.bid_preview import GENERAL, BidderIdentity, BidPreview, preview, spec_of
 from app.ui.tabs.wallet_state import WalletState
@@ -178,7 +177,9 @@ class BidTab(QWidget):
             await self.session.ensure_ready()
         except NotReadyError:
             return
-        self.form.set_collections(await load_collections(self.session.sandbox_root))
+        from app.services.sandbox_facts import collection_catalog
+
+        self.form.set_collections(await collection_catalog(self.session.sandbox_root))
 
     # -- preview ------------------------------------------------------------------------------
 
@@ -260,9 +261,8 @@ class BidTab(QWidget):
             self.update_preview()
 
     async def _place(self, draft: object) -> None:
-        from app.net.errors import NetError
         from app.services.bids import place_bid
-        from app.services.errors import ServiceError
+        from app.services.errors import NetError, ServiceError
         from app.ui.tabs.bid_preview import BidDraft
 
         assert isinstance(draft, BidDraft)

@@ -30,7 +30,7 @@ from app.ui.dialogs.psbt_review_flow import (
     read_context,
 )
 from app.ui.models.review_model import SIZE_FROM_ROWS, RowsModel
-from app.ui.tabs.inscription_bid_list import InscriptionBids, bid_cells, load_inscription_bids
+from app.ui.tabs.inscription_bid_list import bid_cells
 from app.ui.wallet_session import NotReadyError, failure_text, tracked, wallet_session
 from app.ui.widgets import message_label, set_message
 from app.ui.widgets.amount_edit import AmountEdit
@@ -38,6 +38,7 @@ from app.ui.widgets.amount_edit import AmountEdit
 if TYPE_CHECKING:
     from app.core.psbt_review import Review
     from app.services.context import ServiceContext
+    from app.services.inscription_bid import InscriptionBids
     from app.ui.context import AppContext
     from app.ui.controller import AppController
 
@@ -179,8 +180,10 @@ class InscriptionBidTab(QWidget):
     async def refresh(self) -> None:
         services = self._context.services
         try:
-            ctx = await read_context(self._context)
-            self.bids = await load_inscription_bids(ctx)
+            ctx = await read_context(self._context)  # the services modules loaded first
+            from app.services.inscription_bid import my_inscription_bids
+
+            self.bids = await my_inscription_bids(ctx)
         except NotReadyError as exc:
             self.list_hint.setText(exc.user_message)
             return

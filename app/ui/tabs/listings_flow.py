@@ -23,10 +23,10 @@ from app.ui.wallet_session import failure_text, tracked
 if TYPE_CHECKING:
     from app.services.context import ServiceContext
     from app.services.listings import ListingPlan
+    from app.services.listings_inventory import HeldItem
     from app.services.offline_manifest import Manifest
     from app.ui.context import AppContext
     from app.ui.controller import AppController
-    from app.ui.tabs.listings_items import HeldItem
     from app.ui.tabs.listings_tab import ListingsTab
 
 

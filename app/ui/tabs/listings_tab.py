@@ -31,14 +31,7 @@ from app.ui.icons import icon_button
 from app.ui.models.listings_model import HeldItemsModel
 from app.ui.models.review_model import SIZE_FROM_ROWS, Cell, RowsModel, short
 from app.ui.tabs.listings_flow import ListingsFlow
-from app.ui.tabs.listings_items import (
-    MAX_PER_REQUEST,
-    HeldItem,
-    MyListing,
-    batch_problem,
-    load_held_items,
-    load_my_listings,
-)
+from app.ui.tabs.listings_items import MAX_PER_REQUEST, batch_problem
 from app.ui.theme import ThemeState
 from app.ui.wallet_session import NotReadyError, failure_text, wallet_session
 from app.ui.widgets import message_label, set_message
@@ -46,6 +39,7 @@ from app.ui.widgets.amount_edit import AmountEdit
 from app.ui.widgets.progress_panel import ProgressPanel
 
 if TYPE_CHECKING:
+    from app.services.listings_inventory import HeldItem, SellerListing
     from app.ui.context import AppContext
     from app.ui.controller import AppController
 
@@ -72,7 +66,7 @@ class ListingsTab(QWidget):
         super().__init__(parent)
         self._context = context
         self.held: list[HeldItem] | None = None
-        self.mine: list[MyListing] | None = None
+        self.mine: list[SellerListing] | None = None
         self._held_of = connection_key(context)
 
         self.held_hint = message_label("hint")
@@ -219,9 +213,11 @@ class ListingsTab(QWidget):
     async def refresh(self) -> None:
         services = self._context.services
         try:
-            ctx = await read_context(self._context)
-            held = await load_held_items(ctx)
-            mine = await load_my_listings(ctx)
+            ctx = await read_context(self._context)  # the services modules loaded first
+            from app.services.listings_inventory import held_items, my_listings
+
+            held = await held_items(ctx)
+            mine = await my_listings(ctx)
         except NotReadyError as exc:
             self.held_hint.setText(exc.user_message)
             return
@@ -238,7 +234,7 @@ class ListingsTab(QWidget):
         self.receive_label.setText(f"{ctx.payment_address} ({strings.LISTINGS_RECEIVE_HINT})")
         self._show_mine(mine)
 
-    def _show_mine(self, mine: list[MyListing] | None) -> None:
+    def _show_mine(self, mine: list[SellerListing] | None) -> None:
         rows = [
             (
                 Cell(short(m.item, 10), tooltip=m.item),

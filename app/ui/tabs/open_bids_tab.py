@@ -226,9 +226,8 @@ class OpenBidsTab(QWidget):
         return f"{what} · {price} sats · {bid_id}"
 
     async def _cancel(self, ids: list[str]) -> CancelReport | None:
-        from app.net.errors import NetError
         from app.services.cancel import cancel_bids
-        from app.services.errors import ServiceError
+        from app.services.errors import NetError, ServiceError
 
         try:
             async with tracked(self.context, "bids.cancel", count=len(ids)) as record:

@@ -113,13 +113,15 @@ class FundPanel(QGroupBox):
 
     @async_slot()
     async def load_estimates(self) -> None:
-        from app.net.errors import NetError
+        from app.services.errors import NetError
 
         services = self.context.services
         try:
             await self.session.ensure_ready()
             ctx = self.session.read_context()
-            estimates = await ctx.clients.esplora.fee_estimates()
+            from app.services.funding import fee_estimates  # loaded by ensure_ready
+
+            estimates = await fee_estimates(ctx)
         except (NotReadyError, NetError) as exc:
             log.info("no fee estimates: %s", type(exc).__name__)
             self.fee.set_estimates(None)
@@ -128,7 +130,7 @@ class FundPanel(QGroupBox):
             if self.context.services is not services:
                 return  # the connection closed under the request
             raise
-        self.fee.set_estimates(dict(estimates.by_target))
+        self.fee.set_estimates(estimates)
 
     # -- pay from this wallet -----------------------------------------------------------------
 

@@ -91,8 +91,7 @@ class WalletState(QObject):
             self.busy_changed.emit(False)
 
     async def _load_once(self) -> None:
-        from app.net.errors import NetError
-        from app.services.errors import ServiceError
+        from app.services.errors import NetError, ServiceError
 
         services = self.context.services
         try:

@@ -11,9 +11,9 @@ from app.ui import strings
 
 if TYPE_CHECKING:
     from app.core.pools import MakerFee
-    from app.net.marketplace_bids import BidListEntry
     from app.services.bidding_wallet import BiddingWalletBalance
     from app.services.context import ServiceContext
+    from app.services.open_bids import BidListEntry
 
 
 @dataclass(frozen=True)
