@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from app.ui import strings
 from app.ui.wallet_session import NotReadyError, failure_text, wallet_session
 
 if TYPE_CHECKING:
@@ -61,15 +62,23 @@ class WalletState(QObject):
         return self._task is not None and not self._task.done()
 
     def _session_changed(self) -> None:
-        if not self.session.connected:
+        if not self.session.connected:  # closed (or shut down): nothing to load until it is back
             self.timer.stop()
             self.view = None
+            self._fail(strings.NOT_CONNECTED_HINT)
+            return
         self.request_refresh()
 
-    def request_refresh(self) -> asyncio.Task[None]:
-        """Start a load, or fold this request into one more run of the load in progress."""
+    def request_refresh(self) -> asyncio.Task[None] | None:
+        """Start a load, or fold this request into one more run of the load in progress. None
+        when no event loop runs (a timer firing after the app's loop ended): nothing to do."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.timer.stop()
+            return None
         if self._task is None or self._task.done():
-            self._task = asyncio.ensure_future(self._run())
+            self._task = loop.create_task(self._run())
             self._task.add_done_callback(_report_unexpected)
             self.busy_changed.emit(True)
         else:
@@ -78,7 +87,9 @@ class WalletState(QObject):
 
     async def refresh(self) -> None:
         """Load now (or join the load in progress and the one after it)."""
-        await self.request_refresh()
+        task = self.request_refresh()
+        if task is not None:
+            await task
 
     async def _run(self) -> None:
         try:
