@@ -38,6 +38,15 @@ MIN_LOCK_TIMEOUT_S: Final = 30
 MAX_LOCK_TIMEOUT_S: Final = 24 * 3600
 
 
+def default_data_dir() -> Path:
+    """Where the app keeps its files (profiles.json, the profiles' directories, the vault file
+    when there is no system keychain): $BIDWALLET_DATA_DIR if set, else the platform's user
+    data directory."""
+    from app.wallet.vault_file_store import default_data_dir as data_dir
+
+    return data_dir()
+
+
 class ProfileSettingsError(ValueError):
     """A profile or setting value is out of range or malformed (the message says which)."""
 

@@ -7,7 +7,6 @@ recorded in the activity log when one is given.
 
 from __future__ import annotations
 
-import os
 import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
@@ -115,14 +114,13 @@ def create_demo_key(vault: Vault, key_name: str) -> WalletKeys:
     """A fresh regtest mnemonic stored in `vault` as `key_name` under a generated password
     (CPU and Argon2 work: call from an executor). Returns its keys, unlocked. An earlier demo
     key of that name (a setup that failed half-way) is replaced; any other key is refused."""
-    from embit import bip39
-
+    from app.services.key_setup import new_mnemonic
     from app.services.session import keys_from_secret, layout_for_preset
     from app.wallet.vault_models import MnemonicSecret, ProfileMeta
 
     if vault.exists(key_name) and vault.info(key_name).meta.network != "regtest":
         raise SandboxDemoError(f"{key_name!r} is a real wallet's key: not replacing it")
-    secret = MnemonicSecret(bip39.mnemonic_from_bytes(os.urandom(16)))
+    secret = MnemonicSecret(new_mnemonic())
     meta = ProfileMeta(name=key_name, network="regtest", layout=layout_for_preset(DEMO_PRESET))
     password = secrets.token_urlsafe(24)
     vault.create(meta, secret, password, overwrite=True)

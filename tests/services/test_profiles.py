@@ -8,9 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from keyring.backend import KeyringBackend
 from keyring.backends.fail import Keyring as FailKeyring
-from keyring.errors import PasswordDeleteError
 
 from app.services.profiles import (
     SATFLOW_API_URL,
@@ -25,27 +23,7 @@ from app.services.profiles import (
     ServiceKind,
     Theme,
 )
-
-
-class MemoryKeyring(KeyringBackend):
-    priority = 1  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.items: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.items.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.items[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        if self.items.pop((service, username), None) is None:
-            raise PasswordDeleteError("no such item")
-
-
-KeyringBackend._classes.discard(MemoryKeyring)  # type: ignore[attr-defined]
+from tests.support.vaults import MemoryKeyring
 
 
 def custom(name: str = "Mine", **changes: object) -> AppProfile:

@@ -22,11 +22,9 @@ from app.services.sandbox_demo import (
 from app.services.sandbox_process import start_sandbox
 from app.services.session import layout_for_preset
 from app.wallet.vault import Vault
-from app.wallet.vault_crypto import Argon2idParams
 from app.wallet.vault_file_store import FileStore
 from app.wallet.vault_models import MnemonicSecret, ProfileMeta
-
-FAST_KDF = Argon2idParams(time_cost=1, memory_kib=256, parallelism=1)
+from tests.support.vaults import FAST_KDF
 
 
 def test_demo_key_lives_in_the_vault_and_unlocks_with_its_stored_password(tmp_path: Path) -> None:
