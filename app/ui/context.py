@@ -20,18 +20,18 @@ from app.ui import strings
 from app.ui.async_tools import run_blocking
 
 if TYPE_CHECKING:
+    from app.services.key_vault import Vault
     from app.services.profiles import ApiKeyStore
     from app.services.sandbox_process import SandboxProcess
     from app.ui.service_container import ServiceContainer
-    from app.wallet.vault import Vault
 
 log = logging.getLogger(__name__)
 
 
 def _default_vault(data_dir: Path) -> Vault:
-    from app.wallet.vault import open_default_vault
+    from app.services.key_vault import open_vault
 
-    return open_default_vault(data_dir).vault
+    return open_vault(data_dir)
 
 
 def _default_api_keys() -> ApiKeyStore:

@@ -29,13 +29,7 @@ log = logging.getLogger(__name__)
 
 # Imported in the executor before the first use: importing httpx or embit takes a few hundred
 # milliseconds, which on the GUI thread would freeze the window.
-PRELOAD_MODULES = (
-    "app.wallet.keys",
-    "app.wallet.vault",
-    "app.wallet.psbt_io",
-    "app.services.session",
-    "app.ui.dialogs.key_secrets",
-)
+PRELOAD_MODULES = ("app.services.session", "app.services.key_vault", "app.services.key_setup")
 PRELOAD_ONLINE_MODULES = ("app.services.connection", "app.services.sandbox_demo")
 
 
@@ -160,10 +154,11 @@ class AppController(QObject):
     async def _note_watch_only(self, profile: AppProfile) -> None:
         watch_only = False
         if profile.key_name is not None:
+            from app.services.key_vault import has_secret
+
             vault = await self.context.vault()
             try:
-                info = await run_blocking(vault.info, profile.key_name)
-                watch_only = not info.has_secret
+                watch_only = not await run_blocking(has_secret, vault, profile.key_name)
             except Exception as exc:  # a missing or damaged entry: unlock will say what
                 log.warning("cannot read the key of %r: %s", profile.name, type(exc).__name__)
         self.context.watch_only = watch_only
@@ -198,10 +193,11 @@ class AppController(QObject):
     # -- keys -------------------------------------------------------------------------------
 
     async def _setup_keys(self, profile: AppProfile) -> AppProfile:
+        from app.services.key_vault import key_names
         from app.ui.dialogs.key_setup import KeySetupDialog
 
         vault = await self.context.vault()
-        key_name = unique_name(profile.name, set(await run_blocking(vault.profile_names)))
+        key_name = unique_name(profile.name, set(await run_blocking(key_names, vault)))
         dialog = KeySetupDialog(vault, key_name, profile.name, profile.network, self._parent())
         if not await self.show_dialog(dialog) or dialog.result_value is None:
             return profile
@@ -213,7 +209,7 @@ class AppController(QObject):
         return profile
 
     async def _unlock_remembered(self, profile: AppProfile) -> None:
-        from app.ui.dialogs.key_secrets import unlock_remembered
+        from app.services.key_vault import unlock_remembered
 
         assert profile.key_name is not None
         vault = await self.context.vault()
@@ -227,6 +223,7 @@ class AppController(QObject):
 
     async def unlock(self) -> bool:
         """Ask for the password of the active profile's keys; True when unlocked."""
+        from app.services.key_vault import has_secret
         from app.ui.dialogs.unlock import UnlockDialog
 
         context = self.context
@@ -237,8 +234,7 @@ class AppController(QObject):
         if context.session.unlocked:
             return True
         vault = await context.vault()
-        info = await run_blocking(vault.info, profile.key_name)
-        if not info.has_secret:
+        if not await run_blocking(has_secret, vault, profile.key_name):
             context.error(strings.WATCH_ONLY_NO_UNLOCK)
             return False
         if profile.sandbox_only:

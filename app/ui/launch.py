@@ -19,7 +19,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
-from app.services.profiles import ProfileFileError, Theme
+from app.services.profiles import ProfileFileError, Theme, default_data_dir
 from app.ui import strings
 from app.ui.context import AppContext, AppOptions
 from app.ui.controller import AppController
@@ -78,8 +78,6 @@ def create_application() -> QApplication:
 def run(*, offline: bool, sandbox: bool, smoke_test: bool = False) -> int:
     """The app until its window closes; its exit code. `smoke_test` (only with `sandbox`):
     the window is driven through one bid by `app.ui.smoke_test`, whose result is the code."""
-    from app.wallet.vault_file_store import default_data_dir
-
     data_dir = default_data_dir()
     log_path = setup_logging(data_dir)
     app = create_application()

@@ -18,10 +18,10 @@ from app.ui.wallet_session import NotReadyError
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
 
+    from app.services.key_vault import WalletKeys
     from app.services.offline_manifest import Manifest
     from app.ui.context import AppContext
     from app.ui.widgets.progress_panel import ProgressPanel
-    from app.wallet.keys import WalletKeys
 
 MANIFEST_NAME = "manifest.json"  # app.services.offline_manifest.MANIFEST_NAME (checked in a test)
 

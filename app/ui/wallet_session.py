@@ -29,11 +29,11 @@ if TYPE_CHECKING:
     from app.core.pools import MakerFee
     from app.services.cancel import ChallengeCache
     from app.services.context import ServiceContext
+    from app.services.key_vault import WalletKeys, WatchOnlyKeys
     from app.services.pacing import BidPacer, Clock, OffsetClock, Sleeper
     from app.services.sandbox_facts import SandboxFacts
     from app.ui.context import AppContext
     from app.ui.service_container import ServiceContainer
-    from app.wallet.keys import WalletKeys, WatchOnlyKeys
 
 # The use cases the flow tabs call, imported in the executor before the first use: an import
 # on the GUI thread would freeze the window for a moment.
@@ -234,18 +234,16 @@ class AppWalletSession(QObject):
             self._apply_facts(facts)
 
     async def _load_watch_only(self) -> None:
+        from app.services.key_vault import watch_only_public_keys
         from app.ui.async_tools import run_blocking
 
         profile = self.context.profile
         if profile is None or profile.key_name is None:
             return
         vault = await self.context.vault()
-        info = await run_blocking(vault.info, profile.key_name)
-        if info.watch_only is None:
-            return
-        from app.ui.wallet_session_context import watch_only_public_keys
-
-        public = await run_blocking(watch_only_public_keys, info.watch_only, profile.network)
+        public = await run_blocking(
+            watch_only_public_keys, vault, profile.key_name, profile.network
+        )
         if public is not None:
             self._public, self._public_of = public, profile.key_name
 

@@ -132,10 +132,10 @@ def test_watch_only_profile_shows_the_wallet_and_says_it_cannot_sign(
     button with the reason, before any review."""
     from embit import bip39
 
+    from app.services.key_setup import save_watch_only
     from app.services.profiles import AppProfile, AppSettings, ProfileStore, ServiceKind
     from app.services.sandbox_demo import DEMO_PRESET
     from app.services.session import keys_from_secret, layout_for_preset
-    from app.ui.dialogs.key_secrets import save_watch_only
     from app.wallet.vault import Vault
     from app.wallet.vault_file_store import FileStore
     from app.wallet.vault_models import MnemonicSecret, ProfileMeta

@@ -109,7 +109,7 @@ def test_offline_signer_opens_saves_and_unlocks_without_any_network_client(
 
     # Save plumbing: what the review-and-sign step hands over is written as base64.
     assert tab.loaded is not None
-    tab.set_signed(tab.loaded.psbt)
+    tab.set_signed(tab.loaded)
     target = tmp_path / "out" / "bid-signed.psbt"
     target.parent.mkdir()
     suggested: list[Path] = []

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import secrets
 
 from PySide6.QtCore import Signal
@@ -12,13 +11,6 @@ from app.ui import strings
 from app.ui.widgets import message_label, set_message
 
 CONFIRM_WORDS = 3
-
-
-def new_mnemonic() -> str:
-    """12 fresh BIP-39 words from the OS random source (128 bits)."""
-    from embit import bip39
-
-    return str(bip39.mnemonic_from_bytes(os.urandom(16)))
 
 
 class CreatePage(QWidget):

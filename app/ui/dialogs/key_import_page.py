@@ -3,8 +3,6 @@ Unisat, OKX, Magic Eden, or custom paths) so the user recognises theirs."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -23,57 +21,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.services.key_setup import CustomPaths, PreviewRow, preview_layouts
 from app.ui import strings
 from app.ui.async_tools import async_slot, run_blocking
 from app.ui.widgets import message_label, set_message
 
-PREVIEW_COUNT = 3
-CUSTOM_ID = "custom"
 ADDRESS_TYPES = ("p2wpkh", "p2tr", "p2sh-p2wpkh", "p2pkh")
-
-
-@dataclass(frozen=True)
-class PreviewRow:
-    preset_id: str
-    label: str
-    payment: tuple[str, ...]
-    ordinals: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class CustomPaths:
-    payment_path: str
-    payment_type: str
-    ordinals_path: str
-    ordinals_type: str
-
-
-def compute_preview(
-    mnemonic: str, passphrase: str, network_name: str, custom: CustomPaths | None
-) -> list[PreviewRow]:
-    """Rows for every preset (and the custom layout); runs in an executor (key derivation)."""
-    from app.services.session import network_named
-    from app.wallet.addresses import AddressType
-    from app.wallet.keys import preview_presets
-    from app.wallet.presets import PRESETS, custom_preset
-
-    presets = PRESETS
-    if custom is not None:
-        presets = (
-            *PRESETS,
-            custom_preset(
-                custom.payment_path,
-                AddressType(custom.payment_type),
-                custom.ordinals_path,
-                AddressType(custom.ordinals_type),
-            ),
-        )
-    network = network_named(network_name)
-    previews = preview_presets(mnemonic, passphrase, network, PREVIEW_COUNT, presets)
-    return [
-        PreviewRow(p.preset.id, p.preset.label, p.payment_addresses, p.ordinals_addresses)
-        for p in previews
-    ]
 
 
 class ImportPage(QWidget):
@@ -191,7 +144,7 @@ class ImportPage(QWidget):
         set_message(self.status, strings.IMPORT_COMPUTING, "hint")
         try:
             rows = await run_blocking(
-                compute_preview, text, self.passphrase.text(), self.network, self.custom_paths()
+                preview_layouts, text, self.passphrase.text(), self.network, self.custom_paths()
             )
         except ValueError as exc:  # InvalidMnemonicError / PresetError: never quote words
             if generation == self._generation:

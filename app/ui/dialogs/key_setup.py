@@ -16,26 +16,27 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.services.key_setup import (
+    NewKey,
+    imported_phrase_key,
+    new_mnemonic,
+    new_phrase_key,
+    save_new_key,
+    save_watch_only,
+    wif_key,
+)
+from app.services.key_vault import can_remember_unlock
 from app.ui import strings
 from app.ui.async_tools import async_slot, run_blocking
 from app.ui.dialogs.key_choose_page import ChoosePage, KeyKind
-from app.ui.dialogs.key_create_pages import ConfirmPage, CreatePage, new_mnemonic
-from app.ui.dialogs.key_import_page import CUSTOM_ID, ImportPage
+from app.ui.dialogs.key_create_pages import ConfirmPage, CreatePage
+from app.ui.dialogs.key_import_page import ImportPage
 from app.ui.dialogs.key_other_pages import WatchOnlyPage, WifPage
-from app.ui.dialogs.key_secrets import (
-    NEW_WALLET_PRESET,
-    mnemonic_secret,
-    save_secret,
-    save_watch_only,
-    wif_secret,
-)
 from app.ui.dialogs.password_page import PasswordPage
 from app.ui.widgets import make_default, message_label, set_message
 
 if TYPE_CHECKING:
-    from app.wallet.keys import WalletKeys
-    from app.wallet.vault import Vault
-    from app.wallet.vault_models import DerivationLayout, WalletSecret
+    from app.services.key_vault import Vault, WalletKeys
 
 
 @dataclass(frozen=True)
@@ -65,8 +66,7 @@ class KeySetupDialog(QDialog):
         self.key_name = key_name
         self.result_value: KeySetupResult | None = None
         self._history: list[QWidget] = []
-        self._secret: WalletSecret | None = None
-        self._layout: DerivationLayout | None = None
+        self._new_key: NewKey | None = None  # chosen, waiting for its password
 
         self.choose_page = ChoosePage()
         self.create_page = CreatePage()
@@ -74,7 +74,7 @@ class KeySetupDialog(QDialog):
         self.import_page = ImportPage(network)
         self.wif_page = WifPage()
         self.watch_page = WatchOnlyPage()
-        self.password_page = PasswordPage(vault.store.holds_unlock_keys)
+        self.password_page = PasswordPage(can_remember_unlock(vault))
         self.stack = QStackedWidget()
         for page in self._pages():
             self.stack.addWidget(page)
@@ -163,9 +163,7 @@ class KeySetupDialog(QDialog):
             self._show(self.confirm_page)
         elif page is self.confirm_page:
             if self.confirm_page.check(self.create_page.words):
-                self._secret, self._layout = self._mnemonic_secret(
-                    " ".join(self.create_page.words), ""
-                )
+                self._new_key = new_phrase_key(" ".join(self.create_page.words))
                 self._show(self.password_page)
         elif page is self.import_page:
             self._use_import()
@@ -188,69 +186,50 @@ class KeySetupDialog(QDialog):
             }
             self._show(target[kind])
 
-    def _mnemonic_secret(
-        self, phrase: str, passphrase: str
-    ) -> tuple[WalletSecret, DerivationLayout]:
-        from app.services.session import layout_for_preset
-
-        return mnemonic_secret(phrase, passphrase), layout_for_preset(NEW_WALLET_PRESET)
-
     def _use_import(self) -> None:
-        from app.services.session import layout_for_custom, layout_for_preset
-        from app.wallet.addresses import AddressType
-
-        preset = self.import_page.selected_preset()
+        page = self.import_page
+        preset = page.selected_preset()
         if preset is None:
             set_message(self.status, strings.IMPORT_PICK_PRESET)
             return
         try:
-            secret = mnemonic_secret(self.import_page.phrase(), self.import_page.passphrase.text())
-            custom = self.import_page.custom_paths()
-            if preset == CUSTOM_ID and custom is not None:
-                layout = layout_for_custom(
-                    custom.payment_path,
-                    AddressType(custom.payment_type),
-                    custom.ordinals_path,
-                    AddressType(custom.ordinals_type),
-                )
-            else:
-                layout = layout_for_preset(preset, self.import_page.account.value())
+            self._new_key = imported_phrase_key(
+                page.phrase(),
+                page.passphrase.text(),
+                preset,
+                page.account.value(),
+                page.custom_paths(),
+            )
         except ValueError as exc:
             set_message(self.status, strings.MNEMONIC_INVALID.format(reason=exc))
             return
-        self._secret, self._layout = secret, layout
         self._show(self.password_page)
 
     async def _use_wif(self) -> None:
-        from app.services.session import layout_for_wif
-        from app.wallet.addresses import AddressType
-
-        address_type = AddressType(self.wif_page.address_type.currentText())
+        page = self.wif_page
         try:
-            self._secret = await run_blocking(
-                wif_secret, self.wif_page.wif.text(), self._network, address_type
+            self._new_key = await run_blocking(
+                wif_key, page.wif.text(), self._network, page.address_type.currentText()
             )
         except ValueError as exc:
-            set_message(self.wif_page.error, strings.WIF_INVALID.format(reason=exc))
+            set_message(page.error, strings.WIF_INVALID.format(reason=exc))
             return
-        set_message(self.wif_page.error, "")
-        self._layout = layout_for_wif(address_type)
+        set_message(page.error, "")
         self._show(self.password_page)
 
     async def _save_secret(self) -> None:
         password = self.password_page.validate()
-        if password is None or self._secret is None or self._layout is None:
+        if password is None or self._new_key is None:
             return
         self._set_busy(True, strings.SAVING_KEYS)
         remember = self.password_page.remember.isChecked()
         try:
             keys = await run_blocking(
-                save_secret,
+                save_new_key,
                 self._vault,
                 self.key_name,
                 self._network,
-                self._layout,
-                self._secret,
+                self._new_key,
                 password,
                 remember,
             )
@@ -290,7 +269,7 @@ class KeySetupDialog(QDialog):
         self.accept()
 
     def _forget_secrets(self) -> None:
-        self._secret = None
+        self._new_key = None
         self.create_page.forget()
         self.import_page.forget()
         self.wif_page.forget()

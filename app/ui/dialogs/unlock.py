@@ -14,14 +14,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.services.key_vault import (
+    VaultError,
+    WrongPasswordError,
+    can_remember_unlock,
+    unlock_keys,
+)
 from app.ui import strings
 from app.ui.async_tools import async_slot, run_blocking
-from app.ui.dialogs.key_secrets import unlock_keys
 from app.ui.widgets import make_default, message_label, set_message
 
 if TYPE_CHECKING:
-    from app.wallet.keys import WalletKeys
-    from app.wallet.vault import Vault
+    from app.services.key_vault import Vault, WalletKeys
 
 
 class UnlockDialog(QDialog):
@@ -39,7 +43,7 @@ class UnlockDialog(QDialog):
         self.password = QLineEdit()
         self.password.setEchoMode(QLineEdit.EchoMode.Password)
         self.remember = QCheckBox(strings.REMEMBER_IN_KEYCHAIN)
-        self.remember.setEnabled(vault.store.holds_unlock_keys)
+        self.remember.setEnabled(can_remember_unlock(vault))
         self.error = message_label("error")
         self.error.hide()
         self.buttons = QDialogButtonBox()
@@ -67,8 +71,6 @@ class UnlockDialog(QDialog):
 
     @async_slot()
     async def try_unlock(self) -> None:
-        from app.wallet.vault_errors import VaultError, WrongPasswordError
-
         if self._busy:
             return
         password = self.password.text()

@@ -24,6 +24,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.services.psbt_files import (
+    LoadedPsbt,
+    PsbtFileError,
+    PsbtReadError,
+    load_psbt_file,
+    save_psbt_file,
+)
 from app.ui import strings
 from app.ui.async_tools import async_slot, exec_dialog, run_blocking
 from app.ui.icons import icon_button
@@ -33,20 +40,12 @@ from app.ui.offline_signing import (
     read_export,
     review_and_sign,
 )
-from app.ui.tabs.psbt_files import (
-    LoadedPsbt,
-    PsbtFileError,
-    PsbtReadError,
-    load_psbt_file,
-    save_psbt_file,
-)
 from app.ui.widgets import message_label, set_message
 from app.ui.widgets.progress_panel import ProgressPanel
 
 if TYPE_CHECKING:
     from app.ui.context import AppContext
     from app.ui.controller import AppController
-    from app.wallet.psbt_fixes import FixedPSBT
 
 
 class PsbtFilesTab(QWidget):
@@ -57,7 +56,7 @@ class PsbtFilesTab(QWidget):
         self._context = context
         self._controller = controller
         self.loaded: LoadedPsbt | None = None
-        self.signed: FixedPSBT | None = None
+        self.signed: LoadedPsbt | None = None
         self.export_folder: Path | None = None  # the manifest's folder, once one is opened
         self._busy = False
 
@@ -237,12 +236,12 @@ class PsbtFilesTab(QWidget):
             if self.loaded is None:  # Save suggests a name from the exported file's
                 exported = signed_path.with_name(signed_path.name.replace(".signed", ""))
                 self.loaded = await run_blocking(load_psbt_file, exported)
-            self.set_signed(signed.psbt)
+            self.set_signed(signed)
 
-    def set_signed(self, psbt: FixedPSBT | None) -> None:
+    def set_signed(self, signed: LoadedPsbt | None) -> None:
         """Called by the review-and-sign step with the signed PSBT (None: nothing to save)."""
-        self.signed = psbt
-        self.save_button.setEnabled(psbt is not None)
+        self.signed = signed
+        self.save_button.setEnabled(signed is not None)
 
     @async_slot()
     async def save_file(self) -> None:
@@ -253,7 +252,7 @@ class PsbtFilesTab(QWidget):
         if path is None:
             return
         try:
-            await run_blocking(save_psbt_file, path, self.signed)
+            await run_blocking(save_psbt_file, path, self.signed.psbt)
         except PsbtFileError as exc:
             set_message(
                 self.file_status, strings.OFFLINE_SAVE_FAILED.format(name=path.name, reason=exc)

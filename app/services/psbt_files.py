@@ -1,4 +1,7 @@
-"""Reading and writing PSBT files for the offline signer (blocking: run in an executor)."""
+"""A PSBT file the user opens or saves by hand (the offline signer's PSBT files tab): read it
+and count its signed inputs, or write one as base64 text. Exports with their manifest are
+written and read by `offline`. Blocking file I/O: call from an executor.
+"""
 
 from __future__ import annotations
 
@@ -23,6 +26,8 @@ class PsbtReadError(PsbtFileError):
 
 @dataclass(frozen=True)
 class LoadedPsbt:
+    """A PSBT read from `path`: its size and how many of its inputs carry a signature."""
+
     path: Path
     psbt: FixedPSBT
     inputs: int
@@ -38,6 +43,8 @@ class LoadedPsbt:
 
 
 def _is_signed(scope: Any) -> bool:
+    """Whether a PSBT input carries a signature (partial, taproot key or script path) or is
+    finalised."""
     # tap_key_sig is FixedInput's PSBT_IN_TAP_KEY_SIG (0x13), where our signer writes key-path
     # signatures; embit itself has no such attribute.
     return bool(
@@ -50,6 +57,8 @@ def _is_signed(scope: Any) -> bool:
 
 
 def load_psbt_file(path: Path) -> LoadedPsbt:
+    """The PSBT in `path` (binary, base64 or hex); PsbtReadError when the file cannot be read,
+    PsbtFileError when it holds no readable PSBT."""
     from app.wallet.psbt_io import PsbtDecodeError, parse_psbt
 
     try:
