@@ -33,13 +33,10 @@ from app.ui.launch import build_window
 from app.ui.main_window import MainWindow
 from app.wallet.keyring_store import KeyringStore
 from app.wallet.vault import Vault
-from app.wallet.vault_crypto import Argon2idParams
 from app.wallet.vault_file_store import FileStore
+from tests.support.vaults import FAST_KDF as FAST_KDF  # a tiny Argon2id cost
 from tests.ui.gui_thread import GuiThreadWatch
 from tests.ui.helpers import FakeClock, MemoryKeyring, run_async, running
-
-# Tests use a tiny Argon2id cost; the production cost is measured by benchmarks/bench_vault.py.
-FAST_KDF = Argon2idParams(time_cost=1, memory_kib=256, parallelism=1)
 
 
 @pytest.fixture(scope="session")

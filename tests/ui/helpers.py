@@ -8,9 +8,9 @@ from collections.abc import Coroutine, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from keyring.backend import KeyringBackend
-from keyring.errors import PasswordDeleteError
 from PySide6.QtCore import QEventLoop, QTimer
+
+from tests.support.vaults import MemoryKeyring as MemoryKeyring  # the GUI tests' keychain
 
 T = TypeVar("T")
 
@@ -52,27 +52,3 @@ class FakeClock:
 
     def advance(self, seconds: float) -> None:
         self.now += seconds
-
-
-class MemoryKeyring(KeyringBackend):
-    """A keychain in a dict (priority 1: the vault and the API key store treat it as real)."""
-
-    priority = 1  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.items: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.items.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.items[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        if self.items.pop((service, username), None) is None:
-            raise PasswordDeleteError("no such item")
-
-
-# keyring registers every backend subclass; keep this one out of its automatic choice.
-KeyringBackend._classes.discard(MemoryKeyring)  # type: ignore[attr-defined]
