@@ -7,9 +7,10 @@ user picks a password; `save_new_key` derives the keys first, so a layout that g
 never stored, then encrypts the secret into the vault and returns the keys unlocked.
 
 What the user typed and cannot be used raises `SecretInputError`, a ValueError whose message
-never quotes the secret; custom paths no key derives with raise the wallet's PresetError, a
-ValueError too. `wif_key`, `preview_layouts`, `save_new_key` and `save_watch_only` derive keys
-or run Argon2id: call them from an executor.
+never quotes the secret (custom paths the vault cannot keep, such as one ending in {n}, too);
+custom paths no key derives with raise the wallet's PresetError, a ValueError too.
+`wif_key`, `preview_layouts`, `save_new_key` and `save_watch_only` derive keys or run
+Argon2id: call them from an executor.
 """
 
 from __future__ import annotations
@@ -96,12 +97,15 @@ def imported_phrase_key(
     (CUSTOM_PRESET_ID) the custom paths."""
     secret = _mnemonic_secret(phrase, passphrase)
     if preset_id == CUSTOM_PRESET_ID and custom is not None:
-        layout = layout_for_custom(
-            custom.payment_path,
-            AddressType(custom.payment_type),
-            custom.ordinals_path,
-            AddressType(custom.ordinals_type),
-        )
+        try:
+            layout = layout_for_custom(
+                custom.payment_path,
+                AddressType(custom.payment_type),
+                custom.ordinals_path,
+                AddressType(custom.ordinals_type),
+            )
+        except InvalidProfileError as exc:  # e.g. a path with {n}: it previews, but is no account
+            raise SecretInputError(str(exc)) from None
     else:
         layout = layout_for_preset(preset_id, account)
     return NewKey(secret, layout)

@@ -118,3 +118,12 @@ def test_watch_only_addresses_must_be_the_profiles_network(vault: Vault) -> None
         vault, "Watch key", "regtest", f" {keys.payment.address} ", keys.ordinals.address, " ", ""
     )
     assert not has_secret(vault, "Watch key")
+
+
+def test_custom_paths_the_vault_cannot_keep_are_said_at_the_field() -> None:
+    """A path with {n} previews addresses but is not an account the vault can store: the
+    import page shows why instead of the app's error dialog."""
+    phrase = new_mnemonic()
+    paths = CustomPaths("m/84'/1'/0'/0/{n}", "p2wpkh", "m/86'/1'/0'/0/{n}", "p2tr")
+    with pytest.raises(SecretInputError, match="custom path"):
+        imported_phrase_key(phrase, "", CUSTOM_PRESET_ID, 0, paths)
