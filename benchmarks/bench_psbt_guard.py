@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from app.core.psbt_review import review
 from app.core.signing_policy import FeeBounds, FundingIntent, evaluate
-from app.wallet.psbt_view import view_of
+from app.wallet.psbt_reader import view_of
 from tests.support.psbt_scenarios import NETWORK, NOTHING, SCENARIOS, build_psbt, coin, parties
 
 

@@ -157,7 +157,7 @@ async def one_window(root: str, data_dir: Path) -> tuple[AppContext, MainWindow,
     await window.controller.start()
     vault = await context.vault()
     keys = keys_from_secret(secret, vault.info("Bench key").meta)
-    context.session.unlock(keys, "Bench key")
+    context.wallet_lock.unlock(keys, "Bench key")
     return context, window, keys
 
 

@@ -31,10 +31,10 @@ from PySide6.QtWidgets import QApplication
 from app.services.bidding_wallet import get_bidding_wallet
 from app.ui.context import AppContext
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
+from app.ui.profile_session import profile_session
 from app.ui.tabs.listings_tab import ListingsTab
 from app.ui.tabs.wallet_tab import WalletTab
 from app.ui.tabs.withdraw_tab import WithdrawTab
-from app.ui.wallet_session import wallet_session
 from benchmarks.bench_ui_signing_stall import (
     KEPT,
     inscribe,
@@ -67,7 +67,7 @@ def cancel_reviews(context: AppContext, seen: list[int]) -> None:
 
 async def soak(root: str, data_dir: Path, cycles: int) -> int:
     context, window, keys = await one_window(root, data_dir)
-    session = wallet_session(context)
+    session = profile_session(context)
     await session.ensure_ready()
     wallet = (await get_bidding_wallet(session.signing_context())).address
     async with httpx.AsyncClient(base_url=root, timeout=120) as http:

@@ -1,6 +1,6 @@
 """A neutral, library-free description of a PSBT, and what can be told from its scripts alone.
 
-`app.wallet.psbt_view.view_of` fills these dataclasses from an embit PSBT; everything in
+`app.wallet.psbt_reader.view_of` fills these dataclasses from an embit PSBT; everything in
 `app.core` (the review, the signing policies) works on them only. Amounts are integer sats,
 txids are hex in the usual (display) byte order, scripts are raw bytes.
 """
@@ -118,7 +118,7 @@ class InputView:
     final_scriptsig: bytes | None = None
     final_witness: tuple[bytes, ...] | None = None
     # Every size hint above (redeem/witness script, tap leaves) is proven to belong to
-    # `script_pubkey` (hashes and control blocks checked by app.wallet.psbt_view.view_of).
+    # `script_pubkey` (hashes and control blocks checked by app.wallet.psbt_reader.view_of).
     size_hints_verified: bool = False
 
     @property

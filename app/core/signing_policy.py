@@ -2,7 +2,7 @@
 
     review = psbt_review.review(view, context)
     verdict = signing_policy.evaluate(review, WithdrawIntent(50_000, FeeBounds.of(5_000, 20)))
-    if verdict.approved: sign exactly verdict.to_sign (see app.wallet.psbt_view)
+    if verdict.approved: sign exactly verdict.to_sign (see app.wallet.signing_gate)
     else: show verdict.refusals (each a code and a sentence naming the input or output)
 
 A policy never signs anything itself and never raises on a hostile PSBT: every problem becomes

@@ -42,7 +42,7 @@ from app.wallet.finalize import extract_transaction, finalize_psbt
 from app.wallet.keys import RoleKey
 from app.wallet.psbt_fixes import FixedPSBT, new_transaction
 from app.wallet.psbt_signer import sign_psbt
-from app.wallet.psbt_view import approved_sign_requests, guard
+from app.wallet.signing_gate import approved_sign_requests, guard
 
 # Opt-in RBF so a stuck funding transaction can be bumped from another wallet.
 RBF_SEQUENCE = 0xFFFFFFFD

@@ -7,7 +7,7 @@ never on a GUI thread (`can_remember_unlock` alone only looks at the vault's sto
 
 The window holds three of the wallet's types without looking inside them: `Vault` (opened once
 by `open_vault`, then handed back to these functions and to `key_setup`'s), `WalletKeys` (a
-profile's unlocked keys, kept by the `KeySession`) and `WatchOnlyKeys` (public keys only). The
+profile's unlocked keys, kept by the `WalletLock`) and `WatchOnlyKeys` (public keys only). The
 vault errors the unlock dialog tells apart are listed here too: `WrongPasswordError`, and
 `VaultError`, the base of every vault error.
 """

@@ -70,7 +70,7 @@ from app.wallet.acp_ledger import AcpLedger
 from app.wallet.keys import WalletKeys
 from app.wallet.psbt_fixes import FixedPSBT
 from app.wallet.psbt_io import PsbtDecodeError, parse_psbt, psbt_to_bytes
-from app.wallet.psbt_view import unsigned_txid
+from app.wallet.psbt_reader import unsigned_txid
 
 _FILE_STEM = {
     Flow.SECURE_LISTING: "secure-listing",

@@ -47,7 +47,7 @@ from app.wallet.keys import WalletKeys
 from app.wallet.psbt_fixes import FixedPSBT
 from app.wallet.psbt_io import PsbtDecodeError, parse_psbt, psbt_to_base64
 from app.wallet.psbt_signer import PsbtSigningError, SigningKey, sign_psbt
-from app.wallet.psbt_view import approved_sign_requests, guard
+from app.wallet.signing_gate import approved_sign_requests, guard
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from app.core.signing_policy import Verdict
 from app.services.errors import ServiceError
 from app.wallet.psbt_fixes import FixedInput, FixedPSBT
-from app.wallet.psbt_view import unsigned_txid
+from app.wallet.psbt_reader import unsigned_txid
 
 
 class SignedPsbtMismatchError(ServiceError):

@@ -1,6 +1,6 @@
 """The unlocked keys of the running app, and the idle lock that drops them.
 
-`KeySession` holds a `WalletKeys` only between `unlock` and `lock`. Locking drops the only
+`WalletLock` holds a `WalletKeys` only between `unlock` and `lock`. Locking drops the only
 reference the app keeps (callers borrow `keys` for one operation and never store them); the key
 objects hold no reference cycles, so reference counting frees them at once (no gc.collect(),
 which would pause the GUI thread). Python offers no way to wipe the bytes themselves, so that is
@@ -121,7 +121,7 @@ def keys_from_secret(secret: WalletSecret, meta: ProfileMeta) -> WalletKeys:
 Listener = Callable[[bool], None]
 
 
-class KeySession:
+class WalletLock:
     """Unlocked keys plus the idle rule. Listeners get True on unlock, False on lock."""
 
     def __init__(self, timeout_s: float, clock: Callable[[], float] = time.monotonic) -> None:
@@ -195,4 +195,4 @@ class KeySession:
 
     def __repr__(self) -> str:
         state = "unlocked" if self._keys is not None else "locked"
-        return f"KeySession({state}, profile={self._profile!r})"
+        return f"WalletLock({state}, profile={self._profile!r})"

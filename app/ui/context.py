@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, QSettings, Signal
 
 from app.services.activity import ActivityEntry, ActivityLog
 from app.services.profiles import AppProfile, AppSettings, ProfileStore
-from app.services.session import KeySession
+from app.services.session import WalletLock
 from app.ui import strings
 from app.ui.async_tools import run_blocking
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from app.services.key_vault import Vault
     from app.services.profiles import ApiKeyStore
     from app.services.sandbox_process import SandboxProcess
-    from app.ui.service_container import ServiceContainer
+    from app.ui.service_connection import ServiceConnection
 
 log = logging.getLogger(__name__)
 
@@ -69,10 +69,10 @@ class AppContext(QObject):
         self.store = ProfileStore(options.data_dir)
         self.settings = AppSettings()
         self.profile: AppProfile | None = None
-        self.session = KeySession(600, options.clock)
-        self.session.subscribe(self.lock_changed.emit)
+        self.wallet_lock = WalletLock(600, options.clock)
+        self.wallet_lock.subscribe(self.lock_changed.emit)
         self.activity: ActivityLog | None = None
-        self.services: ServiceContainer | None = None
+        self.connection: ServiceConnection | None = None
         self.sandbox: SandboxProcess | None = None
         self.sandbox_starting = False
         self.watch_only = False  # the active profile's key holds no secret
@@ -111,7 +111,7 @@ class AppContext(QObject):
             self.settings = settings
         if self.profile is not None:
             self.profile = settings.get(self.profile.name) or self.profile
-            self.session.timeout_s = self.profile.lock_timeout_s
+            self.wallet_lock.timeout_s = self.profile.lock_timeout_s
         self.profile_changed.emit()
 
     def set_profile(self, profile: AppProfile | None) -> None:
@@ -122,7 +122,7 @@ class AppContext(QObject):
         self.profile = profile
         self.activity = None
         if profile is not None:
-            self.session.timeout_s = profile.lock_timeout_s
+            self.wallet_lock.timeout_s = profile.lock_timeout_s
             self.activity = ActivityLog.in_dir(self.store.profile_dir(profile))
             self._unsubscribe_activity = self.activity.subscribe(self._emit_activity)
         self.profile_changed.emit()
@@ -150,7 +150,7 @@ class AppContext(QObject):
 
     async def close_connection(self) -> None:
         """Close the network clients and stop the sandbox, if any."""
-        services, self.services = self.services, None
+        services, self.connection = self.connection, None
         if services is not None:
             await services.aclose()
         sandbox, self.sandbox = self.sandbox, None
@@ -160,5 +160,5 @@ class AppContext(QObject):
             self.connection_changed.emit()
 
     async def shutdown(self) -> None:
-        self.session.lock()
+        self.wallet_lock.lock()
         await self.close_connection()

@@ -131,7 +131,7 @@ class AppController(QObject):
         one, set up or unlock its keys, and connect (never when offline)."""
         context = self.context
         await context.close_connection()
-        context.session.lock()
+        context.wallet_lock.lock()
         context.watch_only = False
         await context.save_settings(
             context.settings.with_profile(profile).with_active(profile.name)
@@ -166,16 +166,16 @@ class AppController(QObject):
 
     async def _connect(self, profile: AppProfile, sandbox: object) -> None:
         from app.services.sandbox_process import SandboxProcess
-        from app.ui.service_container import ServiceContainer
+        from app.ui.service_connection import ServiceConnection
 
         context = self.context
         running = sandbox if isinstance(sandbox, SandboxProcess) else None
         api_key = await context.api_key_for(profile)
         if api_key and context.activity is not None:
             context.activity.add_known_secret(api_key)
-        context.services = ServiceContainer.open(profile, api_key=api_key, sandbox=running)
+        context.connection = ServiceConnection.open(profile, api_key=api_key, sandbox=running)
         context.connection_changed.emit()
-        context.info(strings.CONNECTED.format(url=context.services.marketplace_url))
+        context.info(strings.CONNECTED.format(url=context.connection.marketplace_url))
 
     async def reconnect(self) -> None:
         if self.context.profile is not None:
@@ -205,7 +205,7 @@ class AppController(QObject):
         profile = replace(profile, key_name=result.key_name)
         await self.context.save_settings(self.context.settings.with_profile(profile))
         if result.keys is not None:
-            self.context.session.unlock(result.keys, result.key_name)
+            self.context.wallet_lock.unlock(result.keys, result.key_name)
         return profile
 
     async def _unlock_remembered(self, profile: AppProfile) -> None:
@@ -219,7 +219,7 @@ class AppController(QObject):
             log.warning("no unlock with the remembered key: %s", type(exc).__name__)
             return
         if keys is not None:
-            self.context.session.unlock(keys, profile.key_name)
+            self.context.wallet_lock.unlock(keys, profile.key_name)
 
     async def unlock(self) -> bool:
         """Ask for the password of the active profile's keys; True when unlocked."""
@@ -231,7 +231,7 @@ class AppController(QObject):
         if profile is None or profile.key_name is None:
             context.error(strings.NO_PROFILE_CONFIGURED)
             return False
-        if context.session.unlocked:
+        if context.wallet_lock.unlocked:
             return True
         vault = await context.vault()
         if not await run_blocking(has_secret, vault, profile.key_name):
@@ -241,17 +241,17 @@ class AppController(QObject):
             from app.services.sandbox_demo import unlock_demo_key
 
             keys = await run_blocking(unlock_demo_key, vault, profile.key_name)
-            context.session.unlock(keys, profile.key_name)
+            context.wallet_lock.unlock(keys, profile.key_name)
             return True
         dialog = UnlockDialog(vault, profile.key_name, profile.name, self._parent())
         if await self.show_dialog(dialog) and dialog.keys is not None:
-            context.session.unlock(dialog.keys, profile.key_name)
+            context.wallet_lock.unlock(dialog.keys, profile.key_name)
             dialog.keys = None
             return True
         return False
 
     def lock(self) -> None:
-        self.context.session.lock()
+        self.context.wallet_lock.lock()
 
     async def shutdown(self) -> None:
         await self.context.shutdown()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer, Signal
 
-from app.services.session import KeySession
+from app.services.session import WalletLock
 
 _INPUT_EVENTS = frozenset(
     {
@@ -22,7 +22,7 @@ _INPUT_EVENTS = frozenset(
 class IdleLockWatcher(QObject):
     locked_by_idle = Signal()
 
-    def __init__(self, session: KeySession, tick_ms: int, parent: QObject | None = None) -> None:
+    def __init__(self, session: WalletLock, tick_ms: int, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._session = session
         self._app = QCoreApplication.instance()

@@ -72,7 +72,7 @@ class MainWindow(QMainWindow):
         self.setStatusBar(self.status)
         self.status.lock_button.clicked.connect(self._toggle_lock)
         self._build_menus()
-        self.idle_lock = IdleLockWatcher(context.session, context.options.idle_tick_ms, self)
+        self.idle_lock = IdleLockWatcher(context.wallet_lock, context.options.idle_tick_ms, self)
         self.idle_lock.locked_by_idle.connect(self._locked_by_idle)
         context.theme_changed.connect(self._refresh_icons)
         context.lock_changed.connect(self._refresh_actions)
@@ -154,7 +154,7 @@ class MainWindow(QMainWindow):
     def _refresh_actions(self, *_: object) -> None:
         profile = self.context.profile
         has_key = profile is not None and profile.key_name is not None
-        unlocked = self.context.session.unlocked
+        unlocked = self.context.wallet_lock.unlocked
         self.lock_action.setEnabled(unlocked)
         self.unlock_action.setEnabled(has_key and not unlocked)
 
@@ -166,7 +166,7 @@ class MainWindow(QMainWindow):
         refresh_themed_icons()
 
     def _toggle_lock(self) -> None:
-        if self.context.session.unlocked:
+        if self.context.wallet_lock.unlocked:
             self.controller.lock()
         else:
             self._unlock()
@@ -188,7 +188,7 @@ class MainWindow(QMainWindow):
             sys.excepthook(type(error), error, error.__traceback__)
 
     def _locked_by_idle(self) -> None:
-        minutes = max(1, round(self.context.session.timeout_s / 60))
+        minutes = max(1, round(self.context.wallet_lock.timeout_s / 60))
         self.context.info(strings.LOCKED_AFTER_IDLE.format(minutes=minutes))
 
     # -- window state -----------------------------------------------------------------------

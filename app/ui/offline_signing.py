@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from app.ui import strings
 from app.ui.async_tools import run_blocking
-from app.ui.wallet_session import NotReadyError
+from app.ui.profile_session import NotReadyError
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
@@ -63,7 +63,7 @@ async def review_and_sign(
     ledger = ledger_of(context.options.data_dir)  # this machine's record of its ACP signatures
 
     async def open_keys() -> WalletKeys:
-        if not context.session.unlocked:  # locked since the review: nothing is signed
+        if not context.wallet_lock.unlocked:  # locked since the review: nothing is signed
             raise NotReadyError(strings.UNLOCK_TO_SIGN_HINT)
         return keys
 

@@ -27,12 +27,12 @@ from app.ui import strings
 from app.ui.async_tools import run_blocking
 from app.ui.dialogs.psbt_review_flow import (
     confirm,
-    read_context,
+    public_context,
     show_refusal,
     signing_context,
     still_unlocked,
 )
-from app.ui.wallet_session import failure_text
+from app.ui.profile_session import failure_text
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
@@ -147,7 +147,7 @@ class PsbtFlowRunner:
         if steps.open is not None:
             return await steps.open()
         if not steps.signs:
-            return await read_context(self._context)
+            return await public_context(self._context)
         if first and self._controller is not None:
             return await signing_context(self._context, self._controller)
         return still_unlocked(self._context)

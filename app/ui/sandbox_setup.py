@@ -74,12 +74,12 @@ async def _demo_wallet(
     vault = await context.vault()
     if profile.key_name is not None:
         keys = await run_blocking(unlock_demo_key, vault, profile.key_name)
-        context.session.unlock(keys, profile.key_name)
+        context.wallet_lock.unlock(keys, profile.key_name)
         return profile
     key_name = demo_key_name(profile)
     context.info(strings.CREATING_DEMO_WALLET)
     keys = await run_blocking(create_demo_key, vault, key_name)
-    context.session.unlock(keys, key_name)
+    context.wallet_lock.unlock(keys, key_name)
     try:
         assets = await provision_demo_wallet(
             sandbox.url,

@@ -120,9 +120,9 @@ class SmokeTestDriver(QObject):
         profile = context.profile
         if profile is None or profile.kind is not ServiceKind.SANDBOX:
             return "no sandbox profile is active"
-        if profile.network != "regtest" or context.sandbox is None or context.services is None:
+        if profile.network != "regtest" or context.sandbox is None or context.connection is None:
             return "the sandbox is not running"
-        if not profile.sandbox_only or not context.session.unlocked:
+        if not profile.sandbox_only or not context.wallet_lock.unlocked:
             return "no unlocked demo wallet"
         return None
 

@@ -76,8 +76,8 @@ class AppStatusBar(QStatusBar):
             return strings.STATUS_SANDBOX_STARTING
         if context.sandbox is not None:
             return strings.STATUS_SANDBOX.format(url=context.sandbox.url)
-        if context.services is not None:
-            return strings.STATUS_SERVICE.format(url=context.services.marketplace_url)
+        if context.connection is not None:
+            return strings.STATUS_SERVICE.format(url=context.connection.marketplace_url)
         return strings.STATUS_NOT_CONNECTED
 
     def _refresh_lock(self) -> None:
@@ -87,7 +87,7 @@ class AppStatusBar(QStatusBar):
             text, name = strings.STATUS_NO_KEY, "key"
         elif context.watch_only:
             text, name = strings.STATUS_WATCH_ONLY, "key"
-        elif context.session.unlocked:
+        elif context.wallet_lock.unlocked:
             text, name = strings.STATUS_UNLOCKED, "unlock"
         else:
             text, name = strings.STATUS_LOCKED, "lock"

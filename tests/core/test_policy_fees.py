@@ -11,7 +11,7 @@ import pytest
 from app.core.policy_verdict import FeeAssessment, FeeBounds, FeeConsent
 from app.core.psbt_review_context import Role
 from app.core.signing_policy import RefusalCode, evaluate, with_fee_consent
-from app.wallet.psbt_view import psbt_digest
+from app.wallet.psbt_reader import psbt_digest
 from tests.support.policy_checks import assert_refused
 from tests.support.psbt_scenarios import FASTEST, SCENARIOS, Scenario
 from tests.support.tamper_guard import pay_fee_rate

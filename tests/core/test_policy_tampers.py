@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from app.core.signing_policy import Flow, evaluate
-from app.wallet.psbt_view import VerdictMismatchError, approved_sign_requests, psbt_digest
+from app.wallet.psbt_reader import psbt_digest
+from app.wallet.signing_gate import VerdictMismatchError, approved_sign_requests
 from tests.support.policy_checks import assert_refused
 from tests.support.psbt_tamper import SCENARIOS, TAMPERS, Tamper, apply_to, tampers_for
 

@@ -14,8 +14,9 @@ from app.core.psbt_view import (
     script_type,
 )
 from app.wallet.finalize import extract_transaction, finalize_psbt
+from app.wallet.psbt_reader import view_of
 from app.wallet.psbt_signer import SignRequest, sign_psbt
-from app.wallet.psbt_view import approved_sign_requests, view_of
+from app.wallet.signing_gate import approved_sign_requests
 from tests.support.psbt_scenarios import NETWORK, SCENARIOS
 
 

@@ -36,7 +36,7 @@ from app.services.psbt_signed import SignedPsbtMismatchError
 from app.services.withdraw import WithdrawDone, prepare_withdraw
 from app.wallet.acp_ledger import AcpLedger
 from app.wallet.psbt_io import PSBT_MAGIC, parse_psbt, psbt_to_bytes
-from app.wallet.psbt_view import unsigned_txid
+from app.wallet.psbt_reader import unsigned_txid
 from tests.services.conftest import ContextFactory, KeysFactory, SandboxControl
 from tests.services.test_listings import inscribe_many, listings_of
 from tests.support.proxy import FaultProxy

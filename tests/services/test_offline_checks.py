@@ -8,7 +8,7 @@ import pytest
 
 from app.services.psbt_signed import SignedPsbtMismatchError, check_signed
 from app.wallet.psbt_signer import SignRequest, sign_psbt
-from app.wallet.psbt_view import approved_sign_requests
+from app.wallet.signing_gate import approved_sign_requests
 from tests.support.psbt_scenarios import inscription_bid
 from tests.support.tamper_ops import copy_psbt
 

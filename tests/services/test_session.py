@@ -9,9 +9,9 @@ import weakref
 import pytest
 
 from app.services.session import (
-    KeySession,
     SessionLockedError,
     UnsupportedLayoutError,
+    WalletLock,
     keys_from_secret,
     layout_for_custom,
     layout_for_preset,
@@ -72,7 +72,7 @@ def test_wif_layout_and_mismatches() -> None:
 
 def test_unlock_lock_and_idle_rule() -> None:
     clock = Clock()
-    session = KeySession(60, clock)
+    session = WalletLock(60, clock)
     events: list[bool] = []
     session.subscribe(events.append)
     with pytest.raises(SessionLockedError):
@@ -95,7 +95,7 @@ def test_unlock_lock_and_idle_rule() -> None:
 
 
 def test_locking_frees_the_keys_at_once_without_a_collection() -> None:
-    session = KeySession(60, Clock())
+    session = WalletLock(60, Clock())
     keys = keys_from_secret(MnemonicSecret(ABANDON), meta(layout_for_preset("xverse-native")))
     freed = weakref.ref(keys)
     gc.disable()  # prove that reference counting alone frees them (no cycle to collect)

@@ -13,7 +13,7 @@ from app.core.signing_policy import RefusalCode, Verdict
 from app.wallet.acp_ledger import AcpLedger
 from app.wallet.finalize import extract_transaction, finalize_psbt
 from app.wallet.psbt_signer import SignRequest, sign_psbt
-from app.wallet.psbt_view import approved_sign_requests
+from app.wallet.signing_gate import approved_sign_requests
 from tests.support.psbt_scenarios import Scenario
 from tests.wallet.kernel import assert_accepted
 

@@ -17,7 +17,7 @@ from app.core.signing_policy import Verdict
 from app.wallet.acp_ledger import AcpLedger
 from app.wallet.psbt_fixes import FixedPSBT
 from app.wallet.psbt_io import PsbtDecodeError, parse_psbt
-from app.wallet.psbt_view import guard
+from app.wallet.signing_gate import guard
 from tests.support.psbt_eff_compare import Allowance, Difference, compare
 from tests.support.psbt_eff_flow import Reference, bulk_reference, judge, signatures_of
 from tests.support.psbt_eff_model import OPEN, OURS, Effect, claimed_utxos, commitment, outpoint_of

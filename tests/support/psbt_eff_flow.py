@@ -38,7 +38,7 @@ from app.wallet.acp_ledger import AcpLedger, AcpLedgerError
 from app.wallet.psbt_fixes import FixedPSBT
 from app.wallet.psbt_io import PsbtDecodeError, parse_psbt, psbt_to_bytes
 from app.wallet.psbt_signer import PsbtSigningError, SigningKey, SignRequest, sign_psbt
-from app.wallet.psbt_view import VerdictMismatchError, approved_sign_requests, guard
+from app.wallet.signing_gate import VerdictMismatchError, approved_sign_requests, guard
 from tests.support.psbt_eff_compare import Allowance, compare
 from tests.support.psbt_eff_model import Effect, claimed_utxos, outpoint_of
 from tests.support.psbt_eff_outcome import Kind, Outcome

@@ -40,7 +40,7 @@ from app.core.signing_policy import (
     evaluate,
 )
 from app.wallet.psbt_fixes import FixedInput, FixedPSBT, new_transaction
-from app.wallet.psbt_view import view_of
+from app.wallet.psbt_reader import view_of
 from app.wallet.scripts import address_of, bidding_taproot_1of2, taproot_output
 
 NETWORK = "regtest"

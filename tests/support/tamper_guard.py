@@ -15,7 +15,7 @@ from embit.transaction import TransactionInput, TransactionOutput
 from app.core.psbt_review import review
 from app.core.psbt_review_context import InscriptionAt, KnownAddress, OutpointContents, Role
 from app.core.signing_policy import RefusalCode as C
-from app.wallet.psbt_view import view_of
+from app.wallet.psbt_reader import view_of
 from tests.support.tamper_ops import Mutation, Tamper, Target, set_contents, set_output
 
 BOGUS_LEAF = b"\x51" * 10_000  # 10,000 bytes of OP_1: a "script" nobody will ever run

@@ -171,7 +171,7 @@ def open_funded_app(
     app = open_app(options)
     qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
     unlock_by_typing(qtbot, app)
-    keys = app.context.session.keys
+    keys = app.context.wallet_lock.keys
     assets = run_async(
         loop, provision_demo_wallet(root, keys.payment.address, keys.ordinals.address)
     )
@@ -203,9 +203,9 @@ def sandbox_post(root_url: str, path: str, body: dict[str, Any]) -> Any:
 def fund_bidding_wallet(app: AppHarness, loop: asyncio.AbstractEventLoop, sats: int) -> str:
     """Pay `sats` into the app's bidding wallet from the faucet and confirm it; its address."""
     from app.services.bidding_wallet import get_bidding_wallet
-    from app.ui.wallet_session import wallet_session
+    from app.ui.profile_session import profile_session
 
-    session = wallet_session(app.context)
+    session = profile_session(app.context)
     run_async(loop, session.ensure_ready())
     address = run_async(loop, get_bidding_wallet(session.read_context())).address
     root = session.sandbox_root

@@ -54,8 +54,8 @@ def test_first_run_on_the_sandbox_ends_with_a_funded_demo_wallet(
 
     profile = context.profile
     assert profile is not None and profile.sandbox_only and profile.key_name is not None
-    assert context.sandbox is not None and context.services is not None
-    assert context.session.unlocked
+    assert context.sandbox is not None and context.connection is not None
+    assert context.wallet_lock.unlocked
     status = app.window.status
     assert status.service_label.text() == strings.STATUS_SANDBOX.format(url=context.sandbox.url)
     assert status.badge.isVisibleTo(app.window)
@@ -67,7 +67,7 @@ def test_first_run_on_the_sandbox_ends_with_a_funded_demo_wallet(
     assert activity_tab.model.rowCount() == len(actions)  # type: ignore[attr-defined]
     gui_thread.assert_not_blocked()
 
-    keys = context.session.keys
+    keys = context.wallet_lock.keys
     url, pid = context.sandbox.url, context.sandbox.pid
     with gui_thread.paused(), httpx.Client(base_url=url, timeout=30) as http:
         ord_view = http.get(f"/ord/address/{keys.ordinals.address}").json()
@@ -85,7 +85,7 @@ def test_first_run_on_the_sandbox_ends_with_a_funded_demo_wallet(
         pass
     assert again.dialogs == []
     assert again.context.profile == profile
-    assert again.context.session.keys.ordinals.address == keys.ordinals.address
+    assert again.context.wallet_lock.keys.ordinals.address == keys.ordinals.address
     assert len(again.context.activity.entries()) > len(actions)  # type: ignore[union-attr]
 
 
@@ -105,7 +105,7 @@ def test_dash_dash_sandbox_skips_the_dialog_and_explains_a_failed_start(
     assert app.dialogs == []
     context = app.context
     assert context.profile is not None and context.profile.name == "Sandbox"
-    assert context.sandbox is None and context.services is None
+    assert context.sandbox is None and context.connection is None
     error = app.window.status.error_label.text()
     assert error.startswith("The sandbox could not start.")
     assert "Traceback" not in error

@@ -14,9 +14,9 @@ from pytestqt.qtbot import QtBot
 
 from app.core.pools import bid_cost
 from app.services.sandbox_process import SandboxProcess
+from app.ui.profile_session import profile_session
 from app.ui.tabs.open_bids_tab import OpenBidsTab
 from app.ui.tabs.wallet_tab import WalletTab
-from app.ui.wallet_session import wallet_session
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import (
     bid_tab_ready,
@@ -58,7 +58,7 @@ def test_collection_bid_preview_place_and_listed(
     assert (
         tab.count_label.text() == f"This request places {QUANTITY} bid(s) for 60,000 sats in all."
     )
-    fee = wallet_session(app.context).maker_fee
+    fee = profile_session(app.context).maker_fee
     assert tab.pools.rowCount() == 1
     cells = [tab.pools.item(0, c).text() for c in range(tab.pools.columnCount())]
     assert cells == [slug, "0", f"{QUANTITY * bid_cost(PRICE, fee):,}", f"{FUNDS:,}", "yes"]

@@ -164,7 +164,7 @@ def test_watch_only_profile_shows_the_wallet_and_says_it_cannot_sign(
     ProfileStore(options.data_dir).save(AppSettings().with_profile(profile).with_active("Watch"))
     app = open_app(options)
     qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
-    assert app.context.watch_only and not app.context.session.unlocked
+    assert app.context.watch_only and not app.context.wallet_lock.unlocked
     fund_bidding_wallet(app, qloop, 70_000)
 
     gui_thread.start()

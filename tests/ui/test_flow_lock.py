@@ -19,8 +19,8 @@ from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 from app.ui.dialogs.unlock import UnlockDialog
+from app.ui.profile_session import profile_session
 from app.ui.tabs.withdraw_tab import WithdrawTab
-from app.ui.wallet_session import wallet_session
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import PASSWORD, click, open_funded_app, type_into, wait_new_dialog
 from tests.ui.gui_thread import GuiThreadWatch
@@ -43,7 +43,7 @@ def test_lock_then_unlock_to_review_and_an_idle_lock_closes_the_review(
     options = make_options(clock=clock, idle_tick_ms=20)
     funded = open_funded_app(qtbot, open_app, options, sandbox, qloop)
     app = funded.app
-    ctx = wallet_session(app.context).signing_context()
+    ctx = profile_session(app.context).signing_context()
     wallet = run_async(qloop, get_bidding_wallet(ctx)).address
     del ctx
     with httpx.Client(base_url=funded.root_url, timeout=60) as http:
@@ -70,7 +70,7 @@ def test_lock_then_unlock_to_review_and_an_idle_lock_closes_the_review(
     qtbot.waitUntil(window.isActiveWindow)
     with qtbot.waitSignal(context.lock_changed, timeout=5_000):
         qtbot.keyClick(window, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)
-    assert not context.session.unlocked and tab.address_label.text() == wallet
+    assert not context.wallet_lock.unlocked and tab.address_label.text() == wallet
     type_into(qtbot, tab.amount.edit, f"{AMOUNT:,}")
     before = len(app.dialogs)
     click(qtbot, tab.review_button)
@@ -91,11 +91,11 @@ def test_lock_then_unlock_to_review_and_an_idle_lock_closes_the_review(
     type_into(qtbot, unlock.password, PASSWORD)
     click(qtbot, unlock.unlock_button)
     review = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
-    assert context.session.unlocked and review.sign_button is not None
+    assert context.wallet_lock.unlocked and review.sign_button is not None
 
     # Idle past the timeout while the review is open: locked, the dialog closes, no signing.
     clock.advance(IDLE_S + 1)
-    qtbot.waitUntil(lambda: not context.session.unlocked, timeout=5_000)
+    qtbot.waitUntil(lambda: not context.wallet_lock.unlocked, timeout=5_000)
     qtbot.waitUntil(lambda: tab.status.text() == strings.FLOW_CANCELLED, timeout=5_000)
     assert not tab.txid_row.isVisible()
     gui_thread.assert_not_blocked()

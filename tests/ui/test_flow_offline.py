@@ -96,7 +96,7 @@ def test_export_sign_offline_import_and_submit(
     made = record_clients(monkeypatch)
     offline = open_app(make_options(offline=True))
     qtbot.waitSignal(offline.window.controller.ready, timeout=30_000).wait()
-    assert offline.context.services is None and offline.context.sandbox is None
+    assert offline.context.connection is None and offline.context.sandbox is None
     files = offline.window.tab("psbt_files")
     assert isinstance(files, PsbtFilesTab)
 
@@ -107,7 +107,7 @@ def test_export_sign_offline_import_and_submit(
     click(qtbot, files.open_button)
     loaded = strings.OFFLINE_MANIFEST_LOADED.format(folder=folder, count=2, flow="secure listing")
     qtbot.waitUntil(lambda: files.file_status.text() == loaded, timeout=10_000)
-    assert not offline.context.session.unlocked
+    assert not offline.context.wallet_lock.unlocked
     click(qtbot, files.review_button)  # locked: the password is asked first
     unlock = wait_dialog(qtbot, offline, UnlockDialog)
     type_into(qtbot, unlock.password, PASSWORD)

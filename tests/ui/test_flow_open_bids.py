@@ -17,9 +17,9 @@ from app.services.bids import BidSpec, place_bid
 from app.services.pacing import OffsetClock
 from app.services.sandbox_process import SandboxProcess
 from app.ui.models.bids_model import COL_PRICE, OpenBidsFilter, OpenBidsModel
+from app.ui.profile_session import profile_session
 from app.ui.tabs.open_bids_confirm import ConfirmCancelDialog
 from app.ui.tabs.open_bids_tab import OpenBidsTab
-from app.ui.wallet_session import wallet_session
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import (
     SandboxClockSleeper,
@@ -34,7 +34,7 @@ from tests.ui.helpers import run_async
 
 
 def _arrange_bids(app: AppHarness, loop: asyncio.AbstractEventLoop, slug: str) -> None:
-    session = wallet_session(app.context)
+    session = profile_session(app.context)
     ctx = session.signing_context()
     expiry = ctx.clock.now_ms() + 3_600_000
     for spec in (
@@ -64,7 +64,7 @@ def test_open_bids_refresh_filter_sort_and_cancel_several(
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
     app, slug = funded.app, funded.assets.collection_slug
     fund_bidding_wallet(app, qloop, 1_000_000)
-    session = wallet_session(app.context)
+    session = profile_session(app.context)
     assert isinstance(session.clock, OffsetClock)
     session.use_time(session.clock, SandboxClockSleeper(funded.root_url, session.clock))
     _arrange_bids(app, qloop, slug)

@@ -21,7 +21,7 @@ from app.services.bids import BidSpec, place_bid
 from app.services.context import ServiceContext
 from app.services.pacing import OffsetClock
 from app.services.sandbox_process import SandboxProcess
-from app.ui.wallet_session import wallet_session
+from app.ui.profile_session import profile_session
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import (
     SandboxClockSleeper,
@@ -50,7 +50,7 @@ def test_rate_limited_placement_waits_then_succeeds(
     app = funded.app
     slug = new_collection(funded.root_url, {"n": TRAIT_VALUES})
     fund_bidding_wallet(app, qloop, 200_000)
-    session = wallet_session(app.context)
+    session = profile_session(app.context)
     assert isinstance(session.clock, OffsetClock)
     tab = bid_tab_ready(qtbot, app, slug)
     shown: list[str] = []  # what the tab says while the app waits

@@ -22,8 +22,8 @@ from app.services.psbt_flow import gather_facts, input_outpoints
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
+from app.ui.profile_session import profile_session
 from app.ui.tabs.withdraw_tab import WithdrawTab
-from app.ui.wallet_session import wallet_session
 from app.wallet.psbt_io import parse_psbt
 from tests.support.hostile_server import HostileServer
 from tests.support.proxy import FaultProxy
@@ -70,7 +70,7 @@ def test_a_tampered_withdrawal_is_refused_in_the_dialog(
 ) -> None:
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop, proxy.url)
     app = funded.app
-    session = wallet_session(app.context)
+    session = profile_session(app.context)
     ctx = session.signing_context()
     wallet = run_async(qloop, get_bidding_wallet(ctx)).address
     with httpx.Client(base_url=funded.root_url, timeout=60) as http:

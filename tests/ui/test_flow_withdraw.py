@@ -15,8 +15,8 @@ from app.services.bids import BidSpec, place_bid
 from app.services.open_bids import fetch_open_bids
 from app.services.sandbox_process import SandboxProcess
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
+from app.ui.profile_session import profile_session
 from app.ui.tabs.withdraw_tab import WithdrawTab
-from app.ui.wallet_session import wallet_session
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import click, open_funded_app, type_into, wait_dialog
 from tests.ui.gui_thread import GuiThreadWatch
@@ -37,7 +37,7 @@ def test_withdraw_shows_the_bids_it_cancels_then_signs_and_submits(
 ) -> None:
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
     app = funded.app
-    session = wallet_session(app.context)
+    session = profile_session(app.context)
     run_async(qloop, session.ensure_ready())
     ctx = session.signing_context()
     wallet = run_async(qloop, get_bidding_wallet(ctx)).address

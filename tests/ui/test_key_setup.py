@@ -86,19 +86,19 @@ def test_create_a_new_phrase_confirm_it_and_connect(
     gui_thread.assert_not_blocked()
 
     context = app.context
-    assert context.session.unlocked and page.words == []  # shown once, then forgotten
+    assert context.wallet_lock.unlocked and page.words == []  # shown once, then forgotten
     expected = keys_from_secret(
         MnemonicSecret(" ".join(words)),
         ProfileMeta(name="x", network="regtest", layout=layout_for_preset("xverse-native")),
     )
-    keys = context.session.keys
+    keys = context.wallet_lock.keys
     assert (keys.payment.address, keys.ordinals.address) == (
         expected.payment.address,
         expected.ordinals.address,
     )
-    assert context.services is not None
+    assert context.connection is not None
     balance = run_async(
-        qloop, context.services.clients.esplora.address_balance(keys.payment.address)
+        qloop, context.connection.clients.esplora.address_balance(keys.payment.address)
     )
     assert balance.total == 0
 
@@ -144,8 +144,8 @@ def test_import_shows_each_presets_addresses_and_keeps_the_api_key_in_the_keycha
     gui_thread.assert_not_blocked()
 
     context = app.context
-    assert context.session.keys.payment.address == BIP84_FIRST
-    assert context.services is not None and context.services.marketplace_url == SATFLOW_API_URL
+    assert context.wallet_lock.keys.payment.address == BIP84_FIRST
+    assert context.connection is not None and context.connection.marketplace_url == SATFLOW_API_URL
     assert keychain.items[("bidwallet-api-key", "Satflow")] == "sk-test-123"
     assert "sk-test-123" not in context.store.path.read_text()
     assert any(user.startswith("unlock-key:") for _, user in keychain.items)
@@ -154,7 +154,7 @@ def test_import_shows_each_presets_addresses_and_keeps_the_api_key_in_the_keycha
     app.window.close()
     again = open_app(make_options(keychain=keychain))
     qtbot.waitSignal(again.window.controller.ready, timeout=30_000).wait()
-    assert again.dialogs == [] and again.context.session.keys.payment.address == BIP84_FIRST
+    assert again.dialogs == [] and again.context.wallet_lock.keys.payment.address == BIP84_FIRST
 
 
 def test_a_wif_for_another_network_is_refused_then_a_regtest_wif_works(
@@ -173,7 +173,7 @@ def test_a_wif_for_another_network_is_refused_then_a_regtest_wif_works(
     click(qtbot, dialog.next_button)
     with qtbot.waitSignal(app.window.controller.ready, timeout=30_000):
         finish_with_password(qtbot, dialog)
-    assert app.context.session.keys.payment.address.startswith("bcrt1q")
+    assert app.context.wallet_lock.keys.payment.address.startswith("bcrt1q")
 
 
 def test_watch_only_checks_the_addresses_and_has_nothing_to_unlock(
@@ -194,7 +194,7 @@ def test_watch_only_checks_the_addresses_and_has_nothing_to_unlock(
         click(qtbot, dialog.next_button)
     context = app.context
     assert context.profile is not None and context.profile.key_name is not None
-    assert not context.session.unlocked
+    assert not context.wallet_lock.unlocked
     assert app.window.status.lock_button.text() == strings.STATUS_WATCH_ONLY
     with qtbot.waitSignal(context.notice) as notice:
         app.window.unlock_action.trigger()

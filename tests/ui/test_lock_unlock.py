@@ -33,7 +33,7 @@ def test_wrong_password_then_unlock_then_idle_lock(
     gui_thread.start()
     qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
     window, context = app.window, app.context
-    assert not context.session.unlocked
+    assert not context.wallet_lock.unlocked
     assert window.status.lock_button.text() == strings.STATUS_LOCKED
 
     qtbot.keyClick(window, Qt.Key.Key_U, Qt.KeyboardModifier.ControlModifier)
@@ -41,7 +41,7 @@ def test_wrong_password_then_unlock_then_idle_lock(
     type_into(qtbot, dialog.password, "not the password")
     click(qtbot, dialog.unlock_button)
     qtbot.waitUntil(lambda: dialog.error.text() == strings.WRONG_PASSWORD, timeout=10_000)
-    assert dialog.isVisible() and not context.session.unlocked
+    assert dialog.isVisible() and not context.wallet_lock.unlocked
     dialog.password.clear()
     type_into(qtbot, dialog.password, PASSWORD)
     with qtbot.waitSignal(context.lock_changed, timeout=10_000) as changed:
@@ -55,12 +55,12 @@ def test_wrong_password_then_unlock_then_idle_lock(
     qtbot.keyClick(window.tabs.tabBar(), Qt.Key.Key_Right)
     clock.advance(TIMEOUT_S - 1)
     qtbot.waitSignal(window.idle_lock.timer.timeout, timeout=5_000).wait()
-    assert context.session.unlocked
+    assert context.wallet_lock.unlocked
     # Idle past the timeout: the next tick locks and says why.
     clock.advance(2)
     with qtbot.waitSignal(window.idle_lock.locked_by_idle, timeout=5_000):
         pass
-    assert not context.session.unlocked
+    assert not context.wallet_lock.unlocked
     assert window.status.lock_button.text() == strings.STATUS_LOCKED
     assert window.status.currentMessage() == strings.LOCKED_AFTER_IDLE.format(minutes=2)
     gui_thread.assert_not_blocked()
@@ -86,4 +86,4 @@ def test_lock_shortcut_and_status_button(
     qtbot.waitUntil(window.isActiveWindow)
     with qtbot.waitSignal(app.context.lock_changed) as changed:
         qtbot.keyClick(window, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)
-    assert changed.args == [False] and not app.context.session.unlocked
+    assert changed.args == [False] and not app.context.wallet_lock.unlocked

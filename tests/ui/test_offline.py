@@ -68,7 +68,7 @@ def test_offline_signer_opens_saves_and_unlocks_without_any_network_client(
     qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
     context, window = app.context, app.window
 
-    assert context.services is None and context.sandbox is None
+    assert context.connection is None and context.sandbox is None
     assert [spec.key for spec in window.tab_specs] == ["psbt_files", "activity", "settings"]
     assert window.windowTitle() == strings.OFFLINE_WINDOW_TITLE
     assert window.status.service_label.text() == strings.STATUS_OFFLINE
@@ -105,7 +105,7 @@ def test_offline_signer_opens_saves_and_unlocks_without_any_network_client(
     with qtbot.waitSignal(context.lock_changed, timeout=10_000):
         click(qtbot, dialog.unlock_button)
     assert context.profile is not None and context.profile.name == "Main"
-    assert context.session.unlocked and not tab.unlock_button.isEnabled()
+    assert context.wallet_lock.unlocked and not tab.unlock_button.isEnabled()
 
     # Save plumbing: what the review-and-sign step hands over is written as base64.
     assert tab.loaded is not None
@@ -142,5 +142,5 @@ def test_the_same_profile_online_does_construct_clients(
     prepare_profile(data_dir)
     app = open_app(make_options())
     qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
-    assert app.context.services is not None
+    assert app.context.connection is not None
     assert no_network.count("AsyncClient") == 3  # marketplace, Esplora, ord

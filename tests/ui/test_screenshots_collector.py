@@ -56,7 +56,7 @@ async def _arrange(data_dir: Path) -> tuple[AppContext, MainWindow, str, Sandbox
     from app.services.session import keys_from_secret, layout_for_preset
     from app.ui.context import AppContext, AppOptions
     from app.ui.launch import build_window
-    from app.ui.wallet_session import wallet_session
+    from app.ui.profile_session import profile_session
     from app.wallet.vault import Vault
     from app.wallet.vault_file_store import FileStore
     from app.wallet.vault_models import MnemonicSecret, ProfileMeta
@@ -91,9 +91,9 @@ async def _arrange(data_dir: Path) -> tuple[AppContext, MainWindow, str, Sandbox
     window.show()
     await window.controller.start()
     keys = keys_from_secret(vault.unlock("Shot key", PASSWORD), meta)
-    context.session.unlock(keys, "Shot key")
+    context.wallet_lock.unlock(keys, "Shot key")
     assets = await provision_demo_wallet(root, keys.payment.address, keys.ordinals.address)
-    session = wallet_session(context)
+    session = profile_session(context)
     await session.ensure_ready()
     ctx = session.signing_context()
     from app.services.bidding_wallet import get_bidding_wallet

@@ -35,12 +35,12 @@ from app.ui.context import AppContext, AppOptions
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 from app.ui.launch import build_window
 from app.ui.main_window import MainWindow
+from app.ui.profile_session import profile_session
 from app.ui.tabs.inscription_bid_tab import InscriptionBidTab
 from app.ui.tabs.listings_tab import ListingsTab
 from app.ui.tabs.psbt_files_tab import PsbtFilesTab
 from app.ui.tabs.withdraw_tab import WithdrawTab
 from app.ui.theme import apply_theme
-from app.ui.wallet_session import wallet_session
 from app.wallet.vault import Vault
 from app.wallet.vault_file_store import FileStore
 from app.wallet.vault_models import MnemonicSecret, ProfileMeta
@@ -144,7 +144,7 @@ async def prepare(root: str, data_dir: Path) -> tuple[AppContext, MainWindow, Mn
     window.show()
     await window.controller.start()
     vault = await context.vault()
-    context.session.unlock(keys_from_secret(secret, vault.info("Shots key").meta), "Shots key")
+    context.wallet_lock.unlock(keys_from_secret(secret, vault.info("Shots key").meta), "Shots key")
     return context, window, secret
 
 
@@ -155,11 +155,11 @@ async def shoot(out: Path, data_dir: Path) -> None:
     root = sandbox.url.rstrip("/")
     try:
         context, window, _ = await prepare(root, data_dir / "app")
-        keys = context.session.keys
+        keys = context.wallet_lock.keys
         assets = await provision_demo_wallet(root, keys.payment.address, keys.ordinals.address)
         answers = DialogAnswers(context)
         http = httpx.AsyncClient(base_url=root, timeout=120)
-        session = wallet_session(context)
+        session = profile_session(context)
         await session.ensure_ready()
         ctx = session.signing_context()
         wallet = (await get_bidding_wallet(ctx)).address

@@ -70,14 +70,14 @@ def test_fee_bounds_lock_timeout_urls_and_api_key(
     assert saved is not None
     assert (saved.fee_bounds.min_sat_vb, saved.fee_bounds.max_sat_vb) == (5, 50)
     assert saved.fee_bounds.max_fee_sats == 20_000 and saved.lock_timeout_s == 180
-    assert app.context.session.timeout_s == 180
+    assert app.context.wallet_lock.timeout_s == 180
 
     form.esplora_url.clear()
     type_into(qtbot, form.esplora_url, "http://127.0.0.1:8/esplora")
     with qtbot.waitSignal(app.context.connection_changed, timeout=10_000):
         click(qtbot, tab.save_button)
-    qtbot.waitUntil(lambda: app.context.services is not None)
-    assert app.context.services.clients.config.esplora_url == "http://127.0.0.1:8/esplora"  # type: ignore[union-attr]
+    qtbot.waitUntil(lambda: app.context.connection is not None)
+    assert app.context.connection.clients.config.esplora_url == "http://127.0.0.1:8/esplora"  # type: ignore[union-attr]
 
     type_into(qtbot, form.api_key, "sk-new-key")
     click(qtbot, form.save_key_button)

@@ -15,7 +15,7 @@ import pytest
 from app.core.acp_composition import AcpSignature
 from app.wallet.acp_ledger import LEDGER_FILE, AcpCollisionError, AcpLedger, AcpLedgerError
 from app.wallet.psbt_signer import sign_psbt
-from app.wallet.psbt_view import VerdictMismatchError, approved_sign_requests
+from app.wallet.signing_gate import VerdictMismatchError, approved_sign_requests
 from tests.support.psbt_scenarios import secure_listing
 
 A, B = "aa" * 32 + ":0", "bb" * 32 + ":1"

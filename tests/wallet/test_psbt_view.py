@@ -14,16 +14,10 @@ from app.wallet.addresses import Network
 from app.wallet.finalize import finalize_psbt
 from app.wallet.psbt_fixes import FixedPSBT
 from app.wallet.psbt_io import parse_psbt, psbt_to_base64
+from app.wallet.psbt_reader import psbt_digest, unsigned_txid, view_of
 from app.wallet.psbt_signer import SignRequest, sign_psbt
-from app.wallet.psbt_view import (
-    VerdictMismatchError,
-    approved_sign_requests,
-    guard,
-    psbt_digest,
-    unsigned_txid,
-    view_of,
-)
 from app.wallet.scripts import bidding_p2wsh_1of2
+from app.wallet.signing_gate import VerdictMismatchError, approved_sign_requests, guard
 from tests.support.psbt_scenarios import (
     build_psbt,
     coin,

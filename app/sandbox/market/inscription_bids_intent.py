@@ -36,7 +36,7 @@ from app.sandbox.market.service import Json, Market
 from app.sandbox.market.wallets import decode_regtest
 from app.wallet.addresses import decode_address
 from app.wallet.psbt_io import psbt_to_base64, psbt_to_bytes, psbt_to_hex
-from app.wallet.psbt_view import unsigned_txid
+from app.wallet.psbt_reader import unsigned_txid
 
 SERVICE_FEE_BPS = 200  # 2% of the price, out of the seller's proceeds
 POSTAGE_CAP = 10_000  # sats after the inscribed sat that travel with it

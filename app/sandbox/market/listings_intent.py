@@ -41,7 +41,7 @@ from app.sandbox.market.service import Json, Market
 from app.wallet.addresses import decode_address
 from app.wallet.psbt_fixes import FixedPSBT
 from app.wallet.psbt_io import psbt_to_base64, psbt_to_bytes, psbt_to_hex
-from app.wallet.psbt_view import unsigned_txid
+from app.wallet.psbt_reader import unsigned_txid
 
 SIGHASH_ALL_ANYONECANPAY = 0x81
 TRANSFER_ALLOWANCE = 1_000  # sats the buyer adds to the escrow output for its transfer fee

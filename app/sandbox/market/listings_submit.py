@@ -42,7 +42,7 @@ from app.sandbox.market.psbt_build_verify import SignatureCheckError, check_sign
 from app.sandbox.market.service import Json, Market
 from app.wallet.psbt_fixes import FixedPSBT
 from app.wallet.psbt_io import psbt_to_bytes
-from app.wallet.psbt_view import unsigned_txid
+from app.wallet.psbt_reader import unsigned_txid
 
 PSBTS = "signedSecureListingPSBTs"
 

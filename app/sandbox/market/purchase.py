@@ -53,7 +53,7 @@ from app.sandbox.market.psbt_build_verify import InputWitness, final_witnesses, 
 from app.sandbox.market.service import Json, Market
 from app.wallet.psbt_fixes import FixedPSBT
 from app.wallet.psbt_io import parse_psbt_bytes
-from app.wallet.psbt_view import unsigned_txid
+from app.wallet.psbt_reader import unsigned_txid
 
 
 @dataclass(frozen=True)

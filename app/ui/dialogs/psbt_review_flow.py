@@ -13,7 +13,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
 from app.ui import strings
-from app.ui.wallet_session import NotReadyError, wallet_session
+from app.ui.profile_session import NotReadyError, profile_session
 
 if TYPE_CHECKING:
     # Typing only: the tabs import this module when the window is built, before the startup
@@ -39,11 +39,11 @@ class RefusedPsbt:
 async def signing_context(context: AppContext, controller: AppController) -> ServiceContext:
     """A context that can sign this one operation; a locked wallet asks for its password first.
     Raises `NotReadyError` (with the sentence to show) when it still cannot sign."""
-    session = wallet_session(context)
-    if context.services is None:
+    session = profile_session(context)
+    if context.connection is None:
         raise NotReadyError(strings.NOT_CONNECTED_HINT)
     await session.ensure_ready()  # the service's published facts (its key) before any review
-    if not context.session.unlocked and not context.watch_only:
+    if not context.wallet_lock.unlocked and not context.watch_only:
         await controller.unlock()
     return session.signing_context()
 
@@ -52,18 +52,18 @@ def connection_key(context: AppContext) -> tuple[int, str | None]:
     """Which connection and profile a tab's facts belong to: a lock or unlock keeps the key
     (the facts stay true), a reconnection or another profile changes it."""
     profile = context.profile
-    return id(context.services), None if profile is None else profile.name
+    return id(context.connection), None if profile is None else profile.name
 
 
 def still_unlocked(context: AppContext) -> ServiceContext:
     """After the review, a fresh signing context: raises `NotReadyError` if the wallet was
     locked meanwhile (nothing is then signed, even with keys borrowed before)."""
-    return wallet_session(context).signing_context()
+    return profile_session(context).signing_context()
 
 
-async def read_context(context: AppContext) -> ServiceContext:
+async def public_context(context: AppContext) -> ServiceContext:
     """A public-keys context (balances, lists, requests to review); `NotReadyError` if none."""
-    session = wallet_session(context)
+    session = profile_session(context)
     await session.ensure_ready()
     return session.read_context()
 

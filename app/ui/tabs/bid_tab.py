@@ -29,10 +29,10 @@ from PySide6.QtWidgets import (
 
 from app.ui import strings
 from app.ui.async_tools import async_slot
+from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
 from app.ui.tabs.bid_form import BidForm
 from app.ui.tabs.bid_preview import GENERAL, BidderIdentity, BidPreview, preview, spec_of
 from app.ui.tabs.wallet_state import WalletState
-from app.ui.wallet_session import NotReadyError, failure_text, tracked, wallet_session
 from app.ui.widgets import message_label, set_message
 
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ class BidTab(QWidget):
     ) -> None:
         super().__init__(parent)
         self.context = context
-        self.session = wallet_session(context)
+        self.session = profile_session(context)
         self.state = WalletState.of(context)
         self.form = BidForm()
         self.last_preview = BidPreview()

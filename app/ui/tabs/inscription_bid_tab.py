@@ -27,11 +27,11 @@ from app.ui import strings
 from app.ui.async_tools import async_slot
 from app.ui.dialogs.psbt_review_flow import (
     connection_key,
-    read_context,
+    public_context,
 )
 from app.ui.models.review_model import SIZE_FROM_ROWS, RowsModel
+from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
 from app.ui.tabs.inscription_bid_list import bid_cells
-from app.ui.wallet_session import NotReadyError, failure_text, tracked, wallet_session
 from app.ui.widgets import message_label, set_message
 from app.ui.widgets.amount_edit import AmountEdit
 
@@ -97,7 +97,7 @@ class InscriptionBidTab(QWidget):
         self.price.changed.connect(self._validate)
         self.review_button.clicked.connect(self.place)
         self.refresh_button.clicked.connect(self.refresh)
-        wallet_session(context).changed.connect(self._session_changed)
+        profile_session(context).changed.connect(self._session_changed)
         self._validate()
 
     def _layout(self) -> None:
@@ -157,7 +157,7 @@ class InscriptionBidTab(QWidget):
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self.timer.start()
-        if self.bids is None and wallet_session(self._context).connected:
+        if self.bids is None and profile_session(self._context).connected:
             self.refresh()
 
     def hideEvent(self, event: QHideEvent) -> None:
@@ -165,7 +165,7 @@ class InscriptionBidTab(QWidget):
         super().hideEvent(event)
 
     def _tick(self) -> None:
-        if wallet_session(self._context).connected and not self._busy:
+        if profile_session(self._context).connected and not self._busy:
             self.refresh()
 
     def _session_changed(self) -> None:
@@ -173,14 +173,14 @@ class InscriptionBidTab(QWidget):
         if key != self._bids_of:
             self.bids, self._bids_of = None, key
             self.model.set_rows([])
-        if self.isVisible() and wallet_session(self._context).connected:
+        if self.isVisible() and profile_session(self._context).connected:
             self.refresh()
 
     @async_slot()
     async def refresh(self) -> None:
-        services = self._context.services
+        services = self._context.connection
         try:
-            ctx = await read_context(self._context)  # the services modules loaded first
+            ctx = await public_context(self._context)  # the services modules loaded first
             from app.services.inscription_bid import my_inscription_bids
 
             self.bids = await my_inscription_bids(ctx)
@@ -188,7 +188,7 @@ class InscriptionBidTab(QWidget):
             self.list_hint.setText(exc.user_message)
             return
         except Exception as exc:
-            if self._context.services is services:
+            if self._context.connection is services:
                 self.list_hint.setText(failure_text(exc))
             return
         finally:

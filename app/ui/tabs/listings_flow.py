@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 
 from app.ui import strings
 from app.ui.async_tools import run_blocking
+from app.ui.profile_session import failure_text, tracked
 from app.ui.psbt_flow_runner import FlowRun, FlowSteps, PsbtFlowRunner
-from app.ui.wallet_session import failure_text, tracked
 
 if TYPE_CHECKING:
     from app.services.context import ServiceContext

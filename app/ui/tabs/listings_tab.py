@@ -26,14 +26,14 @@ from PySide6.QtWidgets import (
 
 from app.ui import strings
 from app.ui.async_tools import async_slot, exec_dialog
-from app.ui.dialogs.psbt_review_flow import connection_key, read_context
+from app.ui.dialogs.psbt_review_flow import connection_key, public_context
 from app.ui.icons import icon_button
 from app.ui.models.listings_model import HeldItemsModel
 from app.ui.models.review_model import SIZE_FROM_ROWS, Cell, RowsModel, short
+from app.ui.profile_session import NotReadyError, failure_text, profile_session
 from app.ui.tabs.listings_flow import ListingsFlow
 from app.ui.tabs.listings_items import MAX_PER_REQUEST, batch_problem
 from app.ui.theme import ThemeState
-from app.ui.wallet_session import NotReadyError, failure_text, wallet_session
 from app.ui.widgets import message_label, set_message
 from app.ui.widgets.amount_edit import AmountEdit
 from app.ui.widgets.progress_panel import ProgressPanel
@@ -106,7 +106,7 @@ class ListingsTab(QWidget):
         self.sign_button.clicked.connect(self.sign_selected)
         self.export_button.clicked.connect(self.export_selected)
         self.import_button.clicked.connect(self.import_signed)
-        wallet_session(context).changed.connect(self._session_changed)
+        profile_session(context).changed.connect(self._session_changed)
         self._selection_changed()
 
     def _layout(self) -> None:
@@ -197,7 +197,7 @@ class ListingsTab(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        if self.held is None and wallet_session(self._context).connected:
+        if self.held is None and profile_session(self._context).connected:
             self.refresh()
 
     def _session_changed(self) -> None:
@@ -206,14 +206,14 @@ class ListingsTab(QWidget):
             self.held = self.mine = None
             self._held_of = key
             self.items_model.set_items([])
-        if self.isVisible() and wallet_session(self._context).connected:
+        if self.isVisible() and profile_session(self._context).connected:
             self.refresh()
 
     @async_slot()
     async def refresh(self) -> None:
-        services = self._context.services
+        services = self._context.connection
         try:
-            ctx = await read_context(self._context)  # the services modules loaded first
+            ctx = await public_context(self._context)  # the services modules loaded first
             from app.services.listings_inventory import held_items, my_listings
 
             held = await held_items(ctx)
@@ -222,7 +222,7 @@ class ListingsTab(QWidget):
             self.held_hint.setText(exc.user_message)
             return
         except Exception as exc:
-            if self._context.services is services:
+            if self._context.connection is services:
                 self.held_hint.setText(failure_text(exc))
             return
         finally:

@@ -28,9 +28,9 @@ from app.ui.icons import set_themed_icon
 from app.ui.models.bids_model import COL_EXPIRES, COL_ID, COL_POOL, OpenBidsFilter, OpenBidsModel
 from app.ui.models.pools_model import COL_POOL as POOLS_COL_POOL
 from app.ui.models.pools_model import PoolsModel
+from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
 from app.ui.tabs.open_bids_confirm import ConfirmCancelDialog
 from app.ui.tabs.wallet_state import WalletState
-from app.ui.wallet_session import NotReadyError, failure_text, tracked, wallet_session
 from app.ui.widgets import message_label, set_message
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ class OpenBidsTab(QWidget):
         super().__init__(parent)
         self.context = context
         self.controller = controller
-        self.session = wallet_session(context)
+        self.session = profile_session(context)
         self.state = WalletState.of(context)
         self.model = OpenBidsModel()
         self.proxy = OpenBidsFilter()

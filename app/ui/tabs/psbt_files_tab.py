@@ -142,7 +142,7 @@ class PsbtFilesTab(QWidget):
 
     def _update_unlock(self, *_: object) -> None:
         has_keys = self.key_choice.count() > 0
-        self.unlock_button.setEnabled(has_keys and not self._context.session.unlocked)
+        self.unlock_button.setEnabled(has_keys and not self._context.wallet_lock.unlocked)
 
     @async_slot()
     async def unlock_key(self) -> None:
@@ -216,14 +216,14 @@ class PsbtFilesTab(QWidget):
         folder = self.export_folder
         if folder is None or self._busy:
             return
-        if not self._context.session.unlocked and not await self._controller.unlock():
+        if not self._context.wallet_lock.unlocked and not await self._controller.unlock():
             set_message(self.review_status, strings.UNLOCK_TO_SIGN_HINT)
             return
         self._busy = True
         self._update_review()
         try:
             outcome = await review_and_sign(
-                self, self._context, folder, self._context.session.keys, self.progress
+                self, self._context, folder, self._context.wallet_lock.keys, self.progress
             )
         finally:
             self._busy = False

@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
 
 from app.ui import strings
 from app.ui.async_tools import async_slot
+from app.ui.profile_session import NotReadyError, profile_session, tracked
 from app.ui.tabs.wallet_state import WalletState
-from app.ui.wallet_session import NotReadyError, tracked, wallet_session
 from app.ui.widgets import message_label, set_message
 from app.ui.widgets.amount_edit import AmountEdit
 from app.ui.widgets.fee_picker import FeePicker
@@ -46,7 +46,7 @@ class FundPanel(QGroupBox):
         super().__init__(strings.WALLET_FUND, parent)
         self.context = context
         self._controller = controller
-        self.session = wallet_session(context)
+        self.session = profile_session(context)
         self.amount = AmountEdit(step=10_000)
         self.fee = FeePicker()
         self.fund_button = QPushButton(strings.WALLET_FUND_BUTTON)
@@ -115,7 +115,7 @@ class FundPanel(QGroupBox):
     async def load_estimates(self) -> None:
         from app.services.errors import NetError
 
-        services = self.context.services
+        services = self.context.connection
         try:
             await self.session.ensure_ready()
             ctx = self.session.read_context()
@@ -127,7 +127,7 @@ class FundPanel(QGroupBox):
             self.fee.set_estimates(None)
             return
         except Exception:
-            if self.context.services is not services:
+            if self.context.connection is not services:
                 return  # the connection closed under the request
             raise
         self.fee.set_estimates(estimates)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.ui import strings
-from app.ui.wallet_session import NotReadyError, failure_text, wallet_session
+from app.ui.profile_session import NotReadyError, failure_text, profile_session
 
 if TYPE_CHECKING:
     from app.services.open_bids import OpenBidsView
@@ -46,7 +46,7 @@ class WalletState(QObject):
     def __init__(self, context: AppContext) -> None:
         super().__init__(context)
         self.context = context
-        self.session = wallet_session(context)
+        self.session = profile_session(context)
         self.view: OpenBidsView | None = None
         self.error = ""
         self.loads = 0  # completed loads (tests and the benchmark count them)
@@ -104,19 +104,19 @@ class WalletState(QObject):
     async def _load_once(self) -> None:
         from app.services.errors import NetError, ServiceError
 
-        services = self.context.services
+        services = self.context.connection
         try:
             view = await self._fetch()
         except NotReadyError as exc:
             self._fail(exc.user_message)
             return
         except (ServiceError, NetError) as exc:
-            if self.context.services is services:
+            if self.context.connection is services:
                 log.info("refresh failed: %s", type(exc).__name__)
                 self._fail(failure_text(exc))
             return
         except Exception:
-            if self.context.services is not services:
+            if self.context.connection is not services:
                 return  # the connection closed (or changed) under the load: nothing to show
             raise
         self.view, self.error = view, ""

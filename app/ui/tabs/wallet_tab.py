@@ -22,10 +22,10 @@ from PySide6.QtWidgets import (
 
 from app.ui import strings
 from app.ui.icons import set_themed_icon
+from app.ui.profile_session import profile_session
 from app.ui.tabs.wallet_addresses import AddressRow
 from app.ui.tabs.wallet_fund import FundPanel
 from app.ui.tabs.wallet_state import WalletState
-from app.ui.wallet_session import wallet_session
 from app.ui.widgets import message_label, set_message
 from app.ui.widgets.pool_chart import PoolBar, PoolChart
 
@@ -51,7 +51,7 @@ class WalletTab(QWidget):
     ) -> None:
         super().__init__(parent)
         self.context = context
-        self.session = wallet_session(context)
+        self.session = profile_session(context)
         self.state = WalletState.of(context)
 
         self.notice = message_label("hint")

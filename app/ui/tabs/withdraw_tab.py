@@ -30,11 +30,11 @@ from app.ui.async_tools import async_slot
 from app.ui.dialogs.psbt_review_flow import (
     TxidRow,
     connection_key,
-    read_context,
+    public_context,
 )
+from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
 from app.ui.tabs.wallet_state import WalletState
 from app.ui.tabs.withdraw_preview import WalletFacts, at_risk_rows, load_facts
-from app.ui.wallet_session import NotReadyError, failure_text, tracked, wallet_session
 from app.ui.widgets import message_label, set_message
 from app.ui.widgets.amount_edit import AmountEdit
 
@@ -88,7 +88,7 @@ class WithdrawTab(QWidget):
         self.max_button.clicked.connect(self._max)
         self.refresh_button.clicked.connect(self.refresh)
         self.review_button.clicked.connect(self.withdraw)
-        wallet_session(context).changed.connect(self._session_changed)
+        profile_session(context).changed.connect(self._session_changed)
         self._update_buttons()
 
     def _layout(self) -> None:
@@ -132,28 +132,28 @@ class WithdrawTab(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        if self.facts is None and wallet_session(self._context).connected:
+        if self.facts is None and profile_session(self._context).connected:
             self.refresh()
 
     def _session_changed(self) -> None:
         key = connection_key(self._context)
         if key != self._facts_of:
             self.facts, self._facts_of = None, key
-        if self.isVisible() and wallet_session(self._context).connected:
+        if self.isVisible() and profile_session(self._context).connected:
             self.refresh()
         self._update_buttons()
 
     @async_slot()
     async def refresh(self) -> None:
-        services = self._context.services
+        services = self._context.connection
         try:
-            ctx = await read_context(self._context)
+            ctx = await public_context(self._context)
             self.facts = await load_facts(ctx)
         except NotReadyError as exc:
             self._show(exc.user_message, "hint")
             return
         except Exception as exc:  # a network or service error: said where it arose
-            if self._context.services is services:  # else: disconnected meanwhile, stale
+            if self._context.connection is services:  # else: disconnected meanwhile, stale
                 self._show(failure_text(exc))
             return
         finally:

@@ -14,8 +14,8 @@ from app.sandbox.chain.node import Node
 from app.wallet.keys import WalletKeys
 from app.wallet.psbt_io import parse_psbt, psbt_to_base64
 from app.wallet.psbt_signer import SigningKey, SignRequest, sign_psbt
-from app.wallet.psbt_view import approved_sign_requests
 from app.wallet.sighash import segwit_v0_sighash
+from app.wallet.signing_gate import approved_sign_requests
 from tests.sandbox.inscription_bids.bidding import (
     bid_status,
     intent_body,

@@ -1,4 +1,4 @@
-"""The app's own review and signing policy (`app.core` + `app.wallet.psbt_view.guard`) run on
+"""The app's own review and signing policy (`app.core` + `app.wallet.signing_gate.guard`) run on
 PSBTs the sandbox built, with ord's and the chain's answers read from the sandbox: what a user
 of the app would be shown and allowed to sign."""
 
@@ -18,7 +18,7 @@ from app.core.signing_policy import Intent, Verdict
 from app.sandbox.chain.node import Node
 from app.wallet.keys import WalletKeys
 from app.wallet.psbt_fixes import FixedPSBT
-from app.wallet.psbt_view import guard
+from app.wallet.signing_gate import guard
 from tests.sandbox.listings.helpers import inscription_info, output_info
 
 

@@ -27,7 +27,7 @@ from app.wallet.addresses import decode_address
 from app.wallet.keys import WalletKeys
 from app.wallet.psbt_io import parse_psbt
 from app.wallet.psbt_signer import SignRequest
-from app.wallet.psbt_view import approved_sign_requests
+from app.wallet.signing_gate import approved_sign_requests
 from tests.sandbox.conftest import ASGI_BASE_URL
 from tests.sandbox.listings.client_policy import client_verdict
 from tests.sandbox.listings.helpers import inscription_info, ok

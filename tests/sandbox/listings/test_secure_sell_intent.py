@@ -17,7 +17,7 @@ from app.wallet.acp_ledger import AcpLedger
 from app.wallet.addresses import decode_address
 from app.wallet.psbt_io import parse_psbt
 from app.wallet.psbt_signer import SignRequest
-from app.wallet.psbt_view import approved_sign_requests
+from app.wallet.signing_gate import approved_sign_requests
 from tests.sandbox.listings.client_policy import client_verdict
 from tests.sandbox.listings.helpers import error_code, inscription_info, ok
 from tests.sandbox.listings.selling import inscribe, listing_body, new_seller

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from app.services.sandbox_process import SandboxProcess
 
 
-class ServiceContainer:
+class ServiceConnection:
     def __init__(self, profile: AppProfile, clients: NetClients) -> None:
         self.profile = profile
         self.clients = clients
@@ -21,7 +21,7 @@ class ServiceContainer:
     @classmethod
     def open(
         cls, profile: AppProfile, *, api_key: str | None, sandbox: SandboxProcess | None
-    ) -> ServiceContainer:
+    ) -> ServiceConnection:
         from app.services.connection import open_clients
 
         sandbox_url = None if sandbox is None else sandbox.url
@@ -35,4 +35,4 @@ class ServiceContainer:
         await self.clients.aclose()
 
     def __repr__(self) -> str:
-        return f"ServiceContainer({self.profile.name!r}, {self.marketplace_url})"
+        return f"ServiceConnection({self.profile.name!r}, {self.marketplace_url})"

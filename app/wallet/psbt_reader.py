@@ -1,5 +1,6 @@
-"""From an embit PSBT to the neutral `app.core.psbt_view.PsbtView`, and from a policy's
-`Verdict` back to the signer's requests.
+"""From an embit PSBT to the neutral `app.core.psbt_view.PsbtView` the review works on, and a
+PSBT's identities (the unsigned txid its signatures commit to, the digest of its bytes). The
+signing gate that uses them is `app.wallet.signing_gate`.
 
 `view_of` never trusts UTXO data blindly: a non_witness_utxo must hash to the txid the input
 spends (then it is authoritative for the amount), and must agree with the witness_utxo when
@@ -13,9 +14,6 @@ import hashlib
 
 from embit.transaction import Transaction, TransactionInput, TransactionOutput
 
-from app.core.acp_composition import AcpSignature, commitment
-from app.core.psbt_review import SIGHASH_ANYONECANPAY, Review, review
-from app.core.psbt_review_context import ReviewContext
 from app.core.psbt_view import (
     SEQUENCE_FINAL,
     InputView,
@@ -25,21 +23,14 @@ from app.core.psbt_view import (
     TapLeafView,
     script_type,
 )
-from app.core.signing_policy import Intent, Verdict, evaluate
-from app.wallet.acp_ledger import AcpLedger
 from app.wallet.addresses import Network
 from app.wallet.psbt_fixes import FixedInput, FixedPSBT, new_transaction
-from app.wallet.psbt_signer import SignRequest
 from app.wallet.scripts import (
     ScriptError,
     address_of,
     control_block_commits,
     p2wsh_script_pubkey,
 )
-
-
-class VerdictMismatchError(Exception):
-    """The verdict does not allow signing this PSBT (refused, or reviewed another one)."""
 
 
 def view_of(psbt: FixedPSBT, network: Network | str) -> PsbtView:
@@ -204,48 +195,4 @@ def _input_view(index: int, inp: FixedInput, address: _AddressCache) -> InputVie
         final_scriptsig=None if inp.final_scriptsig is None else bytes(inp.final_scriptsig.data),
         final_witness=None if final_witness is None else tuple(final_witness.items),
         size_hints_verified=size_hints_verified(spk, redeem, witness_script, leaves),
-    )
-
-
-def guard(psbt: FixedPSBT, context: ReviewContext, intent: Intent) -> tuple[Review, Verdict]:
-    """Review `psbt` on the context's network and decide with the intent's policy: the Review
-    is for the dialog, the Verdict for `approved_sign_requests`."""
-    reviewed = review(view_of(psbt, context.network), context)
-    return reviewed, evaluate(reviewed, intent)
-
-
-def approved_sign_requests(
-    psbt: FixedPSBT, verdict: Verdict, ledger: AcpLedger | None = None, label: str = ""
-) -> list[SignRequest]:
-    """The signer's requests for exactly what `verdict` approved, for this very PSBT.
-
-    Refuses when the verdict was a refusal or was reached on another transaction (the PSBT
-    changed between review and signing). An ANYONECANPAY request is returned only once its
-    signature is recorded in `ledger`, which refuses one that would combine with a live
-    signature of ours (`AcpCollisionError`)."""
-    if not verdict.approved:
-        raise VerdictMismatchError(f"the {verdict.flow} policy refused this PSBT")
-    if psbt_digest(psbt) != verdict.psbt_digest:
-        raise VerdictMismatchError(
-            f"the PSBT changed after review (txid now {unsigned_txid(psbt)}, reviewed "
-            f"{verdict.txid})"
-        )
-    acp = [p for p in verdict.to_sign if p.sighash & SIGHASH_ANYONECANPAY]
-    if acp:
-        if ledger is None:
-            raise VerdictMismatchError(
-                "an ANYONECANPAY signature is made only once it is recorded in the signature "
-                "ledger, and none is open"
-            )
-        ledger.record([_acp_signature(psbt, p.input_index, label) for p in acp])
-    return [SignRequest(p.input_index, p.sighash) for p in verdict.to_sign]
-
-
-def _acp_signature(psbt: FixedPSBT, index: int, label: str) -> AcpSignature:
-    version = 2 if psbt.tx_version is None else psbt.tx_version
-    locktime = 0 if psbt.locktime is None else psbt.locktime
-    outputs = [(int(out.value), bytes(out.script_pubkey.data)) for out in psbt.outputs]
-    inp = psbt.inputs[index]
-    return AcpSignature(
-        f"{inp.txid.hex()}:{inp.vout}", commitment(version, locktime, outputs), label
     )

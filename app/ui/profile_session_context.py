@@ -1,4 +1,4 @@
-"""How `AppWalletSession` builds its per-operation `ServiceContext`s. The ServiceContext
+"""How `ProfileSession` builds its per-operation `ServiceContext`s. The ServiceContext
 subclass is made on first use: app.services (httpx, embit) loads lazily, after the
 controller's preload, so building the window stays fast."""
 
@@ -11,8 +11,8 @@ if TYPE_CHECKING:
     from app.services.context import ServiceContext
     from app.services.key_vault import WalletKeys, WatchOnlyKeys
     from app.ui.context import AppContext
-    from app.ui.service_container import ServiceContainer
-    from app.ui.wallet_session import AppWalletSession
+    from app.ui.profile_session import ProfileSession
+    from app.ui.service_connection import ServiceConnection
 
 
 def _session_context_class() -> type:
@@ -24,8 +24,8 @@ def _session_context_class() -> type:
 
         def __init__(
             self,
-            session: AppWalletSession,
-            services: ServiceContainer,
+            session: ProfileSession,
+            services: ServiceConnection,
             keys: WalletKeys | WatchOnlyKeys,
         ) -> None:
             from app.services.acp_signatures import ledger_of
@@ -66,7 +66,7 @@ _SessionContextType: type | None = None
 
 
 def new_session_context(
-    session: AppWalletSession, services: ServiceContainer, keys: WalletKeys | WatchOnlyKeys
+    session: ProfileSession, services: ServiceConnection, keys: WalletKeys | WatchOnlyKeys
 ) -> ServiceContext:
     global _SessionContextType
     if _SessionContextType is None:

@@ -1,10 +1,10 @@
 """The tabs' way to the use cases: a `ServiceContext` for the connected profile.
 
-One `AppWalletSession` per `AppContext` (`wallet_session(context)`). It keeps what must outlive
+One `ProfileSession` per `AppContext` (`profile_session(context)`). It keeps what must outlive
 one operation: the bid pacer (the spec's per-address pace spans every bid), the bidding
 wallet's address, the signed cancel challenge, the service clock and the maker fee. The
 contexts it hands out are per operation: `signing_context()` borrows the unlocked keys for one
-operation (the KeySession rule: nobody keeps them), `read_context()` holds public keys only,
+operation (the WalletLock rule: nobody keeps them), `read_context()` holds public keys only,
 so balances and lists still show while the wallet is locked.
 
 Tests swap `clock` and `sleeper` (`use_time`) so waits move the sandbox clock instead of
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from app.services.pacing import BidPacer, Clock, OffsetClock, Sleeper
     from app.services.sandbox_facts import SandboxFacts
     from app.ui.context import AppContext
-    from app.ui.service_container import ServiceContainer
+    from app.ui.service_connection import ServiceConnection
 
 # The use cases the flow tabs call, imported in the executor before the first use: an import
 # on the GUI thread would freeze the window for a moment.
@@ -62,7 +62,7 @@ class NotReadyError(Exception):
         super().__init__(user_message)
 
 
-class AppWalletSession(QObject):
+class ProfileSession(QObject):
     changed = Signal()  # connection, profile or lock state changed: views refresh
 
     def __init__(self, context: AppContext) -> None:
@@ -81,19 +81,19 @@ class AppWalletSession(QObject):
         self._service_key: bytes | None = None  # the service's published key (the sandbox's)
         self._public: WatchOnlyKeys | None = None
         self._public_of: str | None = None  # the vault key name the public keys belong to
-        self._services: ServiceContainer | None = None
+        self._services: ServiceConnection | None = None
         self._ready: asyncio.Future[None] | None = None
         self.sandbox_root: str | None = None  # set once /sandbox/info answered
         context.connection_changed.connect(self._connection_changed)
         context.profile_changed.connect(self._profile_changed)
         context.lock_changed.connect(self._lock_changed)
-        self._lock_changed(context.session.unlocked)
+        self._lock_changed(context.wallet_lock.unlocked)
 
     # -- state ------------------------------------------------------------------------------
 
     @property
     def connected(self) -> bool:
-        return self.context.services is not None
+        return self.context.connection is not None
 
     @property
     def public_keys(self) -> WatchOnlyKeys | None:
@@ -142,8 +142,8 @@ class AppWalletSession(QObject):
         self._pacer = None
 
     def _connection_changed(self) -> None:
-        if self.context.services is not self._services:
-            self._services = self.context.services
+        if self.context.connection is not self._services:
+            self._services = self.context.connection
             self._ready = None
             self.sandbox_root = None
             self._bidding_wallet = None
@@ -157,14 +157,14 @@ class AppWalletSession(QObject):
     def _lock_changed(self, unlocked: bool) -> None:
         if unlocked:
             # Public keys and addresses are no secret: kept for the read-only views.
-            self._public = self.context.session.keys.watch_only()
-            self._public_of = self.context.session.profile_name
+            self._public = self.context.wallet_lock.keys.watch_only()
+            self._public_of = self.context.wallet_lock.profile_name
         self.changed.emit()
 
     # -- contexts ---------------------------------------------------------------------------
 
-    def _clients(self) -> ServiceContainer:
-        services = self.context.services
+    def _clients(self) -> ServiceConnection:
+        services = self.context.connection
         if services is None:
             raise NotReadyError(strings.NOT_CONNECTED_HINT)
         return services
@@ -182,16 +182,18 @@ class AppWalletSession(QObject):
         services = self._clients()
         if self.context.watch_only:
             raise NotReadyError(strings.WATCH_ONLY_CANNOT_SIGN)
-        if not self.context.session.unlocked:
+        if not self.context.wallet_lock.unlocked:
             raise NotReadyError(strings.UNLOCK_TO_SIGN_HINT)
-        return self._make(services, self.context.session.keys)
+        return self._make(services, self.context.wallet_lock.keys)
 
-    def _make(self, services: ServiceContainer, keys: WalletKeys | WatchOnlyKeys) -> ServiceContext:
+    def _make(
+        self, services: ServiceConnection, keys: WalletKeys | WatchOnlyKeys
+    ) -> ServiceContext:
         from app.services.pacing import BidPacer
 
         if self._pacer is None:
             self._pacer = BidPacer(self.clock)
-        from app.ui.wallet_session_context import new_session_context
+        from app.ui.profile_session_context import new_session_context
 
         ctx = new_session_context(self, services, keys)
         ctx.pacer = self._pacer
@@ -217,7 +219,7 @@ class AppWalletSession(QObject):
         if self.public_keys is None and self.context.watch_only:
             await self._load_watch_only()
 
-    async def _get_ready(self, services: ServiceContainer) -> None:
+    async def _get_ready(self, services: ServiceConnection) -> None:
         from app.ui.async_tools import run_blocking
         from app.ui.controller import preload
 
@@ -230,7 +232,7 @@ class AppWalletSession(QObject):
         facts = await sandbox_facts(root)
         if facts is None:  # not a sandbox, or not answering: the defaults stay
             return
-        if services is self.context.services:  # still the same connection
+        if services is self.context.connection:  # still the same connection
             self._apply_facts(facts)
 
     async def _load_watch_only(self) -> None:
@@ -270,7 +272,7 @@ def _as_offset_clock(clock: object) -> OffsetClock | None:
     return clock if isinstance(clock, OffsetClock) else None
 
 
-def _sandbox_root(context: AppContext, services: ServiceContainer) -> str | None:
+def _sandbox_root(context: AppContext, services: ServiceConnection) -> str | None:
     """Where a sandbox's /sandbox API would be: the child process, or a custom profile whose
     marketplace URL ends in /v1 (the sandbox's layout). Never probed on the public service."""
     from app.services.profiles import ServiceKind
@@ -284,14 +286,14 @@ def _sandbox_root(context: AppContext, services: ServiceContainer) -> str | None
     return url[: -len("/v1")] if url.endswith("/v1") else None
 
 
-_sessions: weakref.WeakKeyDictionary[AppContext, AppWalletSession] = weakref.WeakKeyDictionary()
+_sessions: weakref.WeakKeyDictionary[AppContext, ProfileSession] = weakref.WeakKeyDictionary()
 
 
-def wallet_session(context: AppContext) -> AppWalletSession:
+def profile_session(context: AppContext) -> ProfileSession:
     """The session of `context` (created on first use)."""
     session = _sessions.get(context)
     if session is None:
-        session = _sessions[context] = AppWalletSession(context)
+        session = _sessions[context] = ProfileSession(context)
     return session
 
 
