@@ -80,11 +80,11 @@ class InsufficientFundsError(ServiceError):
         self.needed = needed
         self.available = available
         self.skipped = skipped
-        extra = (
-            f" ({skipped} output(s) carrying inscriptions or runes were left untouched)"
-            if skipped
-            else ""
-        )
+        extra = ""
+        if skipped == 1:
+            extra = " (1 output carrying inscriptions or runes was left untouched)"
+        elif skipped:
+            extra = f" ({skipped} outputs carrying inscriptions or runes were left untouched)"
         super().__init__(
             f"The payment address has {available:,} spendable sats{extra}, but this needs "
             f"{needed:,} sats including the network fee."

@@ -98,7 +98,7 @@ async def review_and_sign(
     said: list[str] = []
     steps = FlowSteps(
         title=strings.OFFLINE_SIGN_TITLE,
-        action=lambda reviewed: strings.OFFLINE_SIGN_ACTION.format(count=len(reviewed)),
+        action=lambda reviewed: strings.counted(strings.OFFLINE_SIGN_ACTION, len(reviewed)),
         prepare=prepare,
         plans=lambda reviewed: [r.plan for r in reviewed],
         notes=lambda _reviewed: [strings.OFFLINE_FACTS_NOTE],
@@ -114,5 +114,5 @@ async def review_and_sign(
     count = await PsbtFlowRunner(parent, context, None, show, progress).run(steps)
     if count is None:
         return SignOutcome(False, said[-1] if said else strings.FLOW_CANCELLED, tuple(written))
-    text = strings.OFFLINE_SIGNED.format(count=count, folder=folder)
+    text = strings.counted(strings.OFFLINE_SIGNED, count, folder=folder)
     return SignOutcome(True, text, tuple(written))

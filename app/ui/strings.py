@@ -1,11 +1,31 @@
 """Every user-facing string of the desktop app, in one place (wording, later translation).
 
-Messages a user can meet say what happened and what to do, in plain words.
+Messages a user can meet say what happened and what to do, in plain words. A message with a
+count is a `Counted` pair (singular, plural) shown through `counted(message, n, ...)`, which
+picks the form with gettext's plural rule: English by default, and a translation catalog
+(domain "bidwallet") with its own plural forms when one is installed. No "(s)".
 """
 
 from __future__ import annotations
 
-from typing import Final
+import gettext
+from typing import Final, NamedTuple
+
+
+class Counted(NamedTuple):
+    """The singular and plural forms of a message with `{count}` (gettext's msgid pair)."""
+
+    one: str
+    many: str
+
+
+_CATALOG = gettext.translation("bidwallet", fallback=True)
+
+
+def counted(message: Counted, count: int, **fields: object) -> str:
+    """`message` in the form for `count`, formatted with `count` and `fields`."""
+    return _CATALOG.ngettext(message.one, message.many, count).format(count=count, **fields)
+
 
 APP_NAME: Final = "Bidwallet"
 ORG_NAME: Final = "Bidwallet"
@@ -275,12 +295,19 @@ REVIEW_RATE: Final = "{rate:.1f} sat/vB"
 REVIEW_RATE_GUESSED: Final = "{rate:.1f} sat/vB (estimated: an input's type is unknown)"
 REVIEW_LANDS: Final = "Inscription {inscription} (input {input}) lands on {where}."
 REVIEW_FINDINGS: Final = "Things to know"
-REVIEW_APPROVED: Final = (
-    "This {flow} passes every check: only your input(s) {inputs} will be signed, nothing else."
+REVIEW_APPROVED: Final = Counted(
+    ("This {flow} passes every check: only your input {inputs} will be signed, nothing else."),
+    ("This {flow} passes every check: only your inputs {inputs} will be signed, nothing else."),
 )
-REVIEW_APPROVED_ALL: Final = (
-    "All {count} transactions ({flow}) pass every check: in each, only your input(s) {inputs}"
-    " will be signed, nothing else."
+REVIEW_APPROVED_ALL: Final = Counted(
+    (
+        "All {transactions} transactions ({flow}) pass every check: in each, only your input "
+        "{inputs} will be signed, nothing else."
+    ),
+    (
+        "All {transactions} transactions ({flow}) pass every check: in each, only your inputs "
+        "{inputs} will be signed, nothing else."
+    ),
 )
 REVIEW_REFUSED: Final = (
     "Bidwallet refuses to sign this {flow}: nothing will be signed or sent. Why:"
@@ -413,7 +440,10 @@ BID_TRAITS_COUNT: Final = "{count} of at most {limit} selected: one bid per trai
 BID_TRAITS_LIMIT: Final = "At most {limit} traits per request: unselect one first."
 BID_TRAITS_CLEAR: Final = "C&lear"
 BID_PREVIEW: Final = "Preview"
-BID_PREVIEW_COUNT: Final = "This request places {count:,} bid(s) for {total} in all."
+BID_PREVIEW_COUNT: Final = Counted(
+    "This request places {count:,} bid for {total} in all.",
+    "This request places {count:,} bids for {total} in all.",
+)
 BID_PREVIEW_POOLS_HEADERS: Final = ("Pool", "Committed", "Adding", "Balance", "Fits")
 BID_PREVIEW_FITS: Final = "yes"
 BID_PREVIEW_SHORT: Final = "no: {short} short"
@@ -423,7 +453,10 @@ BID_PREVIEW_NO_BALANCE: Final = "The balance is not known yet: refresh the Walle
 BID_PLACE: Final = "&Place bid"
 BID_PLACING: Final = "Signing, checking the signature and sending…"
 BID_WAITING: Final = "Waiting {seconds:.1f} s: the service allows one bid per 500 ms per trait…"
-BID_PLACED: Final = "Placed: {count:,} bid(s) in {pools}. {attempts}"
+BID_PLACED: Final = Counted(
+    "Placed: {count:,} bid in {pools}. {attempts}",
+    "Placed: {count:,} bids in {pools}. {attempts}",
+)
 BID_ATTEMPTS_ONE: Final = "Accepted at the first attempt."
 BID_ATTEMPTS_MANY: Final = "Accepted at attempt {n} ({why})."
 BID_NOT_PLACED: Final = "Not placed: {reason}"
@@ -457,17 +490,35 @@ OPEN_BIDS_CANCEL: Final = "&Cancel selected…"
 OPEN_BIDS_POOLS_HEADERS: Final = ("Pool", "Bids", "Committed", "Balance", "Free")
 OPEN_BIDS_OVER: Final = "over by {over}"
 OPEN_BIDS_CONFIRM_TITLE: Final = "Cancel bids"
-OPEN_BIDS_CONFIRM_TEXT: Final = (
-    "Cancel {count} open bid(s)? The service asks your ordinals key to sign a challenge; the"
-    " funds stay in the bidding wallet."
+OPEN_BIDS_CONFIRM_TEXT: Final = Counted(
+    (
+        "Cancel {count} open bid? The service asks your ordinals key to sign a challenge; "
+        "the funds stay in the bidding wallet."
+    ),
+    (
+        "Cancel {count} open bids? The service asks your ordinals key to sign a challenge; "
+        "the funds stay in the bidding wallet."
+    ),
 )
-OPEN_BIDS_CONFIRM_YES: Final = "Cancel &{count} bid(s)"
+OPEN_BIDS_CONFIRM_YES: Final = Counted(
+    "Cancel &{count} bid",
+    "Cancel &{count} bids",
+)
 OPEN_BIDS_CONFIRM_NO: Final = "&Keep them"
-OPEN_BIDS_CANCELLING: Final = "Cancelling {count} bid(s)…"
-OPEN_BIDS_CANCELLED: Final = "{done} of {count} bid(s) cancelled."
+OPEN_BIDS_CANCELLING: Final = Counted(
+    "Cancelling {count} bid…",
+    "Cancelling {count} bids…",
+)
+OPEN_BIDS_CANCELLED: Final = Counted(
+    "{done} of {count} bid cancelled.",
+    "{done} of {count} bids cancelled.",
+)
 OPEN_BIDS_RESULT_OK: Final = "✓ {bid}: cancelled"
 OPEN_BIDS_RESULT_FAILED: Final = "✗ {bid}: {reason}"
-OPEN_BIDS_NO_PRICE: Final = "{count} bid(s) were listed without a price and are not counted."
+OPEN_BIDS_NO_PRICE: Final = Counted(
+    "{count} bid was listed without a price and is not counted.",
+    "{count} bids were listed without a price and are not counted.",
+)
 
 # -- PSBT flows, shared (UI-B: Withdraw, Inscription bid, Listings, offline signer) -----------
 PROGRESS_FORMAT: Final = "%v of %m"
@@ -497,8 +548,9 @@ WITHDRAW_TO_HINT: Final = (
 )
 WITHDRAW_AT_RISK: Final = "Bids this withdrawal cancels"
 WITHDRAW_AT_RISK_NONE: Final = "None: your open bids stay covered."
-WITHDRAW_AT_RISK_SOME: Final = (
-    "{count} open bid(s) would no longer be covered; the service cancels them:"
+WITHDRAW_AT_RISK_SOME: Final = Counted(
+    "{count} open bid would no longer be covered; the service cancels it:",
+    "{count} open bids would no longer be covered; the service cancels them:",
 )
 WITHDRAW_AT_RISK_ROW: Final = "{pool}: bid {bid} at {price}"
 WITHDRAW_REVIEW: Final = "Re&view withdrawal…"
@@ -511,10 +563,14 @@ WITHDRAW_NOTE: Final = "You withdraw {amount} from the bidding wallet to {addres
 WITHDRAW_NOTE_SWEEP: Final = (
     "You withdraw the whole balance ({amount}, fee taken from it) to {address}."
 )
-WITHDRAW_NOTE_CANCELS: Final = "This cancels {count} open bid(s): {bids}."
+WITHDRAW_NOTE_CANCELS: Final = Counted(
+    "This cancels {count} open bid: {bids}.",
+    "This cancels {count} open bids: {bids}.",
+)
 WITHDRAW_DONE: Final = "Withdrawn {amount}: transaction {txid}."
-WITHDRAW_DONE_CANCELLED: Final = (
-    " The service cancelled {count} bid(s) the balance no longer covers."
+WITHDRAW_DONE_CANCELLED: Final = Counted(
+    "The service cancelled {count} bid the balance no longer covers.",
+    "The service cancelled {count} bids the balance no longer covers.",
 )
 WITHDRAW_NOT_DONE: Final = "Not withdrawn: {reason}"
 
@@ -586,17 +642,38 @@ LISTINGS_IMPORT: Final = "&Import signed…"
 LISTINGS_REVIEWING: Final = "Reviewing"
 LISTINGS_SIGNING: Final = "Signing"
 LISTINGS_TITLE: Final = "Secure listings"
-LISTINGS_ACTION: Final = "&Sign {count} listing(s)"
-LISTINGS_EXPORT_ACTION: Final = "&Export {count} PSBT(s)"
-LISTINGS_SUBMIT_ACTION: Final = "&Submit {count} listing(s)"
+LISTINGS_ACTION: Final = Counted(
+    "&Sign {count} listing",
+    "&Sign {count} listings",
+)
+LISTINGS_EXPORT_ACTION: Final = Counted(
+    "&Export {count} PSBT",
+    "&Export {count} PSBTs",
+)
+LISTINGS_SUBMIT_ACTION: Final = Counted(
+    "&Submit {count} listing",
+    "&Submit {count} listings",
+)
 LISTINGS_EXPORTING: Final = "Writing the PSBT files…"
-LISTINGS_NOTE: Final = "You list {count} item(s) for {total} in all; payments go to {address}."
-LISTINGS_DONE: Final = "Listed {count} item(s)."
+LISTINGS_NOTE: Final = Counted(
+    "You list {count} item for {total}; the payment goes to {address}.",
+    "You list {count} items for {total} in all; payments go to {address}.",
+)
+LISTINGS_DONE: Final = Counted(
+    "Listed {count} item.",
+    "Listed {count} items.",
+)
 LISTINGS_NOT_DONE: Final = "Not listed: {reason}"
 LISTINGS_CANCELLED_AFTER: Final = "Cancelled after signing {done} of {total}: nothing was sent."
-LISTINGS_EXPORTED: Final = (
-    "Exported {count} PSBT(s) to {folder}. Sign them in the offline signer (bidwallet"
-    " --offline), bring the folder back, then press Import signed."
+LISTINGS_EXPORTED: Final = Counted(
+    (
+        "Exported {count} PSBT to {folder}. Sign it in the offline signer (bidwallet "
+        "--offline), bring the folder back, then press Import signed."
+    ),
+    (
+        "Exported {count} PSBTs to {folder}. Sign them in the offline signer (bidwallet "
+        "--offline), bring the folder back, then press Import signed."
+    ),
 )
 LISTINGS_EXPORT_FOLDER: Final = "Choose an empty folder for the PSBTs"
 LISTINGS_IMPORT_FOLDER: Final = "Choose the folder with the signed PSBTs"
@@ -616,9 +693,15 @@ LISTINGS_MINE_UNAVAILABLE: Final = (
 
 # -- offline signer: review and sign (UI-B) --------------------------------------------------
 OFFLINE_REVIEW_SIGN: Final = "&Review and sign…"
-OFFLINE_MANIFEST_LOADED: Final = (
-    "{folder}: {count} PSBT(s) for a {flow}, exported with their manifest. Unlock the key, then"
-    " Review and sign."
+OFFLINE_MANIFEST_LOADED: Final = Counted(
+    (
+        "{folder}: {count} PSBT for a {flow}, exported with its manifest. Unlock the key, "
+        "then Review and sign."
+    ),
+    (
+        "{folder}: {count} PSBTs for a {flow}, exported with their manifest. Unlock the "
+        "key, then Review and sign."
+    ),
 )
 OFFLINE_NO_MANIFEST: Final = (
     "{name} has no manifest.json beside it, so Bidwallet cannot tell what it is meant to do"
@@ -626,10 +709,19 @@ OFFLINE_NO_MANIFEST: Final = (
     " folder then holds the manifest."
 )
 OFFLINE_SIGN_TITLE: Final = "Review before signing offline"
-OFFLINE_SIGN_ACTION: Final = "&Sign {count} PSBT(s)"
-OFFLINE_SIGNED: Final = (
-    "Signed {count} PSBT(s); the signed files are in {folder}. Carry the folder back to the"
-    " online Bidwallet and press Import signed."
+OFFLINE_SIGN_ACTION: Final = Counted(
+    "&Sign {count} PSBT",
+    "&Sign {count} PSBTs",
+)
+OFFLINE_SIGNED: Final = Counted(
+    (
+        "Signed {count} PSBT; the signed file is in {folder}. Carry the folder back to the "
+        "online Bidwallet and press Import signed."
+    ),
+    (
+        "Signed {count} PSBTs; the signed files are in {folder}. Carry the folder back to "
+        "the online Bidwallet and press Import signed."
+    ),
 )
 OFFLINE_SIGN_FAILED: Final = "Not signed: {reason}"
 OFFLINE_FACTS_NOTE: Final = (

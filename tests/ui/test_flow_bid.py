@@ -55,9 +55,7 @@ def test_collection_bid_preview_place_and_listed(
 
     preview = tab.last_preview
     assert preview.placeable, preview.errors
-    assert (
-        tab.count_label.text() == f"This request places {QUANTITY} bid(s) for 60,000 sats in all."
-    )
+    assert tab.count_label.text() == f"This request places {QUANTITY} bids for 60,000 sats in all."
     fee = profile_session(app.context).maker_fee
     assert tab.pools.rowCount() == 1
     cells = [tab.pools.item(0, c).text() for c in range(tab.pools.columnCount())]
@@ -78,7 +76,7 @@ def test_collection_bid_preview_place_and_listed(
     click(qtbot, tab.place_button)
     qtbot.waitUntil(lambda: tab.result.text().startswith("Placed:"), timeout=30_000)
     assert tab.result.text() == (
-        f"Placed: {QUANTITY} bid(s) in {slug}. Accepted at the first attempt."
+        f"Placed: {QUANTITY} bids in {slug}. Accepted at the first attempt."
     )
     qtbot.waitUntil(lambda: tab.state.loads > loads, timeout=20_000)  # refreshed after it
 

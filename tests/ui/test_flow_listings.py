@@ -105,7 +105,7 @@ def test_bulk_secure_listing_of_ten_inscriptions(
     with qtbot.waitSignal(tab.refreshed, timeout=60_000):
         click(qtbot, dialog.sign_button)  # type: ignore[arg-type]
         qtbot.waitUntil(lambda: not tab.flow.busy, timeout=60_000)
-    assert tab.status.text() == strings.LISTINGS_DONE.format(count=COUNT)
+    assert tab.status.text() == strings.counted(strings.LISTINGS_DONE, COUNT)
     assert not tab.progress.isVisible()
     assert all(tab.state_of(i) == "active" for i in inscriptions)
     assert tab.mine_model.rowCount() == COUNT
@@ -121,6 +121,6 @@ def review(qtbot: QtBot, app: AppHarness, tab: ListingsTab) -> PsbtReviewDialog:
     verdicts = {dialog.plans_model.cell(r, 4).text for r in range(COUNT)}
     assert verdicts == {strings.REVIEW_VERDICT_OK}
     assert dialog.sign_button is not None
-    assert dialog.sign_button.text() == strings.LISTINGS_ACTION.format(count=COUNT)
-    assert f"You list {COUNT} item(s) for {COUNT * PRICE:,} sats" in dialog.notes_label.text()
+    assert dialog.sign_button.text() == strings.counted(strings.LISTINGS_ACTION, COUNT)
+    assert f"You list {COUNT} items for {COUNT * PRICE:,} sats" in dialog.notes_label.text()
     return dialog

@@ -86,9 +86,9 @@ def test_export_sign_offline_import_and_submit(
     click(qtbot, tab.export_button)
     dialog = wait_dialog(qtbot, online, PsbtReviewDialog, timeout=60_000)
     assert dialog.sign_button is not None
-    assert dialog.sign_button.text() == strings.LISTINGS_EXPORT_ACTION.format(count=2)
+    assert dialog.sign_button.text() == strings.counted(strings.LISTINGS_EXPORT_ACTION, 2)
     click(qtbot, dialog.sign_button)
-    exported = strings.LISTINGS_EXPORTED.format(count=2, folder=folder)
+    exported = strings.counted(strings.LISTINGS_EXPORTED, 2, folder=folder)
     qtbot.waitUntil(lambda: tab.status.text() == exported, timeout=30_000)
     assert (folder / MANIFEST_NAME).is_file()
 
@@ -105,7 +105,9 @@ def test_export_sign_offline_import_and_submit(
 
     monkeypatch.setattr(PsbtFilesTab, "ask_open_path", staticmethod(ask_open))
     click(qtbot, files.open_button)
-    loaded = strings.OFFLINE_MANIFEST_LOADED.format(folder=folder, count=2, flow="secure listing")
+    loaded = strings.counted(
+        strings.OFFLINE_MANIFEST_LOADED, 2, folder=folder, flow="secure listing"
+    )
     qtbot.waitUntil(lambda: files.file_status.text() == loaded, timeout=10_000)
     assert not offline.context.wallet_lock.unlocked
     click(qtbot, files.review_button)  # locked: the password is asked first
@@ -117,7 +119,7 @@ def test_export_sign_offline_import_and_submit(
     assert strings.OFFLINE_FACTS_NOTE in review.notes_label.text()
     assert review.sign_button is not None
     click(qtbot, review.sign_button)
-    signed = strings.OFFLINE_SIGNED.format(count=2, folder=folder)
+    signed = strings.counted(strings.OFFLINE_SIGNED, 2, folder=folder)
     qtbot.waitUntil(lambda: files.review_status.text() == signed, timeout=30_000)
     assert len(list(folder.glob("*.signed.psbt"))) == 2
     assert made == []
@@ -130,11 +132,11 @@ def test_export_sign_offline_import_and_submit(
     click(qtbot, tab.import_button)
     again = wait_new_dialog(qtbot, online, PsbtReviewDialog, before)
     assert again.sign_button is not None
-    assert again.sign_button.text() == strings.LISTINGS_SUBMIT_ACTION.format(count=2)
+    assert again.sign_button.text() == strings.counted(strings.LISTINGS_SUBMIT_ACTION, 2)
     with qtbot.waitSignal(tab.refreshed, timeout=60_000):
         click(qtbot, again.sign_button)
         qtbot.waitUntil(lambda: not tab.flow.busy, timeout=60_000)
-    assert tab.status.text() == strings.LISTINGS_DONE.format(count=2)
+    assert tab.status.text() == strings.counted(strings.LISTINGS_DONE, 2)
     assert all(tab.state_of(i) == "active" for i in chosen)
     gui_thread.assert_not_blocked()
 

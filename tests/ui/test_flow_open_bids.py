@@ -126,12 +126,12 @@ def test_open_bids_refresh_filter_sort_and_cancel_several(
     before = len(app.dialogs)
     click(qtbot, tab.cancel_button)
     dialog = wait_new_dialog(qtbot, app, ConfirmCancelDialog, before)
-    assert dialog.yes_button.text() == "Cancel &3 bid(s)"
+    assert dialog.yes_button.text() == "Cancel &3 bids"
     click(qtbot, dialog.yes_button)
     qtbot.waitUntil(lambda: tab.results.count() == 3, timeout=30_000)
     lines = [tab.results.item(r).text() for r in range(3)]
     assert sorted(lines) == sorted(f"✓ {bid}: cancelled" for bid in chosen)
-    assert tab.cancel_status.text() == "3 of 3 bid(s) cancelled."
+    assert tab.cancel_status.text() == "3 of 3 bids cancelled."
     qtbot.waitUntil(lambda: tab.model.rowCount() == 4, timeout=20_000)  # refreshed after it
     remaining = {tab.model.bid_id(r) for r in range(4)}
     assert not remaining & set(chosen)

@@ -79,9 +79,7 @@ def test_rate_limited_placement_waits_then_succeeds(
     gui_thread.start()
     click(qtbot, tab.place_button)
     qtbot.waitUntil(lambda: tab.result.text().startswith(("Placed:", "Not placed")), timeout=30_000)
-    assert tab.result.text() == (
-        f"Placed: 1 bid(s) in {slug}. Accepted at attempt 2 (rate limited)."
-    )
+    assert tab.result.text() == (f"Placed: 1 bid in {slug}. Accepted at attempt 2 (rate limited).")
     # One wait, exactly what the service asked for (at most the 20 s of 40 traits).
     (wait,) = [ms for ms in sleeper.waits if ms > 0]
     assert 0 < wait <= 40 * 500

@@ -55,7 +55,7 @@ def test_rune_bid_total_price_for_its_units(
     set_spin(qtbot, form.quantity, UNITS)
     preview = tab.last_preview
     assert preview.placeable, preview.errors
-    assert tab.count_label.text() == "This request places 1 bid(s) for 50,000 sats in all."
+    assert tab.count_label.text() == "This request places 1 bid for 50,000 sats in all."
     assert tab.pools.rowCount() == 1 and tab.pools.item(0, 0).text() == DEMO_RUNE
     message = tab.message.toPlainText()
     assert f":{TOTAL}:{UNITS}:" in message and f":{DEMO_RUNE}:" in message
@@ -63,7 +63,7 @@ def test_rune_bid_total_price_for_its_units(
 
     click(qtbot, tab.place_button)
     qtbot.waitUntil(lambda: tab.result.text().startswith("Placed:"), timeout=30_000)
-    assert tab.result.text() == (f"Placed: 1 bid(s) in {DEMO_RUNE}. Accepted at the first attempt.")
+    assert tab.result.text() == (f"Placed: 1 bid in {DEMO_RUNE}. Accepted at the first attempt.")
     gui_thread.assert_not_blocked()
 
     with gui_thread.paused(), httpx.Client(base_url=funded.root_url, timeout=30) as http:

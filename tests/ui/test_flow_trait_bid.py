@@ -60,7 +60,7 @@ def test_trait_bid_with_three_traits(
     preview = tab.last_preview
     assert preview.placeable, preview.errors
     assert preview.bid_count == 3 * QUANTITY
-    assert tab.count_label.text() == "This request places 6 bid(s) for 72,000 sats in all."
+    assert tab.count_label.text() == "This request places 6 bids for 72,000 sats in all."
     pools = sorted(tab.pools.item(row, 0).text() for row in range(tab.pools.rowCount()))
     assert pools == [
         f"{slug} [Background: Ünïcødé Gold]",
@@ -79,7 +79,7 @@ def test_trait_bid_with_three_traits(
 
     click(qtbot, tab.place_button)
     qtbot.waitUntil(lambda: tab.result.text().startswith("Placed:"), timeout=30_000)
-    assert tab.result.text().startswith("Placed: 6 bid(s) in ")
+    assert tab.result.text().startswith("Placed: 6 bids in ")
     for label in (label for _, label in TRAITS):
         assert f"[{label}]" in tab.result.text()
     gui_thread.assert_not_blocked()

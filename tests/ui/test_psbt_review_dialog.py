@@ -57,7 +57,7 @@ def test_an_approved_inscription_bid_shows_what_you_give_and_receive(qtbot: QtBo
     assert column_texts(dialog, "outputs", 3)[0] == Role.ORDINALS.value
     assert column_texts(dialog, "outputs", 4)[0].startswith("◆ inscription")
     assert "passes every check" in dialog.verdict_label.text()
-    assert "only your input(s) 1, 2 will be signed" in dialog.verdict_label.text()
+    assert "only your inputs 1, 2 will be signed" in dialog.verdict_label.text()
     assert dialog.sign_button is not None and dialog.sign_button.text() == "&Sign and place"
     assert "your payment address" in dialog.legend.text()
 

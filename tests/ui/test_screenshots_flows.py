@@ -254,7 +254,7 @@ async def shoot(out: Path, data_dir: Path) -> None:
             save(offline, out / f"{prefix}-offline-psbt_files.png")
             for name, plans, action in (
                 ("withdraw", answers.plans["withdraw"], "&Sign and withdraw"),
-                ("listings", answers.plans["listings"], "&Sign 2 listing(s)"),
+                ("listings", answers.plans["listings"], "&Sign 2 listings"),
                 ("refused", tuple(refused), "&Sign"),
                 ("fee-consent", tuple(consent), "&Sign and withdraw"),
             ):

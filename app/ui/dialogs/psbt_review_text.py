@@ -69,8 +69,16 @@ def verdict_text(plans: Sequence[ReviewedPsbt]) -> str:
         inputs = sorted({p.input_index for plan in plans for p in plan.verdict.to_sign})
         listed = ", ".join(str(i) for i in inputs)
         if len(plans) == 1:
-            return strings.REVIEW_APPROVED.format(flow=first.flow, inputs=listed)
-        return strings.REVIEW_APPROVED_ALL.format(count=len(plans), flow=first.flow, inputs=listed)
+            return strings.counted(
+                strings.REVIEW_APPROVED, len(inputs), flow=first.flow, inputs=listed
+            )
+        return strings.counted(
+            strings.REVIEW_APPROVED_ALL,
+            len(inputs),
+            transactions=len(plans),
+            flow=first.flow,
+            inputs=listed,
+        )
     lines = []
     if len(plans) > 1:
         lines.append(strings.REVIEW_REFUSED_SOME.format(refused=len(refused), count=len(plans)))

@@ -72,7 +72,7 @@ def outcome_text(outcome: BidOutcome) -> str:
         why = ", ".join(a.result.value for a in attempts[:-1])
         how = strings.BID_ATTEMPTS_MANY.format(n=len(attempts), why=why)
     pools = ", ".join(str(p) for p in request_pools(request))
-    return strings.BID_PLACED.format(count=request.bid_count(), pools=pools, attempts=how)
+    return strings.counted(strings.BID_PLACED, request.bid_count(), pools=pools, attempts=how)
 
 
 class BidTab(QWidget):
@@ -210,7 +210,7 @@ class BidTab(QWidget):
         else:
             total = strings.SATS.format(sats=result.total or 0)
             self.count_label.setText(
-                strings.BID_PREVIEW_COUNT.format(count=result.bid_count, total=total)
+                strings.counted(strings.BID_PREVIEW_COUNT, result.bid_count, total=total)
             )
         self._show_pools(result)
         self.balance_hint.setText("" if result.balance_known else strings.BID_PREVIEW_NO_BALANCE)

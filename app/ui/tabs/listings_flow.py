@@ -74,8 +74,11 @@ class ListingsFlow:
     def _notes(self, plan: ListingPlan) -> list[str]:
         total = sum(i.listing.price for i in plan.items)
         return [
-            strings.LISTINGS_NOTE.format(
-                count=len(plan.items), total=sats(total), address=plan.receive_address
+            strings.counted(
+                strings.LISTINGS_NOTE,
+                len(plan.items),
+                total=sats(total),
+                address=plan.receive_address,
             )
         ]
 
@@ -95,7 +98,7 @@ class ListingsFlow:
 
         steps = FlowSteps(
             title=strings.LISTINGS_TITLE,
-            action=strings.LISTINGS_ACTION.format(count=len(items)),
+            action=strings.counted(strings.LISTINGS_ACTION, len(items)),
             prepare=lambda ctx, run: self._prepare(ctx, run, items, prices),
             plans=lambda plan: [i.psbt for i in plan.items],
             notes=self._notes,
@@ -105,7 +108,7 @@ class ListingsFlow:
         with self._running():
             done = await self._runner().run(steps)
         if done is not None:
-            self._tab.show_status(strings.LISTINGS_DONE.format(count=len(done.listings)), "ok")
+            self._tab.show_status(strings.counted(strings.LISTINGS_DONE, len(done.listings)), "ok")
 
     async def export(self, items: Sequence[HeldItem], prices: Sequence[int], folder: Path) -> None:
         from app.services.offline import export_offline, listing_export_items
@@ -118,7 +121,7 @@ class ListingsFlow:
 
         steps = FlowSteps(
             title=strings.LISTINGS_TITLE,
-            action=strings.LISTINGS_EXPORT_ACTION.format(count=len(items)),
+            action=strings.counted(strings.LISTINGS_EXPORT_ACTION, len(items)),
             prepare=lambda ctx, run: self._prepare(ctx, run, items, prices),
             plans=lambda plan: [i.psbt for i in plan.items],
             notes=self._notes,
@@ -131,7 +134,7 @@ class ListingsFlow:
             manifest = await self._runner().run(steps)
         if manifest is not None:
             self.exported[folder.resolve()] = manifest
-            text = strings.LISTINGS_EXPORTED.format(count=len(manifest.items), folder=folder)
+            text = strings.counted(strings.LISTINGS_EXPORTED, len(manifest.items), folder=folder)
             self._tab.show_status(text, "ok")
 
     async def import_and_submit(self, folder: Path) -> None:
@@ -148,7 +151,7 @@ class ListingsFlow:
 
         steps = FlowSteps(
             title=strings.LISTINGS_TITLE,
-            action=lambda batch: strings.LISTINGS_SUBMIT_ACTION.format(count=len(batch)),
+            action=lambda batch: strings.counted(strings.LISTINGS_SUBMIT_ACTION, len(batch)),
             prepare=prepare,
             plans=lambda batch: [x.plan for x in batch],
             execute=execute,
@@ -159,4 +162,4 @@ class ListingsFlow:
         with self._running():
             count = await self._runner().run(steps)
         if count is not None:
-            self._tab.show_status(strings.LISTINGS_DONE.format(count=count), "ok")
+            self._tab.show_status(strings.counted(strings.LISTINGS_DONE, count), "ok")

@@ -168,7 +168,9 @@ class OpenBidsTab(QWidget):
         set_message(self.message, "")  # an earlier load's error no longer holds
         if view.uncounted:
             set_message(
-                self.message, strings.OPEN_BIDS_NO_PRICE.format(count=len(view.uncounted)), "hint"
+                self.message,
+                strings.counted(strings.OPEN_BIDS_NO_PRICE, len(view.uncounted)),
+                "hint",
             )
 
     def _failed(self, text: str) -> None:
@@ -209,7 +211,7 @@ class OpenBidsTab(QWidget):
         if not await self.controller.show_dialog(dialog):
             return
         self.cancel_button.setEnabled(False)
-        text = strings.OPEN_BIDS_CANCELLING.format(count=len(ids))
+        text = strings.counted(strings.OPEN_BIDS_CANCELLING, len(ids))
         set_message(self.cancel_status, text, "hint")
         try:
             report = await self._cancel(ids)
@@ -250,5 +252,5 @@ class OpenBidsTab(QWidget):
         self.results.setVisible(True)
         done, count = len(report.cancelled_ids), len(report.items)
         role = "ok" if report.all_cancelled else "error"
-        text = strings.OPEN_BIDS_CANCELLED.format(done=done, count=count)
+        text = strings.counted(strings.OPEN_BIDS_CANCELLED, count, done=done)
         set_message(self.cancel_status, text, role)

@@ -201,8 +201,8 @@ class PsbtFilesTab(QWidget):
             set_message(self.file_status, strings.OFFLINE_SIGN_FAILED.format(reason=reason))
             return
         self.export_folder = folder
-        text = strings.OFFLINE_MANIFEST_LOADED.format(
-            folder=folder, count=len(manifest.items), flow=manifest.flow
+        text = strings.counted(
+            strings.OFFLINE_MANIFEST_LOADED, len(manifest.items), folder=folder, flow=manifest.flow
         )
         set_message(self.file_status, text, "ok")
         self._record("psbt.open", True, f"{folder.name}/{MANIFEST_NAME}")

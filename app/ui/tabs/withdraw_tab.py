@@ -213,7 +213,7 @@ class WithdrawTab(QWidget):
         rows = at_risk_rows(self.facts, 0 if self.sweep else self.facts.balance.total - value)
         self.at_risk_list.addItems(rows)
         self.at_risk_label.setText(
-            strings.WITHDRAW_AT_RISK_SOME.format(count=len(rows))
+            strings.counted(strings.WITHDRAW_AT_RISK_SOME, len(rows))
             if rows
             else strings.WITHDRAW_AT_RISK_NONE
         )
@@ -232,7 +232,7 @@ class WithdrawTab(QWidget):
         if plan.bids_at_risk:
             bids = ", ".join(plan.bids_at_risk)
             notes.append(
-                strings.WITHDRAW_NOTE_CANCELS.format(count=len(plan.bids_at_risk), bids=bids)
+                strings.counted(strings.WITHDRAW_NOTE_CANCELS, len(plan.bids_at_risk), bids=bids)
             )
         return notes
 
@@ -294,7 +294,7 @@ class WithdrawTab(QWidget):
             return
         text = strings.WITHDRAW_DONE.format(amount=sats(done.amount), txid=done.txid)
         if done.cancelled_bid_ids:
-            text += strings.WITHDRAW_DONE_CANCELLED.format(count=len(done.cancelled_bid_ids))
+            text += strings.counted(strings.WITHDRAW_DONE_CANCELLED, len(done.cancelled_bid_ids))
         self._show(text, "ok")
         self.txid_row.set_txid(done.txid)
         self.amount.set_value(None)
