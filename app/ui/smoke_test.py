@@ -21,9 +21,9 @@ from PySide6.QtWidgets import QDialog
 
 from app.services.profiles import ServiceKind
 from app.ui.error_reporting import ErrorReporter
+from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.bid_form import COLLECTION
 from app.ui.tabs.bid_tab import BidTab
-from app.ui.tabs.wallet_state import WalletState
 from app.ui.tabs.wallet_tab import WalletTab
 
 if TYPE_CHECKING:

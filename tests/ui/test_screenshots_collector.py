@@ -121,8 +121,8 @@ async def shoot(out: Path, data_dir: Path) -> None:
     from PySide6.QtWidgets import QApplication
 
     from app.services.profiles import Theme
+    from app.ui.state.wallet_state import WalletState
     from app.ui.tabs.bid_tab import BidTab
-    from app.ui.tabs.wallet_state import WalletState
     from app.ui.tabs.wallet_tab import WalletTab
     from app.ui.theme import apply_theme
     from tests.ui.screenshot_app import save, settle

@@ -30,9 +30,9 @@ from PySide6.QtWidgets import (
 from app.ui import strings
 from app.ui.async_tools import async_slot
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
+from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.bid_form import BidForm
 from app.ui.tabs.bid_preview import GENERAL, BidderIdentity, BidPreview, preview, spec_of
-from app.ui.tabs.wallet_state import WalletState
 from app.ui.widgets import message_label, set_message
 
 if TYPE_CHECKING:

@@ -29,8 +29,8 @@ from app.ui.models.bids_model import COL_EXPIRES, COL_ID, COL_POOL, OpenBidsFilt
 from app.ui.models.pools_model import COL_POOL as POOLS_COL_POOL
 from app.ui.models.pools_model import PoolsModel
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
+from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.open_bids_confirm import ConfirmCancelDialog
-from app.ui.tabs.wallet_state import WalletState
 from app.ui.widgets import message_label, set_message
 
 if TYPE_CHECKING:

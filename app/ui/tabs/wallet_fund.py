@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from app.ui import strings
 from app.ui.async_tools import async_slot
 from app.ui.profile_session import NotReadyError, profile_session, tracked
-from app.ui.tabs.wallet_state import WalletState
+from app.ui.state.wallet_state import WalletState
 from app.ui.widgets import message_label, set_message
 from app.ui.widgets.amount_edit import AmountEdit
 from app.ui.widgets.fee_picker import FeePicker

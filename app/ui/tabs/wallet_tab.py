@@ -23,9 +23,9 @@ from PySide6.QtWidgets import (
 from app.ui import strings
 from app.ui.icons import set_themed_icon
 from app.ui.profile_session import profile_session
+from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.wallet_addresses import AddressRow
 from app.ui.tabs.wallet_fund import FundPanel
-from app.ui.tabs.wallet_state import WalletState
 from app.ui.widgets import message_label, set_message
 from app.ui.widgets.pool_chart import PoolBar, PoolChart
 

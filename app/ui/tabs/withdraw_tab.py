@@ -33,7 +33,7 @@ from app.ui.dialogs.psbt_review_flow import (
     public_context,
 )
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
-from app.ui.tabs.wallet_state import WalletState
+from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.withdraw_preview import WalletFacts, at_risk_rows, load_facts
 from app.ui.widgets import message_label, set_message
 from app.ui.widgets.amount_edit import AmountEdit

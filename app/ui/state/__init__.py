@@ -1,0 +1,1 @@
+"""Stores several tabs share (the wallet state: balance, pools, open bids)."""
