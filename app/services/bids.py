@@ -92,15 +92,33 @@ def scheme_for(address_type: AddressType, requested: MessageScheme | None) -> Me
     )
 
 
-def build_request(
-    ctx: ServiceContext, spec: BidSpec, timestamp: int, signature: str
+@dataclass(frozen=True)
+class BidderIdentity:
+    """Who bids, as the request names them: payment address and key (hex), ordinals address."""
+
+    payment_address: str
+    payment_public_key: str
+    ordinals_address: str
+
+    @classmethod
+    def of(cls, ctx: ServiceContext) -> BidderIdentity:
+        return cls(ctx.payment_address, ctx.payment_public_key_hex, ctx.ordinals_address)
+
+
+UNSIGNED = "-"  # the signature field of a request not signed yet (a preview's)
+
+
+def bid_request(
+    spec: BidSpec, who: BidderIdentity, timestamp: int, signature: str = UNSIGNED
 ) -> CollectionBidRequest:
+    """The one mapping from what the user asks (and who asks) to the spec's request: the Bid
+    tab's preview and every placement attempt build it here."""
     return CollectionBidRequest(
         price=spec.price,
         collection_slug=spec.collection_slug,
-        bidder_address=ctx.payment_address,
-        bidder_address_public_key=ctx.payment_public_key_hex,
-        bidder_token_receive_address=ctx.ordinals_address,
+        bidder_address=who.payment_address,
+        bidder_address_public_key=who.payment_public_key,
+        bidder_token_receive_address=who.ordinals_address,
         quantity=spec.quantity,
         meta_type=spec.meta_type,
         bid_expiry=spec.bid_expiry,
@@ -108,6 +126,12 @@ def build_request(
         signed_bidding_message=signature,
         attributes=spec.traits,
     )
+
+
+def build_request(
+    ctx: ServiceContext, spec: BidSpec, timestamp: int, signature: str
+) -> CollectionBidRequest:
+    return bid_request(spec, BidderIdentity.of(ctx), timestamp, signature)
 
 
 def sign_bid(

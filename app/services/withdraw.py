@@ -13,10 +13,11 @@ what actually went.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from app.core.pools import bids_to_cancel
+from app.core.pools import MakerFee, OpenBid, bids_to_cancel
 from app.core.psbt_review_context import Role
 from app.core.psbt_review_summary import sats
 from app.core.psbt_view import address_networks
@@ -26,7 +27,7 @@ from app.net.marketplace_requests import WithdrawIntentRequest, WithdrawSubmissi
 from app.services.bidding_wallet import bidding_wallet_address
 from app.services.context import ServiceContext
 from app.services.errors import ServiceError
-from app.services.open_bids import fetch_open_bids, pooled_bids
+from app.services.open_bids import BidListEntry, fetch_open_bids, pooled_bids
 from app.services.psbt_flow import PsbtPlan, review_online, sign_plan
 from app.wallet.addresses import KeyRole
 
@@ -117,8 +118,15 @@ async def submit_signed_withdraw(
 
 
 async def _bids_at_risk(ctx: ServiceContext, balance_after: int) -> tuple[str, ...]:
-    """The collection/trait/rune bids the balance after the withdrawal would not cover, by
-    the core pool rule, with the pools the bid pre-flight uses (bidding-wallet bids only)."""
-    bids, _ = pooled_bids(await fetch_open_bids(ctx))
-    doomed = bids_to_cancel(max(0, balance_after), bids, ctx.maker_fee)
+    doomed = bids_at_risk(await fetch_open_bids(ctx), balance_after, ctx.maker_fee)
     return tuple(b.bid_id for b in doomed)
+
+
+def bids_at_risk(
+    bids: Sequence[BidListEntry], balance_after: int, maker_fee: MakerFee
+) -> list[OpenBid]:
+    """The collection/trait/rune bids a bidding-wallet balance of `balance_after` no longer
+    covers (the service cancels them), by the core pool rule, with the pools the bid pre-flight
+    uses (bidding-wallet bids only). The Withdraw tab's preview and the review both use it."""
+    pooled, _ = pooled_bids(bids)
+    return bids_to_cancel(max(0, balance_after), pooled, maker_fee)

@@ -21,7 +21,7 @@ from app.core.pools import MakerFee, check_request_fits
 from app.ui import strings
 
 if TYPE_CHECKING:
-    from app.services.bids import BidSpec
+    from app.services.bids import BidderIdentity, BidSpec
     from app.services.open_bids import BidListEntry
 
 # Form fields that show messages; "general" is the line above the Place button.
@@ -47,13 +47,6 @@ _PLACEHOLDER_KEY = "02" + "00" * 32
 def form_field(wire_field: str) -> str:
     """The form field a violation of `wire_field` is shown at ("attributes[3]" -> traits)."""
     return _WIRE_TO_FORM.get(wire_field.split("[", 1)[0], GENERAL)
-
-
-@dataclass(frozen=True)
-class BidderIdentity:
-    payment_address: str
-    payment_public_key: str  # hex, as sent
-    ordinals_address: str
 
 
 @dataclass(frozen=True)
@@ -101,21 +94,15 @@ class BidPreview:
 def build_unsigned(
     draft: BidDraft, who: BidderIdentity | None, now_ms: int
 ) -> CollectionBidRequest:
-    """The request as the services will build it, unsigned, stamped `now_ms`."""
+    """The request as the services will build it, unsigned, stamped `now_ms` (a form not
+    filled in yet: price 0, expiry now, so the rules say what is missing)."""
+    from app.services.bids import BidderIdentity, BidSpec, bid_request
+
     who = who or BidderIdentity(_PLACEHOLDER_ADDRESS, _PLACEHOLDER_KEY, _PLACEHOLDER_ADDRESS)
-    return CollectionBidRequest(
-        price=draft.price or 0,
-        collection_slug=draft.target,
-        bidder_address=who.payment_address,
-        bidder_address_public_key=who.payment_public_key,
-        bidder_token_receive_address=who.ordinals_address,
-        quantity=draft.quantity,
-        meta_type=draft.meta_type,
-        bid_expiry=draft.expiry_ms if draft.expiry_ms is not None else now_ms,
-        timestamp=now_ms,
-        signed_bidding_message="-",
-        attributes=tuple(Trait(t, v) for t, v in draft.traits),
-    )
+    expiry = draft.expiry_ms if draft.expiry_ms is not None else now_ms
+    traits = tuple(Trait(t, v) for t, v in draft.traits)
+    spec = BidSpec(draft.target, draft.price or 0, draft.quantity, expiry, traits, draft.meta_type)
+    return bid_request(spec, who, now_ms)
 
 
 def _form_errors(

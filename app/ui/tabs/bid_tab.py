@@ -32,11 +32,11 @@ from app.ui.async_tools import async_slot
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
 from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.bid_form import BidForm
-from app.ui.tabs.bid_preview import GENERAL, BidderIdentity, BidPreview, preview, spec_of
+from app.ui.tabs.bid_preview import GENERAL, BidDraft, BidPreview, preview, spec_of
 from app.ui.widgets import message_label, set_message
 
 if TYPE_CHECKING:
-    from app.services.bids import BidOutcome
+    from app.services.bids import BidderIdentity, BidOutcome
     from app.services.pacing import Sleeper
     from app.ui.context import AppContext
     from app.ui.controller import AppController
@@ -184,6 +184,8 @@ class BidTab(QWidget):
     # -- preview ------------------------------------------------------------------------------
 
     def _identity(self) -> BidderIdentity | None:
+        from app.services.bids import BidderIdentity
+
         public = self.session.public_keys
         if public is None:
             return None
@@ -260,12 +262,10 @@ class BidTab(QWidget):
             self.state.request_refresh()
             self.update_preview()
 
-    async def _place(self, draft: object) -> None:
+    async def _place(self, draft: BidDraft) -> None:
         from app.services.bids import place_bid
         from app.services.errors import NetError, ServiceError
-        from app.ui.tabs.bid_preview import BidDraft
 
-        assert isinstance(draft, BidDraft)
         spec = spec_of(draft)
 
         def waiting(ms: int) -> None:

@@ -36,11 +36,9 @@ async def load_facts(ctx: ServiceContext) -> WalletFacts:
 
 def at_risk_rows(facts: WalletFacts, balance_after: int) -> list[str]:
     """One line per open bid that `balance_after` sats no longer cover."""
-    from app.core.pools import bids_to_cancel
-    from app.services.open_bids import pooled_bids
+    from app.services.withdraw import bids_at_risk
 
-    pooled, _ = pooled_bids(facts.bids)
-    doomed = bids_to_cancel(max(0, balance_after), pooled, facts.maker_fee)
+    doomed = bids_at_risk(facts.bids, balance_after, facts.maker_fee)
     return [
         strings.WITHDRAW_AT_RISK_ROW.format(
             pool=bid.pool, bid=bid.bid_id, price=strings.SATS.format(sats=bid.price)
