@@ -94,9 +94,10 @@ class InsufficientFundsError(ServiceError):
 class PolicyRefusedError(ServiceError):
     """The PSBT guard refused to sign: nothing was signed or sent. `reasons` say why."""
 
-    def __init__(self, verdict: Verdict, review: Review | None = None) -> None:
+    def __init__(self, verdict: Verdict, review: Review | None = None, label: str = "") -> None:
         self.verdict = verdict
         self.review = review
+        self.label = label  # what the user asked, e.g. "Withdraw 50,000 sats to bc1q..."
         self.refusals: tuple[Refusal, ...] = verdict.refusals
         reasons = " ".join(verdict.reasons())
         super().__init__(f"The {verdict.flow} was refused and nothing was signed: {reasons}")

@@ -72,6 +72,10 @@ class FundingPlan:
         return self.verdict.needs_fee_consent
 
     @property
+    def label(self) -> str:
+        return f"Fund the bidding wallet with {self.amount:,} sats"
+
+    @property
     def fee(self) -> int:
         return self.selection.fee
 

@@ -66,8 +66,7 @@ class PsbtRefusedError(PolicyRefusedError):
     """The guard refused this PSBT; `review` and `verdict` are there for the dialog."""
 
     def __init__(self, review: Review, verdict: Verdict, label: str = "") -> None:
-        self.label = label
-        super().__init__(verdict, review)
+        super().__init__(verdict, review, label)
         self.review: Review = review  # never None here (the base class allows None)
 
 

@@ -7,6 +7,7 @@ from enum import StrEnum
 from PySide6.QtWidgets import QButtonGroup, QRadioButton, QVBoxLayout, QWidget
 
 from app.ui import strings
+from app.ui.dialogs.setup_page import SetupPage
 from app.ui.widgets import message_label
 
 
@@ -17,7 +18,7 @@ class KeyKind(StrEnum):
     WATCH = "watch"
 
 
-class ChoosePage(QWidget):
+class ChoosePage(SetupPage):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.radios = {

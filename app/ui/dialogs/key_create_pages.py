@@ -8,12 +8,13 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QFormLayout, QGridLayout, QLineEdit, QVBoxLayout, QWidget
 
 from app.ui import strings
+from app.ui.dialogs.setup_page import SetupPage
 from app.ui.widgets import message_label, set_message
 
 CONFIRM_WORDS = 3
 
 
-class CreatePage(QWidget):
+class CreatePage(SetupPage):
     """Shows the words; complete once the user ticks "I have written them down"."""
 
     changed = Signal()
@@ -56,7 +57,7 @@ class CreatePage(QWidget):
                 widget.deleteLater()
 
 
-class ConfirmPage(QWidget):
+class ConfirmPage(SetupPage):
     """Asks for a few randomly chosen words of the phrase."""
 
     changed = Signal()

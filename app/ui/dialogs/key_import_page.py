@@ -24,12 +24,13 @@ from PySide6.QtWidgets import (
 from app.services.key_setup import CustomPaths, PreviewRow, preview_layouts
 from app.ui import strings
 from app.ui.async_tools import async_slot, run_blocking
+from app.ui.dialogs.setup_page import SetupPage
 from app.ui.widgets import message_label, set_message
 
 ADDRESS_TYPES = ("p2wpkh", "p2tr", "p2sh-p2wpkh", "p2pkh")
 
 
-class ImportPage(QWidget):
+class ImportPage(SetupPage):
     changed = Signal()
     preview_ready = Signal()
 

@@ -6,12 +6,13 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLineEdit, QVBoxLayout, QWidget
 
 from app.ui import strings
+from app.ui.dialogs.setup_page import SetupPage
 from app.ui.widgets import message_label
 
 WIF_ADDRESS_TYPES = ("p2wpkh", "p2sh-p2wpkh", "p2tr", "p2pkh")
 
 
-class WifPage(QWidget):
+class WifPage(SetupPage):
     changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -41,7 +42,7 @@ class WifPage(QWidget):
         self.wif.clear()
 
 
-class WatchOnlyPage(QWidget):
+class WatchOnlyPage(SetupPage):
     changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:

@@ -33,6 +33,7 @@ from app.ui.dialogs.key_create_pages import ConfirmPage, CreatePage
 from app.ui.dialogs.key_import_page import ImportPage
 from app.ui.dialogs.key_other_pages import WatchOnlyPage, WifPage
 from app.ui.dialogs.password_page import PasswordPage
+from app.ui.dialogs.setup_page import SetupPage
 from app.ui.widgets import make_default, message_label, set_message
 
 if TYPE_CHECKING:
@@ -113,9 +114,9 @@ class KeySetupDialog(QDialog):
         ]
 
     @property
-    def page(self) -> QWidget:
+    def page(self) -> SetupPage:
         page = self.stack.currentWidget()
-        assert page is not None  # the stack always holds the pages
+        assert isinstance(page, SetupPage)  # the stack holds only the setup pages
         return page
 
     def _show(self, page: QWidget) -> None:
@@ -133,7 +134,7 @@ class KeySetupDialog(QDialog):
 
     def _update_buttons(self) -> None:
         page = self.page
-        complete = getattr(page, "is_complete", lambda: True)()
+        complete = page.is_complete()
         last = page is self.password_page or page is self.watch_page
         self.next_button.setText(strings.BUTTON_FINISH if last else strings.BUTTON_NEXT)
         self.next_button.setEnabled(complete and not self._busy)

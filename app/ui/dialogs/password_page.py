@@ -9,6 +9,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QFormLayout, QLineEdit, QVBoxLayout, QWidget
 
 from app.ui import strings
+from app.ui.dialogs.setup_page import SetupPage
 from app.ui.widgets import message_label, set_message
 
 
@@ -28,7 +29,7 @@ def password_strength(password: str) -> int:
     return min(score, 4)
 
 
-class PasswordPage(QWidget):
+class PasswordPage(SetupPage):
     changed = Signal()
 
     def __init__(self, can_remember: bool, parent: QWidget | None = None) -> None:

@@ -90,7 +90,7 @@ async def show_refusal(
     """Draw a refused PSBT in the review dialog: it says why, and has no Sign button."""
     if error.review is None:
         return  # nothing to draw: the caller shows the error's sentence
-    refused = RefusedPsbt(error.review, error.verdict, str(getattr(error, "label", "") or ""))
+    refused = RefusedPsbt(error.review, error.verdict, error.label)
     await confirm(parent, context, [refused], title=title, action=strings.REVIEW_SIGN)
 
 

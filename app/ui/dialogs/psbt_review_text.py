@@ -83,7 +83,7 @@ def verdict_text(plans: Sequence[ReviewedPsbt]) -> str:
     if len(plans) > 1:
         lines.append(strings.REVIEW_REFUSED_SOME.format(refused=len(refused), count=len(plans)))
     for plan in refused:
-        label = str(getattr(plan, "label", "") or "")
+        label = plan.label
         head = strings.REVIEW_REFUSED.format(flow=plan.verdict.flow)
         lines.append(f"{label}: {head}" if label and len(plans) > 1 else head)
         lines += [f"  • {reason}" for reason in plan.verdict.reasons()]

@@ -48,6 +48,9 @@ class ReviewedPsbt(Protocol):
     @property
     def verdict(self) -> Verdict: ...
 
+    @property
+    def label(self) -> str: ...  # what the user asked ("" when nothing better)
+
 
 def role_color(role: Role | str) -> str:
     light, dark = ROLE_COLORS[str(role)]
@@ -175,7 +178,7 @@ def plan_rows(plans: Sequence[ReviewedPsbt]) -> list[tuple[Cell, ...]]:
 
 def _plan_row(plan: ReviewedPsbt) -> tuple[Cell, ...]:
     summary = plan.review.summary
-    label = str(getattr(plan, "label", "") or short(plan.review.txid, 8))
+    label = plan.label or short(plan.review.txid, 8)
     give = [sats(summary.you_give) if summary.you_give is not None else strings.REVIEW_UNKNOWN]
     if summary.you_give is not None and summary.you_give < 0:
         give = ["0 sats"]

@@ -138,6 +138,7 @@ class ListingsFlow:
             self._tab.show_status(text, "ok")
 
     async def import_and_submit(self, folder: Path) -> None:
+        from app.services.listings import ListingsDone
         from app.services.offline import ImportedItem, import_signed, submit_imported
 
         async def prepare(ctx: ServiceContext, _run: FlowRun) -> list[ImportedItem]:
@@ -147,7 +148,7 @@ class ListingsFlow:
         async def execute(ctx: ServiceContext, batch: list[ImportedItem], _run: FlowRun) -> int:
             async with tracked(self._context, "listings.import", count=len(batch)):
                 done = await submit_imported(ctx, batch)
-            return len(getattr(done, "listings", ())) or len(batch)
+            return len(done.listings) if isinstance(done, ListingsDone) else len(batch)
 
         steps = FlowSteps(
             title=strings.LISTINGS_TITLE,

@@ -194,10 +194,12 @@ class PsbtFilesTab(QWidget):
     async def _open_export(self, folder: Path) -> None:
         self.loaded = None
         self.set_signed(None)
+        from app.services.errors import ServiceError
+
         try:
             manifest = await read_export(folder)
-        except Exception as exc:  # ManifestError / OfflineFileError say what is wrong
-            reason = getattr(exc, "user_message", None) or str(exc)
+        except (ServiceError, OSError) as exc:  # ManifestError / OfflineFileError say what
+            reason = exc.user_message if isinstance(exc, ServiceError) else str(exc)
             set_message(self.file_status, strings.OFFLINE_SIGN_FAILED.format(reason=reason))
             return
         self.export_folder = folder
