@@ -179,7 +179,7 @@ async def one_round(root: str, data_dir: Path, count: int) -> tuple[float, float
     await tab.flow.sign_and_submit(items, [p or 0 for p in prices])
     elapsed = time.perf_counter() - started
     meter.stop()
-    assert tab.status.text() == strings.LISTINGS_DONE.format(count=count), tab.status.text()
+    assert tab.status.text() == strings.counted(strings.LISTINGS_DONE, count), tab.status.text()
     window.close()
     await window.controller.shutdown()
     KEPT.append(window)  # deleted at exit: tasks of other tabs may still hold its widgets

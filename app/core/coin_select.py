@@ -3,7 +3,8 @@
 Pure: the caller says which coins are cardinal (ord answered "no inscription, no runes" for
 each); a coin that carries anything, or whose contents are unknown, is never a candidate.
 
-Largest coins first (confirmed before unconfirmed) until the amount and the fee are covered;
+`select_coins` takes the largest coins first (confirmed before unconfirmed) until the amount and
+the fee are covered; `spend_coins` spends exactly the coins the user chose (coin control);
 change below the dust limit is left to the fee rather than creating an output nobody can
 spend economically. Sizes are BIP-141 weights of the signed inputs, so the fee rate the
 transaction pays is at least the rate asked for.
@@ -87,30 +88,81 @@ def select_coins(
     change_script: bytes,
 ) -> Selection:
     """Coins (all of the script `spend_script`) paying `amount` to the outputs, plus change."""
+    per_input, base, with_change = _weights(
+        amount, fee_rate, spend_script, output_scripts, change_script
+    )
+    ordered = sorted(coins, key=lambda c: (not c.confirmed, -c.value, c.outpoint))
+    chosen: list[Coin] = []
+    for coin in ordered:
+        if coin.value <= 0:
+            continue
+        chosen.append(coin)
+        selection = _settle(chosen, amount, fee_rate, per_input, base, with_change)
+        if selection is not None:
+            return selection
+    needed = amount + fee_for(base + per_input * max(1, len(chosen)), fee_rate)
+    raise NotEnoughFunds(needed, sum(c.value for c in chosen))
+
+
+def spend_coins(
+    coins: Iterable[Coin],
+    amount: int,
+    fee_rate: Fraction,
+    spend_script: bytes,
+    output_scripts: Sequence[bytes],
+    change_script: bytes,
+) -> Selection:
+    """Every one of `coins` (the user chose them: coin control) paying `amount` to the
+    outputs, plus change; `NotEnoughFunds` when together they cannot pay it and the fee."""
+    per_input, base, with_change = _weights(
+        amount, fee_rate, spend_script, output_scripts, change_script
+    )
+    chosen = sorted(dict.fromkeys(coins), key=lambda c: (not c.confirmed, -c.value, c.outpoint))
+    if not chosen or any(c.value <= 0 for c in chosen):
+        raise CoinSelectionError("the chosen coins must be coins with a value")
+    selection = _settle(chosen, amount, fee_rate, per_input, base, with_change)
+    if selection is None:
+        needed = amount + fee_for(base + per_input * len(chosen), fee_rate)
+        raise NotEnoughFunds(needed, sum(c.value for c in chosen))
+    return selection
+
+
+def _weights(
+    amount: int,
+    fee_rate: Fraction,
+    spend_script: bytes,
+    output_scripts: Sequence[bytes],
+    change_script: bytes,
+) -> tuple[int, int, int]:
+    """Weight of one signed input, of the transaction without change, and with change."""
     if amount <= 0:
         raise CoinSelectionError("the amount must be positive")
     if fee_rate <= 0:
         raise CoinSelectionError("the fee rate must be positive")
     per_input = input_weight(spend_script)
     base = TX_OVERHEAD_WEIGHT + sum(output_weight(s) for s in output_scripts)
-    with_change = base + output_weight(change_script)
-    ordered = sorted(coins, key=lambda c: (not c.confirmed, -c.value, c.outpoint))
-    chosen: list[Coin] = []
-    total = 0
-    for coin in ordered:
-        if coin.value <= 0:
-            continue
-        chosen.append(coin)
-        total += coin.value
-        weight_in = per_input * len(chosen)
-        fee_change = fee_for(with_change + weight_in, fee_rate)
-        if total - amount - fee_change >= DUST_LIMIT:
-            vsize = math.ceil(Fraction(with_change + weight_in, 4))
-            change = total - amount - fee_change
-            return Selection(tuple(chosen), amount, fee_change, change, vsize)
-        fee_plain = fee_for(base + weight_in, fee_rate)
-        if total - amount >= fee_plain:
-            vsize = math.ceil(Fraction(base + weight_in, 4))
-            return Selection(tuple(chosen), amount, total - amount, 0, vsize)
-    needed = amount + fee_for(base + per_input * max(1, len(chosen)), fee_rate)
-    raise NotEnoughFunds(needed, total)
+    return per_input, base, base + output_weight(change_script)
+
+
+def _settle(
+    chosen: Sequence[Coin],
+    amount: int,
+    fee_rate: Fraction,
+    per_input: int,
+    base: int,
+    with_change: int,
+) -> Selection | None:
+    """`chosen` paying `amount`: with change when it is above dust, else the rest as fee;
+    None when they cannot pay the amount and the fee."""
+    total = sum(c.value for c in chosen)
+    weight_in = per_input * len(chosen)
+    fee_change = fee_for(with_change + weight_in, fee_rate)
+    if total - amount - fee_change >= DUST_LIMIT:
+        vsize = math.ceil(Fraction(with_change + weight_in, 4))
+        change = total - amount - fee_change
+        return Selection(tuple(chosen), amount, fee_change, change, vsize)
+    fee_plain = fee_for(base + weight_in, fee_rate)
+    if total - amount >= fee_plain:
+        vsize = math.ceil(Fraction(base + weight_in, 4))
+        return Selection(tuple(chosen), amount, total - amount, 0, vsize)
+    return None

@@ -10,9 +10,11 @@ It holds no secret itself: signing goes through `ctx.signing_keys()` (a `WalletK
 `RoleKey`s sign without exposing the key); a watch-only profile raises `WatchOnlyError` there.
 CPU-heavy work goes through `ctx.run_cpu` (an executor) so a GUI loop never stalls.
 
-`outpoint_contents` asks ord what each outpoint carries, for coin selection and PSBT reviews:
-an output ord cannot describe (unreachable, unknown, not indexed yet) raises
-`OrdUnavailableError` rather than being taken as empty.
+`outpoint_contents` asks ord what each outpoint carries, for PSBT reviews: an output ord cannot
+describe (unreachable, unknown, not indexed yet) raises `OrdUnavailableError` rather than
+being taken as empty. `contents_if_indexed` is the same question for coin selection, where an
+output ord has not indexed yet (real ord: every mempool output) is a coin to leave aside, not a
+reason to stop: it answers None for it, and raises only when ord cannot be asked.
 
 `acp_ledger` records every ANYONECANPAY signature before it is made (None: none is made);
 `service_public_key` is the service's key where it publishes one (the sandbox does), so the
@@ -157,24 +159,48 @@ class ServiceContext:
     async def outpoint_contents(self, outpoints: Iterable[str]) -> dict[str, OutpointContents]:
         """ord's answer for each "txid:vout", with each inscription's offset in its output.
 
-        Raises `OrdUnavailableError` when ord cannot say, for any of them."""
+        Raises `OrdUnavailableError` when ord cannot say, for any of them (not indexed yet
+        included: a review never takes an unindexed input as empty)."""
         wanted = list(dict.fromkeys(outpoints))
-        if not wanted:
-            return {}
-        try:
-            outputs = await self.clients.ord.outputs(wanted)
-        except NetError as exc:
-            raise OrdUnavailableError(
-                "ord could not be asked what your coins carry, so nothing will be spent or "
-                f"signed rather than risk an inscription or runes ({type(exc).__name__}: "
-                f"{exc})."
-            ) from exc
+        outputs = await self._ord_outputs(wanted)
         for outpoint, output in zip(wanted, outputs, strict=True):
             if output.indexed is False:
                 raise OrdUnavailableError(
                     f"ord has not indexed output {outpoint} yet, so what it carries is "
                     "unknown; try again once ord has caught up with the chain."
                 )
+        return await self._described(wanted, outputs)
+
+    async def contents_if_indexed(
+        self, outpoints: Iterable[str]
+    ) -> dict[str, OutpointContents | None]:
+        """ord's answer for each "txid:vout", None for an output ord has not indexed yet (its
+        contents are unknown: such a coin is left aside, never taken as empty).
+
+        Raises `OrdUnavailableError` when ord cannot be asked or does not know an output."""
+        wanted = list(dict.fromkeys(outpoints))
+        outputs = await self._ord_outputs(wanted)
+        indexed = [
+            (o, out) for o, out in zip(wanted, outputs, strict=True) if out.indexed is not False
+        ]
+        described = await self._described([o for o, _ in indexed], [out for _, out in indexed])
+        return {o: described.get(o) for o in wanted}
+
+    async def _ord_outputs(self, wanted: list[str]) -> list[OrdOutput]:
+        if not wanted:
+            return []
+        try:
+            return await self.clients.ord.outputs(wanted)
+        except NetError as exc:
+            raise OrdUnavailableError(
+                "ord could not be asked what your coins carry, so nothing will be spent or "
+                f"signed rather than risk an inscription or runes ({type(exc).__name__}: "
+                f"{exc})."
+            ) from exc
+
+    async def _described(
+        self, wanted: list[str], outputs: list[OrdOutput]
+    ) -> dict[str, OutpointContents]:
         # Concurrent: a bulk listing asks about up to 100 items, each round trip to ord.
         contents = await asyncio.gather(
             *(self._contents_of(o, output) for o, output in zip(wanted, outputs, strict=True))

@@ -29,6 +29,8 @@ __all__ = [
     "BiddingWalletIdentityError",
     "BroadcastError",
     "ChallengeError",
+    "CoinChoiceError",
+    "CredentialRefusedError",
     "HttpError",
     "InsufficientFundsError",
     "NetError",
@@ -39,6 +41,7 @@ __all__ = [
     "PoolShortfall",
     "ServiceError",
     "TransportError",
+    "UnknownRuneError",
     "WatchOnlyError",
 ]
 
@@ -74,20 +77,64 @@ class OrdUnavailableError(ServiceError):
 
 
 class InsufficientFundsError(ServiceError):
-    """Not enough spendable (cardinal) coins at the payment address."""
+    """Not enough spendable (cardinal) coins at the payment address, or among the coins the
+    user chose (`chosen`). `skipped`: coins left untouched for what they carry; `waiting` coins
+    holding `waiting_sats` were left aside because ord has not indexed them yet."""
 
-    def __init__(self, needed: int, available: int, skipped: int) -> None:
+    def __init__(
+        self,
+        needed: int,
+        available: int,
+        skipped: int,
+        *,
+        waiting: int = 0,
+        waiting_sats: int = 0,
+        chosen: bool = False,
+    ) -> None:
         self.needed = needed
         self.available = available
         self.skipped = skipped
+        self.waiting = waiting
+        self.waiting_sats = waiting_sats
+        self.chosen = chosen
+        if chosen:
+            super().__init__(
+                f"The coins you chose hold {available:,} sats, but this needs {needed:,} sats "
+                "including the network fee: choose more coins, or let the wallet choose."
+            )
+            return
         extra = ""
         if skipped == 1:
             extra = " (1 output carrying inscriptions or runes was left untouched)"
         elif skipped:
             extra = f" ({skipped} outputs carrying inscriptions or runes were left untouched)"
-        super().__init__(
+        text = (
             f"The payment address has {available:,} spendable sats{extra}, but this needs "
             f"{needed:,} sats including the network fee."
+        )
+        if waiting == 1:
+            text += (
+                f" 1 coin ({waiting_sats:,} sats) is waiting for the indexer: ord has not "
+                "indexed it yet, usually until its transaction confirms; try again then."
+            )
+        elif waiting:
+            text += (
+                f" {waiting} coins ({waiting_sats:,} sats) are waiting for the indexer: ord "
+                "has not indexed them yet, usually until their transactions confirm; try "
+                "again then."
+            )
+        super().__init__(text)
+
+
+class CoinChoiceError(ServiceError):
+    """Coins the user chose cannot fund: `refused` says why, by outpoint. Nothing was built."""
+
+    def __init__(self, refused: dict[str, str]) -> None:
+        self.refused = dict(refused)
+        reasons = "; ".join(f"{outpoint} {why}" for outpoint, why in self.refused.items())
+        super().__init__(
+            f"The coins you chose cannot all fund the bidding wallet: {reasons}. Choose "
+            "others, or let the wallet choose."
         )
 
 
@@ -156,6 +203,26 @@ class BidNotPlacedError(ServiceError):
 
 class ChallengeError(ServiceError):
     """The cancel credential (a signed challenge) could not be obtained or was refused."""
+
+
+class CredentialRefusedError(ChallengeError):
+    """The service refused a challenge it had just issued, signed by the address's own key:
+    not an expired challenge but a credential it does not accept for these bids (the service
+    may keep them under our other address, or not at all)."""
+
+    def __init__(self, address: str, service_message: str) -> None:
+        self.address = address
+        self.service_message = service_message
+        super().__init__(
+            f"The marketplace refused the cancel credential of {address} (a challenge it had "
+            f"just issued, signed by that address's key), so it is not an expired challenge: "
+            f"the service says {service_message!r}. That address is not allowed to cancel "
+            "these bids; nothing was cancelled."
+        )
+
+
+class UnknownRuneError(ServiceError):
+    """The rune the user named is not a rune name, or no such rune is etched: nothing signed."""
 
 
 class BroadcastError(ServiceError):

@@ -6,8 +6,13 @@ Two steps, so a GUI can show the review between them:
     ... show plan.review / plan.verdict ...
     result = await execute_funding(ctx, plan)         # sign what the verdict allows, broadcast
 
-Coin selection only sees coins ord says carry nothing (an inscription or runes on a coin keeps
-it out; ord unreachable means `OrdUnavailableError`, never a guess). The fee rate is the
+Coin selection only sees coins ord has indexed and says carry nothing: an inscription or runes
+on a coin keeps it out (`plan.skipped`); a coin ord has not indexed yet (real ord: every mempool
+output, such as the change of the previous funding) is left aside and counted
+(`plan.waiting`), and matters only when the others cannot pay (`InsufficientFundsError` says
+so). ord unreachable means `OrdUnavailableError`, never a guess. Coin control: `coins=` spends
+exactly the coins the user chose (`services.coin_control.payment_coins` lists them), refusing
+any that carry something or wait for the indexer (`CoinChoiceError`). The fee rate is the
 user's, or Esplora's estimate for `target_blocks`. Change goes back to the payment address.
 The PSBT we built ourselves still goes through the funding policy: a bug here must not be
 able to pay anyone else either.
@@ -15,13 +20,21 @@ able to pay anyone else either.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from embit.script import Script
 from embit.transaction import TransactionInput, TransactionOutput
 
-from app.core.coin_select import Coin, CoinSelectionError, NotEnoughFunds, Selection, select_coins
+from app.core.coin_select import (
+    Coin,
+    CoinSelectionError,
+    NotEnoughFunds,
+    Selection,
+    select_coins,
+    spend_coins,
+)
 from app.core.policy_verdict import FeeConsent
 from app.core.psbt_review import Review
 from app.core.psbt_review_context import KnownUtxo, OutpointContents, ReviewContext
@@ -29,9 +42,11 @@ from app.core.signing_policy import FundingIntent, Verdict
 from app.net.errors import BroadcastRejected, NetError, NoFeeEstimates
 from app.net.esplora import Utxo
 from app.services.bidding_wallet import bidding_wallet_address
+from app.services.coin_control import CoinUse, preferred_order, refusal, use_of
 from app.services.context import ReviewFacts, ServiceContext
 from app.services.errors import (
     BroadcastError,
+    CoinChoiceError,
     InsufficientFundsError,
     PolicyRefusedError,
     ServiceError,
@@ -62,6 +77,8 @@ class FundingPlan:
     bidding_wallet: str
     selection: Selection
     skipped: tuple[str, ...]  # coins ord said carry inscriptions or runes (never spent)
+    waiting: tuple[Coin, ...]  # coins ord has not indexed yet (left aside, not spent)
+    chosen: bool  # the user chose the coins (coin control): `selection.coins` are exactly them
     review: Review
     verdict: Verdict
     intent: FundingIntent
@@ -82,6 +99,10 @@ class FundingPlan:
     @property
     def change(self) -> int:
         return self.selection.change
+
+    @property
+    def waiting_sats(self) -> int:
+        return sum(c.value for c in self.waiting)
 
 
 @dataclass(frozen=True)
@@ -118,10 +139,14 @@ async def prepare_funding(
     *,
     fee_rate: float | Fraction | None = None,
     target_blocks: int = DEFAULT_TARGET_BLOCKS,
+    coins: Iterable[str] | None = None,
 ) -> FundingPlan:
-    """Select cardinal coins, build the PSBT, review it and get the funding verdict.
+    """Select cardinal coins (or spend exactly `coins`, outpoints the user chose), build the
+    PSBT, review it and get the funding verdict.
 
-    Raises `PolicyRefusedError` (nothing signed) when the policy refuses, with its reasons."""
+    Raises `InsufficientFundsError` when the coins cannot pay, `CoinChoiceError` when a chosen
+    coin may not fund, and `PolicyRefusedError` (nothing signed) when the policy refuses, with
+    its reasons."""
     if amount <= 0:
         raise ServiceError("The amount to fund must be a positive number of sats.")
     payment = ctx.payment_public
@@ -142,9 +167,12 @@ async def prepare_funding(
         raise ServiceError("The fee rate must be positive.")
     utxos = await ctx.clients.esplora.address_utxos(ctx.payment_address)
     payment_script = payment.script_pubkey
-    selection, contents, skipped = await _select_checked(
-        ctx, utxos, amount, rate, payment_script, wallet_script
-    )
+    scripts = (payment_script, wallet_script)
+    if coins is None:
+        checked = await _select_checked(ctx, utxos, amount, rate, *scripts)
+    else:
+        checked = await _select_chosen(ctx, utxos, coins, amount, rate, *scripts)
+    selection, contents = checked.selection, checked.contents
     psbt = _build_psbt(selection, wallet_script, payment)
     tip, fastest = await market_facts(ctx)
     facts = ReviewFacts(
@@ -158,7 +186,19 @@ async def prepare_funding(
     review, verdict = guard(psbt, context, intent)
     if not verdict.approved and not verdict.needs_fee_consent:
         raise PolicyRefusedError(verdict, review)
-    return FundingPlan(amount, rate, wallet, selection, skipped, review, verdict, intent, psbt)
+    return FundingPlan(
+        amount,
+        rate,
+        wallet,
+        selection,
+        checked.skipped,
+        checked.waiting,
+        coins is not None,
+        review,
+        verdict,
+        intent,
+        psbt,
+    )
 
 
 def accept_funding_fee(plan: FundingPlan) -> FundingPlan:
@@ -176,6 +216,16 @@ def accept_funding_fee(plan: FundingPlan) -> FundingPlan:
     return replace(plan, review=review, verdict=verdict, intent=intent)
 
 
+@dataclass(frozen=True)
+class _Checked:
+    """Coins selected, with ord's answers about them, and the coins left aside."""
+
+    selection: Selection
+    contents: dict[str, OutpointContents]
+    skipped: tuple[str, ...] = ()
+    waiting: tuple[Coin, ...] = ()
+
+
 async def _select_checked(
     ctx: ServiceContext,
     utxos: list[Utxo],
@@ -183,33 +233,93 @@ async def _select_checked(
     rate: Fraction,
     payment_script: bytes,
     wallet_script: bytes,
-) -> tuple[Selection, dict[str, OutpointContents], tuple[str, ...]]:
+) -> _Checked:
     """Ask ord about the coins in the order selection prefers them, a batch at a time, until
-    the cardinal ones among them pay: a wallet with many coins needs few ord answers."""
-    ordered = sorted(utxos, key=lambda u: (not u.confirmed, -u.value, u.outpoint))
-    contents: dict[str, OutpointContents] = {}
+    the cardinal ones among them pay: a wallet with many coins needs few ord answers. Coins
+    ord has not indexed yet are left aside; they are counted in the shortfall when the
+    others cannot pay."""
+    ordered = preferred_order(utxos)
+    answers: dict[str, OutpointContents | None] = {}
     checked, batch = 0, ORD_BATCH
     while True:
-        contents |= await ctx.outpoint_contents(
+        answers |= await ctx.contents_if_indexed(
             u.outpoint for u in ordered[checked : checked + batch]
         )
         checked, batch = min(len(ordered), checked + batch), batch * 2
         seen = ordered[:checked]
-        skipped = tuple(u.outpoint for u in seen if not contents[u.outpoint].is_cardinal)
-        coins = [
-            Coin(u.outpoint, u.value, u.confirmed) for u in seen if contents[u.outpoint].is_cardinal
-        ]
+        uses = {u.outpoint: use_of(answers[u.outpoint]) for u in seen}
+        skipped = tuple(u.outpoint for u in seen if uses[u.outpoint] is CoinUse.CARRIES)
+        waiting = tuple(_coin(u) for u in seen if uses[u.outpoint] is CoinUse.WAITING)
+        spendable = [_coin(u) for u in seen if uses[u.outpoint] is CoinUse.SPENDABLE]
         try:
             selection = select_coins(
-                coins, amount, rate, payment_script, [wallet_script], payment_script
+                spendable, amount, rate, payment_script, [wallet_script], payment_script
             )
         except NotEnoughFunds as exc:
             if checked < len(ordered):
                 continue
-            raise InsufficientFundsError(exc.needed, exc.available, len(skipped)) from None
+            raise InsufficientFundsError(
+                exc.needed,
+                exc.available,
+                len(skipped),
+                waiting=len(waiting),
+                waiting_sats=sum(c.value for c in waiting),
+            ) from None
         except CoinSelectionError as exc:
             raise ServiceError(f"No funding transaction can be built: {exc}.") from None
-        return selection, contents, skipped
+        contents = {c.outpoint: answers[c.outpoint] for c in selection.coins}
+        return _Checked(selection, _known(contents), skipped, waiting)
+
+
+async def _select_chosen(
+    ctx: ServiceContext,
+    utxos: list[Utxo],
+    chosen: Iterable[str],
+    amount: int,
+    rate: Fraction,
+    payment_script: bytes,
+    wallet_script: bytes,
+) -> _Checked:
+    """Exactly the coins the user chose, once each is an unspent coin of the payment address
+    that ord has indexed and says carries nothing."""
+    wanted = list(dict.fromkeys(o.strip().lower() for o in chosen))
+    if not wanted:
+        raise ServiceError("Choose at least one coin to fund with, or let the wallet choose.")
+    by_outpoint = {u.outpoint.lower(): u for u in utxos}
+    known = [o for o in wanted if o in by_outpoint]
+    answers = await ctx.contents_if_indexed(known)
+    refused: dict[str, str] = {}
+    for outpoint in wanted:
+        if outpoint not in by_outpoint:
+            refused[outpoint] = (
+                "is not an unspent coin of the payment address (spent already, or not yours)"
+            )
+        elif (why := refusal(answers[outpoint])) is not None:
+            refused[outpoint] = why
+    if refused:
+        raise CoinChoiceError(refused)
+    coins = [_coin(by_outpoint[o]) for o in wanted]
+    try:
+        selection = spend_coins(
+            coins, amount, rate, payment_script, [wallet_script], payment_script
+        )
+    except NotEnoughFunds as exc:
+        raise InsufficientFundsError(exc.needed, exc.available, 0, chosen=True) from None
+    except CoinSelectionError as exc:
+        raise ServiceError(f"No funding transaction can be built: {exc}.") from None
+    return _Checked(selection, _known({by_outpoint[o].outpoint: answers[o] for o in wanted}))
+
+
+def _coin(utxo: Utxo) -> Coin:
+    return Coin(utxo.outpoint, utxo.value, utxo.confirmed)
+
+
+def _known(answers: dict[str, OutpointContents | None]) -> dict[str, OutpointContents]:
+    """The answers of coins about to be spent: every one indexed (selection saw to it)."""
+    known = {o: c for o, c in answers.items() if c is not None}
+    if len(known) != len(answers):  # pragma: no cover - selection only takes indexed coins
+        raise ServiceError("A coin ord has not indexed was about to be spent; nothing was built.")
+    return known
 
 
 async def execute_funding(ctx: ServiceContext, plan: FundingPlan) -> FundingResult:

@@ -393,6 +393,53 @@ WALLET_FUND_DONE: Final = (
 WALLET_FUND_NEED_AMOUNT: Final = "Enter the amount to send to the bidding wallet."
 WALLET_COPY_TXID: Final = "Copy &txid"
 WALLET_TXID_WHAT: Final = "Txid"
+WALLET_FUND_NOTE_SKIPPED: Final = Counted(
+    "{count} coin carries inscriptions or runes and was left untouched.",
+    "{count} coins carry inscriptions or runes and were left untouched.",
+)
+WALLET_FUND_NOTE_WAITING: Final = Counted(
+    "{count} coin ({sats}) is waiting for the indexer and was not used: ord has not indexed it"
+    " yet, usually until its transaction confirms.",
+    "{count} coins ({sats}) are waiting for the indexer and were not used: ord has not indexed"
+    " them yet, usually until their transactions confirm.",
+)
+WALLET_FUND_NOTE_CHOSEN: Final = Counted(
+    "Spends the coin you chose ({sats}).",
+    "Spends the {count} coins you chose ({sats}).",
+)
+# Coin control: the Fund panel's "Choose coins…" and its dialog.
+WALLET_FUND_CHOOSE: Final = "C&hoose coins…"
+WALLET_FUND_ANY_COINS: Final = "Let the &wallet choose"
+WALLET_FUND_LOADING_COINS: Final = "Reading the payment address's coins and what they carry…"
+WALLET_FUND_CHOSEN: Final = Counted(
+    "Funding spends the coin you chose: {sats}.",
+    "Funding spends the {count} coins you chose: {sats}.",
+)
+COINS_TITLE: Final = "Choose the coins to fund with"
+COINS_HINT: Final = (
+    "Every coin you tick is spent; the change comes back to the payment address. Coins that"
+    " carry an inscription or runes, and coins ord has not indexed yet, are shown but cannot be"
+    " chosen."
+)
+COINS_COL_AMOUNT: Final = "Amount"
+COINS_COL_CONFIRMATIONS: Final = "Confirmations"
+COINS_COL_CARRIES: Final = "Carries"
+COINS_COL_COIN: Final = "Coin"
+COINS_UNCONFIRMED: Final = "unconfirmed"
+COINS_NOTHING: Final = "Nothing"
+COINS_WAITING: Final = "Unknown: waiting for the indexer"
+COINS_INSCRIPTIONS: Final = Counted("{count} inscription ({ids})", "{count} inscriptions ({ids})")
+COINS_RUNES: Final = "runes ({runes})"
+COINS_WHY_CARRIES: Final = "Carries an inscription or runes: funding never spends it."
+COINS_WHY_WAITING: Final = (
+    "ord has not indexed this coin yet (usually until its transaction confirms), so what it"
+    " carries is unknown: it cannot be spent to fund."
+)
+COINS_NONE: Final = "The payment address has no coins."
+COINS_SUMMARY: Final = Counted("{count} coin chosen: {sats}.", "{count} coins chosen: {sats}.")
+COINS_SUMMARY_NONE: Final = "Tick the coins to spend."
+COINS_USE: Final = "&Use these coins"
+COINS_CANCEL: Final = "Cancel"
 FEE_FAST: Final = "Fast (~1 block): {rate} sat/vB"
 FEE_NORMAL: Final = "Normal (~3 blocks): {rate} sat/vB"
 FEE_SLOW: Final = "Slow (~6 blocks): {rate} sat/vB"

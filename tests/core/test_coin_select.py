@@ -1,5 +1,6 @@
 """Coin selection for funding: largest confirmed coins first, the fee paid at the asked rate
-on the signed size, dust change left to the fee, and a clear shortfall."""
+on the signed size, dust change left to the fee, and a clear shortfall; coin control spends
+exactly the coins chosen."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from app.core.coin_select import (
     NotEnoughFunds,
     fee_for,
     select_coins,
+    spend_coins,
 )
 
 P2WPKH = bytes.fromhex("0014") + bytes(20)
@@ -81,3 +83,43 @@ def test_every_selection_balances_and_pays_the_rate(
     assert picked.fee >= rate * picked.vsize
     assert picked.change == 0 or picked.change >= DUST_LIMIT
     assert len({c.outpoint for c in picked.coins}) == len(picked.coins)
+
+
+def test_coin_control_spends_every_chosen_coin() -> None:
+    coins = [coin(1, 50_000), coin(2, 900_000, confirmed=False), coin(3, 200_000)]
+    picked = spend_coins(coins, 100_000, Fraction(2), P2WPKH, [P2TR], P2WPKH)
+    assert {c.outpoint for c in picked.coins} == {c.outpoint for c in coins}
+    assert picked.total_in == 100_000 + picked.fee + picked.change
+    # Three P2WPKH inputs instead of one: 2 x 68 vB more than the single-coin selection.
+    assert picked.vsize == 153 + 2 * 68 and picked.fee == 2 * picked.vsize
+    assert spend_coins(
+        [coin(1, 50_000)] * 2, 10_000, Fraction(1), P2WPKH, [P2TR], P2WPKH
+    ).coins == (coin(1, 50_000),)  # a coin chosen twice is spent once
+
+
+def test_coin_control_says_when_the_chosen_coins_fall_short() -> None:
+    with pytest.raises(NotEnoughFunds) as caught:
+        spend_coins([coin(1, 10_000)], 10_000, Fraction(1), P2WPKH, [P2TR], P2WPKH)
+    assert caught.value.available == 10_000 and caught.value.needed == 10_000 + 122
+    with pytest.raises(CoinSelectionError):
+        spend_coins([], 10_000, Fraction(1), P2WPKH, [P2TR], P2WPKH)
+
+
+@given(
+    values=st.lists(st.integers(1, 3_000_000), min_size=1, max_size=12),
+    amount=st.integers(1_000, 2_000_000),
+    rate=st.fractions(Fraction(1), Fraction(300)),
+)
+def test_coin_control_balances_and_pays_the_rate(
+    values: list[int], amount: int, rate: Fraction
+) -> None:
+    coins = [coin(i, v) for i, v in enumerate(values)]
+    try:
+        picked = spend_coins(coins, amount, rate, P2WPKH, [P2TR], P2WPKH)
+    except NotEnoughFunds as exc:
+        assert exc.available == sum(values) and exc.needed > amount
+        return
+    assert len(picked.coins) == len(coins)
+    assert picked.total_in == amount + picked.fee + picked.change
+    assert picked.fee >= rate * picked.vsize
+    assert picked.change == 0 or picked.change >= DUST_LIMIT

@@ -65,6 +65,9 @@ class Node:
         self._wallet = SandboxWallet(self._engine, self._keys)
         self._events = EventBus()
         self._closed = False
+        # The scenario switch of `/ord/output` (not persisted): False answers like real ord,
+        # which indexes blocks only, for every output of a mempool transaction.
+        self._ord_indexes_mempool = True
 
     @classmethod
     def open(cls, data_dir: Path, *, network: str = "regtest") -> Node:
@@ -213,6 +216,7 @@ class Node:
                 ),
                 "clockMs": self.clock.now_ms(),
                 "clockOffsetMs": self.clock.offset_ms,
+                "ordIndexesMempool": self._ord_indexes_mempool,
             }
 
     def subscribe(self, callback: Callable[[ChainEvent], None]) -> None:
@@ -283,6 +287,31 @@ class Node:
         """ord `GET /output/{txid:vout}`; None when the output does not exist."""
         with self._locked():
             return ord_views.output(self._store.conn, outpoint)
+
+    def ord_served_output(self, outpoint: str) -> Json | None:
+        """What `/ord/output` answers: `ord_output`, except that while ord is said not to index
+        the mempool (`set_ord_indexes_mempool(False)`) an output of a mempool transaction is
+        shown as real ord shows it, `indexed: false` with no inscriptions or runes. The market
+        itself keeps reading `ord_output` (the truth)."""
+        with self._locked():
+            output = ord_views.output(self._store.conn, outpoint)
+            if output is None or self._ord_indexes_mempool:
+                return output
+            if ord_views.confirmed(self._store.conn, output["transaction"]):
+                return output
+            return ord_views.unindexed(output)
+
+    @property
+    def ord_indexes_mempool(self) -> bool:
+        with self.lock:
+            return self._ord_indexes_mempool
+
+    def set_ord_indexes_mempool(self, indexed: bool) -> bool:
+        """Whether `/ord/output` describes mempool outputs (the default) or answers
+        `indexed: false` for them, as real ord does. Lasts until changed or the node restarts."""
+        with self._locked():
+            self._ord_indexes_mempool = bool(indexed)
+            return self._ord_indexes_mempool
 
     def ord_inscription(self, inscription_id: str) -> Json | None:
         """ord `GET /inscription/{id}` plus collection, traits and tap_transfer; None if unknown."""

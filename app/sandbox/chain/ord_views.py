@@ -1,7 +1,9 @@
 """ord's JSON API shapes (`/output`, `/inscription`, `/address`), read from the SQLite index.
 
 The sandbox shows the current state including the mempool (real ord indexes blocks only), so
-a transfer is visible as soon as it is acknowledged.
+a transfer is visible as soon as it is acknowledged. `unindexed` is what real ord answers for
+an output it has not indexed yet (any mempool transaction's): the node serves it instead when
+the scenario API says so (`POST /sandbox/ord/mempool {"indexed": false}`).
 """
 
 from __future__ import annotations
@@ -74,6 +76,25 @@ def output(conn: sqlite3.Connection, outpoint: str) -> Json | None:
         "spent": spent_txid is not None,
         "transaction": txid,
         "value": value,
+    }
+
+
+def confirmed(conn: sqlite3.Connection, txid: str) -> bool:
+    """Whether the transaction is in a block (False: in the mempool, or unknown)."""
+    row = conn.execute("SELECT height FROM txs WHERE txid = ?", (txid,)).fetchone()
+    return row is not None and row[0] is not None
+
+
+def unindexed(output: Json) -> Json:
+    """`output` as real ord shows an output it has not indexed: value, address and script (ord
+    reads them from Bitcoin Core), `indexed: false`, no inscriptions, no runes, no sat ranges,
+    and not spent (ord does not follow the mempool)."""
+    return output | {
+        "indexed": False,
+        "inscriptions": [],
+        "runes": {},
+        "sat_ranges": None,
+        "spent": False,
     }
 
 

@@ -1,4 +1,11 @@
-"""`/sandbox`: the scenario API for demo mode, QA and tests (fund, mine, mint, move, time)."""
+"""`/sandbox`: the scenario API for demo mode, QA and tests (fund, mine, mint, move, time).
+
+`POST /sandbox/ord/mempool {"indexed": false}` makes `/ord/output` answer like real ord, which
+indexes blocks only: an output of a mempool transaction is `indexed: false` with no
+inscriptions or runes until a block confirms it (`{"indexed": true}`, the default, describes
+it at once). It lasts until changed or the sandbox restarts; `GET /sandbox/info` shows it as
+`ordIndexesMempool`. The market's own checks and the other `/ord` routes are unchanged.
+"""
 
 from __future__ import annotations
 
@@ -22,6 +29,7 @@ from app.sandbox.http.schemas_scenario import (
     InscriptionCreated,
     MineRequest,
     MineResponse,
+    OrdMempoolMode,
     RunesCreated,
     TransferRequest,
     TransferResponse,
@@ -132,3 +140,19 @@ def post_transfer(body: TransferRequest, node: NodeDep) -> Any:
 def post_clock(body: ClockRequest, node: NodeDep) -> Any:
     clock_ms = node.clock.advance(body.advanceMs)
     return {"clockMs": clock_ms, "clockOffsetMs": node.clock.offset_ms}
+
+
+@router.post(
+    "/ord/mempool",
+    response_model=OrdMempoolMode,
+    summary="whether /ord/output describes mempool outputs, or says indexed: false like real ord",
+    description=(
+        '`{"indexed": false}`: `GET /ord/output/{outpoint}` of an output whose transaction is '
+        "still in the mempool answers `indexed: false` with no inscriptions or runes, as real "
+        "ord does for outputs it has not indexed yet; confirmed outputs are unchanged. "
+        '`{"indexed": true}` (the default) describes mempool outputs at once. Not kept '
+        "across restarts."
+    ),
+)
+def post_ord_mempool(body: OrdMempoolMode, node: NodeDep) -> Any:
+    return {"indexed": node.set_ord_indexes_mempool(body.indexed)}

@@ -125,6 +125,13 @@ class ClockResponse(BaseModel):
     clockOffsetMs: int
 
 
+class OrdMempoolMode(StrictRequest):
+    """Whether `/ord/output` describes outputs of mempool transactions (`true`, the default)
+    or answers `indexed: false` for them, as real ord does until they confirm (`false`)."""
+
+    indexed: bool
+
+
 class Info(BaseModel):
     # Later issues add fields (the service's public key); they pass through until modelled.
     model_config = ConfigDict(extra="allow")
@@ -145,3 +152,5 @@ class Info(BaseModel):
     # "per-item" or "shared" (`--listing-escrow`, docs/sandbox-listings.md).
     listingEscrow: str | None = None
     servicePublicKey: str | None = None
+    # False while `POST /sandbox/ord/mempool {"indexed": false}` is in force.
+    ordIndexesMempool: bool = True

@@ -3,7 +3,11 @@ Or pay from another wallet: a BIP-21 link of the bidding wallet (with the amount
 
 Coins are chosen and the PSBT built and judged by `services.funding.prepare_funding` with
 public keys only; the unlocked keys are borrowed only after the user pressed Sign in the
-review dialog, and signing runs in the executor (`execute_funding`)."""
+review dialog, and signing runs in the executor (`execute_funding`). The review's notes say
+which coins were left aside (carrying inscriptions or runes, or waiting for the indexer).
+Coin control: "Choose coins…" lists the payment address's coins with what each carries
+(`services.coin_control.payment_coins`, in `CoinChooserDialog`); the ticked ones are exactly
+what the next funding spends, until the user lets the wallet choose again."""
 
 from __future__ import annotations
 
@@ -33,6 +37,7 @@ from app.ui.widgets.qr_view import QrView
 
 if TYPE_CHECKING:
     from app.services.context import ServiceContext
+    from app.services.funding import FundingPlan
     from app.ui.context import AppContext
     from app.ui.controller import AppController
 
@@ -60,6 +65,15 @@ class FundPanel(QGroupBox):
         self.copy_txid.setVisible(False)
         self.copy_txid.clicked.connect(self._copy_txid)
         self.last_txid: str | None = None
+        # Coin control: None lets the wallet choose; else exactly these coins are spent.
+        self.chosen_coins: tuple[str, ...] | None = None
+        self.choose_button = QPushButton(strings.WALLET_FUND_CHOOSE)
+        self.choose_button.clicked.connect(self.choose_coins)
+        self.chosen_label = message_label("hint")
+        self.chosen_label.setVisible(False)
+        self.any_coins_button = QPushButton(strings.WALLET_FUND_ANY_COINS)
+        self.any_coins_button.setVisible(False)
+        self.any_coins_button.clicked.connect(self.let_the_wallet_choose)
 
         self.qr = QrView()
         self.qr_hint = QLabel(strings.WALLET_FUND_QR_HINT)
@@ -95,14 +109,19 @@ class FundPanel(QGroupBox):
             label.setBuddy(self.amount.edit)
         buttons = QHBoxLayout()
         buttons.addWidget(self.fund_button)
+        buttons.addWidget(self.choose_button)
         buttons.addWidget(self.qr_button)
         buttons.addStretch(1)
+        chosen = QHBoxLayout()
+        chosen.addWidget(self.chosen_label, 1)
+        chosen.addWidget(self.any_coins_button)
         result = QHBoxLayout()
         result.addWidget(self.message, 1)
         result.addWidget(self.copy_txid)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addLayout(buttons)
+        layout.addLayout(chosen)
         layout.addLayout(result)
         layout.addWidget(self.qr_box)
         self.amount.changed.connect(self._update_qr)
@@ -139,8 +158,73 @@ class FundPanel(QGroupBox):
 
     def _set_busy(self, busy: bool) -> None:
         self.fund_button.setEnabled(not busy)
+        self.choose_button.setEnabled(not busy)
+        self.any_coins_button.setEnabled(not busy)
         self.amount.setEnabled(not busy)
         self.fee.setEnabled(not busy)
+
+    # -- coin control -----------------------------------------------------------------------
+
+    @async_slot()
+    async def choose_coins(self) -> None:
+        """List the payment address's coins (off the GUI thread: Esplora and ord answer), then
+        let the user tick the ones to spend."""
+        from app.ui.profile_session import failure_text
+        from app.ui.tabs.wallet_coins import CoinChooserDialog
+
+        self._set_busy(True)
+        self._show(strings.WALLET_FUND_LOADING_COINS)
+        try:
+            await self.session.ensure_ready()
+            ctx = self.session.read_context()
+            from app.services.coin_control import payment_coins  # loaded with services.funding
+
+            coins = await payment_coins(ctx)
+        except Exception as exc:
+            self._show(failure_text(exc), "error")
+            return
+        finally:
+            self._set_busy(False)
+        self.message.setVisible(False)
+        dialog = CoinChooserDialog(coins, self.chosen_coins or (), self)
+        if not await self._controller.show_dialog(dialog):
+            return
+        chosen = dialog.chosen()
+        self._set_chosen(chosen or None, dialog.chosen_sats())
+
+    def let_the_wallet_choose(self) -> None:
+        self._set_chosen(None, 0)
+
+    def _set_chosen(self, coins: tuple[str, ...] | None, sats: int) -> None:
+        self.chosen_coins = coins
+        if coins:
+            text = strings.counted(
+                strings.WALLET_FUND_CHOSEN, len(coins), sats=strings.SATS.format(sats=sats)
+            )
+            set_message(self.chosen_label, text, "hint")
+        self.chosen_label.setVisible(bool(coins))
+        self.any_coins_button.setVisible(bool(coins))
+
+    @staticmethod
+    def notes(plan: FundingPlan) -> list[str]:
+        """What the review dialog says besides the PSBT: the coins chosen, and those left
+        aside with the reason."""
+        notes = []
+        if plan.chosen:
+            spent = strings.SATS.format(sats=plan.selection.total_in)
+            notes.append(
+                strings.counted(
+                    strings.WALLET_FUND_NOTE_CHOSEN, len(plan.selection.coins), sats=spent
+                )
+            )
+        if plan.skipped:
+            notes.append(strings.counted(strings.WALLET_FUND_NOTE_SKIPPED, len(plan.skipped)))
+        if plan.waiting:
+            waiting = strings.SATS.format(sats=plan.waiting_sats)
+            notes.append(
+                strings.counted(strings.WALLET_FUND_NOTE_WAITING, len(plan.waiting), sats=waiting)
+            )
+        return notes
 
     @async_slot()
     async def fund(self) -> None:
@@ -161,7 +245,6 @@ class FundPanel(QGroupBox):
 
     async def _fund(self, amount: int) -> None:
         from app.services.funding import (
-            FundingPlan,
             FundingResult,
             accept_funding_fee,
             execute_funding,
@@ -169,10 +252,12 @@ class FundPanel(QGroupBox):
         )
         from app.ui.psbt_flow_runner import FlowSteps, PsbtFlowRunner
 
+        coins = self.chosen_coins
+
         async def prepare(ctx: ServiceContext, _run: object) -> FundingPlan:
             self._show(strings.WALLET_FUND_PREPARING)
             async with tracked(self.context, "fund.prepare", amount=amount):
-                return await prepare_funding(ctx, amount, fee_rate=self.fee.rate())
+                return await prepare_funding(ctx, amount, fee_rate=self.fee.rate(), coins=coins)
 
         async def execute(ctx: ServiceContext, plan: FundingPlan, _run: object) -> FundingResult:
             try:
@@ -189,6 +274,7 @@ class FundPanel(QGroupBox):
             action=strings.WALLET_FUND_ACTION,
             prepare=prepare,
             plans=lambda plan: [plan],
+            notes=self.notes,
             accept_fee=accept_funding_fee,
             execute=execute,
             working=strings.WALLET_FUND_SIGNING,
@@ -197,6 +283,8 @@ class FundPanel(QGroupBox):
         result = await runner.run(steps)
         if result is None:
             return
+        if coins is not None and coins == self.chosen_coins:
+            self.let_the_wallet_choose()  # they are spent
         self.last_txid = result.txid
         self.copy_txid.setVisible(True)
         self._show(
