@@ -122,13 +122,15 @@ class MarketplaceClient(HttpClient):
         return await self._post("/bid/place", _collection_bid_body(request), parse_bid_placed)
 
     async def get_bids(self, address: str) -> list[BidListEntry]:
-        """Open bids of ``address`` (the ordinals address). The public service answers 404
-        for an address it does not know: that is an empty list."""
+        """Open bids listed under ``address``, each entry marked with it (``listed_under``).
+        Which address the service keys bids by (the ordinals address, or the payment address
+        that signs them) is the caller's question. The public service answers 404 for an
+        address it does not know: that is an empty list."""
         response = await self.send("GET", "/address/bids", params={"address": address})
         if response.status_code == 404 and _is_public_no_bids_body(response):
             return []
         body = self.json_or_raise(response, self.marketplace_error)
-        return parse_bid_list(Reader(self.service, "/address/bids"), body)
+        return parse_bid_list(Reader(self.service, "/address/bids"), body, address)
 
     # --- challenge and cancel ---------------------------------------------------------------
 

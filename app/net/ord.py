@@ -16,10 +16,17 @@ from typing import Any, Literal
 import httpx
 
 from app.net.config import ServiceConfig
-from app.net.errors import HttpError
+from app.net.errors import HttpError, NotFound
 from app.net.fields import Reader, as_int, as_str, is_int
 from app.net.http import HttpClient, Timeouts, segment
-from app.net.ord_runes import RuneBalance, RuneHolding, parse_output_runes, parse_runes_balances
+from app.net.ord_runes import (
+    RuneBalance,
+    RuneEntry,
+    RuneHolding,
+    parse_output_runes,
+    parse_rune_entry,
+    parse_runes_balances,
+)
 
 __all__ = [
     "InscriptionLocation",
@@ -27,6 +34,7 @@ __all__ = [
     "OrdClient",
     "OrdOutput",
     "RuneBalance",
+    "RuneEntry",
     "RuneHolding",
 ]
 
@@ -179,6 +187,17 @@ class OrdClient(HttpClient):
             runes_balances=parse_runes_balances(body.get("runes_balances")),
             raw=body,
         )
+
+    async def rune(self, name: str) -> RuneEntry | None:
+        """The entry of the rune ``name`` (its letters, or a spaced name): its canonical spaced
+        name, id, divisibility, symbol. None when ord knows no such rune (404); ord must run
+        with ``--index-runes``."""
+        path = f"/rune/{segment(name)}"
+        try:
+            body = await self.get_json(path)
+        except NotFound:
+            return None
+        return parse_rune_entry(Reader(self.service, path), body)
 
     async def block_height(self) -> int:
         """Height of the last block ord has indexed (compare with Esplora's tip)."""

@@ -5,6 +5,11 @@
 - 0.18-0.19: ``[["UNCOMMON•GOODS", {"amount": 2, "divisibility": 0, "symbol": "⧉"}]]``
 - older: ``{"UNCOMMONGOODS": 2}``
 ``/address`` ``runes_balances``: ``[["RSIC•AUBERGINE", "1100000000", "🍆"], ...]`` (decimal text).
+``/rune/<NAME>`` (a rune's entry):
+- current: ``{"entry": {"spaced_rune": "UNCOMMON•GOODS", "divisibility": 0, "symbol": "⧉",
+  "number": 0, ...}, "id": "1:0", "mintable": true, "parent": null}``
+- older (before ``spaced_rune``): ``{"entry": {"rune": "UNCOMMONGOODS", "spacers": 128, ...},
+  "id": ...}``
 
 Output runes are parsed strictly (the funding coin selection relies on them); a malformed or
 missing value raises ``BadResponse`` instead of being read as "no runes".
@@ -16,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from app.core.rune_names import RuneNameError, SpacedRune, parse_spaced_rune
 from app.net.errors import BadResponse
 from app.net.fields import Reader, as_int, as_str, is_int
 
@@ -37,6 +43,45 @@ class RuneHolding:
     name: str
     amount: str
     symbol: str | None = None
+
+
+@dataclass(frozen=True)
+class RuneEntry:
+    """What ord says of one etched rune; ``spaced_name`` is its one canonical spelling."""
+
+    spaced_name: str
+    rune_id: str | None = None
+    divisibility: int | None = None
+    symbol: str | None = None
+    number: int | None = None
+
+    @property
+    def letters(self) -> str:
+        return self.spaced_name.replace("•", "")
+
+
+def parse_rune_entry(r: Reader, body: Any) -> RuneEntry:
+    """Either shape of ``/rune/<NAME>``; a name that breaks ord's rules is a ``BadResponse``."""
+    outer = r.obj(body)
+    entry = r.obj(outer.get("entry"), "entry")
+    spaced = as_str(entry.get("spaced_rune"))
+    try:
+        if spaced is not None:
+            name = str(parse_spaced_rune(spaced))
+        else:
+            letters, spacers = as_str(entry.get("rune")), as_int(entry.get("spacers")) or 0
+            if letters is None:
+                raise r.error("the rune entry has no name (spaced_rune or rune)", "spaced_rune")
+            name = str(SpacedRune(parse_spaced_rune(letters).letters, spacers))
+    except RuneNameError as exc:
+        raise r.error(f"the rune entry's name is not a rune name: {exc}", "spaced_rune") from None
+    return RuneEntry(
+        spaced_name=name,
+        rune_id=as_str(outer.get("id")),
+        divisibility=as_int(entry.get("divisibility")),
+        symbol=as_str(entry.get("symbol")),
+        number=as_int(entry.get("number")),
+    )
 
 
 def parse_output_runes(r: Reader, value: Any, where: str) -> tuple[RuneBalance, ...]:

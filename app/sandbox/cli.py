@@ -108,6 +108,14 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         "to reproduce the double-sale layout of a careless marketplace (QA: the app must "
         "refuse the second colliding signature)",
     )
+    parser.add_argument(
+        "--bids-keyed-by",
+        choices=("ordinals", "payment"),
+        default="ordinals",
+        help="the address bids are listed under and cancelled by: the ordinals address "
+        "(default) or the payment address that signs them (the public service does not "
+        "say which it uses)",
+    )
 
 
 def settings_from_args(args: argparse.Namespace) -> SandboxSettings:
@@ -128,6 +136,7 @@ def settings_from_args(args: argparse.Namespace) -> SandboxSettings:
         maker_fee_sats=DEFAULT_MAKER_FEE_SATS if fee_sats is None else fee_sats,
         maker_fee_bps=DEFAULT_MAKER_FEE_BPS if fee_bps is None else fee_bps,
         listing_escrow=getattr(args, "listing_escrow", None) or "per-item",
+        bids_keyed_by=getattr(args, "bids_keyed_by", None) or "ordinals",
     )
 
 

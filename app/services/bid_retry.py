@@ -5,9 +5,11 @@
 - Before each attempt the per-address pace is kept (`BidPacer`: k traits -> k x 500 ms).
 - 429: wait `retryAfterMs` (through the injected sleeper), then a new attempt.
 - A timeout, a dropped connection or a 5xx may have placed the bid: FIRST read
-  `GET /address/bids` and retry only when the bid is not there. "There" means more listed bids
-  match the request (collection, price, quantity, expiry, traits) than before the attempt. If
-  the list cannot be read, stop: the outcome is unknown and the user must look.
+  `GET /address/bids` (under both our addresses, `open_bids.fetch_open_bids`: the service may
+  key bids by either) and retry only when the bid is not there. "There" means more listed bids
+  match the request (collection or rune, price, quantity, expiry, traits) than before the
+  attempt; a rune matches by its letters, whatever its spacers. If the list cannot be read,
+  stop: the outcome is unknown and the user must look.
 - COLLECTION_BID_SIGNATURE_USED: that message already placed a bid, so it is handled like a 5xx.
 - A request that never reached the service (connect failed) is retried after a short pause.
 - Any other refusal is final: `BidNotPlacedError` with the service's code and message.
@@ -21,6 +23,7 @@ from enum import StrEnum
 
 from app.core.bid_request import BidKind, CollectionBidRequest, Trait
 from app.core.limits import BID_RATE_INTERVAL_MS
+from app.core.rune_names import same_rune
 from app.net.errors import (
     MarketplaceError,
     NetError,
@@ -32,6 +35,7 @@ from app.net.errors import (
 from app.net.marketplace_bids import BidListEntry
 from app.services.context import ServiceContext
 from app.services.errors import BidNotPlacedError
+from app.services.open_bids import fetch_open_bids
 
 MAX_ATTEMPTS = 6
 CONNECT_RETRY_PAUSE_MS = 1_000
@@ -73,7 +77,12 @@ def matches(entry: BidListEntry, req: CollectionBidRequest) -> bool:
     """Whether a listed bid is one this request would have placed. A field the service did
     not list cannot contradict; the ones it lists must agree."""
     slug = entry.rune_name if entry.is_rune_bid else entry.collection_slug
-    if (slug or entry.collection_slug) != req.collection_slug:
+    slug = slug or entry.collection_slug
+    if req.kind is BidKind.RUNE:
+        listed_as_rune = entry.is_rune_bid or (entry.type is None and bool(entry.rune_name))
+        if not listed_as_rune or slug is None or not same_rune(slug, req.collection_slug):
+            return False
+    elif slug != req.collection_slug:
         return False
     if entry.inscription_id is not None:
         return False
@@ -151,7 +160,7 @@ async def _was_placed(
     ctx: ServiceContext, request: CollectionBidRequest, baseline: int, cause: NetError
 ) -> bool:
     try:
-        entries = await ctx.clients.marketplace.get_bids(ctx.ordinals_address)
+        entries = await fetch_open_bids(ctx)
     except NetError as exc:
         raise BidNotPlacedError(
             f"The bid request ended with {_label(cause)} and then the open bids could not be "

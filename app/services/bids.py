@@ -4,6 +4,10 @@
                          bid_expiry=ctx.clock.now_ms() + 3_600_000)
     outcome = await place_bid(ctx, spec)
 
+A rune is named by its etched spelling (`DOG•GO•TO•THE•MOON`): whatever the user typed
+(`DOGGOTOTHEMOON`, other spacers) becomes the name of ord's rune entry before anything else
+(`rune_names.canonical_rune_name`), and the outcome's spec carries that name.
+
 Pre-flight (nothing is signed when it fails): the shared `app/core` validation
 (`BidRejectedError` lists every broken rule) and the pool check against the open bids and the
 bidding wallet's balance (`PoolDoesNotFitError` names each pool and the shortfall).
@@ -37,6 +41,7 @@ from app.services.errors import (
     ServiceError,
 )
 from app.services.open_bids import fetch_open_bids, pooled_bids
+from app.services.rune_names import canonical_rune_name
 from app.wallet.addresses import AddressType, Network
 from app.wallet.keys import RoleKey
 from app.wallet.message import MessageScheme, SignatureError, sign_message, verify_message
@@ -68,8 +73,22 @@ class BidSpec:
 
     @classmethod
     def rune(cls, rune: str, total_price: int, units: int, bid_expiry: int) -> BidSpec:
-        """A rune bid: `total_price` sats for `units` whole units (spec 2.3)."""
+        """A rune bid: `total_price` sats for `units` whole units (spec 2.3). `rune` may be
+        typed with or without spacers; placing it uses the etched spelling."""
         return cls(rune, total_price, units, bid_expiry, (), META_TYPE_RUNES)
+
+    @property
+    def is_rune(self) -> bool:
+        return self.meta_type == META_TYPE_RUNES
+
+
+async def canonical_spec(ctx: ServiceContext, spec: BidSpec) -> BidSpec:
+    """`spec` with a rune named by its etched spelling (ord's entry); other specs as they are.
+    Raises `UnknownRuneError` or `OrdUnavailableError` for a rune that cannot be named."""
+    if not spec.is_rune:
+        return spec
+    name = await canonical_rune_name(ctx, spec.collection_slug)
+    return spec if name == spec.collection_slug else replace(spec, collection_slug=name)
 
 
 @dataclass(frozen=True)
@@ -182,6 +201,7 @@ async def place_bid(
     """Pre-flight, then place by the retry rules. `balance` skips re-reading it (bulk)."""
     keys = ctx.signing_keys()
     chosen = scheme_for(ctx.payment_public.address_type, scheme)
+    spec = await canonical_spec(ctx, spec)
     if balance is None:
         balance = (await bidding_wallet_balance(ctx)).total
     entries = await fetch_open_bids(ctx)

@@ -1,100 +1,55 @@
 """Cancel open bids (spec 4.6), one or many, with a per-bid result.
 
-The credential is the service's challenge (`GET /challenge`) signed by the ORDINALS key with
-BIP-322 (the maker is the ordinals address). One signed challenge is reused until shortly
-before it expires (`ChallengeCache`); when the service still answers 403 because it expired,
-a new challenge is fetched and signed once, and the cancel retried once.
+Which address cancels: a bid's maker is the address the service lists it under. The spec
+lists bids by the ordinals address; the public service may key them by the payment address
+that signed them instead (`open_bids`). So the open bids are read (under both addresses) and
+each id is cancelled with its own address's credential, a challenge signed by that address's
+key (`cancel_credentials`), one request per address and per 100 ids. An id listed under
+neither (already ended, someone else's, unknown) goes to the ordinals address first and,
+when the service refuses it there, to the payment address: the service says what it is.
+
+Refusals (403): a challenge we believe live may have expired, so a 403 is answered once by
+fetching and signing a new one; a refusal of that fresh challenge is a refused credential
+(`CredentialRefusedError`: that address may not cancel these bids), never reported as an
+expired challenge. A bid of another maker (the sandbox's CANCEL_NOT_MAKER) is said as such.
+When every request was refused, nothing was cancelled and the refusal is raised; otherwise
+the ids of a refused request are failures in the report, with the refusal as their reason.
 """
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from app.net.errors import MarketplaceError, NetError
 from app.net.marketplace_requests import CancelRequest
 from app.net.marketplace_responses import CancelResult
+from app.services.cancel_credentials import (
+    EXPIRY_MARGIN_MS,
+    UNKNOWN_EXPIRY_REUSE_MS,
+    ChallengeCache,
+    SignedChallenge,
+    challenge_cache,
+)
 from app.services.context import ServiceContext
-from app.services.errors import ChallengeError, ServiceError
-from app.wallet.addresses import Network
-from app.wallet.keys import RoleKey
-from app.wallet.message import MessageScheme, SignatureError, sign_message, verify_message
+from app.services.errors import CredentialRefusedError, ServiceError
+from app.services.open_bids import bid_addresses, listed_bids
 
-# Stop reusing a signed challenge this long before the service says it expires (clock skew
-# and the request's own travel time).
-EXPIRY_MARGIN_MS = 30_000
-# A challenge without an announced expiry is reused this long (the public service's own
-# client re-signs every 15 s).
-UNKNOWN_EXPIRY_REUSE_MS = 15_000
+__all__ = [
+    "CHUNK",
+    "EXPIRY_MARGIN_MS",
+    "UNKNOWN_EXPIRY_REUSE_MS",
+    "CancelItem",
+    "CancelReport",
+    "ChallengeCache",
+    "SignedChallenge",
+    "cancel_bid",
+    "cancel_bids",
+    "challenge_cache",
+]
+
 CHUNK = 100  # ids per request
 _NOT_MAKER = "CANCEL_NOT_MAKER"
-
-
-@dataclass(frozen=True)
-class SignedChallenge:
-    challenge: str
-    signature: str
-    reuse_until_ms: int
-
-
-class ChallengeCache:
-    """The signed challenge of one ordinals address, reused until it is about to expire."""
-
-    def __init__(self) -> None:
-        self._current: SignedChallenge | None = None
-        self.fetches = 0
-
-    def invalidate(self) -> None:
-        self._current = None
-
-    async def credential(self, ctx: ServiceContext) -> str:
-        current = self._current
-        if current is not None and ctx.clock.now_ms() < current.reuse_until_ms:
-            return current.signature
-        return (await self._fresh(ctx)).signature
-
-    async def _fresh(self, ctx: ServiceContext) -> SignedChallenge:
-        keys = ctx.signing_keys()
-        try:
-            challenge = await ctx.clients.marketplace.get_challenge(ctx.ordinals_address)
-        except NetError as exc:
-            raise ChallengeError(
-                f"Could not get a challenge to sign for cancelling ({type(exc).__name__})."
-            ) from exc
-        self.fetches += 1
-        now = ctx.clock.now_ms()
-        if challenge.expires_at_ms is None:
-            reuse_until = now + UNKNOWN_EXPIRY_REUSE_MS
-        else:
-            reuse_until = challenge.expires_at_ms - EXPIRY_MARGIN_MS
-        signature = await ctx.run_cpu(
-            _sign_challenge, keys.ordinals, challenge.challenge, ctx.network
-        )
-        self._current = SignedChallenge(challenge.challenge, signature, reuse_until)
-        return self._current
-
-
-def _sign_challenge(key: RoleKey, challenge: str, network: Network) -> str:
-    signed = sign_message(key, challenge, MessageScheme.BIP322_SIMPLE)
-    try:
-        verify_message(key.address, challenge, signed.signature, network=network)
-    except SignatureError as exc:
-        raise ChallengeError(
-            f"Our own signature of the challenge did not verify ({type(exc).__name__})."
-        ) from None
-    return signed.signature
-
-
-_caches: weakref.WeakKeyDictionary[ServiceContext, ChallengeCache] = weakref.WeakKeyDictionary()
-
-
-def challenge_cache(ctx: ServiceContext) -> ChallengeCache:
-    """The context's cache (one per connected profile)."""
-    cache = _caches.get(ctx)
-    if cache is None:
-        cache = _caches[ctx] = ChallengeCache()
-    return cache
 
 
 @dataclass(frozen=True)
@@ -124,17 +79,29 @@ class CancelReport:
 async def cancel_bids(
     ctx: ServiceContext, bid_ids: Sequence[str], *, cache: ChallengeCache | None = None
 ) -> CancelReport:
-    """Cancel `bid_ids` (ours, by the ordinals address); a result for every id asked."""
+    """Cancel `bid_ids` (ours, each by the address it is listed under); a result for every
+    id asked, in the order asked."""
     ids = list(dict.fromkeys(bid_ids))
     if not ids:
         return CancelReport(())
     cache = cache or challenge_cache(ctx)
-    items: list[CancelItem] = []
-    for start in range(0, len(ids), CHUNK):
-        chunk = ids[start : start + CHUNK]
-        result = await _cancel_chunk(ctx, chunk, cache)
-        items += _items_of(chunk, result)
-    return CancelReport(tuple(items))
+    items: dict[str, CancelItem] = {}
+    refusals: list[ServiceError] = []
+    requests = 0
+    for makers, group in (await _by_maker(ctx, ids)).items():
+        for start in range(0, len(group), CHUNK):
+            chunk = group[start : start + CHUNK]
+            requests += 1
+            try:
+                result = await _cancel_as_first_accepted(ctx, makers, chunk, cache)
+            except _Refused as refused:
+                refusals.append(refused.error)
+                items.update((i, CancelItem(i, False, refused.error.user_message)) for i in chunk)
+                continue
+            items.update((item.bid_id, item) for item in _items_of(chunk, result))
+    if refusals and len(refusals) == requests:
+        raise refusals[0]
+    return CancelReport(tuple(items[i] for i in ids))
 
 
 async def cancel_bid(
@@ -143,26 +110,64 @@ async def cancel_bid(
     return (await cancel_bids(ctx, [bid_id], cache=cache)).items[0]
 
 
-async def _cancel_chunk(ctx: ServiceContext, ids: list[str], cache: ChallengeCache) -> CancelResult:
+class _Refused(Exception):
+    """A 403 that a new challenge did not cure; `error` is what the user is told."""
+
+    def __init__(self, error: ServiceError) -> None:
+        super().__init__(error.user_message)
+        self.error = error
+
+
+async def _by_maker(ctx: ServiceContext, ids: list[str]) -> dict[tuple[str, ...], list[str]]:
+    """The ids by the makers to try, in order: the address each is listed under, or every
+    address of ours for an id listed under none (or when the list cannot be read)."""
+    addresses = bid_addresses(ctx)
+    owners: dict[str, str | None] = {}
+    if len(addresses) > 1:
+        try:
+            owners = {e.bid_id: e.listed_under for e in await listed_bids(ctx)}
+        except NetError:
+            owners = {}  # the service's answers will say whose they are
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for bid_id in ids:
+        owner = owners.get(bid_id)
+        groups.setdefault((owner,) if owner in addresses else addresses, []).append(bid_id)
+    return groups
+
+
+async def _cancel_as_first_accepted(
+    ctx: ServiceContext, makers: tuple[str, ...], ids: list[str], cache: ChallengeCache
+) -> CancelResult:
+    refusals: list[_Refused] = []
+    for maker in makers:
+        try:
+            return await _cancel_chunk(ctx, maker, ids, cache)
+        except _Refused as refused:
+            refusals.append(refused)
+    raise refusals[0]
+
+
+async def _cancel_chunk(
+    ctx: ServiceContext, maker: str, ids: list[str], cache: ChallengeCache
+) -> CancelResult:
     for retry in (False, True):
-        signature = await cache.credential(ctx)
-        request = CancelRequest(ctx.ordinals_address, signature, tuple(ids))
+        signature = await cache.credential(ctx, maker)
+        request = CancelRequest(maker, signature, tuple(ids))
         try:
             return await ctx.clients.marketplace.cancel(request)
         except MarketplaceError as exc:
             if exc.status != 403:
                 raise ServiceError(f"The marketplace refused the cancel: {exc.message}") from exc
             if exc.error_code == _NOT_MAKER:
-                raise ServiceError(
-                    "Some of these bids are not yours (another maker placed them); nothing "
-                    "was cancelled."
+                raise _Refused(
+                    ServiceError(
+                        "Some of these bids are not yours (another maker placed them); "
+                        "nothing was cancelled."
+                    )
                 ) from exc
             if retry:
-                raise ChallengeError(
-                    "The marketplace refused a freshly signed challenge: "
-                    f"{exc.message} Nothing was cancelled."
-                ) from exc
-            cache.invalidate()  # most likely expired: sign a new one, once
+                raise _Refused(CredentialRefusedError(maker, exc.message)) from exc
+            cache.invalidate(maker)  # perhaps expired although we thought it live: once more
     raise AssertionError("unreachable")  # the loop returns or raises
 
 

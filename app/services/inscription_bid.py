@@ -27,7 +27,7 @@ from app.net.marketplace_requests import InscriptionBidIntentRequest, Inscriptio
 from app.net.marketplace_states import InscriptionBidState
 from app.services.context import ServiceContext
 from app.services.errors import BidNotPlacedError, BidRejectedError
-from app.services.open_bids import fetch_open_bids, pool_key_of
+from app.services.open_bids import fetch_open_bids, listed_bids, pool_key_of
 from app.services.psbt_flow import PsbtPlan, review_online, sign_plan
 from app.wallet.addresses import KeyRole
 
@@ -138,7 +138,7 @@ async def _after_uncertain_failure(
             "nothing was placed. Try again."
         ) from failure
     try:
-        bids = await ctx.clients.marketplace.get_bids(ctx.ordinals_address)
+        bids = await listed_bids(ctx)
     except NetError as exc:
         raise BidNotPlacedError(
             f"Placing the bid on {inscription_id} failed ({type(failure).__name__}) and "

@@ -1,8 +1,16 @@
 """Our open bids (`GET /address/bids`) with what each bid pool commits against the balance.
 
+Whose bids: the spec lists bids by the ordinals address, but which address the public service
+keys them by (the ordinals address, or the payment address that signs them) is not
+documented. So both are asked (one, when they are the same address) and the lists merged by
+bid id, the ordinals address's first; each entry keeps the address it was listed under
+(`listed_under`), the maker a cancel must name. Either list failing fails the read: the retry
+rule must never take an unread list for "not placed".
+
 A pool is a collection (or rune, or `sub1k`-style range) or one trait of a collection (spec
-section 1). Single-inscription bids are paid from the payment address, not the bidding
-wallet, so they are listed but belong to no pool.
+section 1); a rune's pool goes by its etched spelling (`rune_names`). Single-inscription bids
+are paid from the payment address, not the bidding wallet, so they are listed but belong to
+no pool.
 
 Each bid is the client's `BidListEntry` as parsed from the service's list; it is named here
 too, the type the window shows and previews against.
@@ -10,6 +18,7 @@ too, the type the window shows and previews against.
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -19,14 +28,18 @@ from app.core.pools import MakerFee, OpenBid, PoolKey, committed_by_pool
 from app.net.marketplace_bids import BidListEntry
 from app.services.bidding_wallet import BiddingWalletBalance, bidding_wallet_balance
 from app.services.context import ServiceContext
+from app.services.rune_names import with_canonical_rune_names
 
 __all__ = [
     "INDIVIDUAL_BID_TYPE",
     "BidListEntry",
     "OpenBidsView",
     "PoolTotal",
+    "bid_addresses",
     "fetch_open_bids",
+    "listed_bids",
     "load_open_bids",
+    "merge_by_bid_id",
     "pool_key_of",
     "pool_totals",
     "pooled_bids",
@@ -105,9 +118,30 @@ def pool_totals(
     )
 
 
+def bid_addresses(ctx: ServiceContext) -> tuple[str, ...]:
+    """The addresses the service may list our bids under: ordinals, then payment."""
+    return tuple(dict.fromkeys((ctx.ordinals_address, ctx.payment_address)))
+
+
+def merge_by_bid_id(lists: Iterable[Sequence[BidListEntry]]) -> list[BidListEntry]:
+    """One entry per bid id, in order; a bid listed twice keeps its first listing."""
+    merged: dict[str, BidListEntry] = {}
+    for entries in lists:
+        for entry in entries:
+            merged.setdefault(entry.bid_id, entry)
+    return list(merged.values())
+
+
+async def listed_bids(ctx: ServiceContext) -> list[BidListEntry]:
+    """Our open bids as the service lists them, under either address, merged by bid id."""
+    market = ctx.clients.marketplace
+    lists = await asyncio.gather(*(market.get_bids(a) for a in bid_addresses(ctx)))
+    return merge_by_bid_id(lists)
+
+
 async def fetch_open_bids(ctx: ServiceContext) -> list[BidListEntry]:
-    """The service's list of our open bids (by our ordinals address, spec 4.5)."""
-    return await ctx.clients.marketplace.get_bids(ctx.ordinals_address)
+    """Our open bids (spec 4.5), under either address, each rune bid under its etched name."""
+    return await with_canonical_rune_names(ctx, await listed_bids(ctx))
 
 
 async def load_open_bids(ctx: ServiceContext) -> OpenBidsView:

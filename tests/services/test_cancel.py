@@ -8,7 +8,7 @@ import pytest
 from app.services.bids import BidSpec, place_bid
 from app.services.cancel import ChallengeCache, cancel_bid, cancel_bids
 from app.services.context import ServiceContext
-from app.services.errors import ChallengeError, ServiceError
+from app.services.errors import CredentialRefusedError, ServiceError
 from app.services.open_bids import fetch_open_bids
 from app.wallet.message import verify_message
 from tests.services.conftest import (
@@ -122,8 +122,12 @@ async def test_a_fresh_challenge_refused_again_stops(
     (bid_id,) = await _bid_ids(proxied, collection, 1)
     refused = {"errorCode": "CANCEL_CREDENTIAL_INVALID", "message": "bad credential."}
     proxy.add_fault(Fault.reply("POST", CANCEL, 403, refused, times=2))
-    with pytest.raises(ChallengeError, match="Nothing was cancelled"):
+    with pytest.raises(CredentialRefusedError) as refusal:
         await cancel_bid(proxied, bid_id, cache=ChallengeCache())
+    # A refused credential is said as such, never as an expired challenge.
+    assert refusal.value.address == proxied.ordinals_address
+    assert "not an expired challenge" in refusal.value.user_message
+    assert refusal.value.user_message.endswith("nothing was cancelled.")
     assert len(proxy.requests("POST", CANCEL)) == 2
     assert [e.bid_id for e in await fetch_open_bids(proxied)] == [bid_id]
 

@@ -1,13 +1,17 @@
-"""`/esplora`: the subset of Blockstream Esplora's HTTP API the app uses, on the sandbox chain."""
+"""`/esplora`: the subset of Blockstream Esplora's HTTP API the app uses, on the sandbox chain,
+and mempool.space's `/v1/fees/recommended` (which clients of the public service ask its
+Esplora-compatible indexer for)."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 from starlette.concurrency import run_in_threadpool
 
+from app.sandbox.chain.consensus import MIN_RELAY_FEE_RATE
 from app.sandbox.http.deps import NodeDep
 from app.sandbox.http.errors import INVALID_REQUEST, NOT_FOUND, ApiError, error_responses
 from app.sandbox.http.params import AddressPath, BlockHashPath, TxidPath, VoutPath
@@ -15,6 +19,7 @@ from app.sandbox.http.schemas_esplora import (
     AddressInfo,
     Block,
     Outspend,
+    RecommendedFees,
     Transaction,
     TxStatus,
     Utxo,
@@ -144,6 +149,26 @@ def _parse_tx_hex(body: bytes) -> bytes:
 )
 def get_fee_estimates(node: NodeDep) -> Any:
     return node.fee_estimates()
+
+
+@router.get(
+    "/v1/fees/recommended",
+    response_model=RecommendedFees,
+    summary="mempool.space's recommended fee rates (whole sat/vB), from the same estimates",
+)
+def get_recommended_fees(node: NodeDep) -> Any:
+    estimates = node.fee_estimates()
+
+    def rate(target: int) -> int:
+        return math.ceil(estimates[str(target)])
+
+    return {
+        "fastestFee": rate(1),
+        "halfHourFee": rate(3),
+        "hourFee": rate(6),
+        "economyFee": rate(144),
+        "minimumFee": math.ceil(MIN_RELAY_FEE_RATE),
+    }
 
 
 @router.get(

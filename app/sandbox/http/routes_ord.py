@@ -1,18 +1,27 @@
-"""`/ord`: the subset of ord's JSON API the app uses (outputs, inscriptions, addresses)."""
+"""`/ord`: the subset of ord's JSON API the app uses (outputs, inscriptions, addresses, runes)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Path
 from fastapi.responses import JSONResponse
 
 from app.sandbox.http.deps import NodeDep
 from app.sandbox.http.errors import NOT_FOUND, ApiError, error_responses
 from app.sandbox.http.params import AddressPath, InscriptionIdPath, OutpointPath
-from app.sandbox.http.schemas_ord import OrdAddress, OrdInscription, OrdOutput
+from app.sandbox.http.schemas_ord import OrdAddress, OrdInscription, OrdOutput, OrdRune
 
 router = APIRouter(prefix="/ord", tags=["ord"], responses=error_responses(400, 413, 500))
+
+RuneNamePath = Annotated[
+    str,
+    Path(
+        min_length=1,
+        max_length=64,
+        description="a rune name: its letters, or spaced with '•' or '.' (e.g. DOG•GO)",
+    ),
+]
 
 
 @router.get(
@@ -20,9 +29,14 @@ router = APIRouter(prefix="/ord", tags=["ord"], responses=error_responses(400, 4
     response_model=OrdOutput,
     responses=error_responses(404),
     summary="an output: value, address, inscriptions and runes on it",
+    description=(
+        "`indexed: false` (with no inscriptions or runes) for an output of a mempool "
+        'transaction while `POST /sandbox/ord/mempool {"indexed": false}` is in force, as '
+        "real ord answers for outputs it has not indexed yet."
+    ),
 )
 def get_output(outpoint: OutpointPath, node: NodeDep) -> Any:
-    output = node.ord_output(outpoint.lower())
+    output = node.ord_served_output(outpoint.lower())
     if output is None:
         raise ApiError(404, NOT_FOUND, f"output {outpoint} not found")
     return output
@@ -49,3 +63,22 @@ def get_inscription(inscription_id: InscriptionIdPath, node: NodeDep) -> Any:
 def get_address(address: AddressPath, node: NodeDep) -> Any:
     # A Response skips FastAPI's re-validation of long output lists; the model documents it.
     return JSONResponse(node.ord_address(address))
+
+
+@router.get(
+    "/rune/{name}",
+    response_model=OrdRune,
+    responses=error_responses(404),
+    summary="a rune's entry: its canonical spaced name, divisibility, number and symbol",
+)
+def get_rune(name: RuneNamePath, node: NodeDep) -> Any:
+    rune = node.rune(name)  # a malformed name raises InvalidRequest: 400
+    if rune is None:
+        raise ApiError(404, NOT_FOUND, f"rune {name} not found")
+    entry = {
+        "spaced_rune": rune["spaced"],
+        "divisibility": rune["divisibility"],
+        "number": rune["number"],
+        "symbol": rune["symbol"],
+    }
+    return {"entry": entry, "id": None, "mintable": False, "parent": None}

@@ -34,7 +34,7 @@ def post_bid_place(market: MarketDep, body: Annotated[Any, Body()]) -> Any:
     return {"success": True, "data": place_collection_bid(market, body)}
 
 
-@router.get("/address/bids", summary="open bids of an ordinals address")
+@router.get("/address/bids", summary="open bids keyed by an address (ordinals by default)")
 def get_address_bids(
     market: MarketDep,
     address: Annotated[str, Query(min_length=1, max_length=MAX_ADDRESS_CHARS)],

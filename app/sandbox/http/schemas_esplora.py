@@ -96,3 +96,14 @@ class Block(BaseModel):
     nonce: int
     bits: int
     difficulty: float
+
+
+class RecommendedFees(BaseModel):
+    """mempool.space's `GET /api/v1/fees/recommended`: whole sat/vB for the next block, about
+    half an hour (3 blocks), an hour (6), a day (144), and the minimum the mempool takes."""
+
+    fastestFee: int
+    halfHourFee: int
+    hourFee: int
+    economyFee: int
+    minimumFee: int

@@ -26,6 +26,26 @@ class OrdOutput(BaseModel):
     value: int
 
 
+class OrdRuneEntry(BaseModel):
+    """The fields of ord's rune entry the sandbox knows (ord also has block, etching, mints,
+    premine, terms, ...): `spaced_rune` is the rune's one canonical spelling."""
+
+    spaced_rune: str
+    divisibility: int
+    number: int
+    symbol: str | None = None
+
+
+class OrdRune(BaseModel):
+    """ord's `/rune/<RUNE>`: the entry, and `id`/`parent`, null on the sandbox (its runes have
+    no etching transaction of ord's kind)."""
+
+    entry: OrdRuneEntry
+    id: str | None = None
+    mintable: bool = False
+    parent: str | None = None
+
+
 class InscriptionTrait(BaseModel):
     trait_type: str
     value: str

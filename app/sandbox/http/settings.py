@@ -8,6 +8,8 @@ from typing import Literal
 BiddingWalletKind = Literal["taproot", "p2wsh"]
 ListingEscrow = Literal["per-item", "shared"]
 LISTING_ESCROWS: tuple[ListingEscrow, ...] = ("per-item", "shared")
+BidsKeyedBy = Literal["ordinals", "payment"]
+BIDS_KEYED_BY: tuple[BidsKeyedBy, ...] = ("ordinals", "payment")
 
 DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 # Maker fee per collection/trait/rune bid (docs/sandbox-marketplace.md): third-party docs of
@@ -33,6 +35,10 @@ class SandboxSettings:
     two secure listing PSBTs have the same outputs; "shared" pays every listing's item to one
     escrow key, the double-sale layout of a careless marketplace, only to check that the app
     refuses the second colliding signature (docs/sandbox-listings.md).
+    `bids_keyed_by`: the address `GET /address/bids` lists a bid under and `POST /cancel`
+    wants as its maker: "ordinals" (default, the bid's `bidderTokenReceiveAddress`) or
+    "payment" (its `bidderAddress`, the address that signs it). The public service does not
+    document which one it uses, so clients are tested against both.
     """
 
     api_key: str | None = field(default=None, repr=False)
@@ -42,6 +48,7 @@ class SandboxSettings:
     maker_fee_sats: int = DEFAULT_MAKER_FEE_SATS
     maker_fee_bps: int = DEFAULT_MAKER_FEE_BPS
     listing_escrow: ListingEscrow = "per-item"
+    bids_keyed_by: BidsKeyedBy = "ordinals"
 
     def __post_init__(self) -> None:
         if self.bidding_wallet not in ("taproot", "p2wsh"):
@@ -51,6 +58,10 @@ class SandboxSettings:
         if self.listing_escrow not in LISTING_ESCROWS:
             raise ValueError(
                 f"listing_escrow must be 'per-item' or 'shared', not {self.listing_escrow!r}"
+            )
+        if self.bids_keyed_by not in BIDS_KEYED_BY:
+            raise ValueError(
+                f"bids_keyed_by must be 'ordinals' or 'payment', not {self.bids_keyed_by!r}"
             )
         if self.max_body_bytes < 1:
             raise ValueError("max_body_bytes must be positive")

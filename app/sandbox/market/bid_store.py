@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,23 +94,48 @@ def open_pool_bids(conn: sqlite3.Connection, wallet_id: int, now_ms: int) -> lis
     ]
 
 
-def open_bid_entries_json(conn: sqlite3.Connection, maker: str, now_ms: int) -> list[str]:
-    """`GET /address/bids` entries of `maker` (the ordinals address), oldest first, each as
-    JSON text: written straight from the row (10,000 entries would spend most of their time
-    in dicts and a generic encoder otherwise). Strings go through `json.dumps` (escaping)."""
+def open_bid_entries_json(
+    conn: sqlite3.Connection,
+    address: str,
+    now_ms: int,
+    *,
+    by_payment: bool = False,
+    divisibility_of: Callable[[str], int] = lambda _rune: 0,
+) -> list[str]:
+    """`GET /address/bids` entries listed under `address` (the bids' ordinals address, or
+    their payment address with `by_payment`), oldest first, each as JSON text: written
+    straight from the row (10,000 entries would spend most of their time in dicts and a
+    generic encoder otherwise). Strings go through `json.dumps` (escaping).
+
+    Besides the sandbox's own fields, each entry carries the public service's documented
+    ones: `inscription_id` (null), `inscription_metadata.collection.id` (collection and
+    trait bids) and `runes_metadata.runes[]` (rune bids: `name`, `amount` in the rune's
+    smallest units, i.e. the units bid for x 10^`divisibility`, from `divisibility_of`)."""
+    column = "bidder_address" if by_payment else "maker"
     rows = conn.execute(
         "SELECT id, type, meta_type, slug, trait_type, trait_value, price, quantity, "
-        "expiry_ms, created_ms FROM bids "
-        "WHERE maker = ? AND status = 'open' AND expiry_ms > ? ORDER BY created_ms, id",
-        (maker, now_ms),
+        f"expiry_ms, created_ms FROM bids WHERE {column} = ? AND status = 'open' "
+        "AND expiry_ms > ? ORDER BY created_ms, id",
+        (address, now_ms),
     ).fetchall()
     texts: dict[Any, str] = {}
+    divisibilities: dict[str, int] = {}
 
     def text(value: Any) -> str:
         cached = texts.get(value)
         if cached is None:
             cached = texts[value] = json.dumps(value, ensure_ascii=False)
         return cached
+
+    def metadata(kind: str, slug: str, quantity: int) -> str:
+        if kind != BID_TYPE_RUNE:
+            collection = f'{{"collection":{{"id":{text(slug)}}}}}'
+            return f'"inscription_metadata":{collection},"runes_metadata":null'
+        if slug not in divisibilities:
+            divisibilities[slug] = divisibility_of(slug)
+        div = divisibilities[slug]
+        rune = f'{{"name":{text(slug)},"amount":{quantity * 10**div},"divisibility":{div}}}'
+        return f'"inscription_metadata":null,"runes_metadata":{{"runes":[{rune}]}}'
 
     entries = []
     for bid_id, kind, meta, slug, ttype, tvalue, price, qty, expiry, created in rows:
@@ -120,9 +145,10 @@ def open_bid_entries_json(conn: sqlite3.Connection, maker: str, now_ms: int) -> 
             else f',"attribute":{{"trait_type":{text(ttype)},"value":{text(tvalue)}}}'
         )
         entries.append(
-            f'{{"bid_id":{{"$oid":"{bid_id}"}},"type":"{kind}","price":{price},'
-            f'"quantity":{qty},"expiration":{expiry},"createdAt":{created},'
-            f'"collectionSlug":{text(slug)},"metaType":{text(meta)}{attribute}}}'
+            f'{{"bid_id":{{"$oid":"{bid_id}"}},"type":"{kind}","inscription_id":null,'
+            f'"price":{price},"quantity":{qty},"expiration":{expiry},"createdAt":{created},'
+            f'"collectionSlug":{text(slug)},"metaType":{text(meta)}{attribute},'
+            f"{metadata(kind, slug, qty)}}}"
         )
     return entries
 
@@ -131,7 +157,8 @@ def open_bid_entries_json(conn: sqlite3.Connection, maker: str, now_ms: int) -> 
 class BidState:
     id: str
     wallet_id: int
-    maker: str
+    maker: str  # the ordinals address
+    bidder_address: str  # the payment address
     type: str
     slug: str
     trait: Trait | None
@@ -150,13 +177,13 @@ def bid_states(conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, BidSta
         chunk = wanted[start : start + 500]
         marks = ",".join("?" * len(chunk))
         for row in conn.execute(
-            "SELECT id, wallet_id, maker, type, slug, trait_type, trait_value, price, "
-            f"expiry_ms, status FROM bids WHERE id IN ({marks})",
+            "SELECT id, wallet_id, maker, bidder_address, type, slug, trait_type, trait_value, "
+            f"price, expiry_ms, status FROM bids WHERE id IN ({marks})",
             chunk,
         ):
-            trait = None if row[5] is None else Trait(row[5], row[6])
+            trait = None if row[6] is None else Trait(row[6], row[7])
             found[row[0]] = BidState(
-                row[0], row[1], row[2], row[3], row[4], trait, row[7], row[8], row[9]
+                row[0], row[1], row[2], row[3], row[4], row[5], trait, row[8], row[9], row[10]
             )
     return found
 

@@ -114,14 +114,29 @@ def place_collection_bid(market: Market, body: Any) -> Json:
 
 
 def open_bids_json(market: Market, address: str) -> bytes:
-    """The `GET /address/bids` body: open bids whose ordinals address is `address` (an
-    unknown address has none), with the entries of `Market.bid_listers` after ours."""
+    """The `GET /address/bids` body: open bids keyed by `address` (their ordinals address, or
+    their payment address with `--bids-keyed-by payment`; an unknown address has none), with
+    the entries of `Market.bid_listers` after ours."""
     now = market.now_ms()
     with market.store.reading() as conn:
-        entries = open_bid_entries_json(conn, address, now)
+        entries = open_bid_entries_json(
+            conn,
+            address,
+            now,
+            by_payment=market.bids_keyed_by_payment,
+            divisibility_of=lambda rune: _rune_divisibility(market, rune),
+        )
     for lister in market.bid_listers:
         entries.extend(json.dumps(e, ensure_ascii=False) for e in lister(address, now))
     return ('{"success":true,"data":{"results":[' + ",".join(entries) + "]}}").encode()
+
+
+def _rune_divisibility(market: Market, name: str) -> int:
+    try:
+        rune = market.node.rune(name)
+    except ChainError:
+        rune = None
+    return 0 if rune is None else int(rune["divisibility"])
 
 
 def check_target_exists(market: Market, req: CollectionBidRequest) -> None:

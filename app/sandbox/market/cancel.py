@@ -2,7 +2,9 @@
 
 - `signature` must sign a live challenge of `makerAddress` (challenge.py): else 403
   CANCEL_CREDENTIAL_INVALID and nothing happens.
-- Any id that is a bid of another maker: 403 CANCEL_NOT_MAKER and nothing is cancelled.
+- The maker of a bid is the address it is keyed by (`Market.keyed_address`: its ordinals
+  address, or its payment address with `--bids-keyed-by payment`). Any id that is a bid of
+  another maker: 403 CANCEL_NOT_MAKER and nothing is cancelled.
 - Otherwise each open bid of the maker is cancelled; ids that are unknown, expired or already
   ended are reported as failed. The response follows the public service's shape (`success`,
   `summary`, `successCount`, `failedCount`) plus explicit `cancelledIds` / `failedIds`.
@@ -67,7 +69,10 @@ def cancel_bids(market: Market, body: Any) -> Json:
     with market.lock, market.store.transaction() as conn:
         now = market.now_ms()
         states = bid_states(conn, ids)
-        makers = {bid_id: state.maker for bid_id, state in states.items()}
+        makers = {
+            bid_id: market.keyed_address(state.maker, state.bidder_address)
+            for bid_id, state in states.items()
+        }
         for external in market.external_bids:
             makers.update(external.makers([i for i in ids if i not in makers]))
         foreign = [i for i in ids if i in makers and makers[i] != maker]

@@ -52,7 +52,7 @@ def install(market: Market) -> None:
 
     def lister(address: str, now_ms: int) -> list[Json]:
         del now_ms  # these bids have no expiry
-        return [bid_entry(market, bid) for bid in bids_of(market, address, OPEN, token=True)]
+        return [bid_entry(market, bid) for bid in bids_of(market, address, OPEN, keyed=True)]
 
     market.inscription_bid_placer = placer
     market.bid_listers.append(lister)
@@ -62,12 +62,15 @@ def install(market: Market) -> None:
 
 
 def bids_of(
-    market: Market, address: str, status: str | None = None, *, token: bool = False
+    market: Market, address: str, status: str | None = None, *, keyed: bool = False
 ) -> list[InscriptionBid]:
-    """Bids of `address` (ordinals or payment address; only ordinals with `token`)."""
+    """Bids of `address` (ordinals or payment address); with `keyed`, only those keyed by it
+    (`Market.keyed_address`), as `GET /address/bids` lists them."""
     with market.store.reading() as conn:
         bids = bids_of_address(conn, address, status)
-    return [b for b in bids if b.token_address == address] if token else bids
+    if not keyed:
+        return bids
+    return [b for b in bids if market.keyed_address(b.token_address, b.bidder_address) == address]
 
 
 def bid_entry(market: Market, bid: InscriptionBid) -> Json:
@@ -117,7 +120,8 @@ class CancellableInscriptionBids:
     def makers(self, ids: Sequence[str]) -> dict[str, str]:
         with self._market.store.reading() as conn:
             bids = [bid_by_id(conn, i) for i in ids]
-        return {b.id: b.token_address for b in bids if b is not None}
+        keyed = self._market.keyed_address
+        return {b.id: keyed(b.token_address, b.bidder_address) for b in bids if b is not None}
 
     def cancel(self, ids: Sequence[str], now_ms: int) -> list[str]:
         with self._market.store.transaction() as conn:

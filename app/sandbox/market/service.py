@@ -7,7 +7,10 @@
   no state (signature checks) runs before taking it.
 - the service key: one random secp256k1 key per data directory, the second key of every
   bidding wallet. It never leaves this object except as a `SigningKey` (whose repr is public).
-- `maker_fee`, `now_ms()` (the node's service clock), `balance(address)`.
+- `maker_fee`, `now_ms()` (the node's service clock), `balance(address)`, and
+  `keyed_address(...)`: the address a bid is listed under and cancelled by
+  (`--bids-keyed-by`, read whenever bids are listed or cancelled, so it applies to every
+  bid, whenever placed).
 - Extension points for the other market modules: `bid_listers` (more entries for
   `GET /address/bids`), `external_bids` (bids kept in other tables that `POST /cancel` can
   cancel) and `inscription_bid_placer` (the single-inscription form of `POST /bid/place`).
@@ -39,7 +42,7 @@ from app.wallet.psbt_signer import SigningKey
 log = logging.getLogger(__name__)
 
 Json = dict[str, Any]
-# (ordinals address, now_ms) -> extra open-bid entries for GET /address/bids.
+# (address bids are keyed by, now_ms) -> extra open-bid entries for GET /address/bids.
 BidLister = Callable[[str, int], list[Json]]
 # The single-inscription form of POST /bid/place: decoded body -> the `data` object.
 InscriptionBidPlacer = Callable[[Mapping[str, Any]], Json]
@@ -50,7 +53,8 @@ class ExternalBids(Protocol):
     Both methods are called under the market lock."""
 
     def makers(self, ids: Sequence[str]) -> dict[str, str]:
-        """Maker (ordinals address) of each of `ids` this module knows, open or not."""
+        """Maker of each of `ids` this module knows, open or not: the address the bid is
+        keyed by (`Market.keyed_address`)."""
         ...
 
     def cancel(self, ids: Sequence[str], now_ms: int) -> list[str]:
@@ -148,6 +152,15 @@ class Market:
             - mempool["spent_txo_sum"]
         )
 
+    @property
+    def bids_keyed_by_payment(self) -> bool:
+        return self.settings.bids_keyed_by == "payment"
+
+    def keyed_address(self, ordinals_address: str, payment_address: str) -> str:
+        """The address a bid of this (ordinals, payment) pair is listed under and cancelled
+        by: the ordinals address, or the payment address with `--bids-keyed-by payment`."""
+        return payment_address if self.bids_keyed_by_payment else ordinals_address
+
     def info(self) -> Json:
         """What `GET /sandbox/info` adds, so a client's pre-flight uses the same numbers."""
         return {
@@ -155,6 +168,7 @@ class Market:
             "makerFeeBps": self.settings.maker_fee_bps,
             "biddingWalletKind": self.settings.bidding_wallet,
             "listingEscrow": self.settings.listing_escrow,
+            "bidsKeyedBy": self.settings.bids_keyed_by,
             "servicePublicKey": self.service_pubkey.hex(),
         }
 

@@ -48,6 +48,8 @@ CREATE TABLE IF NOT EXISTS bids (
     fill_txid TEXT,
     message_hash TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS bids_maker_open ON bids (maker, expiry_ms) WHERE status = 'open';
+CREATE INDEX IF NOT EXISTS bids_bidder_open ON bids (bidder_address, expiry_ms)
+    WHERE status = 'open';
 CREATE INDEX IF NOT EXISTS bids_wallet_open ON bids (wallet_id, expiry_ms)
     WHERE status = 'open';
 CREATE TABLE IF NOT EXISTS used_messages (hash TEXT PRIMARY KEY, created_ms INTEGER NOT NULL);

@@ -3,10 +3,15 @@
 Esplora: Blockstream/esplora API.md ("Transaction format", "Block format",
 `GET /address/:address`, `/utxo`, `/fee-estimates`, `/tx/:txid/outspend/:vout`).
 ord: ordinals/ord `src/api.rs` (`Output`, `Inscription`) and its address JSON.
+mempool.space: its REST API docs, `GET /api/v1/fees/recommended`.
 """
 
 from __future__ import annotations
 
+# ord's `/rune/<RUNE>` (docs/src/guides/api.md); the sandbox serves these of the entry's fields.
+ORD_RUNE = {"entry", "id", "mintable", "parent"}
+ORD_RUNE_ENTRY_SERVED = {"spaced_rune", "divisibility", "number", "symbol"}
+MEMPOOL_RECOMMENDED_FEES = {"fastestFee", "halfHourFee", "hourFee", "economyFee", "minimumFee"}
 ESPLORA_ADDRESS = {"address", "chain_stats", "mempool_stats"}
 ESPLORA_ADDRESS_STATS = {
     "tx_count",

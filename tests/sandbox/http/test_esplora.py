@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import httpx
@@ -119,6 +120,17 @@ async def test_fee_estimates_cover_esplora_targets(sandbox_client: httpx.AsyncCl
     estimates = await get_json(sandbox_client, "/esplora/fee-estimates")
     assert set(estimates) >= shapes.ESPLORA_FEE_TARGETS
     assert all(isinstance(rate, float) and rate >= 1.0 for rate in estimates.values())
+
+
+async def test_recommended_fees_in_mempool_spaces_shape(sandbox_client: httpx.AsyncClient) -> None:
+    fees = await get_json(sandbox_client, "/esplora/v1/fees/recommended")
+    assert set(fees) == shapes.MEMPOOL_RECOMMENDED_FEES
+    assert all(isinstance(rate, int) and rate >= 1 for rate in fees.values())
+    order = ["fastestFee", "halfHourFee", "hourFee", "economyFee", "minimumFee"]
+    assert [fees[k] for k in order] == sorted((fees[k] for k in order), reverse=True)
+    estimates = await get_json(sandbox_client, "/esplora/fee-estimates")
+    assert fees["fastestFee"] == math.ceil(estimates["1"])
+    assert fees["hourFee"] == math.ceil(estimates["6"])
 
 
 async def test_unused_address_has_zero_stats_and_no_utxos(

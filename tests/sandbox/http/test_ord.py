@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import secrets
+import string
+
 import httpx
 
 from tests.sandbox.http import shapes
@@ -97,6 +100,29 @@ async def test_runes_show_on_output_and_address(sandbox_client: httpx.AsyncClien
     assert outpoint in view["outputs"]
     [balance] = view["runes_balances"]
     assert str(balance[0]).replace("•", "") == "ORDTESTRUNE"
+
+
+async def test_rune_entry_gives_the_canonical_spaced_name(
+    sandbox_client: httpx.AsyncClient,
+) -> None:
+    key = P2wpkhKey.from_label("ord-rune-entry")
+    letters = "ENTRY" + "".join(secrets.choice(string.ascii_uppercase) for _ in range(8))
+    spaced = f"{letters[:5]}•{letters[5:]}"
+    response = await sandbox_client.post(
+        "/sandbox/runes", json={"address": key.address, "rune": spaced, "amount": 5}
+    )
+    assert response.status_code == 201, response.text
+    # Asked by its letters, by ord's '.' spelling, or spaced another way: one entry.
+    for asked in (letters, spaced.replace("•", "."), f"{letters[:2]}•{letters[2:]}"):
+        body = await get_json(sandbox_client, f"/ord/rune/{asked}")
+        assert set(body) == shapes.ORD_RUNE
+        assert set(body["entry"]) >= shapes.ORD_RUNE_ENTRY_SERVED
+        assert body["entry"]["spaced_rune"] == spaced
+        assert (body["entry"]["divisibility"], body["entry"]["symbol"]) == (0, "¤")
+    unknown = await sandbox_client.get("/ord/rune/NOSUCHRUNEHEREATALL")
+    assert (unknown.status_code, unknown.json()["errorCode"]) == (404, "NOT_FOUND")
+    malformed = await sandbox_client.get("/ord/rune/lower•case")
+    assert (malformed.status_code, malformed.json()["errorCode"]) == (400, "INVALID_RUNE")
 
 
 async def test_not_found_and_malformed(sandbox_client: httpx.AsyncClient) -> None:

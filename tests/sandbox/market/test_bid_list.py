@@ -55,6 +55,15 @@ async def test_entries_of_collection_trait_and_rune_bids(client: httpx.AsyncClie
     )
     assert rune_bid["metaType"] == "runes"
     assert all(e["createdAt"] <= now + 1_000 for e in entries)
+    # The public service's documented fields, which its market maker matches on.
+    assert all(e["inscription_id"] is None for e in entries)
+    for entry in (plain, trait):
+        assert entry["inscription_metadata"] == {"collection": {"id": "pixel-punks"}}
+        assert entry["runes_metadata"] is None
+    assert rune_bid["inscription_metadata"] is None
+    assert rune_bid["runes_metadata"] == {
+        "runes": [{"name": rune, "amount": 700, "divisibility": 0}]
+    }
 
 
 async def test_bids_past_expiry_are_not_open(client: httpx.AsyncClient) -> None:

@@ -1,6 +1,6 @@
 """The market's settings: `--maker-fee-sats`, `--maker-fee-bps` (with `--bidding-wallet`,
-`--listing-escrow` and `--api-key`) reach a real `bidwallet sandbox serve` process and its
-`GET /sandbox/info`."""
+`--listing-escrow`, `--bids-keyed-by` and `--api-key`) reach a real `bidwallet sandbox serve`
+process and its `GET /sandbox/info`."""
 
 from __future__ import annotations
 
@@ -43,14 +43,26 @@ def test_settings_refuse_an_unknown_listing_escrow() -> None:
         SandboxSettings(listing_escrow="none")  # type: ignore[arg-type]
 
 
+def test_bids_keyed_by_option_and_default() -> None:
+    parse = build_parser().parse_args
+    assert settings_from_args(parse(["sandbox", "serve"])).bids_keyed_by == "ordinals"
+    args = parse(["sandbox", "serve", "--bids-keyed-by", "payment"])
+    assert settings_from_args(args).bids_keyed_by == "payment"
+    with pytest.raises(SystemExit):
+        parse(["sandbox", "serve", "--bids-keyed-by", "receive"])
+    with pytest.raises(ValueError, match="bids_keyed_by"):
+        SandboxSettings(bids_keyed_by="receive")  # type: ignore[arg-type]
+
+
 def test_served_process_uses_the_options(sandbox_process_factory: SandboxProcessFactory) -> None:
     extra = ["--maker-fee-sats", "500", "--maker-fee-bps", "10", "--bidding-wallet", "p2wsh"]
-    extra += ["--listing-escrow", "shared"]
+    extra += ["--listing-escrow", "shared", "--bids-keyed-by", "payment"]
     process = sandbox_process_factory(extra_args=[*extra, "--api-key", "k"])
     with httpx.Client(base_url=process.url, timeout=10) as client:
         info = client.get("/sandbox/info").json()
         assert (info["makerFeeSats"], info["makerFeeBps"]) == (500, 10)
         assert (info["biddingWalletKind"], info["listingEscrow"]) == ("p2wsh", "shared")
+        assert info["bidsKeyedBy"] == "payment"
         user = User.make("process")
         params = {
             "ordinalsAddress": user.ordinals.address,
