@@ -8,7 +8,9 @@ inscription-number ranges `sub1k` / `sub10k` / `sub100k`.
 belongs, a number where a string belongs), a missing required field or a field the spec does
 not define (other than the public service's optional extras in `IGNORED_FIELDS`) becomes a
 `RuleViolation`, all of them gathered in one `BidRequestParseError`.
-`null` counts as absent for the optional fields. Value rules (limits, clocks, empty strings)
+`null` counts as absent for the optional fields. `feeRate` (the public service's optional fee
+rate for the fill, `app.core.bid_fee_rate`) is read into `fee_rate`; it is not signed.
+Value rules (limits, clocks, empty strings)
 are `app.core.bid_validation`'s job, so a request built in Python is checked the same way.
 """
 
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
+from app.core.bid_fee_rate import BidFeeRate, InvalidBidFeeRate
 from app.core.errors import CoreError, ErrorCode, RuleViolation
 
 META_TYPE_ORDINALS: Final = "ordinals"
@@ -60,6 +63,7 @@ class CollectionBidRequest:
     signed_bidding_message: str
     attributes: tuple[Trait, ...] = ()
     attribute: Trait | None = None
+    fee_rate: BidFeeRate | None = None  # None: not sent, the service's default applies
 
     def traits(self) -> list[Trait]:
         """The traits the bid is on: `attributes`, or else the single `attribute` as one."""
@@ -90,7 +94,8 @@ class CollectionBidRequest:
         return max(1, len(self.traits()))
 
     def to_json(self) -> dict[str, object]:
-        """The wire body (camelCase); metaType is always sent, traits only when present."""
+        """The wire body (camelCase); metaType is always sent, traits and feeRate only when
+        present."""
         body: dict[str, object] = {
             "price": self.price,
             "collectionSlug": self.collection_slug,
@@ -107,6 +112,8 @@ class CollectionBidRequest:
             body["attributes"] = [t.to_json() for t in self.attributes]
         if self.attribute is not None:
             body["attribute"] = self.attribute.to_json()
+        if self.fee_rate is not None:
+            body["feeRate"] = self.fee_rate.to_wire()
         return body
 
     @classmethod
@@ -132,12 +139,11 @@ _STR_FIELDS: Final = (
     "bidderTokenReceiveAddress",
     "signedBiddingMessage",
 )
-_OPTIONAL_FIELDS: Final = ("metaType", "attributes", "attribute")
+_OPTIONAL_FIELDS: Final = ("metaType", "attributes", "attribute", "feeRate")
 # Optional fields the public service documents for POST /bid/place (notes/satflow-api.md) and
 # that clients such as Satflow's market maker send: accepted and ignored, not refused.
 IGNORED_FIELDS: Final = frozenset(
     {
-        "feeRate",
         "buyerScripts",
         "allowedPaymentOutpoints",
         "skipBroadcast",
@@ -222,6 +228,16 @@ def _parse_attributes(raw: object, errors: list[RuleViolation]) -> tuple[Trait, 
     return tuple(t for t in parsed if t is not None)
 
 
+def _parse_fee_rate(raw: object, errors: list[RuleViolation]) -> BidFeeRate | None:
+    if raw is None:
+        return None
+    try:
+        return BidFeeRate.from_wire(raw)
+    except InvalidBidFeeRate as exc:
+        errors.append(RuleViolation(ErrorCode.INVALID_FIELD, "feeRate", f"{exc}."))
+        return None
+
+
 def _parse(data: object) -> CollectionBidRequest:
     if not isinstance(data, Mapping):
         raise BidRequestParseError([_wrong_type("", "a JSON object", data)])
@@ -264,6 +280,7 @@ def _parse(data: object) -> CollectionBidRequest:
     attribute = None
     if raw_attribute is not None:
         attribute = _parse_trait(raw_attribute, "attribute", errors)
+    fee_rate = _parse_fee_rate(data.get("feeRate"), errors)
     if errors:
         raise BidRequestParseError(errors)
     return CollectionBidRequest(
@@ -279,4 +296,5 @@ def _parse(data: object) -> CollectionBidRequest:
         signed_bidding_message=strs["signedBiddingMessage"],
         attributes=attributes,
         attribute=attribute,
+        fee_rate=fee_rate,
     )

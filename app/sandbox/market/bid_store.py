@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app.core.bid_fee_rate import BidFeeRate
 from app.core.bid_request import Trait
 from app.core.pools import OpenBid, PoolKey
 
@@ -39,6 +40,7 @@ class BidRow:
     expiry_ms: int
     created_ms: int
     message_hash: str
+    fee_rate: BidFeeRate | None = None  # the request's feeRate; None: not sent
 
 
 def new_bid_ids(count: int, now_ms: int) -> list[str]:
@@ -52,8 +54,8 @@ def new_bid_ids(count: int, now_ms: int) -> list[str]:
 def insert_bids(conn: sqlite3.Connection, rows: Sequence[BidRow]) -> None:
     conn.executemany(
         "INSERT INTO bids (id, wallet_id, maker, bidder_address, type, meta_type, slug, "
-        "trait_type, trait_value, price, quantity, expiry_ms, created_ms, status, message_hash) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?)",
+        "trait_type, trait_value, price, quantity, expiry_ms, created_ms, status, message_hash, "
+        "fee_rate) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)",
         [
             (
                 r.id,
@@ -70,6 +72,7 @@ def insert_bids(conn: sqlite3.Connection, rows: Sequence[BidRow]) -> None:
                 r.expiry_ms,
                 r.created_ms,
                 r.message_hash,
+                None if r.fee_rate is None else json.dumps(r.fee_rate.to_wire()),
             )
             for r in rows
         ],
@@ -165,6 +168,7 @@ class BidState:
     price: int
     expiry_ms: int
     status: str
+    fee_rate: BidFeeRate | None = None  # the feeRate it was placed with; None: not sent
 
     def is_open(self, now_ms: int) -> bool:
         return self.status == "open" and self.expiry_ms > now_ms
@@ -178,12 +182,23 @@ def bid_states(conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, BidSta
         marks = ",".join("?" * len(chunk))
         for row in conn.execute(
             "SELECT id, wallet_id, maker, bidder_address, type, slug, trait_type, trait_value, "
-            f"price, expiry_ms, status FROM bids WHERE id IN ({marks})",
+            f"price, expiry_ms, status, fee_rate FROM bids WHERE id IN ({marks})",
             chunk,
         ):
             trait = None if row[6] is None else Trait(row[6], row[7])
+            fee_rate = None if row[11] is None else BidFeeRate.from_wire(json.loads(row[11]))
             found[row[0]] = BidState(
-                row[0], row[1], row[2], row[3], row[4], row[5], trait, row[8], row[9], row[10]
+                row[0],
+                row[1],
+                row[2],
+                row[3],
+                row[4],
+                row[5],
+                trait,
+                row[8],
+                row[9],
+                row[10],
+                fee_rate,
             )
     return found
 

@@ -229,6 +229,7 @@ def _bid_rows(
             expiry_ms=req.bid_expiry,
             created_ms=now,
             message_hash=message_hash,
+            fee_rate=req.fee_rate,
         )
         for trait in traits
         for _ in range(per_trait)

@@ -7,10 +7,12 @@ it, with one real transaction:
               seller: price - network fee, service fee address: the maker fee,
               change back to the bidding wallet]
 The bidding wallet pays exactly price + maker fee (what the pools commit); the network fee
-(2 sat/vB) comes out of the seller's proceeds, as the service fee does for single-inscription
-bids (spec 1). Change below dust goes to the seller. The bidding-wallet inputs are signed by
-the service key alone (taproot script path / P2WSH 1-of-2), the inscription input by the
-collector's sandbox key.
+comes out of the seller's proceeds, as the service fee does for single-inscription bids
+(spec 1). Its rate is the bid's `feeRate` (`fill_fee_rate`): a number of sat/vB as placed,
+or a name read as the sandbox's estimate at the time of the fill; without one, `fastestFee`,
+the public service's default. Change below dust goes to the seller. The bidding-wallet
+inputs are signed by the service key alone (taproot script path / P2WSH 1-of-2), the
+inscription input by the collector's sandbox key.
 
 The bid is marked filled in the same market transaction that broadcasts; the chain watcher
 then cancels the bids the remaining balance no longer covers (sweep.py), and the response
@@ -25,11 +27,13 @@ from typing import Any
 from embit.script import Witness
 from embit.transaction import Transaction
 
+from app.core.bid_fee_rate import DEFAULT_BID_FEE_RATE
 from app.core.errors import ErrorCode
 from app.sandbox.chain.consensus import dust_threshold
 from app.sandbox.demo import COLLECTORS
 from app.sandbox.market.bid_store import BID_TYPE_RUNE, BidState, bid_states, end_bids
 from app.sandbox.market.errors import MarketError
+from app.sandbox.market.inscription_bids_fields import fee_rate
 from app.sandbox.market.service import Json, Market
 from app.sandbox.market.sweep import cancel_uncovered
 from app.sandbox.market.wallet_spend import (
@@ -78,8 +82,9 @@ def fill_bid(market: Market, bid_id: str, seller_address: str | None = None) -> 
         seller = seller_address or collector
         seller_spk = decode_regtest(seller, "sellerAddress").script_pubkey
         scripts = wallet_scripts(market, wallet)
+        rate = fill_fee_rate(market, state)
         raw, txid, paid, network_fee = _build_fill(
-            market, state, scripts, inscription, collector, seller_spk
+            market, state, scripts, inscription, collector, seller_spk, rate
         )
         with market.store.reading() as conn:
             before = _open_ids(conn, wallet.id, now)
@@ -97,8 +102,16 @@ def fill_bid(market: Market, bid_id: str, seller_address: str | None = None) -> 
         "paidToSeller": paid,
         "makerFee": market.maker_fee.on(state.price),
         "networkFee": network_fee,
+        "feeRate": rate,
         "cancelledBidIds": sorted(before - after - {bid_id}),
     }
+
+
+def fill_fee_rate(market: Market, state: BidState) -> float:
+    """sat/vB of the fill: the bid's feeRate (the service's default, fastestFee, if none),
+    read by the same rule as every feeRate the sandbox takes."""
+    choice = state.fee_rate or DEFAULT_BID_FEE_RATE
+    return fee_rate(market.node, choice.to_wire())
 
 
 def _open_ids(conn: Any, wallet_id: int, now: int) -> set[str]:
@@ -140,6 +153,7 @@ def _build_fill(
     inscription: Json,
     collector: str,
     seller_spk: bytes,
+    sat_vb: float,
 ) -> tuple[bytes, str, int, int]:
     """(raw signed tx, txid, paid to seller, network fee)."""
     maker_fee = market.maker_fee.on(state.price)
@@ -170,13 +184,13 @@ def _build_fill(
     if keep_change:
         scripts_out.append(scripts.script_pubkey)
     weights = [_SANDBOX_INPUT_WU] + [scripts.input_weight] * len(chosen)
-    network_fee = fee_for(tx_weight(weights, scripts_out))
+    network_fee = fee_for(tx_weight(weights, scripts_out), sat_vb)
     paid = state.price - network_fee + (0 if keep_change else change)
     if paid < dust_threshold(seller_spk):
         raise MarketError(
             ErrorCode.FILL_UNSUPPORTED,
             f"a {state.price}-sat bid cannot pay the seller above dust after {network_fee} sats "
-            "of network fee",
+            f"of network fee ({sat_vb:g} sat/vB)",
         )
     outputs = [(receiver_spk, insc_coin.value), (seller_spk, paid)]
     if maker_fee:

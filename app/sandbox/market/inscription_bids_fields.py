@@ -10,22 +10,14 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from app.core.bid_fee_rate import BidFeeRate, InvalidBidFeeRate
 from app.core.errors import ErrorCode
 from app.core.limits import MAX_SAFE_INTEGER
 from app.sandbox.chain.node import Node
 from app.sandbox.market.errors import MarketError
 
 DEFAULT_FEE_RATE = 2.0  # sat/vB: above the relay minimum, as the sandbox's own wallet pays
-MAX_FEE_RATE = 10_000.0
 MAX_TEXT = 200
-# Satflow's named fee rates, mapped to the sandbox's Esplora estimate for that many blocks.
-_NAMED_FEE_RATES = {
-    "fastestFee": "1",
-    "halfHourFee": "3",
-    "hourFee": "6",
-    "economyFee": "144",
-    "minimumFee": "1008",
-}
 
 
 def path(prefix: str, name: str) -> str:
@@ -108,17 +100,18 @@ def string_list(body: Mapping[str, Any], name: str, limit: int) -> list[str] | N
 
 
 def fee_rate(node: Node, value: Any) -> float:
-    """`feeRate`: sat/vB as a number, or one of Satflow's names (the sandbox's estimate)."""
+    """`feeRate`: sat/vB as a number, or one of the public service's names, which stand for
+    the sandbox's Esplora estimate for that many blocks now (never below DEFAULT_FEE_RATE).
+    The accepted values are app.core's rule (`BidFeeRate`), for every endpoint that takes
+    one; absent (None) is DEFAULT_FEE_RATE."""
     if value is None:
         return DEFAULT_FEE_RATE
-    if isinstance(value, str) and value in _NAMED_FEE_RATES:
-        return max(DEFAULT_FEE_RATE, node.fee_estimates()[_NAMED_FEE_RATES[value]])
-    is_number = isinstance(value, int | float) and not isinstance(value, bool)
-    if is_number and 1.0 <= value <= MAX_FEE_RATE:
-        return float(value)
-    names = ", ".join(_NAMED_FEE_RATES)
-    raise MarketError(
-        ErrorCode.INVALID_FIELD,
-        f"feeRate must be a number of sat/vB from 1 to {MAX_FEE_RATE:g}, or one of {names}",
-        field="feeRate",
-    )
+    try:
+        choice = BidFeeRate.from_wire(value)
+    except InvalidBidFeeRate as exc:
+        raise MarketError(ErrorCode.INVALID_FIELD, str(exc), field="feeRate") from None
+    if choice.name is None:
+        assert choice.sat_vb is not None
+        return float(choice.sat_vb)
+    estimate = node.fee_estimates()[str(choice.name.target_blocks)]
+    return max(DEFAULT_FEE_RATE, estimate)

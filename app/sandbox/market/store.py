@@ -46,7 +46,8 @@ CREATE TABLE IF NOT EXISTS bids (
     ended_ms INTEGER,
     end_reason TEXT,
     fill_txid TEXT,
-    message_hash TEXT NOT NULL);
+    message_hash TEXT NOT NULL,
+    fee_rate TEXT);
 CREATE INDEX IF NOT EXISTS bids_maker_open ON bids (maker, expiry_ms) WHERE status = 'open';
 CREATE INDEX IF NOT EXISTS bids_bidder_open ON bids (bidder_address, expiry_ms)
     WHERE status = 'open';
@@ -69,6 +70,17 @@ CREATE TABLE IF NOT EXISTS withdraw_intents (
 """
 
 
+# Columns added after a release: (table, column, declaration), added to an older database.
+_ADDED_COLUMNS = (("bids", "fee_rate", "TEXT"),)  # the request's feeRate as JSON, or NULL
+
+
+def _add_missing_columns(conn: sqlite3.Connection) -> None:
+    for table, column, declaration in _ADDED_COLUMNS:
+        present = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        if column not in present:
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+
+
 class MarketStorageError(Exception):
     """The market database cannot be opened or written."""
 
@@ -84,6 +96,7 @@ class MarketStore:
         try:
             self.conn = open_wal(path, timeout_s=5.0)
             self.conn.executescript(SCHEMA)
+            _add_missing_columns(self.conn)
         except sqlite3.Error as exc:
             raise MarketStorageError(f"cannot open {path}: {exc}") from None
         self._lock = threading.RLock()

@@ -99,8 +99,8 @@ def output_weight(script_pubkey: bytes) -> int:
     return (8 + 1 + len(script_pubkey)) * 4
 
 
-def fee_for(weight: int) -> int:
-    return math.ceil(math.ceil(weight / 4) * FEE_RATE_SAT_VB)
+def fee_for(weight: int, sat_vb: float = FEE_RATE_SAT_VB) -> int:
+    return math.ceil(math.ceil(weight / 4) * sat_vb)
 
 
 def tx_weight(input_weights: Sequence[int], output_scripts: Sequence[bytes]) -> int:
