@@ -2,7 +2,9 @@
 
 ``to_wire()`` returns the JSON object to send; optional fields left as None are omitted.
 Collection/trait/rune bids are not modelled here: their body is the wire JSON of the core
-bid request (``app.core``), passed to ``MarketplaceClient.place_collection_bid`` as is.
+bid request (``app.core.bid_request``), passed to ``MarketplaceClient.place_collection_bid``
+as is; it carries ``feeRate`` (a name string or a number, ``app.core.bid_fee_rate``) when the
+bid asks for a rate other than the service's default.
 """
 
 from __future__ import annotations

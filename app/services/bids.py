@@ -4,6 +4,10 @@
                          bid_expiry=ctx.clock.now_ms() + 3_600_000)
     outcome = await place_bid(ctx, spec)
 
+`BidSpec.fee_rate` is the fee rate the bid asks to be filled at (`feeRate`, not signed: a
+service may ignore it); the service's default (`fastestFee`) is not sent, so the service's
+own default applies.
+
 A rune is named by its etched spelling (`DOG•GO•TO•THE•MOON`): whatever the user typed
 (`DOGGOTOTHEMOON`, other spacers) becomes the name of ord's rune entry before anything else
 (`rune_names.canonical_rune_name`), and the outcome's spec carries that name.
@@ -24,6 +28,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from app.core.bid_fee_rate import DEFAULT_BID_FEE_RATE, BidFeeRate
 from app.core.bid_message import bid_message
 from app.core.bid_request import META_TYPE_ORDINALS, META_TYPE_RUNES, CollectionBidRequest, Trait
 from app.core.bid_validation import validate_bid_request
@@ -60,6 +65,7 @@ class BidSpec:
     bid_expiry: int  # ms since the Unix epoch
     traits: tuple[Trait, ...] = ()
     meta_type: str = META_TYPE_ORDINALS
+    fee_rate: BidFeeRate = DEFAULT_BID_FEE_RATE  # the rate of the fill, as asked
 
     @classmethod
     def collection(cls, slug: str, price: int, quantity: int, bid_expiry: int) -> BidSpec:
@@ -144,6 +150,7 @@ def bid_request(
         timestamp=timestamp,
         signed_bidding_message=signature,
         attributes=spec.traits,
+        fee_rate=None if spec.fee_rate.is_default else spec.fee_rate,
     )
 
 
