@@ -1,0 +1,1 @@
+"""Documented response bodies, one module per service; every sample names its source."""
