@@ -1,4 +1,5 @@
-"""The three clients of one ``ServiceConfig``, opened and closed together."""
+"""The three clients of one ``ServiceConfig``, opened and closed together, sharing one
+``RateLimits`` (a pacer per host, the config's limit)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from app.net.config import ServiceConfig
 from app.net.esplora import EsploraClient
 from app.net.marketplace import MarketplaceClient
 from app.net.ord import OrdClient
+from app.net.rate_limit import RateLimits
 
 
 @dataclass(frozen=True)
@@ -20,17 +22,27 @@ class NetClients:
     marketplace: MarketplaceClient
     esplora: EsploraClient
     ord: OrdClient
+    rate_limits: RateLimits
 
     @classmethod
     def open(
-        cls, config: ServiceConfig, *, transport: httpx.AsyncBaseTransport | None = None
+        cls,
+        config: ServiceConfig,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        rate_limits: RateLimits | None = None,
     ) -> NetClients:
-        """``transport`` (tests) is shared by the three clients."""
+        """``transport`` (tests) is shared by the three clients; ``rate_limits`` (tests: a
+        fake clock and sleep) defaults to the config's limit."""
+        limits = rate_limits or RateLimits(config.rate_limit)
         return cls(
             config=config,
-            marketplace=MarketplaceClient.from_config(config, transport=transport),
-            esplora=EsploraClient.from_config(config, transport=transport),
-            ord=OrdClient.from_config(config, transport=transport),
+            marketplace=MarketplaceClient.from_config(
+                config, transport=transport, rate_limits=limits
+            ),
+            esplora=EsploraClient.from_config(config, transport=transport, rate_limits=limits),
+            ord=OrdClient.from_config(config, transport=transport, rate_limits=limits),
+            rate_limits=limits,
         )
 
     async def aclose(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from app.core.rate_limit import DEFAULT_RATE_LIMIT, RateLimit
 from app.net.http import Timeouts
 
 SATFLOW_API_URL = "https://api.satflow.com/v1"
@@ -28,6 +29,10 @@ class ServiceConfig:
     """Base URLs of the marketplace v1 API, Esplora and ord, plus the marketplace API key.
 
     The key is sent to the marketplace only (never to Esplora or ord) and is kept out of repr.
+    ``rate_limit``: the pace kept per service host (None: none of our own; 429s are still
+    waited out). The public service and custom URLs default to ``DEFAULT_RATE_LIMIT``; the
+    embedded sandbox enforces no rate unless started with ``--rate-limit``, so it defaults to
+    None.
     """
 
     profile: Profile
@@ -36,6 +41,7 @@ class ServiceConfig:
     ord_url: str
     api_key: str | None = field(default=None, repr=False)
     timeouts: Timeouts = field(default_factory=Timeouts)
+    rate_limit: RateLimit | None = None
 
     def __post_init__(self) -> None:
         for name in ("marketplace_url", "esplora_url", "ord_url"):
@@ -50,7 +56,12 @@ class ServiceConfig:
 
     @classmethod
     def sandbox(
-        cls, root_url: str, *, api_key: str | None = None, timeouts: Timeouts | None = None
+        cls,
+        root_url: str,
+        *,
+        api_key: str | None = None,
+        timeouts: Timeouts | None = None,
+        rate_limit: RateLimit | None = None,
     ) -> ServiceConfig:
         """The embedded sandbox at ``root_url`` (e.g. ``http://127.0.0.1:8123``) serving
         ``/v1``, ``/esplora`` and ``/ord``. It wants a key only when started with one."""
@@ -62,6 +73,7 @@ class ServiceConfig:
             ord_url=f"{root}/ord",
             api_key=api_key,
             timeouts=timeouts or Timeouts(),
+            rate_limit=rate_limit,
         )
 
     @classmethod
@@ -72,6 +84,7 @@ class ServiceConfig:
         esplora_url: str = PUBLIC_ESPLORA_URL,
         ord_url: str = PUBLIC_ORD_URL,
         timeouts: Timeouts | None = None,
+        rate_limit: RateLimit | None = DEFAULT_RATE_LIMIT,
     ) -> ServiceConfig:
         return cls(
             profile=Profile.SATFLOW,
@@ -80,6 +93,7 @@ class ServiceConfig:
             ord_url=ord_url,
             api_key=api_key,
             timeouts=timeouts or Timeouts(),
+            rate_limit=rate_limit,
         )
 
     @classmethod
@@ -91,6 +105,7 @@ class ServiceConfig:
         *,
         api_key: str | None = None,
         timeouts: Timeouts | None = None,
+        rate_limit: RateLimit | None = DEFAULT_RATE_LIMIT,
     ) -> ServiceConfig:
         return cls(
             profile=Profile.CUSTOM,
@@ -99,4 +114,5 @@ class ServiceConfig:
             ord_url=ord_url,
             api_key=api_key,
             timeouts=timeouts or Timeouts(),
+            rate_limit=rate_limit,
         )

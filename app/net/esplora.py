@@ -18,6 +18,7 @@ from app.net.errors import BroadcastRejected, NetError, NoFeeEstimates, NotFound
 from app.net.fee_estimates import FeeEstimates, parse_fee_estimates
 from app.net.fields import Reader, as_int, as_str, is_int
 from app.net.http import HttpClient, Timeouts, segment
+from app.net.rate_limit import HostPacer, RateLimits
 
 _TXID = re.compile(r"[0-9a-fA-F]{64}")
 
@@ -98,15 +99,23 @@ class EsploraClient(HttpClient):
         *,
         timeouts: Timeouts | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
+        pacer: HostPacer | None = None,
     ) -> None:
         # No API key: Esplora instances are public, and the marketplace key must not leak here.
-        super().__init__(base_url, service="esplora", timeouts=timeouts, transport=transport)
+        super().__init__(
+            base_url, service="esplora", timeouts=timeouts, transport=transport, pacer=pacer
+        )
 
     @classmethod
     def from_config(
-        cls, config: ServiceConfig, *, transport: httpx.AsyncBaseTransport | None = None
+        cls,
+        config: ServiceConfig,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        rate_limits: RateLimits | None = None,
     ) -> EsploraClient:
-        return cls(config.esplora_url, timeouts=config.timeouts, transport=transport)
+        pacer = None if rate_limits is None else rate_limits.pacer(config.esplora_url)
+        return cls(config.esplora_url, timeouts=config.timeouts, transport=transport, pacer=pacer)
 
     async def address_balance(self, address: str) -> Balance:
         path = f"/address/{segment(address)}"

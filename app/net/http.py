@@ -1,7 +1,14 @@
-"""Shared base of the HTTP clients: one ``httpx.AsyncClient``, timeouts, API key, JSON, logging.
+"""Shared base of the HTTP clients: one ``httpx.AsyncClient``, timeouts, API key, JSON, logging,
+and the host's rate limit.
 
 Logging records method, path (no query string), status and latency only. Bodies are never
 logged (they carry signatures and PSBTs) and neither is the API key.
+
+Rate limits (`app/net/rate_limit.py`): every request waits for a slot of its host's pacer, and a
+429 is waited out and the request sent again (a 429 means the service did not act on it),
+within bounds; past them the 429 reaches the caller. A caller with its own 429 rule (bid
+placement re-signs each attempt, `services/bid_retry.py`) sends with
+``retry_rate_limited=False``.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from app.net.errors import (
     ServerError,
     TransportError,
 )
+from app.net.rate_limit import HostPacer, host_of
 
 API_KEY_HEADER = "x-api-key"
 _REDACTED = "[redacted]"
@@ -74,8 +82,11 @@ class HttpClient:
         timeouts: Timeouts | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         headers: Mapping[str, str] | None = None,
+        pacer: HostPacer | None = None,
     ) -> None:
         self.service = service
+        # Without a shared pacer: no pace of our own, 429s still waited out.
+        self.pacer = pacer or HostPacer(host_of(base_url), None)
         self._api_key = api_key or None
         all_headers = dict(headers or {})
         if self._api_key is not None:
@@ -123,20 +134,37 @@ class HttpClient:
         json_body: Any = None,
         content: str | bytes | None = None,
         content_type: str | None = None,
+        retry_rate_limited: bool = True,
     ) -> httpx.Response:
-        """Send one request; return the response whatever its status.
+        """Send one request in a slot of the host's pace; a 429 is waited out and the request
+        sent again (unless ``retry_rate_limited`` is False), within the pacer's bounds. Return
+        the response whatever its status.
 
         Raises a ``TransportError`` subclass when no response arrives.
         """
         headers = {"content-type": content_type} if content_type else None
-        request = self._client.build_request(
-            method,
-            path.lstrip("/"),
-            params=params,
-            json=json_body,
-            content=content,
-            headers=headers,
-        )
+        attempt = 0
+        while True:
+            await self.pacer.before_send()
+            request = self._client.build_request(
+                method,
+                path.lstrip("/"),
+                params=params,
+                json=json_body,
+                content=content,
+                headers=headers,
+            )
+            response = await self._send_once(method, request)
+            if response.status_code != 429 or not retry_rate_limited:
+                return response
+            wait = self.pacer.wait_after_429(attempt, response)
+            if wait is None:
+                return response
+            await response.aclose()
+            await self.pacer.sleep(wait)
+            attempt += 1
+
+    async def _send_once(self, method: str, request: httpx.Request) -> httpx.Response:
         log_path = request.url.path
         started = time.perf_counter()
         try:
@@ -173,12 +201,21 @@ class HttpClient:
         body: Any,
         *,
         on_error: ErrorFactory | None = None,
+        retry_rate_limited: bool = True,
     ) -> Any:
         if isinstance(body, str | bytes):
             # Pre-serialised JSON is sent byte for byte (signed values stay exactly as signed).
-            response = await self.send("POST", path, content=body, content_type="application/json")
+            response = await self.send(
+                "POST",
+                path,
+                content=body,
+                content_type="application/json",
+                retry_rate_limited=retry_rate_limited,
+            )
         else:
-            response = await self.send("POST", path, json_body=body)
+            response = await self.send(
+                "POST", path, json_body=body, retry_rate_limited=retry_rate_limited
+            )
         return self.json_or_raise(response, on_error)
 
     # --- decoding ---------------------------------------------------------------------------

@@ -7,6 +7,7 @@ timeout or a 5xx the bids are read first) belongs to the use cases in ``app.serv
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -69,6 +70,7 @@ from app.net.marketplace_states import (
     parse_inscription_bid_states,
     parse_seller_listings,
 )
+from app.net.rate_limit import HostPacer, RateLimits, service_wait_s
 
 T = TypeVar("T")
 CollectionBidBody = Mapping[str, Any] | SupportsToJson | str | bytes
@@ -83,6 +85,7 @@ class MarketplaceClient(HttpClient):
         api_key: str | None = None,
         timeouts: Timeouts | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
+        pacer: HostPacer | None = None,
     ) -> None:
         super().__init__(
             base_url,
@@ -91,17 +94,23 @@ class MarketplaceClient(HttpClient):
             timeouts=timeouts,
             transport=transport,
             headers={"accept": "application/json"},
+            pacer=pacer,
         )
 
     @classmethod
     def from_config(
-        cls, config: ServiceConfig, *, transport: httpx.AsyncBaseTransport | None = None
+        cls,
+        config: ServiceConfig,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        rate_limits: RateLimits | None = None,
     ) -> MarketplaceClient:
         return cls(
             config.marketplace_url,
             api_key=config.api_key,
             timeouts=config.timeouts,
             transport=transport,
+            pacer=None if rate_limits is None else rate_limits.pacer(config.marketplace_url),
         )
 
     # --- bidding wallet and collection bids -------------------------------------------------
@@ -119,7 +128,12 @@ class MarketplaceClient(HttpClient):
     async def place_collection_bid(self, request: CollectionBidBody) -> BidPlaced:
         """``POST /bid/place`` with a collection, trait or rune bid: the body is the wire JSON
         of the bid request (a dict, JSON text, or an object with ``to_json()``)."""
-        return await self._post("/bid/place", _collection_bid_body(request), parse_bid_placed)
+        # A 429 here is bid_retry's to handle: it paces per address and re-signs each attempt.
+        body = _collection_bid_body(request)
+        answer = await self.post_json(
+            "/bid/place", body, on_error=self.marketplace_error, retry_rate_limited=False
+        )
+        return parse_bid_placed(Reader(self.service, "/bid/place"), answer)
 
     async def get_bids(self, address: str) -> list[BidListEntry]:
         """Open bids listed under ``address``, each entry marked with it (``listed_under``).
@@ -226,9 +240,9 @@ class MarketplaceClient(HttpClient):
         extra = {k: v for k, v in fields.items() if k not in _NOT_EXTRA}
         status = response.status_code
         if status == 429 and "retryAfterMs" not in extra:
-            retry_after = response.headers.get("retry-after", "").strip()
-            if retry_after.isdigit():
-                extra["retryAfterMs"] = int(retry_after) * 1000
+            wait = service_wait_s(response)  # a Retry-After header, in seconds or a date
+            if wait is not None:
+                extra["retryAfterMs"] = math.ceil(wait * 1000)
         if status >= 500:
             return ServerError(self.service, status, message, code, extra)
         cls = MARKETPLACE_ERRORS_BY_CODE.get(code or "")

@@ -27,6 +27,7 @@ from app.net.ord_runes import (
     parse_rune_entry,
     parse_runes_balances,
 )
+from app.net.rate_limit import HostPacer, RateLimits
 
 __all__ = [
     "InscriptionLocation",
@@ -102,6 +103,7 @@ class OrdClient(HttpClient):
         *,
         timeouts: Timeouts | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
+        pacer: HostPacer | None = None,
     ) -> None:
         # ord serves HTML unless asked for JSON.
         super().__init__(
@@ -110,13 +112,19 @@ class OrdClient(HttpClient):
             timeouts=timeouts,
             transport=transport,
             headers={"accept": "application/json"},
+            pacer=pacer,
         )
 
     @classmethod
     def from_config(
-        cls, config: ServiceConfig, *, transport: httpx.AsyncBaseTransport | None = None
+        cls,
+        config: ServiceConfig,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        rate_limits: RateLimits | None = None,
     ) -> OrdClient:
-        return cls(config.ord_url, timeouts=config.timeouts, transport=transport)
+        pacer = None if rate_limits is None else rate_limits.pacer(config.ord_url)
+        return cls(config.ord_url, timeouts=config.timeouts, transport=transport, pacer=pacer)
 
     async def output(self, outpoint: str) -> OrdOutput:
         """What ``txid:vout`` carries. Raises ``NotFound`` for an unknown output."""
@@ -161,9 +169,10 @@ class OrdClient(HttpClient):
         return InscriptionLocation(
             inscription_id=as_str(body.get("id")) or inscription_id,
             satpoint=satpoint,
-            number=as_int(body.get("number")),
+            # ord <= 0.16.0-rc1 named them inscription_number and output_value.
+            number=as_int(_first_present(body, "number", "inscription_number")),
             address=as_str(body.get("address")),
-            value=as_int(body.get("value")),
+            value=as_int(_first_present(body, "value", "output_value")),
             raw=body,
         )
 
@@ -241,3 +250,8 @@ def parse_output(r: Reader, body: Any, outpoint: str | None) -> OrdOutput:
 
 def _is_satpoint(text: str) -> bool:
     return _SATPOINT.fullmatch(text) is not None
+
+
+def _first_present(body: Mapping[str, Any], *names: str) -> Any:
+    """The first of `names` the body has (a field renamed between ord versions)."""
+    return next((body[name] for name in names if name in body), None)

@@ -1,9 +1,9 @@
 """Rune balances as ord reports them, across the JSON shapes its versions have used.
 
 ``/output`` ``runes`` field:
-- current: ``{"UNCOMMON•GOODS": {"amount": 2, "divisibility": 0, "symbol": "⧉"}}``
-- 0.18-0.19: ``[["UNCOMMON•GOODS", {"amount": 2, "divisibility": 0, "symbol": "⧉"}]]``
-- older: ``{"UNCOMMONGOODS": 2}``
+- current (0.18.4 on): ``{"UNCOMMON•GOODS": {"amount": 2, "divisibility": 0, "symbol": "⧉"}}``
+- 0.16.0-0.18.3: ``[["UNCOMMON•GOODS", {"amount": 2, "divisibility": 0, "symbol": "⧉"}]]``
+- older: ``{"UNCOMMONGOODS": 2}`` (versions per ord's git tags; tests/contract/test_ord_contract.py)
 ``/address`` ``runes_balances``: ``[["RSIC•AUBERGINE", "1100000000", "🍆"], ...]`` (decimal text).
 ``/rune/<NAME>`` (a rune's entry):
 - current: ``{"entry": {"spaced_rune": "UNCOMMON•GOODS", "divisibility": 0, "symbol": "⧉",

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from app.core.rate_limit import RateLimit
     from app.sandbox.http.settings import SandboxSettings
 
 DEFAULT_HOST = "127.0.0.1"
@@ -38,6 +39,15 @@ def _positive_seconds(text: str) -> float:
     if not seconds > 0 or seconds == float("inf"):
         raise argparse.ArgumentTypeError(f"block interval must be a positive number, not {text}")
     return seconds
+
+
+def _rate_limit(text: str) -> RateLimit:
+    from app.core.rate_limit import RateLimit, RateLimitError
+
+    try:
+        return RateLimit.parse(text)
+    except RateLimitError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _non_negative_int(text: str) -> int:
@@ -116,6 +126,15 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         "(default) or the payment address that signs them (the public service does not "
         "say which it uses)",
     )
+    parser.add_argument(
+        "--rate-limit",
+        type=_rate_limit,
+        default=None,
+        metavar="RATE[/BURST]",
+        help="answer 429 RATE_LIMITED (retryAfterMs and Retry-After) to /v1 requests beyond "
+        "RATE per second with bursts of BURST (default 2 x RATE), per API key; e.g. 5/10, "
+        "what the public service is reported to allow (default: no limit)",
+    )
 
 
 def settings_from_args(args: argparse.Namespace) -> SandboxSettings:
@@ -137,6 +156,7 @@ def settings_from_args(args: argparse.Namespace) -> SandboxSettings:
         maker_fee_bps=DEFAULT_MAKER_FEE_BPS if fee_bps is None else fee_bps,
         listing_escrow=getattr(args, "listing_escrow", None) or "per-item",
         bids_keyed_by=getattr(args, "bids_keyed_by", None) or "ordinals",
+        rate_limit=getattr(args, "rate_limit", None),
     )
 
 

@@ -1,7 +1,9 @@
 """App profiles (which service, which keys, which limits) and their persistence.
 
 A profile names a service (the embedded sandbox, the public Satflow API or custom URLs), the
-vault profile holding its keys, the fee bounds of the PSBT guard and the idle lock timeout.
+vault profile holding its keys, the fee bounds of the PSBT guard, the idle lock timeout and
+the request rate kept per service host (`request_rate`: None means the service's default,
+5/s with bursts of 10 off the sandbox and none on it; "off" means none; else "RATE/BURST").
 All profiles live in `<data dir>/profiles.json` (written atomically); each profile also has a
 directory `<data dir>/profiles/<slug>/` for its activity log and, for the sandbox, its chain.
 API keys are never in that file: `ApiKeyStore` keeps them in the system keychain.
@@ -17,6 +19,8 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
+
+from app.core.rate_limit import DEFAULT_RATE_LIMIT, RateLimit, RateLimitError
 
 if TYPE_CHECKING:
     from keyring.backend import KeyringBackend
@@ -36,6 +40,7 @@ NETWORKS: Final = ("mainnet", "testnet", "signet", "regtest")
 API_KEY_SERVICE: Final = "bidwallet-api-key"
 MIN_LOCK_TIMEOUT_S: Final = 30
 MAX_LOCK_TIMEOUT_S: Final = 24 * 3600
+REQUEST_RATE_OFF: Final = "off"
 
 
 def default_data_dir() -> Path:
@@ -107,6 +112,7 @@ class AppProfile:
     sandbox_only: bool = False  # the key is a demo key made for the sandbox
     fee_bounds: FeeBounds = field(default_factory=FeeBounds)
     lock_timeout_s: int = 600
+    request_rate: str | None = None  # None: the default for the kind; "off"; or "5/10"
 
     def __post_init__(self) -> None:
         if not self.name or len(self.name) > 64 or self.name != self.name.strip():
@@ -128,6 +134,19 @@ class AppProfile:
             raise ProfileSettingsError(
                 f"the lock timeout must be {MIN_LOCK_TIMEOUT_S} s to {MAX_LOCK_TIMEOUT_S // 3600} h"
             )
+        self.rate_limit  # noqa: B018 - raises ProfileSettingsError for a malformed rate
+
+    @property
+    def rate_limit(self) -> RateLimit | None:
+        """The pace kept per service host (None: none of our own; 429s are still waited out)."""
+        if self.request_rate is None:
+            return None if self.kind is ServiceKind.SANDBOX else DEFAULT_RATE_LIMIT
+        if self.request_rate == REQUEST_RATE_OFF:
+            return None
+        try:
+            return RateLimit.parse(self.request_rate)
+        except RateLimitError as exc:
+            raise ProfileSettingsError(f"request rate: {exc}") from None
 
     @classmethod
     def sandbox(cls, name: str = "Sandbox") -> AppProfile:
@@ -159,14 +178,21 @@ class AppProfile:
         if self.kind is ServiceKind.SANDBOX:
             if sandbox_url is None:
                 raise ProfileSettingsError("the sandbox is not running")
-            return ServiceConfig.sandbox(sandbox_url, api_key=api_key)
+            return ServiceConfig.sandbox(sandbox_url, api_key=api_key, rate_limit=self.rate_limit)
         assert self.marketplace_url and self.esplora_url and self.ord_url  # __post_init__
         if self.kind is ServiceKind.SATFLOW:
             return ServiceConfig.satflow(
-                api_key, esplora_url=self.esplora_url, ord_url=self.ord_url
+                api_key,
+                esplora_url=self.esplora_url,
+                ord_url=self.ord_url,
+                rate_limit=self.rate_limit,
             )
         return ServiceConfig.custom(
-            self.marketplace_url, self.esplora_url, self.ord_url, api_key=api_key
+            self.marketplace_url,
+            self.esplora_url,
+            self.ord_url,
+            api_key=api_key,
+            rate_limit=self.rate_limit,
         )
 
     def to_json(self) -> dict[str, Any]:

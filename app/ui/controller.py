@@ -174,6 +174,7 @@ class AppController(QObject):
         if api_key and context.activity is not None:
             context.activity.add_known_secret(api_key)
         context.connection = ServiceConnection.open(profile, api_key=api_key, sandbox=running)
+        context.connection.tell_rate_limit_waits(context.info)
         context.connection_changed.emit()
         context.info(strings.CONNECTED.format(url=context.connection.marketplace_url))
 

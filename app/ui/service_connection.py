@@ -4,12 +4,13 @@ process they talk to. The offline signer never builds one."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from app.services.profiles import AppProfile
 
 if TYPE_CHECKING:
-    from app.services.connection import NetClients
+    from app.services.connection import NetClients, RateLimitWait
     from app.services.sandbox_process import SandboxProcess
 
 
@@ -17,6 +18,17 @@ class ServiceConnection:
     def __init__(self, profile: AppProfile, clients: NetClients) -> None:
         self.profile = profile
         self.clients = clients
+        self._stop_rate_notices: Callable[[], None] | None = None
+
+    def tell_rate_limit_waits(self, say: Callable[[str], None]) -> None:
+        """`say` a line whenever a request waits for the service's rate limit."""
+        from app.services.connection import on_rate_limit_wait
+        from app.ui import strings
+
+        def waiting(event: RateLimitWait) -> None:
+            say(strings.RATE_LIMIT_WAITING.format(seconds=f"{max(event.seconds, 0.1):.1f}"))
+
+        self._stop_rate_notices = on_rate_limit_wait(self.clients, waiting)
 
     @classmethod
     def open(
@@ -32,6 +44,8 @@ class ServiceConnection:
         return self.clients.config.marketplace_url
 
     async def aclose(self) -> None:
+        if self._stop_rate_notices is not None:
+            self._stop_rate_notices()
         await self.clients.aclose()
 
     def __repr__(self) -> str:

@@ -117,11 +117,6 @@ async def test_inscription_0_15_location(router: Router) -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="app/net/ord.py reads only `number`/`value`; ord <= 0.16.0-rc1 sent "
-    "`inscription_number`/`output_value` (reported, not fixed here)",
-)
 async def test_inscription_0_15_number_and_value(router: Router) -> None:
     router.json("GET", f"/inscription/{o.INSCRIPTION}", o.INSCRIPTION_0_15)
     async with client(router) as c:

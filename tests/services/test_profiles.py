@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from keyring.backends.fail import Keyring as FailKeyring
 
+from app.core.rate_limit import RateLimit
 from app.services.profiles import (
     SATFLOW_API_URL,
     ApiKeyStore,
@@ -129,6 +130,25 @@ def test_service_config_of_each_kind() -> None:
     assert satflow.marketplace_url == SATFLOW_API_URL and satflow.api_key == "k"
     mine = custom().service_config(api_key=None)
     assert mine.esplora_url == "https://esplora.example/api" and not mine.has_api_key
+
+
+def test_request_rate_defaults_by_kind_and_can_be_set_or_turned_off(tmp_path: Path) -> None:
+    url = "http://127.0.0.1:5"
+    assert AppProfile.sandbox().service_config(api_key=None, sandbox_url=url).rate_limit is None
+    assert AppProfile.satflow().service_config(api_key=None).rate_limit == RateLimit(5, 10)
+    assert custom().rate_limit == RateLimit(5, 10)
+    assert replace(custom(), request_rate="off").rate_limit is None
+    slower = replace(AppProfile.satflow(), request_rate="2/3")
+    assert slower.service_config(api_key=None).rate_limit == RateLimit(2, 3)
+    paced_sandbox = replace(AppProfile.sandbox(), request_rate="50")
+    assert paced_sandbox.service_config(api_key=None, sandbox_url=url).rate_limit == RateLimit(
+        50, 100
+    )
+    with pytest.raises(ProfileSettingsError, match=r"request rate: .* at most 1,000"):
+        replace(custom(), request_rate="5000/1")
+    store = ProfileStore(tmp_path)
+    store.save(AppSettings().with_profile(slower))
+    assert store.load().get(slower.name) == slower
 
 
 def test_api_keys_live_in_the_keychain_only(tmp_path: Path) -> None:

@@ -14,7 +14,11 @@ from app import __version__
 from app.sandbox.chain.node import Node
 from app.sandbox.http import routes_esplora, routes_ord, routes_scenario
 from app.sandbox.http.errors import install_error_handlers
-from app.sandbox.http.middleware import BodyLimitMiddleware, CatchAllMiddleware
+from app.sandbox.http.middleware import (
+    BodyLimitMiddleware,
+    CatchAllMiddleware,
+    RateLimitMiddleware,
+)
 from app.sandbox.http.settings import SandboxSettings
 from app.sandbox.http.v1 import install_v1
 from app.sandbox.market.service import Market
@@ -69,7 +73,10 @@ def create_app(
     for router in ROUTERS:
         app.include_router(router)
     install_v1(app, market or Market.open(node, settings))
-    # add_middleware puts each new one outside the previous: CatchAll wraps BodyLimit.
+    # add_middleware puts each new one outside the previous: CatchAll wraps BodyLimit, which
+    # wraps the rate limit (an oversized body is refused before it counts).
+    if settings.rate_limit is not None:
+        app.add_middleware(RateLimitMiddleware, limit=settings.rate_limit)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(CatchAllMiddleware)
     return app

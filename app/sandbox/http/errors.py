@@ -34,6 +34,7 @@ NOT_FOUND = "NOT_FOUND"
 METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
 PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
 UNAUTHORIZED = "UNAUTHORIZED"
+RATE_LIMITED = "RATE_LIMITED"
 INTERNAL_ERROR = "INTERNAL_ERROR"
 
 # Codes for HTTP errors raised by Starlette itself (routing, body limit), by status.
@@ -46,7 +47,7 @@ _CODE_BY_STATUS = {
     409: "CONFLICT",
     413: PAYLOAD_TOO_LARGE,
     415: "UNSUPPORTED_MEDIA_TYPE",
-    429: "RATE_LIMITED",
+    429: RATE_LIMITED,
 }
 
 # How many validation problems one message lists; the rest are summarised by a count.

@@ -152,5 +152,7 @@ class Info(BaseModel):
     # "per-item" or "shared" (`--listing-escrow`, docs/sandbox-listings.md).
     listingEscrow: str | None = None
     servicePublicKey: str | None = None
+    # `--rate-limit`: {"perSecond", "burst"} per API key on /v1, or null (no limit).
+    rateLimit: dict[str, float] | None = None
     # False while `POST /sandbox/ord/mempool {"indexed": false}` is in force.
     ordIndexesMempool: bool = True

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from app.core.rate_limit import RateLimit
+
 BiddingWalletKind = Literal["taproot", "p2wsh"]
 ListingEscrow = Literal["per-item", "shared"]
 LISTING_ESCROWS: tuple[ListingEscrow, ...] = ("per-item", "shared")
@@ -39,6 +41,8 @@ class SandboxSettings:
     wants as its maker: "ordinals" (default, the bid's `bidderTokenReceiveAddress`) or
     "payment" (its `bidderAddress`, the address that signs it). The public service does not
     document which one it uses, so clients are tested against both.
+    `rate_limit`: when set, `/v1` requests beyond it get 429 RATE_LIMITED per API key (the
+    public service's limit is undocumented; about 5/s with a burst of 10 is reported).
     """
 
     api_key: str | None = field(default=None, repr=False)
@@ -49,6 +53,7 @@ class SandboxSettings:
     maker_fee_bps: int = DEFAULT_MAKER_FEE_BPS
     listing_escrow: ListingEscrow = "per-item"
     bids_keyed_by: BidsKeyedBy = "ordinals"
+    rate_limit: RateLimit | None = None
 
     def __post_init__(self) -> None:
         if self.bidding_wallet not in ("taproot", "p2wsh"):

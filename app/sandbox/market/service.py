@@ -169,6 +169,12 @@ class Market:
             "biddingWalletKind": self.settings.bidding_wallet,
             "listingEscrow": self.settings.listing_escrow,
             "bidsKeyedBy": self.settings.bids_keyed_by,
+            "rateLimit": None
+            if (limit := self.settings.rate_limit) is None
+            else {
+                "perSecond": limit.per_second,
+                "burst": limit.burst,
+            },
             "servicePublicKey": self.service_pubkey.hex(),
         }
 

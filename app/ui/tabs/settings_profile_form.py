@@ -1,4 +1,5 @@
-"""The settings of one profile: URLs, API key, network, fee bounds, lock timeout."""
+"""The settings of one profile: URLs, API key, network, request rate, fee bounds, lock
+timeout."""
 
 from __future__ import annotations
 
@@ -44,6 +45,8 @@ class ProfileForm(QWidget):
         self.max_fee.setSingleStep(1000)
         self.max_fee.setSuffix(strings.SUFFIX_SATS)
         self.max_fee.setGroupSeparatorShown(True)
+        self.request_rate = QLineEdit()
+        self.request_rate.setToolTip(strings.SETTINGS_REQUEST_RATE_HINT)
         self.lock_minutes = QSpinBox()
         self.lock_minutes.setRange(1, 24 * 60)
         self.lock_minutes.setSuffix(strings.SETTINGS_LOCK_SUFFIX)
@@ -62,6 +65,7 @@ class ProfileForm(QWidget):
         key_label = QLabel(strings.LABEL_API_KEY)
         key_label.setBuddy(self.api_key)  # a row holding a layout gets no buddy by itself
         form.addRow(key_label, key_row)
+        form.addRow(strings.SETTINGS_REQUEST_RATE, self.request_rate)
         guard = QGroupBox(strings.SETTINGS_PSBT_GUARD)
         form = QFormLayout(guard)
         form.addRow(strings.SETTINGS_MIN_RATE, self.min_rate)
@@ -111,6 +115,11 @@ class ProfileForm(QWidget):
         self.max_rate.setValue(bounds.max_sat_vb)
         self.max_fee.setValue(bounds.max_fee_sats)
         self.lock_minutes.setValue(max(1, round(profile.lock_timeout_s / 60)))
+        self.request_rate.setText(profile.request_rate or "")
+        default = profile.kind is not ServiceKind.SANDBOX
+        self.request_rate.setPlaceholderText(
+            strings.SETTINGS_REQUEST_RATE_DEFAULT if default else strings.SETTINGS_REQUEST_RATE_NONE
+        )
 
     def show_sandbox_url(self, url: str | None) -> None:
         """A sandbox profile's URLs are those of the running process (read-only)."""
@@ -133,6 +142,7 @@ class ProfileForm(QWidget):
             network=self.network.currentText(),
             fee_bounds=bounds,
             lock_timeout_s=self.lock_minutes.value() * 60,
+            request_rate=self.request_rate.text().strip().lower() or None,
         )
         if profile.kind is ServiceKind.SANDBOX:
             return edited
