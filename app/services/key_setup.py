@@ -1,6 +1,7 @@
 """Setting up a profile's key: a new recovery phrase, an imported one with its wallet layout
 (every preset's first addresses shown so the user recognises theirs), a single private key
-(WIF), or watch-only addresses.
+(WIF), or watch-only: addresses, extended public keys (xpub/ypub/zpub, tpub/upub/vpub) or
+single-key descriptors, previewed (each role's address, type and key origin) before saving.
 
 A chosen secret waits in a `NewKey` (the secret and the layout its keys derive with) while the
 user picks a password; `save_new_key` derives the keys first, so a layout that gives none is
@@ -9,8 +10,8 @@ never stored, then encrypts the secret into the vault and returns the keys unloc
 What the user typed and cannot be used raises `SecretInputError`, a ValueError whose message
 never quotes the secret (custom paths the vault cannot keep, such as one ending in {n}, too);
 custom paths no key derives with raise the wallet's PresetError, a ValueError too.
-`wif_key`, `preview_layouts`, `save_new_key` and `save_watch_only` derive keys or run
-Argon2id: call them from an executor.
+`wif_key`, `preview_layouts`, `preview_watch_only`, `save_new_key` and `save_watch_only` derive
+keys or run Argon2id: call them from an executor.
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ from app.services.session import (
     layout_for_wif,
     network_named,
 )
-from app.wallet.addresses import AddressType
+from app.wallet.addresses import AddressType, KeyRole
 from app.wallet.keys import KeyDerivationError, WalletKeys, keys_from_wif, preview_presets
-from app.wallet.presets import PRESETS, custom_preset
+from app.wallet.presets import PRESETS, RoleLayout, custom_preset, get_preset
 from app.wallet.vault import Vault
 from app.wallet.vault_errors import InvalidProfileError, InvalidSecretError
 from app.wallet.vault_models import (
@@ -42,6 +43,7 @@ from app.wallet.vault_models import (
     WifSecret,
     check_secret_network,
 )
+from app.wallet.watch_keys import WatchKeyError, looks_like_key_or_descriptor, parse_watch_key
 
 NEW_WALLET_PRESET = "xverse-native"  # new phrases: BIP-84 payments, BIP-86 ordinals
 CUSTOM_PRESET_ID = "custom"  # the preview row (and choice) of the user's own paths
@@ -164,6 +166,77 @@ def save_new_key(
     return keys
 
 
+@dataclass(frozen=True)
+class WatchedRole:
+    """What one role of a watch-only profile watches, as the preview shows it."""
+
+    address: str
+    address_type: str | None  # None for a plain address (its type is not needed to watch it)
+    public_key: str | None  # hex
+    origin: str | None  # "73c5da0a/84'/0'/0'/0/0": from an extended key or a descriptor
+    source: str  # "address", "extended public key" or "descriptor"
+    derived: str  # the steps taken below the given key ("/0/0" for an account key)
+
+
+@dataclass(frozen=True)
+class WatchPreview:
+    payment: WatchedRole
+    ordinals: WatchedRole
+
+
+ADDRESS_SOURCE = "address"
+
+
+def preview_watch_only(
+    network: str,
+    payment: str,
+    ordinals: str,
+    payment_key: str = "",
+    ordinals_key: str = "",
+    preset_id: str | None = None,
+) -> WatchPreview:
+    """What each role would watch: `payment` and `ordinals` are each an address (with its
+    public key, hex, or ""), an extended public key or a descriptor (`watch_keys`); one key
+    may serve both. An xpub or tpub takes the address type of the role in `preset_id` (None:
+    from its origin's purpose). SecretInputError (naming the role, never quoting the text)
+    for anything unusable."""
+    preset = None if not preset_id else get_preset(preset_id)
+    roles = []
+    for role, text, key_hex, layout in (
+        (KeyRole.PAYMENT, payment, payment_key, preset.payment if preset else None),
+        (KeyRole.ORDINALS, ordinals, ordinals_key, preset.ordinals if preset else None),
+    ):
+        try:
+            roles.append(_watched_role(role, text, key_hex, network, layout))
+        except (WatchKeyError, InvalidProfileError) as exc:
+            raise SecretInputError(f"{role.value}: {exc}") from None
+    return WatchPreview(roles[0], roles[1])
+
+
+def _watched_role(
+    role: KeyRole, text: str, key_hex: str, network: str, layout: RoleLayout | None
+) -> WatchedRole:
+    if not looks_like_key_or_descriptor(text):
+        address, key = text.strip(), key_hex.strip() or None
+        if not address:
+            raise WatchKeyError("enter an address, an extended public key or a descriptor")
+        WatchOnlyAddresses(address, address, key, key).check_network(network)
+        return WatchedRole(address, None, key, None, ADDRESS_SOURCE, "")
+    if key_hex.strip():
+        raise WatchKeyError("a public key is given only with an address, not with an xpub")
+    net = network_named(network)
+    watched = parse_watch_key(text, net, layout.address_type if layout else None)
+    public = watched.role_key(role, net)
+    return WatchedRole(
+        public.address,
+        public.address_type.value,
+        public.public_key.hex(),
+        watched.origin,
+        watched.source.value,
+        watched.derived,
+    )
+
+
 def save_watch_only(
     vault: Vault,
     key_name: str,
@@ -172,14 +245,21 @@ def save_watch_only(
     ordinals_address: str,
     payment_key: str,
     ordinals_key: str,
-) -> None:
-    """Store addresses to watch (and their public keys, "" when not given) as `key_name`;
-    SecretInputError when they are not `network`'s."""
+    preset_id: str | None = None,
+) -> WatchPreview:
+    """Store what `preview_watch_only` shows for these inputs as `key_name`: each role's
+    address with its public key and key origin when known. SecretInputError when an input is
+    not usable on `network`."""
+    preview = preview_watch_only(
+        network, payment_address, ordinals_address, payment_key, ordinals_key, preset_id
+    )
     watch = WatchOnlyAddresses(
-        payment_address.strip(),
-        ordinals_address.strip(),
-        payment_key.strip() or None,
-        ordinals_key.strip() or None,
+        preview.payment.address,
+        preview.ordinals.address,
+        preview.payment.public_key,
+        preview.ordinals.public_key,
+        preview.payment.origin,
+        preview.ordinals.origin,
     )
     meta = ProfileMeta(name=key_name, network=network, layout=DerivationLayout(WATCH_ONLY_LAYOUT))
     try:
@@ -187,6 +267,7 @@ def save_watch_only(
     except InvalidProfileError as exc:
         raise SecretInputError(str(exc)) from None
     vault.create_watch_only(meta, watch)
+    return preview
 
 
 def _mnemonic_secret(phrase: str, passphrase: str) -> WalletSecret:

@@ -83,9 +83,9 @@ def unlock_remembered(vault: Vault, key_name: str) -> WalletKeys | None:
 
 
 def watch_only_public_keys(vault: Vault, key_name: str, network_name: str) -> WatchOnlyKeys | None:
-    """The addresses `key_name` watches, as the use cases' public keys; None when it stores no
-    addresses, or a public key is missing or gives none of them (addresses alone cannot build
-    requests)."""
+    """The addresses `key_name` watches, as the use cases' public keys (with each key's origin
+    when it came from an extended key or a descriptor); None when it stores no addresses, or a
+    public key is missing or gives none of them (addresses alone cannot build requests)."""
     stored = vault.info(key_name).watch_only
     return None if stored is None else _public_keys(stored, network_name)
 
@@ -94,18 +94,29 @@ def _public_keys(stored: WatchOnlyAddresses, network_name: str) -> WatchOnlyKeys
     """Each public key tried with each address type until it gives the stored address."""
     network = network_named(network_name)
     roles = []
-    for role, address, key_hex in (
-        (KeyRole.PAYMENT, stored.payment_address, stored.payment_public_key),
-        (KeyRole.ORDINALS, stored.ordinals_address, stored.ordinals_public_key),
+    for role, address, key_hex, origin in (
+        (
+            KeyRole.PAYMENT,
+            stored.payment_address,
+            stored.payment_public_key,
+            stored.payment_key_origin,
+        ),
+        (
+            KeyRole.ORDINALS,
+            stored.ordinals_address,
+            stored.ordinals_public_key,
+            stored.ordinals_key_origin,
+        ),
     ):
         if not key_hex:
             return None
         raw = bytes.fromhex(key_hex)
         sec = b"\x02" + raw if len(raw) == 32 else raw
+        fingerprint, path = _origin_parts(origin)
         found = None
         for kind in AddressType:
             try:
-                key = public_role_key(role, sec, kind, network, None, None)
+                key = public_role_key(role, sec, kind, network, path, fingerprint)
             except InvalidAddressError:
                 continue
             if key.address == address:
@@ -115,3 +126,11 @@ def _public_keys(stored: WatchOnlyAddresses, network_name: str) -> WatchOnlyKeys
             return None
         roles.append(found)
     return WatchOnlyKeys(roles[0], roles[1], WATCH_ONLY_LAYOUT, 0)
+
+
+def _origin_parts(origin: str | None) -> tuple[bytes | None, str | None]:
+    """ "73c5da0a/84'/0'/0'/0/0" -> (fingerprint, "m/84'/0'/0'/0/0"); (None, None) without one."""
+    if origin is None:
+        return None, None
+    fingerprint, _, path = origin.partition("/")
+    return bytes.fromhex(fingerprint), "m/" + path if path else "m"

@@ -21,6 +21,7 @@ _EMBIT_NET: Final = {"mainnet": "main", "testnet": "test", "signet": "signet", "
 NETWORK_NAMES: Final = tuple(_EMBIT_NET)
 MAX_NAME_LENGTH: Final = 64
 _PATH_RE: Final = re.compile(r"^m(/[0-9]+['hH]?)*$")
+_ORIGIN_RE: Final = re.compile(r"^[0-9a-f]{8}(/[0-9]+'?)*$")
 _HARDENED: Final = 2**31
 
 
@@ -118,12 +119,16 @@ class DerivationLayout:
 @dataclass(frozen=True)
 class WatchOnlyAddresses:
     """Addresses and public keys (hex: 33-byte compressed, or 32-byte x-only for taproot) that
-    let the app show balances and build PSBTs without the secret."""
+    let the app show balances and build PSBTs without the secret; with each key's origin
+    ("73c5da0a/84'/0'/0'/0/0": master fingerprint and path) when it came from an extended
+    public key or a descriptor, so exported PSBTs name the key for the wallet that signs."""
 
     payment_address: str
     ordinals_address: str
     payment_public_key: str | None = None
     ordinals_public_key: str | None = None
+    payment_key_origin: str | None = None
+    ordinals_key_origin: str | None = None
 
     def check_network(self, network: str) -> None:
         for role, address in (
@@ -138,6 +143,14 @@ class WatchOnlyAddresses:
         ):
             if key is not None and not _is_public_key_hex(key):
                 raise InvalidProfileError(f"{role} public key is not a valid hex public key")
+        for role, origin, key in (
+            ("payment", self.payment_key_origin, self.payment_public_key),
+            ("ordinals", self.ordinals_key_origin, self.ordinals_public_key),
+        ):
+            if origin is not None and (key is None or not _ORIGIN_RE.match(origin)):
+                raise InvalidProfileError(
+                    f"{role} key origin must be like 73c5da0a/84'/0'/0'/0/0, with its public key"
+                )
 
 
 @dataclass(frozen=True)

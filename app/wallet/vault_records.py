@@ -138,23 +138,34 @@ def _meta_from_json(obj: Any) -> ProfileMeta:
     )
 
 
+_ORIGIN_FIELDS = ("payment_key_origin", "ordinals_key_origin")
+
+
 def _watch_only_json(keys: WatchOnlyAddresses) -> dict[str, Any]:
-    return {
+    doc: dict[str, Any] = {
         "payment_address": keys.payment_address,
         "ordinals_address": keys.ordinals_address,
         "payment_public_key": keys.payment_public_key,
         "ordinals_public_key": keys.ordinals_public_key,
     }
+    # Written only when known: records made before key origins existed stay byte-identical.
+    for name, origin in zip(
+        _ORIGIN_FIELDS, (keys.payment_key_origin, keys.ordinals_key_origin), strict=True
+    ):
+        if origin is not None:
+            doc[name] = origin
+    return doc
 
 
 def _watch_only_from_json(obj: Any) -> WatchOnlyAddresses | None:
     if obj is None:
         return None
     optional = [obj[k] for k in ("payment_public_key", "ordinals_public_key")]
+    optional += [obj.get(k) for k in _ORIGIN_FIELDS]
     if not all(v is None or isinstance(v, str) for v in optional):
-        raise TypeError("public keys must be hex strings or null")
+        raise TypeError("public keys and key origins must be strings or null")
     return WatchOnlyAddresses(
-        _str(obj["payment_address"]), _str(obj["ordinals_address"]), optional[0], optional[1]
+        _str(obj["payment_address"]), _str(obj["ordinals_address"]), *optional
     )
 
 
