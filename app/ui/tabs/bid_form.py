@@ -1,6 +1,7 @@
 """The Bid tab's form: ordinals or runes, the target (a collection with completion, or an
 inscription-number range), price (sats or BTC, 1,000-sat steps), quantity, expiry (presets or
-a date and time) and traits. Each field has its own message line under it, where the preview
+a date and time), the fee rate the fill is asked at (the service's named rates with their
+estimates, or sat/vB) and traits. Each field has its own message line under it, where the preview
 shows the rules it breaks. `draft(now_ms)` reads it all as a `BidDraft`."""
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.bid_fee_rate import MIN_BID_FEE_RATE, BidFeeRate, FeeRateName
 from app.core.limits import MAX_TRAITS_PER_REQUEST, MIN_BID_EXPIRY_MS
 from app.ui import strings
 from app.ui.tabs.bid_preview import (
@@ -37,6 +39,7 @@ from app.ui.tabs.bid_preview import (
 )
 from app.ui.widgets import message_label, set_message
 from app.ui.widgets.amount_edit import AmountEdit
+from app.ui.widgets.fee_picker import FeePicker, FeePreset
 from app.ui.widgets.trait_picker import TraitPicker
 
 if TYPE_CHECKING:
@@ -45,6 +48,16 @@ if TYPE_CHECKING:
 COLLECTION = "collection"
 CUSTOM_EXPIRY = -1
 MAX_QUANTITY = 1_000_000
+# The service's named rates (feeRate), fastestFee first: its default, chosen to start with.
+BID_FEE_PRESETS = tuple(
+    FeePreset(label, name.target_blocks, unknown, name)
+    for label, unknown, name in (
+        (strings.BID_FEE_FASTEST, strings.BID_FEE_FASTEST_UNKNOWN, FeeRateName.FASTEST),
+        (strings.BID_FEE_HALF_HOUR, strings.BID_FEE_HALF_HOUR_UNKNOWN, FeeRateName.HALF_HOUR),
+        (strings.BID_FEE_HOUR, strings.BID_FEE_HOUR_UNKNOWN, FeeRateName.HOUR),
+        (strings.BID_FEE_MINIMUM, strings.BID_FEE_MINIMUM_UNKNOWN, FeeRateName.MINIMUM),
+    )
+)
 
 
 def _with_message(widget: QWidget, hint: QLabel | None = None) -> tuple[QWidget, QLabel]:
@@ -113,6 +126,18 @@ class BidForm(QWidget):
         expiry_layout.setContentsMargins(0, 0, 0, 0)
         expiry_layout.addWidget(self.expiry_preset)
         expiry_layout.addWidget(self.expiry_at, 1)
+        self.fee_rate = FeePicker(
+            presets=BID_FEE_PRESETS, default_preset=0, min_rate=MIN_BID_FEE_RATE
+        )
+        fee_row = QWidget()
+        fee_layout = QVBoxLayout(fee_row)
+        fee_layout.setContentsMargins(0, 0, 0, 0)
+        fee_layout.setSpacing(2)
+        fee_layout.addWidget(self.fee_rate)
+        fee_hint = message_label("hint")
+        fee_hint.setText(strings.BID_FEE_RATE_HINT)
+        fee_layout.addWidget(fee_hint)
+        fee_row.setFocusProxy(self.fee_rate)
         self.traits = TraitPicker(MAX_TRAITS_PER_REQUEST)
 
         self.messages: dict[str, QLabel] = {}
@@ -125,6 +150,7 @@ class BidForm(QWidget):
             (strings.BID_PRICE, PRICE, self.price),
             (strings.BID_QUANTITY, QUANTITY, self.quantity),
             (strings.BID_EXPIRY, EXPIRY, expiry_row),
+            (strings.BID_FEE_RATE, None, fee_row),
             (strings.BID_TRAITS, TRAITS, self.traits),
         )
         self.labels: dict[str, QLabel] = {}
@@ -154,6 +180,7 @@ class BidForm(QWidget):
         self.price.changed.connect(self.changed)
         self.quantity.valueChanged.connect(self.changed)
         self.expiry_at.dateTimeChanged.connect(self.changed)
+        self.fee_rate.changed.connect(self.changed)
         self.traits.changed.connect(self.changed)
         self._layout_changed()
 
@@ -178,6 +205,13 @@ class BidForm(QWidget):
         chosen = self.expiry_at.dateTime().toMSecsSinceEpoch()
         return chosen if chosen >= now_ms + MIN_BID_EXPIRY_MS else None
 
+    def fee_rate_choice(self) -> BidFeeRate:
+        """The service's named rate chosen, or the custom sat/vB (its range keeps it valid)."""
+        preset = self.fee_rate.preset()
+        if preset is not None and isinstance(preset.key, FeeRateName):
+            return BidFeeRate.named(preset.key)
+        return BidFeeRate.custom(self.fee_rate.custom.value())
+
     def draft(self, now_ms: int) -> BidDraft:
         return BidDraft(
             runes=self.runes,
@@ -187,6 +221,7 @@ class BidForm(QWidget):
             quantity=self.quantity.value(),
             expiry_ms=self.expiry_ms(now_ms),
             traits=tuple(self.traits.selected()) if self._traits_apply() else (),
+            fee_rate=self.fee_rate_choice(),
         )
 
     # -- showing ------------------------------------------------------------------------------

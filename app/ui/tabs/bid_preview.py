@@ -1,14 +1,16 @@
 """The Bid tab's live preview, computed without widgets: from what the form holds (`BidDraft`)
 to every rule it breaks (each at its form field, from `app.core.bid_validation`), the number of
-bids, the pools it touches and whether each fits (`app.core.pools`), and the exact message the
-payment key will sign (`app.core.bid_message`)."""
+bids, the pools it touches and whether each fits (`app.core.pools`), the fee rate the fill is
+asked at (`feeRate`, not signed), and the exact message the payment key will sign
+(`app.core.bid_message`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from app.core.bid_fee_rate import DEFAULT_BID_FEE_RATE, BidFeeRate
 from app.core.bid_message import bid_message
 from app.core.bid_request import (
     META_TYPE_ORDINALS,
@@ -58,6 +60,7 @@ class BidDraft:
     quantity: int
     expiry_ms: int | None  # None: the chosen date and time is not usable
     traits: tuple[tuple[str, str], ...] = ()
+    fee_rate: BidFeeRate = DEFAULT_BID_FEE_RATE
 
     @property
     def meta_type(self) -> str:
@@ -101,7 +104,15 @@ def build_unsigned(
     who = who or BidderIdentity(_PLACEHOLDER_ADDRESS, _PLACEHOLDER_KEY, _PLACEHOLDER_ADDRESS)
     expiry = draft.expiry_ms if draft.expiry_ms is not None else now_ms
     traits = tuple(Trait(t, v) for t, v in draft.traits)
-    spec = BidSpec(draft.target, draft.price or 0, draft.quantity, expiry, traits, draft.meta_type)
+    spec = BidSpec(
+        draft.target,
+        draft.price or 0,
+        draft.quantity,
+        expiry,
+        traits,
+        draft.meta_type,
+        draft.fee_rate,
+    )
     return bid_request(spec, who, now_ms)
 
 
@@ -154,12 +165,27 @@ def preview(
     return BidPreview(errors, count, total, pools, message, balance is not None)
 
 
+def fee_rate_text(choice: BidFeeRate, estimate: float | None) -> str:
+    """What the preview says of the fill's fee rate: a name with its current estimate (when
+    known), or the custom rate."""
+    from app.ui.widgets.fee_picker import rate_text
+
+    if choice.name is None:
+        assert choice.sat_vb is not None
+        return strings.BID_PREVIEW_FEE_CUSTOM.format(rate=rate_text(choice.sat_vb))
+    if estimate is None:
+        return strings.BID_PREVIEW_FEE_NAMED_UNKNOWN.format(name=choice.name.value)
+    return strings.BID_PREVIEW_FEE_NAMED.format(name=choice.name.value, rate=rate_text(estimate))
+
+
 def spec_of(draft: BidDraft) -> BidSpec:
     """The services' request description (the request is rebuilt and re-signed per attempt)."""
     from app.services.bids import BidSpec
 
     assert draft.price is not None and draft.expiry_ms is not None
     if draft.runes:
-        return BidSpec.rune(draft.target, draft.price, draft.quantity, draft.expiry_ms)
-    traits = [Trait(t, v) for t, v in draft.traits]
-    return BidSpec.trait(draft.target, traits, draft.price, draft.quantity, draft.expiry_ms)
+        spec = BidSpec.rune(draft.target, draft.price, draft.quantity, draft.expiry_ms)
+    else:
+        traits = [Trait(t, v) for t, v in draft.traits]
+        spec = BidSpec.trait(draft.target, traits, draft.price, draft.quantity, draft.expiry_ms)
+    return replace(spec, fee_rate=draft.fee_rate)

@@ -1,8 +1,9 @@
 """Bid: collection, trait, range and rune bids. The form on the left; on the right a live
 preview (bids placed, pools touched and whether each fits, the exact message to be signed),
-recomputed as the user types, with every broken rule shown at its field. Place signs, checks
-the signature with the independent verifier and sends by the services' retry rules
-(`services.bids.place_bid`), showing any wait the rate limit imposes."""
+recomputed as the user types, with every broken rule shown at its field, and the fee rate the
+fill is asked at (the picker's named rates carry the network's current estimates). Place
+signs, checks the signature with the independent verifier and sends by the services' retry
+rules (`services.bids.place_bid`), showing any wait the rate limit imposes."""
 
 from __future__ import annotations
 
@@ -32,7 +33,14 @@ from app.ui.async_tools import async_slot
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
 from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.bid_form import BidForm
-from app.ui.tabs.bid_preview import GENERAL, BidDraft, BidPreview, preview, spec_of
+from app.ui.tabs.bid_preview import (
+    GENERAL,
+    BidDraft,
+    BidPreview,
+    fee_rate_text,
+    preview,
+    spec_of,
+)
 from app.ui.widgets import message_label, set_message
 
 if TYPE_CHECKING:
@@ -95,6 +103,7 @@ class BidTab(QWidget):
         self.count_label = QLabel()
         self.count_label.setWordWrap(True)
         self.count_label.setProperty("role", "title")
+        self.fee_rate_label = message_label("hint")
         self.pools = QTableWidget(0, len(strings.BID_PREVIEW_POOLS_HEADERS))
         self.pools.setHorizontalHeaderLabels(list(strings.BID_PREVIEW_POOLS_HEADERS))
         self.pools.verticalHeader().setVisible(False)
@@ -131,6 +140,7 @@ class BidTab(QWidget):
         preview_box = QGroupBox(strings.BID_PREVIEW)
         preview_layout = QVBoxLayout(preview_box)
         preview_layout.addWidget(self.count_label)
+        preview_layout.addWidget(self.fee_rate_label)
         preview_layout.addWidget(self.pools)
         preview_layout.addWidget(self.balance_hint)
         preview_layout.addWidget(self.message_caption)
@@ -153,6 +163,7 @@ class BidTab(QWidget):
         self.form.changed.connect(self.update_preview)
         self.state.updated.connect(self.update_preview)
         self.session.changed.connect(self.load_catalog)
+        self.session.changed.connect(self.load_fee_estimates)
         context.theme_changed.connect(self._restyle)  # bound: dropped when the tab goes
         self.update_preview()
 
@@ -165,6 +176,7 @@ class BidTab(QWidget):
         if self.session.connected:
             self.state.request_refresh()
             self.load_catalog()  # collections may have been added since
+            self.load_fee_estimates()  # the fee market moves
 
     # -- catalog ------------------------------------------------------------------------------
 
@@ -181,6 +193,31 @@ class BidTab(QWidget):
 
         self.form.set_collections(await collection_catalog(self.session.sandbox_root))
 
+    @async_slot()
+    async def load_fee_estimates(self) -> None:
+        """The network's fee rates, shown beside the service's named rates (the same
+        estimates as the Fund panel's picker); without them the names stay choosable."""
+        from app.services.errors import NetError
+
+        if not self.session.connected:
+            return
+        services = self.context.connection
+        try:
+            await self.session.ensure_ready()
+            ctx = self.session.read_context()
+            from app.services.funding import fee_estimates  # loaded by ensure_ready
+
+            estimates = await fee_estimates(ctx)
+        except (NotReadyError, NetError) as exc:
+            log.info("no fee estimates: %s", type(exc).__name__)
+            self.form.fee_rate.set_estimates(None)
+            return
+        except Exception:
+            if self.context.connection is not services:
+                return  # the connection closed under the request
+            raise
+        self.form.fee_rate.set_estimates(estimates)
+
     # -- preview ------------------------------------------------------------------------------
 
     def _identity(self) -> BidderIdentity | None:
@@ -196,8 +233,9 @@ class BidTab(QWidget):
     def update_preview(self, *_: object) -> None:
         now = self.session.clock.now_ms()
         view = self.state.view
+        draft = self.form.draft(now)
         result = preview(
-            self.form.draft(now),
+            draft,
             self._identity(),
             None if view is None else view.bids,
             None if view is None else view.balance.total,
@@ -214,6 +252,7 @@ class BidTab(QWidget):
             self.count_label.setText(
                 strings.counted(strings.BID_PREVIEW_COUNT, result.bid_count, total=total)
             )
+        self.fee_rate_label.setText(fee_rate_text(draft.fee_rate, self.form.fee_rate.estimate()))
         self._show_pools(result)
         self.balance_hint.setText("" if result.balance_known else strings.BID_PREVIEW_NO_BALANCE)
         self.message.setPlainText(result.message or strings.BID_PREVIEW_NO_KEYS)

@@ -1,11 +1,16 @@
-"""A fee-rate picker: fast / normal / slow from the fee estimator, or a custom sat/vB.
+"""A fee-rate picker: presets from the fee estimator, or a custom sat/vB.
 
-The estimates arrive later (`set_estimates`), so the picker starts on Custom with a sane
-default; once they arrive, Normal is chosen unless the user already typed a rate."""
+The Fund panel's presets are fast / normal / slow (`FUND_PRESETS`), each shown only with its
+estimate; the Bid tab's are the service's named rates (`FeePreset.label_unknown` keeps them
+choosable before any estimate is known, since the service reads the name itself). The
+estimates arrive later (`set_estimates`): a preset the user chose stays chosen; until then
+the picker starts on its default preset, or on Custom with a sane rate when no preset can be
+shown; a custom rate the user typed is kept."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 from PySide6.QtCore import Signal
@@ -13,10 +18,26 @@ from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QHBoxLayout, QWidget
 
 from app.ui import strings
 
-# (label, confirmation target in blocks)
-PRESETS = ((strings.FEE_FAST, 1), (strings.FEE_NORMAL, 3), (strings.FEE_SLOW, 6))
+
+@dataclass(frozen=True)
+class FeePreset:
+    """One choice: `label` shows its estimate (`{rate}`); `label_unknown`, when given, is
+    shown while no estimate is known (else the preset waits for one); `key` names it."""
+
+    label: str
+    blocks: int  # the confirmation target it stands for
+    label_unknown: str | None = None
+    key: object = None
+
+
+FUND_PRESETS = (
+    FeePreset(strings.FEE_FAST, 1),
+    FeePreset(strings.FEE_NORMAL, 3),
+    FeePreset(strings.FEE_SLOW, 6),
+)
 CUSTOM = -1
 DEFAULT_CUSTOM_RATE = 2.0
+MIN_RATE = 0.1
 MAX_RATE = 10_000.0
 
 
@@ -34,14 +55,24 @@ def for_target(by_target: Mapping[int, float], blocks: int) -> float:
 class FeePicker(QWidget):
     changed = Signal()
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        *,
+        presets: Sequence[FeePreset] = FUND_PRESETS,
+        default_preset: int = 1,
+        min_rate: float = MIN_RATE,
+    ) -> None:
         super().__init__(parent)
+        self.presets = tuple(presets)
+        self.default_preset = default_preset
+        self._rates: dict[int, float] = {}  # preset index -> its estimate, when known
         self.choice = QComboBox()
         self.custom = QDoubleSpinBox()
         self.custom.setDecimals(1)
-        self.custom.setRange(0.1, MAX_RATE)
+        self.custom.setRange(min_rate, MAX_RATE)
         self.custom.setSingleStep(1.0)
-        self.custom.setValue(DEFAULT_CUSTOM_RATE)
+        self.custom.setValue(max(min_rate, DEFAULT_CUSTOM_RATE))
         self.custom.setSuffix(strings.SUFFIX_SAT_VB)
         self.custom.setAccessibleName(strings.FEE_CUSTOM)
         layout = QHBoxLayout(self)
@@ -55,27 +86,44 @@ class FeePicker(QWidget):
         self.custom.valueChanged.connect(self._custom_changed)
 
     def set_estimates(self, by_target: Mapping[int, float] | None) -> None:
-        """Fill the presets from the estimator (None: none known, custom only)."""
+        """Fill the presets from the estimator (None: none known)."""
         previous = self.choice.currentData()
         self.choice.blockSignals(True)
         self.choice.clear()
-        if by_target:
-            for label, blocks in PRESETS:
-                rate = for_target(by_target, blocks)
-                self.choice.addItem(label.format(rate=rate_text(rate)), rate)
+        self._rates = {}
+        for index, preset in enumerate(self.presets):
+            if by_target:
+                self._rates[index] = rate = for_target(by_target, preset.blocks)
+                self.choice.addItem(preset.label.format(rate=rate_text(rate)), index)
+            elif preset.label_unknown is not None:
+                self.choice.addItem(preset.label_unknown, index)
         self.choice.addItem(strings.FEE_CUSTOM, CUSTOM)
         self.choice.setToolTip("" if by_target else strings.FEE_NO_ESTIMATES)
-        if by_target and not self._user_typed:
-            self.choice.setCurrentIndex(1)  # Normal
-        elif previous == CUSTOM or not by_target:
-            self.choice.setCurrentIndex(self.choice.count() - 1)
+        shown = self.choice.findData(previous) if previous is not None else -1
+        default = self.choice.findData(self.default_preset)
+        if shown >= 0 and not (previous == CUSTOM and not self._user_typed and default >= 0):
+            self.choice.setCurrentIndex(shown)  # what the user chose stays chosen
+        elif default >= 0:
+            self.choice.setCurrentIndex(default)
+        else:
+            self.choice.setCurrentIndex(self.choice.count() - 1)  # Custom
         self.choice.blockSignals(False)
         self._choice_changed()
 
-    def rate(self) -> Fraction:
-        """The chosen rate in sat/vB."""
+    def preset(self) -> FeePreset | None:
+        """The chosen preset; None for a custom rate."""
         data = self.choice.currentData()
-        value = self.custom.value() if data == CUSTOM or data is None else float(data)
+        return None if data is None or data == CUSTOM else self.presets[int(data)]
+
+    def estimate(self) -> float | None:
+        """The chosen preset's current estimate (None: custom, or not known)."""
+        data = self.choice.currentData()
+        return None if data is None or data == CUSTOM else self._rates.get(int(data))
+
+    def rate(self) -> Fraction:
+        """The chosen rate in sat/vB: the preset's estimate, else the custom rate."""
+        estimate = self.estimate()
+        value = self.custom.value() if estimate is None else estimate
         return Fraction(str(value))
 
     def _choice_changed(self, *_: object) -> None:
