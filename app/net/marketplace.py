@@ -24,6 +24,12 @@ from app.net.errors import (
 from app.net.fields import Reader, as_str
 from app.net.http import HttpClient, QueryParams, Timeouts
 from app.net.marketplace_bids import BidListEntry, parse_bid_list
+from app.net.marketplace_catalog import (
+    COLLECTION_PATH,
+    CatalogAnswer,
+    not_offered,
+    parse_collection_catalog,
+)
 from app.net.marketplace_requests import (
     CancelRequest,
     InscriptionBidIntentRequest,
@@ -145,6 +151,21 @@ class MarketplaceClient(HttpClient):
             return []
         body = self.json_or_raise(response, self.marketplace_error)
         return parse_bid_list(Reader(self.service, "/address/bids"), body, address)
+
+    # --- catalog --------------------------------------------------------------------------
+
+    async def get_collection(self, slug: str) -> CatalogAnswer:
+        """The catalog entry of ``slug`` with its traits (``marketplace_catalog``): found, a
+        collection the service does not know, or no catalog offered at all."""
+        params = {"collection_id": slug, "categoryAttributes": "true"}
+        response = await self.send("GET", COLLECTION_PATH, params=params)
+        if not_offered(response):
+            return CatalogAnswer(offered=False)
+        if response.status_code in (400, 404):
+            return CatalogAnswer(offered=True)  # the service knows no such collection
+        body = self.json_or_raise(response, self.marketplace_error)
+        found = parse_collection_catalog(Reader(self.service, COLLECTION_PATH), body, slug)
+        return CatalogAnswer(offered=True, collection=found)
 
     # --- challenge and cancel ---------------------------------------------------------------
 

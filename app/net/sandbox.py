@@ -22,10 +22,13 @@ import httpx
 
 from app.net.fields import Reader, as_str, is_int
 from app.net.http import HttpClient, Timeouts
+from app.net.marketplace_catalog import CollectionInfo
 
 INFO_PATH = "/sandbox/info"
 COLLECTIONS_PATH = "/sandbox/collections"
 _KEY_HEX_CHARS = 66  # a compressed secp256k1 public key
+
+__all__ = ["CollectionInfo", "SandboxClient", "SandboxInfo", "parse_collections", "parse_info"]
 
 log = logging.getLogger(__name__)
 
@@ -42,15 +45,6 @@ class SandboxInfo:
     service_public_key: bytes | None = None  # 33 bytes
     clock_ms: int | None = None
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False)
-
-
-@dataclass(frozen=True)
-class CollectionInfo:
-    """One collection and its traits: (trait_type, the values it takes) pairs."""
-
-    slug: str
-    name: str
-    traits: tuple[tuple[str, tuple[str, ...]], ...]
 
 
 class SandboxClient(HttpClient):

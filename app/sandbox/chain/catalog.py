@@ -230,3 +230,14 @@ def declare_rune_issue(
         "INSERT INTO rune_issues (txid, vout, rune, amount) VALUES (?, ?, ?, ?)",
         (txid, vout, rune, str(amount)),
     )
+
+
+def trait_value_counts(conn: sqlite3.Connection, slug: str) -> dict[tuple[str, str], int]:
+    """How many of the collection's inscriptions carry each (trait_type, value)."""
+    rows = conn.execute(
+        "SELECT json_extract(a.value, '$.trait_type'), json_extract(a.value, '$.value'), "
+        "COUNT(*) FROM inscriptions i, json_each(i.attributes) a WHERE i.collection = ? "
+        "GROUP BY 1, 2",
+        (slug,),
+    )
+    return {(str(t), str(v)): int(n) for t, v, n in rows}

@@ -340,6 +340,11 @@ class Node:
         with self._locked():
             return catalog.collection_json(self._store.conn, slug)
 
+    def collection_trait_counts(self, slug: str) -> dict[tuple[str, str], int]:
+        """(trait_type, value) -> how many of the collection's inscriptions carry it."""
+        with self._locked():
+            return catalog.trait_value_counts(self._store.conn, slug)
+
     def rune(self, name: str) -> Json | None:
         """The etched rune `name` (with or without spacers): {rune, spaced, symbol,
         divisibility, number}, or None. Raises InvalidRequest for a malformed name."""

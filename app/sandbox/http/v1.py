@@ -19,6 +19,7 @@ from app.sandbox.http import (
     routes_sandbox_market,
     routes_v1_bids,
     routes_v1_cancel,
+    routes_v1_catalog,
     routes_v1_inscription_bids,
     routes_v1_listings,
     routes_v1_wallet,
@@ -31,6 +32,7 @@ from app.sandbox.market.service import Market
 V1_PREFIX = "/v1"
 _V1_MODULES: tuple[ModuleType, ...] = (
     routes_v1_wallet,
+    routes_v1_catalog,
     routes_v1_bids,
     routes_v1_cancel,
     routes_v1_withdraw,

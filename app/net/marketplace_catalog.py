@@ -1,0 +1,97 @@
+"""``GET /collection``: one collection's catalog entry and its traits, as the public service
+documents it (``../shared/notes/satflow-market-data.md``, "/collection"):
+
+    {"success": true, "data": {"collection": [{"id": "nodemonkes", "name": "NodeMonkes",
+     "total_items": 10000, ..., "category_attributes": [{"key": "Body",
+     "values": [{"value": "Blue", "count": 123}, ...]}, ...]}]}}
+
+Query ``collection_id`` (snake case, still) and ``categoryAttributes=true`` for the traits.
+``data.collection`` is an array; the entry whose ``id`` is the slug asked for is the answer
+(the first one when no id matches exactly). The service offers no search or list of
+collections: a client can only look one up by its slug.
+
+A 404 answered by the service (its ``{"error"}`` or ``{"code": "NOT_FOUND"}`` body) means it
+knows no such collection; a 404 of a framework's unknown route (``{"detail": "Not Found"}``)
+or a 405 means the service does not offer the endpoint (``CatalogAnswer.offered`` False).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from app.net.fields import Reader, as_int, as_str
+
+COLLECTION_PATH = "/collection"
+
+
+@dataclass(frozen=True)
+class CollectionInfo:
+    """One collection and its traits: (trait_type, the values it takes) pairs."""
+
+    slug: str
+    name: str
+    traits: tuple[tuple[str, tuple[str, ...]], ...]
+    total_items: int | None = None
+
+
+@dataclass(frozen=True)
+class CatalogAnswer:
+    """What the service said of one slug: its entry, or (offered, no entry) that it knows no
+    such collection, or (not offered) that it has no catalog to ask."""
+
+    offered: bool
+    collection: CollectionInfo | None = None
+
+
+def not_offered(response: httpx.Response) -> bool:
+    """A 405, or a 404 whose body is a web framework's unknown-route answer."""
+    if response.status_code == 405:
+        return True
+    if response.status_code != 404:
+        return False
+    try:
+        body = response.json()
+    except ValueError:
+        return True  # an HTML or empty 404 is no service's "not found" answer
+    return isinstance(body, Mapping) and set(body) == {"detail"}
+
+
+def parse_collection_catalog(r: Reader, body: Any, slug: str) -> CollectionInfo | None:
+    """The entry of `slug` in a ``/collection`` body (None: the array is empty). The envelope
+    and the array are required; a malformed trait or value is left out."""
+    data = r.obj(r.obj(body).get("data", body), "data")
+    entries = data.get("collection")
+    if isinstance(entries, Mapping):
+        entries = [entries]  # tolerate a single object where the docs show an array
+    if not isinstance(entries, list):
+        raise r.error("data.collection is not a list", "data.collection")
+    usable = [e for e in entries if isinstance(e, Mapping) and as_str(e.get("id"))]
+    if not usable:
+        return None
+    entry = next((e for e in usable if e.get("id") == slug), usable[0])
+    traits = []
+    for attribute in _list(entry.get("category_attributes")):
+        key = as_str(attribute.get("key")) if isinstance(attribute, Mapping) else None
+        if not key:
+            continue
+        values = tuple(
+            value
+            for item in _list(attribute.get("values"))
+            if isinstance(item, Mapping) and (value := as_str(item.get("value")))
+        )
+        if values:
+            traits.append((key, values))
+    return CollectionInfo(
+        slug=str(entry["id"]),
+        name=as_str(entry.get("name")) or str(entry["id"]),
+        traits=tuple(traits),
+        total_items=as_int(entry.get("total_items")),
+    )
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
