@@ -46,6 +46,7 @@ __all__ = [
     "cancel_bid",
     "cancel_bids",
     "challenge_cache",
+    "maker_addresses",
 ]
 
 CHUNK = 100  # ids per request
@@ -108,6 +109,13 @@ async def cancel_bid(
     ctx: ServiceContext, bid_id: str, *, cache: ChallengeCache | None = None
 ) -> CancelItem:
     return (await cancel_bids(ctx, [bid_id], cache=cache)).items[0]
+
+
+async def maker_addresses(ctx: ServiceContext, bid_ids: Sequence[str]) -> tuple[str, ...]:
+    """Every address of ours whose credential a cancel of `bid_ids` may present, in the order
+    they are tried (a cancel signed elsewhere needs each one's challenge signed)."""
+    groups = await _by_maker(ctx, list(dict.fromkeys(bid_ids)))
+    return tuple(dict.fromkeys(address for makers in groups for address in makers))
 
 
 class _Refused(Exception):

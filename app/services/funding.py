@@ -53,9 +53,10 @@ from app.services.errors import (
 )
 from app.services.psbt_flow import market_facts
 from app.wallet.addresses import AddressType, PublicRoleKey, decode_address
-from app.wallet.finalize import extract_transaction, finalize_psbt
+from app.wallet.finalize import FinalizeError, extract_transaction, finalize_psbt
 from app.wallet.keys import RoleKey
 from app.wallet.psbt_fixes import FixedPSBT, new_transaction
+from app.wallet.psbt_io import parse_psbt
 from app.wallet.psbt_signer import sign_psbt
 from app.wallet.signing_gate import approved_sign_requests, guard
 
@@ -328,8 +329,23 @@ async def execute_funding(ctx: ServiceContext, plan: FundingPlan) -> FundingResu
         raise PolicyRefusedError(plan.verdict, plan.review)  # a fee the user did not accept
     keys = ctx.signing_keys()
     raw_hex = await ctx.run_cpu(_sign_and_extract, plan.psbt, plan.verdict, keys.payment)
+    txid = await _broadcast(ctx, raw_hex)
+    return FundingResult(txid, plan.amount, plan.fee, plan.change)
+
+
+async def submit_signed_funding(ctx: ServiceContext, amount: int, signed: str) -> FundingResult:
+    """Finalize and broadcast a funding PSBT signed elsewhere (base64, already checked against
+    its review by `offline.import_signed`: the approved signatures only)."""
+    psbt = parse_psbt(signed)
+    raw_hex, fee, change = await ctx.run_cpu(
+        _finalize_and_extract, psbt, ctx.payment_public.script_pubkey
+    )
+    return FundingResult(await _broadcast(ctx, raw_hex), amount, fee, change)
+
+
+async def _broadcast(ctx: ServiceContext, raw_hex: str) -> str:
     try:
-        txid = await ctx.clients.esplora.broadcast(raw_hex)
+        return await ctx.clients.esplora.broadcast(raw_hex)
     except BroadcastRejected as exc:
         raise BroadcastError(f"The network refused the funding transaction: {exc.reason}") from exc
     except NetError as exc:
@@ -337,7 +353,20 @@ async def execute_funding(ctx: ServiceContext, plan: FundingPlan) -> FundingResu
             f"The funding transaction could not be sent ({type(exc).__name__}); check the "
             "payment address's history before trying again, it may have gone through."
         ) from exc
-    return FundingResult(txid, plan.amount, plan.fee, plan.change)
+
+
+def _finalize_and_extract(psbt: FixedPSBT, change_script: bytes) -> tuple[str, int, int]:
+    """(raw transaction hex, fee, change back to `change_script`) of a signed PSBT."""
+    spent = sum(int(inp.witness_utxo.value) for inp in psbt.inputs if inp.witness_utxo)
+    paid = sum(int(out.value) for out in psbt.outputs)
+    change = sum(
+        int(out.value) for out in psbt.outputs if bytes(out.script_pubkey.data) == change_script
+    )
+    try:
+        finalize_psbt(psbt)
+    except FinalizeError as exc:
+        raise ServiceError(f"The signed funding transaction cannot be completed: {exc}.") from None
+    return str(extract_transaction(psbt).serialize().hex()), spent - paid, change
 
 
 async def fund_bidding_wallet(

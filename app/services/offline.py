@@ -6,8 +6,13 @@ import the signed files and submit them.
     batch = await import_signed(ctx, directory, expected=manifest)        # online again
     result = await submit_imported(ctx, batch)
 
-Files: `NN-<flow>.psbt` (binary) and `.txt` (base64) per PSBT, `manifest.json` (what each is
-for, `offline_manifest`), and after signing `NN-<flow>.signed.psbt` / `.signed.txt`.
+Files (`offline_files`): `NN-<flow>.psbt` (binary) and `.txt` (base64) per PSBT,
+`manifest.json` (what each is for, `offline_manifest`), and after signing
+`NN-<flow>.signed.psbt` / `.signed.txt`, or a PSBT another wallet signed, saved in the folder
+under any name. A profile whose keys sign elsewhere exports with `export_for_signing`: each
+PSBT names its keys by origin (fingerprint and path) on the inputs to sign, so hardware wallets,
+Sparrow or Bitcoin Core recognise them. Funding, withdrawals, inscription bids and listings
+export the same way.
 The offline side builds its review context from the LOCAL keys plus the facts the manifest
 recorded at export (it cannot ask ord), reviews every PSBT before signing any, and signs only
 what its own verdict approves. This module never constructs a network client on that path.
@@ -29,7 +34,6 @@ import asyncio
 import base64
 import hashlib
 import json
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +45,7 @@ from app.core.signing_policy import Flow, with_fee_consent
 from app.services.bidding_wallet import bidding_wallet_address
 from app.services.context import CancelToken, ServiceContext
 from app.services.errors import ServiceError
+from app.services.funding import FundingPlan, FundingResult, submit_signed_funding
 from app.services.inscription_bid import (
     InscriptionBidPlaced,
     InscriptionBidPlan,
@@ -51,6 +56,15 @@ from app.services.listings import (
     ListingsDone,
     listing_from_wire,
     submit_listings,
+)
+from app.services.offline_files import (
+    OfflineFileError as OfflineFileError,  # raised by import_signed; callers catch it from here
+)
+from app.services.offline_files import (
+    read_exported,
+    read_manifest,
+    read_signed,
+    write_whole,
 )
 from app.services.offline_manifest import MANIFEST_NAME, Manifest, ManifestError, ManifestItem
 from app.services.psbt_flow import (
@@ -67,20 +81,17 @@ from app.services.psbt_flow import (
 from app.services.psbt_signed import approved_signatures_only
 from app.services.withdraw import WithdrawDone, WithdrawPlan, submit_signed_withdraw
 from app.wallet.acp_ledger import AcpLedger
+from app.wallet.addresses import KeyRole, PublicRoleKey
 from app.wallet.keys import WalletKeys
-from app.wallet.psbt_fixes import FixedPSBT
-from app.wallet.psbt_io import PsbtDecodeError, parse_psbt, psbt_to_bytes
-from app.wallet.psbt_reader import unsigned_txid
+from app.wallet.psbt_io import psbt_to_base64, psbt_to_bytes
+from app.wallet.psbt_origins import add_key_origins
 
 _FILE_STEM = {
     Flow.SECURE_LISTING: "secure-listing",
     Flow.WITHDRAW: "withdraw",
     Flow.INSCRIPTION_BID: "inscription-bid",
+    Flow.FUNDING: "funding",
 }
-
-
-class OfflineFileError(ServiceError):
-    """An exported or signed file is missing, unreadable, or not the one the manifest names."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +114,19 @@ def inscription_bid_export_items(plan: InscriptionBidPlan) -> list[ExportItem]:
     return [ExportItem(plan.psbt, {"inscriptionId": plan.inscription_id, "price": plan.price})]
 
 
+def funding_export_items(plan: FundingPlan) -> list[ExportItem]:
+    """The funding PSBT we built, as the flows' reviewed plan (the payment key signs it)."""
+    psbt = PsbtPlan(
+        psbt_to_base64(plan.psbt),
+        plan.review,
+        plan.verdict,
+        plan.intent,
+        KeyRole.PAYMENT,
+        plan.label,
+    )
+    return [ExportItem(psbt, {"amount": plan.amount})]
+
+
 @dataclass(frozen=True)
 class OfflineSigned:
     item: ManifestItem
@@ -119,9 +143,27 @@ class ImportedItem:
 # --- export (online) ---------------------------------------------------------------------------
 
 
-def export_offline(directory: Path, items: Sequence[ExportItem]) -> Manifest:
+async def export_for_signing(
+    ctx: ServiceContext, directory: Path, items: Sequence[ExportItem]
+) -> Manifest:
+    """`export_offline` with the profile's keys named in each PSBT (`keys`), in an executor."""
+    keys = (ctx.payment_public, ctx.ordinals_public)
+    return await ctx.run_cpu(_export_with_keys, directory, items, keys)
+
+
+def _export_with_keys(
+    directory: Path, items: Sequence[ExportItem], keys: Sequence[PublicRoleKey]
+) -> Manifest:
+    return export_offline(directory, items, keys=keys)
+
+
+def export_offline(
+    directory: Path, items: Sequence[ExportItem], *, keys: Sequence[PublicRoleKey] = ()
+) -> Manifest:
     """Write each PSBT (binary and base64) and the manifest; returns the manifest, which the
-    caller keeps to check the import against."""
+    caller keeps to check the import against. Each of `keys` with a key origin is named on
+    the inputs approved for signing (BIP-32 derivations: what hardware wallets, Sparrow or
+    Bitcoin Core sign by), and no other input names it."""
     if not items:
         raise ManifestError("There is nothing to export.")
     flows = {x.plan.flow for x in items}
@@ -134,9 +176,11 @@ def export_offline(directory: Path, items: Sequence[ExportItem]) -> Manifest:
     entries = []
     for n, x in enumerate(items, start=1):
         name = f"{n:02d}-{_FILE_STEM[x.plan.flow]}"
-        raw = psbt_to_bytes(x.plan.psbt())
-        _write(directory / f"{name}.psbt", raw)
-        _write(directory / f"{name}.txt", base64.b64encode(raw) + b"\n")
+        psbt = x.plan.psbt()
+        add_key_origins(psbt, keys, (p.input_index for p in x.plan.verdict.to_sign))
+        raw = psbt_to_bytes(psbt)
+        write_whole(directory / f"{name}.psbt", raw)
+        write_whole(directory / f"{name}.txt", base64.b64encode(raw) + b"\n")
         entries.append(_manifest_item(name, raw, x))
     manifest = Manifest(
         flow=str(flows.pop()),
@@ -148,7 +192,7 @@ def export_offline(directory: Path, items: Sequence[ExportItem]) -> Manifest:
         tip=context.tip,
         fastest_fee_rate=context.fastest_fee_rate,
     )
-    _write(directory / MANIFEST_NAME, json.dumps(manifest.to_json(), indent=2).encode())
+    write_whole(directory / MANIFEST_NAME, json.dumps(manifest.to_json(), indent=2).encode())
     return manifest
 
 
@@ -231,8 +275,8 @@ def sign_reviewed(
     check_manifest_permissions(reviewed.item, reviewed.plan)
     signed = sign_plan(reviewed.plan, keys, ledger)
     raw = base64.b64decode(signed.base64)
-    _write(directory / reviewed.item.signed_psbt_file, raw)
-    _write(directory / reviewed.item.signed_text_file, signed.base64.encode() + b"\n")
+    write_whole(directory / reviewed.item.signed_psbt_file, raw)
+    write_whole(directory / reviewed.item.signed_text_file, signed.base64.encode() + b"\n")
 
 
 async def sign_offline(
@@ -277,7 +321,7 @@ async def import_signed(
     imported = []
     for item in manifest.items:
         unsigned = read_exported(directory, item)
-        signed = _read_signed(directory, item)
+        signed = read_signed(directory, item)
         text = base64.b64encode(psbt_to_bytes(unsigned)).decode()
         plan = await review_online(ctx, text, item.intent, item.signer, item.label)
         if plan.needs_fee_consent:  # accepted where it was signed; shown again before submit
@@ -296,7 +340,7 @@ async def import_signed(
 
 async def submit_imported(
     ctx: ServiceContext, batch: Sequence[ImportedItem]
-) -> ListingsDone | WithdrawDone | InscriptionBidPlaced:
+) -> ListingsDone | WithdrawDone | InscriptionBidPlaced | FundingResult:
     """Submit the imported signed PSBTs the way their flow submits (one request per flow)."""
     if not batch:
         raise ManifestError("There is nothing to submit.")
@@ -305,6 +349,8 @@ async def submit_imported(
         listings = [listing_from_wire(x.item.submit["listing"]) for x in batch]
         return await submit_listings(ctx, listings, [x.signed_base64 for x in batch])
     (only,) = batch
+    if flow is Flow.FUNDING:
+        return await submit_signed_funding(ctx, int(only.item.submit["amount"]), only.signed_base64)
     if flow is Flow.WITHDRAW:
         return await submit_signed_withdraw(
             ctx, int(only.item.submit["amount"]), only.signed_base64
@@ -313,57 +359,6 @@ async def submit_imported(
     return await submit_signed_bid(
         ctx, str(submit["inscriptionId"]), int(submit["price"]), only.signed_base64
     )
-
-
-# --- files -------------------------------------------------------------------------------------
-
-
-def read_manifest(directory: Path) -> Manifest:
-    try:
-        data = json.loads((directory / MANIFEST_NAME).read_bytes())
-    except FileNotFoundError:
-        raise OfflineFileError(f"{directory} has no {MANIFEST_NAME}.") from None
-    except ValueError:
-        raise ManifestError(f"{MANIFEST_NAME} is not JSON.") from None
-    return Manifest.from_json(data)
-
-
-def read_exported(directory: Path, item: ManifestItem) -> FixedPSBT:
-    """The exported PSBT, checked against the manifest's digest and unsigned txid."""
-    raw = _read(directory / item.psbt_file)
-    if hashlib.sha256(raw).hexdigest() != item.sha256:
-        raise OfflineFileError(f"{item.psbt_file} is not the file that was exported (digest).")
-    psbt = _parse(raw, item.psbt_file)
-    if unsigned_txid(psbt) != item.unsigned_txid:
-        raise OfflineFileError(f"{item.psbt_file} is not transaction {item.unsigned_txid}.")
-    return psbt
-
-
-def _read_signed(directory: Path, item: ManifestItem) -> FixedPSBT:
-    binary = directory / item.signed_psbt_file
-    path = binary if binary.exists() else directory / item.signed_text_file
-    return _parse(_read(path), path.name)
-
-
-def _parse(raw: bytes, name: str) -> FixedPSBT:
-    try:
-        return parse_psbt(raw)
-    except PsbtDecodeError as exc:
-        raise OfflineFileError(f"{name}: {exc}") from None
-
-
-def _read(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise OfflineFileError(f"{path.name} is missing from {path.parent}.") from None
-
-
-def _write(path: Path, data: bytes) -> None:
-    """Write whole or not at all: a half-written PSBT file must never be found later."""
-    partial = path.with_name(path.name + ".partial")
-    partial.write_bytes(data)
-    os.replace(partial, path)
 
 
 def _listed(permissions: Sequence[Any]) -> str:

@@ -25,6 +25,7 @@ from app.core.psbt_review_time import ChainTip
 from app.core.signing_policy import (
     FeeBounds,
     FeeConsent,
+    FundingIntent,
     InscriptionBidIntent,
     Intent,
     SecureListingIntent,
@@ -175,6 +176,13 @@ def intent_json(intent: Intent) -> dict[str, Any]:
             "fees": _fees_json(intent.fees),
             "feeConsent": _consent_json(intent.fee_consent),
         }
+    if isinstance(intent, FundingIntent):
+        return {
+            "kind": "funding",
+            "amount": intent.amount,
+            "fees": _fees_json(intent.fees),
+            "feeConsent": _consent_json(intent.fee_consent),
+        }
     if isinstance(intent, SecureListingIntent):
         return {
             "kind": "secure_listing",
@@ -201,6 +209,10 @@ def intent_from_json(data: Mapping[str, Any], where: str) -> Intent:
             _int(data, "price"),
             _fees(data, where),
             _consent(data.get("feeConsent"), where),
+        )
+    if kind == "funding":
+        return FundingIntent(
+            _int(data, "amount"), _fees(data, where), _consent(data.get("feeConsent"), where)
         )
     if kind == "secure_listing":
         ins, runes = data.get("inscriptionId"), data.get("runesOutpoint")

@@ -42,7 +42,7 @@ class LoadedPsbt:
         return 2 if self.signed_inputs == self.inputs else 1
 
 
-def _is_signed(scope: Any) -> bool:
+def is_signed(scope: Any) -> bool:
     """Whether a PSBT input carries a signature (partial, taproot key or script path) or is
     finalised."""
     # tap_key_sig is FixedInput's PSBT_IN_TAP_KEY_SIG (0x13), where our signer writes key-path
@@ -71,7 +71,7 @@ def load_psbt_file(path: Path) -> LoadedPsbt:
         psbt = parse_psbt(data)
     except PsbtDecodeError as exc:
         raise PsbtFileError(str(exc)) from None
-    signed = sum(1 for scope in psbt.inputs if _is_signed(scope))
+    signed = sum(1 for scope in psbt.inputs if is_signed(scope))
     return LoadedPsbt(path, psbt, len(psbt.inputs), len(psbt.outputs), signed)
 
 

@@ -8,7 +8,8 @@ signer returns. An offline file may carry more than signature fields (unknown an
 keys, which embit keeps): `approved_signatures_only` rebuilds the PSBT from the reviewed one
 and copies the approved inputs' signatures alone, so nothing else signed can reach the
 service (a signature of ours hidden in an unknown key, say SIGHASH_NONE, would let anyone
-take the coin).
+take the coin). Each copied signature is verified (`psbt_signature_check`): a signature
+changed on the way, or made over another transaction, is refused before it is sent.
 """
 
 from __future__ import annotations
@@ -17,6 +18,11 @@ from app.core.signing_policy import Verdict
 from app.services.errors import ServiceError
 from app.wallet.psbt_fixes import FixedInput, FixedPSBT
 from app.wallet.psbt_reader import unsigned_txid
+from app.wallet.psbt_signature_check import (
+    SignatureCheckError,
+    check_signatures,
+    recover_final_signatures,
+)
 
 
 class SignedPsbtMismatchError(ServiceError):
@@ -75,13 +81,30 @@ def _hash_type(sig: bytes) -> int:
 
 def approved_signatures_only(unsigned: FixedPSBT, signed: FixedPSBT, verdict: Verdict) -> FixedPSBT:
     """The reviewed PSBT with only the approved inputs' signatures (partial, taproot key
-    path, taproot script path) copied from `signed`, after `check_signed` on both."""
+    path, taproot script path) copied from `signed`, after `check_signed` on both; an input
+    the other wallet finalised gives its signature back from the final witness. Every copied
+    signature must verify against this transaction with the key it names."""
     check_signed(unsigned, signed, verdict)
     clean: FixedPSBT = FixedPSBT.parse(unsigned.serialize())
     for permission in verdict.to_sign:
-        source, target = signed.inputs[permission.input_index], clean.inputs[permission.input_index]
+        i = permission.input_index
+        try:
+            recover_final_signatures(signed, i)
+        except SignatureCheckError as exc:
+            raise SignedPsbtMismatchError(
+                f"Input {i}: {exc.reason}; nothing is submitted."
+            ) from None
+        source, target = signed.inputs[i], clean.inputs[i]
         target.partial_sigs = dict(source.partial_sigs)
         target.taproot_sigs = dict(source.taproot_sigs)
         target.tap_key_sig = source.tap_key_sig
-    check_signed(unsigned, clean, verdict)  # a signature only in a final witness is not kept
+    check_signed(unsigned, clean, verdict)  # a final witness this app cannot read is not kept
+    for permission in verdict.to_sign:
+        try:
+            check_signatures(clean, permission.input_index)
+        except SignatureCheckError as exc:
+            raise SignedPsbtMismatchError(
+                f"Input {exc.input_index}'s signature is not valid ({exc.reason}): it was "
+                "changed, or made for another transaction. Nothing is submitted."
+            ) from None
     return clean

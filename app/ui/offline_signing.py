@@ -40,7 +40,7 @@ def export_folder_of(path: Path) -> Path | None:
 
 
 async def read_export(folder: Path) -> Manifest:
-    from app.services.offline import read_manifest
+    from app.services.offline_files import read_manifest
 
     return await run_blocking(read_manifest, folder)
 
