@@ -53,6 +53,7 @@ EXPECTED_OPERATIONS = {
     ("post", "/sandbox/inscription-bids/accept"),
     ("post", "/sandbox/listings/purchase"),
     # The marketplace API of the spec, plus the sandbox's read-only views of its own state.
+    ("get", "/v1/collection"),
     ("get", "/v1/address/bidding-wallet"),
     ("get", "/v1/address/bids"),
     ("post", "/v1/bid/place"),
