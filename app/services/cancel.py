@@ -12,8 +12,12 @@ Refusals (403): a challenge we believe live may have expired, so a 403 is answer
 fetching and signing a new one; a refusal of that fresh challenge is a refused credential
 (`CredentialRefusedError`: that address may not cancel these bids), never reported as an
 expired challenge. A bid of another maker (the sandbox's CANCEL_NOT_MAKER) is said as such.
+When every address refused a request, a refused credential is what is said (the other
+address's "not the maker" only says the bids are not its own). One foreign id makes the
+service refuse its whole request, so a request of several ids refused as another maker's is
+split in halves until each refusal names one bid: the others get the service's own answer.
 When every request was refused, nothing was cancelled and the refusal is raised; otherwise
-the ids of a refused request are failures in the report, with the refusal as their reason.
+the ids of a refused request are failures in the report, each with a reason of its own.
 """
 
 from __future__ import annotations
@@ -88,19 +92,24 @@ async def cancel_bids(
     cache = cache or challenge_cache(ctx)
     items: dict[str, CancelItem] = {}
     refusals: list[ServiceError] = []
-    requests = 0
+    answered = 0  # requests the service carried out
     for makers, group in (await _by_maker(ctx, ids)).items():
-        for start in range(0, len(group), CHUNK):
-            chunk = group[start : start + CHUNK]
-            requests += 1
+        pending = [group[start : start + CHUNK] for start in range(0, len(group), CHUNK)]
+        while pending:
+            chunk = pending.pop(0)
             try:
                 result = await _cancel_as_first_accepted(ctx, makers, chunk, cache)
             except _Refused as refused:
+                if refused.not_maker and len(chunk) > 1:
+                    half = len(chunk) // 2  # which of them are another maker's?
+                    pending[:0] = [chunk[:half], chunk[half:]]
+                    continue
                 refusals.append(refused.error)
-                items.update((i, CancelItem(i, False, refused.error.user_message)) for i in chunk)
+                items.update((i, CancelItem(i, False, refused.reason)) for i in chunk)
                 continue
+            answered += 1
             items.update((item.bid_id, item) for item in _items_of(chunk, result))
-    if refusals and len(refusals) == requests:
+    if refusals and not answered:
         raise refusals[0]
     return CancelReport(tuple(items[i] for i in ids))
 
@@ -119,11 +128,15 @@ async def maker_addresses(ctx: ServiceContext, bid_ids: Sequence[str]) -> tuple[
 
 
 class _Refused(Exception):
-    """A 403 that a new challenge did not cure; `error` is what the user is told."""
+    """A 403 that a new challenge did not cure: `error` is what the user is told when nothing
+    was cancelled, `reason` what each refused id's line says among the others' results;
+    `not_maker` when the service said the bids are another maker's."""
 
-    def __init__(self, error: ServiceError) -> None:
+    def __init__(self, error: ServiceError, reason: str, *, not_maker: bool = False) -> None:
         super().__init__(error.user_message)
         self.error = error
+        self.reason = reason
+        self.not_maker = not_maker
 
 
 async def _by_maker(ctx: ServiceContext, ids: list[str]) -> dict[tuple[str, ...], list[str]]:
@@ -152,7 +165,10 @@ async def _cancel_as_first_accepted(
             return await _cancel_chunk(ctx, maker, ids, cache)
         except _Refused as refused:
             refusals.append(refused)
-    raise refusals[0]
+    # A refused credential says more than another address's "not the maker": the bids may
+    # well be the refused address's own.
+    credential = [r for r in refusals if not r.not_maker]
+    raise (credential or refusals)[0]
 
 
 async def _cancel_chunk(
@@ -171,10 +187,16 @@ async def _cancel_chunk(
                     ServiceError(
                         "Some of these bids are not yours (another maker placed them); "
                         "nothing was cancelled."
-                    )
+                    ),
+                    "not yours: the marketplace says another maker placed it",
+                    not_maker=True,
                 ) from exc
             if retry:
-                raise _Refused(CredentialRefusedError(maker, exc.message)) from exc
+                raise _Refused(
+                    CredentialRefusedError(maker, exc.message),
+                    f"the marketplace refused the cancel credential of {maker} "
+                    f"(a fresh challenge signed by its key): {exc.message!r}",
+                ) from exc
             cache.invalidate(maker)  # perhaps expired although we thought it live: once more
     raise AssertionError("unreachable")  # the loop returns or raises
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.core.rune_names import (
+    MAX_RUNE_LETTERS,
     MAX_RUNE_VALUE,
     RuneNameError,
     SpacedRune,
@@ -109,3 +110,154 @@ def test_typed_names_still_follow_ords_rules(typed: str) -> None:
 def test_names_compare_by_their_letters(a: str, b: str, same: bool) -> None:
     assert same_rune(a, b) is same
     assert (rune_letters(a) == rune_letters(b)) is same
+
+
+# --- ord's own test vectors ------------------------------------------------------------------
+# Ported from ordinals/ord at commit 5241ef311e015cff4759a379085c8cc8913e621a:
+# crates/ordinals/src/spaced_rune.rs (tests `display`, `from_str`, `serde`) and
+# crates/ordinals/src/rune.rs (tests `round_trip`, `from_str_error`, `steps`, `reserved`).
+# ord's errors map to our rules: LeadingSpacer, DoubleSpacer, TrailingSpacer, Character(c)
+# and Rune(Range) (spaced_rune.rs `Error`, rune.rs `Error`).
+ORD_ERRORS = {
+    "LeadingSpacer": "cannot start with a spacer",
+    "DoubleSpacer": "cannot have two spacers in a row",
+    "TrailingSpacer": "cannot end with a spacer",
+    "Range": "past the last rune name",
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [("A.B", "A•B"), ("A.B.C", "A•B•C")],
+)
+def test_ord_spaced_rune_rs_display(text: str, shown: str) -> None:
+    """spaced_rune.rs `display`: `"A.B".parse::<SpacedRune>().unwrap().to_string() == "A•B"`."""
+    assert str(parse_spaced_rune(text)) == shown
+
+
+def test_ord_spaced_rune_rs_display_drops_a_spacer_after_the_last_letter() -> None:
+    """spaced_rune.rs `display`: `SpacedRune { rune: Rune(0), spacers: 1 }` shows as "A"."""
+    assert str(SpacedRune("A", 0b1)) == "A"
+
+
+@pytest.mark.parametrize(
+    ("text", "letters", "spacers"),
+    [
+        ("A.B", "AB", 0b1),
+        ("A.B.C", "ABC", 0b11),
+        ("A•B", "AB", 0b1),
+        ("A•B•C", "ABC", 0b11),
+        ("A•BC", "ABC", 0b1),
+    ],
+)
+def test_ord_spaced_rune_rs_from_str(text: str, letters: str, spacers: int) -> None:
+    """spaced_rune.rs `from_str`: `case(s, rune, spacers)`."""
+    assert parse_spaced_rune(text) == SpacedRune(letters, spacers)
+
+
+@pytest.mark.parametrize(
+    ("text", "ord_error"),
+    [(".A", "LeadingSpacer"), ("A..B", "DoubleSpacer"), ("A.", "TrailingSpacer")],
+)
+def test_ord_spaced_rune_rs_from_str_errors(text: str, ord_error: str) -> None:
+    """spaced_rune.rs `from_str`: `".A".parse::<SpacedRune>().unwrap_err() == LeadingSpacer`..."""
+    with pytest.raises(RuneNameError, match=ORD_ERRORS[ord_error]):
+        parse_spaced_rune(text)
+
+
+def test_ord_spaced_rune_rs_from_str_invalid_character() -> None:
+    """spaced_rune.rs `from_str`: `"Ax"` is `Error::Character('x')`."""
+    with pytest.raises(RuneNameError, match="'x' cannot be in a rune name"):
+        parse_spaced_rune("Ax")
+
+
+def test_ord_spaced_rune_rs_serde() -> None:
+    """spaced_rune.rs `serde`: `SpacedRune { rune: Rune(26), spacers: 1 }` is `"A•A"`."""
+    assert rune_value("AA") == 26
+    assert str(SpacedRune("AA", 0b1)) == "A•A"
+    assert parse_spaced_rune("A•A") == SpacedRune("AA", 0b1)
+
+
+U128_MAX = 2**128 - 1
+ORD_ROUND_TRIP = [
+    *((n, chr(ord("A") + n)) for n in range(26)),  # case(0, "A") ... case(25, "Z")
+    (26, "AA"),
+    (27, "AB"),
+    (51, "AZ"),
+    (52, "BA"),
+    (U128_MAX - 2, "BCGDENLQRQWDSLRUGSNLBTMFIJAT"),
+    (U128_MAX - 1, "BCGDENLQRQWDSLRUGSNLBTMFIJAU"),
+    (U128_MAX, "BCGDENLQRQWDSLRUGSNLBTMFIJAV"),
+]
+
+
+@pytest.mark.parametrize(("n", "name"), ORD_ROUND_TRIP)
+def test_ord_rune_rs_round_trip(n: int, name: str) -> None:
+    """rune.rs `round_trip`: `s.parse::<Rune>().unwrap() == Rune(n)` (the app keeps names as
+    letters, never as numbers, so ord's other half, `Rune(n).to_string()`, has no
+    counterpart here; a name reads back as itself)."""
+    assert rune_value(name) == n
+    assert parse_spaced_rune(name) == SpacedRune(name, 0)
+    assert str(parse_spaced_rune(name)) == name
+
+
+@pytest.mark.parametrize("text", ["BCGDENLQRQWDSLRUGSNLBTMFIJAW", "BCGDENLQRQWDSLRUGSNLBTMFIJAVX"])
+def test_ord_rune_rs_from_str_error_range(text: str) -> None:
+    """rune.rs `from_str_error`: both are `Error::Range`."""
+    with pytest.raises(RuneNameError, match=ORD_ERRORS["Range"]):
+        parse_spaced_rune(text)
+
+
+def test_ord_rune_rs_from_str_error_character() -> None:
+    """rune.rs `from_str_error`: `"x"` is `Error::Character('x')`."""
+    with pytest.raises(RuneNameError, match="'x' cannot be in a rune name"):
+        parse_spaced_rune("x")
+
+
+# rune.rs `Rune::STEPS`: the value of "A" repeated i + 1 times.
+ORD_STEPS = [
+    0,
+    26,
+    702,
+    18278,
+    475254,
+    12356630,
+    321272406,
+    8353082582,
+    217180147158,
+    5646683826134,
+    146813779479510,
+    3817158266467286,
+    99246114928149462,
+    2580398988131886038,
+    67090373691429037014,
+    1744349715977154962390,
+    45353092615406029022166,
+    1179180408000556754576342,
+    30658690608014475618984918,
+    797125955808376366093607894,
+    20725274851017785518433805270,
+    538857146126462423479278937046,
+    14010285799288023010461252363222,
+    364267430781488598271992561443798,
+    9470953200318703555071806597538774,
+    246244783208286292431866971536008150,
+    6402364363415443603228541259936211926,
+    166461473448801533683942072758341510102,
+]
+
+
+def test_ord_rune_rs_steps() -> None:
+    """rune.rs `steps`: "A" * (i + 1) parses to `Rune(STEPS[i])` until it no longer parses,
+    which is right after the last step: 28 letters is the longest name, 29 is out of range."""
+    for i, step in enumerate(ORD_STEPS):
+        assert rune_value("A" * (i + 1)) == step
+        assert parse_spaced_rune("A" * (i + 1)).letters == "A" * (i + 1)
+    assert len(ORD_STEPS) == MAX_RUNE_LETTERS
+    with pytest.raises(RuneNameError, match=ORD_ERRORS["Range"]):
+        parse_spaced_rune("A" * (len(ORD_STEPS) + 1))
+
+
+def test_ord_rune_rs_reserved() -> None:
+    """rune.rs `reserved`: `Rune::RESERVED` is the value of 27 "A"s."""
+    assert rune_value("A" * 27) == 6402364363415443603228541259936211926

@@ -2,6 +2,12 @@
 
 - `sandbox_url` (session): a `bidwallet sandbox serve` process on a temporary data dir, shared
   by every services test (each test uses its own fresh keys, so their bids never mix).
+- `bids_keyed_by` ("ordinals" unless a test is parametrized with `BOTH_KEYINGS`) and
+  `active_sandbox_url`, the sandbox every fixture below talks to: `sandbox_url`, or with
+  "payment" `payment_keyed_sandbox_url`, one more process started with
+  `--bids-keyed-by payment` the first time a test asks for it (the public service does not
+  document which address it lists and cancels bids by; the app must work with either).
+  `keyed_address(ctx, bids_keyed_by)` is the address that sandbox lists ctx's bids under.
 - `sandbox` (`SandboxControl`): the scenario API (faucet, mine, clock, inscriptions, runes).
 - `service_clock` (`SteppedClock`: the sandbox's time at the start, moved only by waits) and
   `sandbox_sleeper` (`SandboxSleeper`: a wait advances the sandbox clock and `service_clock`
@@ -25,7 +31,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import httpx
 import pytest
@@ -55,6 +61,56 @@ def sandbox_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     finally:
         if process.proc.poll() is None:
             process.kill()
+
+
+BidsKeyedBy = Literal["ordinals", "payment"]
+# Runs a test against both sandboxes: bids listed and cancelled by the ordinals address (the
+# default), and by the payment address that signs them.
+BOTH_KEYINGS = pytest.mark.parametrize("bids_keyed_by", ["ordinals", "payment"])
+
+
+@pytest.fixture(scope="session")
+def payment_keyed_sandbox_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One more sandbox process for the session, keying bids by the payment address; started
+    only when a test runs with `bids_keyed_by="payment"`."""
+    root = tmp_path_factory.mktemp("services-sandbox-payment-keyed")
+    process = SandboxProcess(
+        root / "logs", root / "data", extra_args=["--bids-keyed-by", "payment"]
+    )
+    try:
+        info = httpx.get(f"{process.url}/sandbox/info", timeout=30.0).json()
+        assert info["bidsKeyedBy"] == "payment", info
+        yield process.url
+    finally:
+        if process.proc.poll() is None:
+            process.kill()
+
+
+@pytest.fixture
+def bids_keyed_by() -> BidsKeyedBy:
+    """Which address the test's sandbox keys bids by; `BOTH_KEYINGS` overrides it."""
+    return "ordinals"
+
+
+@pytest.fixture
+def active_sandbox_url(
+    bids_keyed_by: BidsKeyedBy, sandbox_url: str, request: pytest.FixtureRequest
+) -> str:
+    """The sandbox this test talks to (its scenario API, its contexts, its proxy)."""
+    if bids_keyed_by == "ordinals":
+        return sandbox_url
+    url: str = request.getfixturevalue("payment_keyed_sandbox_url")
+    return url
+
+
+def keyed_address(ctx: ServiceContext, bids_keyed_by: BidsKeyedBy) -> str:
+    """The address the test's sandbox lists ctx's bids under (and wants as their maker)."""
+    return ctx.payment_address if bids_keyed_by == "payment" else ctx.ordinals_address
+
+
+def other_address(ctx: ServiceContext, bids_keyed_by: BidsKeyedBy) -> str:
+    """ctx's address the test's sandbox lists none of its bids under."""
+    return ctx.ordinals_address if bids_keyed_by == "payment" else ctx.payment_address
 
 
 class SandboxControl:
@@ -156,8 +212,8 @@ class SandboxSleeper:
 
 
 @pytest.fixture
-async def sandbox(sandbox_url: str) -> AsyncIterator[SandboxControl]:
-    async with httpx.AsyncClient(base_url=sandbox_url, timeout=120.0) as http:
+async def sandbox(active_sandbox_url: str) -> AsyncIterator[SandboxControl]:
+    async with httpx.AsyncClient(base_url=active_sandbox_url, timeout=120.0) as http:
         yield SandboxControl(http)
 
 
@@ -218,7 +274,7 @@ async def sandbox_service_key(sandbox: SandboxControl) -> bytes:
 
 @pytest.fixture
 async def make_context(
-    sandbox_url: str,
+    active_sandbox_url: str,
     service_clock: SteppedClock,
     sandbox_sleeper: SandboxSleeper,
     sandbox_maker_fee: MakerFee,
@@ -232,7 +288,7 @@ async def make_context(
     def make(
         keys: WalletKeys, url: str | None = None, timeouts: Timeouts | None = None
     ) -> ServiceContext:
-        config = ServiceConfig.sandbox(url or sandbox_url, timeouts=timeouts)
+        config = ServiceConfig.sandbox(url or active_sandbox_url, timeouts=timeouts)
         clients = NetClients.open(config)
         opened.append(clients)
         ctx = ServiceContext(
@@ -257,8 +313,8 @@ def ctx(make_context: ContextFactory, funded_keys: WalletKeys) -> ServiceContext
 
 
 @pytest.fixture
-async def proxy(sandbox_url: str) -> AsyncIterator[FaultProxy]:
-    async with FaultProxy(upstream=sandbox_url) as running:
+async def proxy(active_sandbox_url: str) -> AsyncIterator[FaultProxy]:
+    async with FaultProxy(upstream=active_sandbox_url) as running:
         yield running
 
 

@@ -1,5 +1,7 @@
 """Collection, trait and rune bids against a real sandbox: placed as asked, signed as the spec
-says (checked by the service's verifier and ours), pre-flight refusals before any signing."""
+says (checked by the service's verifier and ours), pre-flight refusals before any signing; the
+pool check counts our open bids whichever address the service lists them under
+(`BOTH_KEYINGS`). Rune names: tests/services/test_bids_runes.py."""
 
 from __future__ import annotations
 
@@ -20,11 +22,14 @@ from app.services.open_bids import fetch_open_bids
 from app.wallet.message import MessageScheme, verify_message
 from tests.services.conftest import (
     BIDDING_FUNDS,
+    BOTH_KEYINGS,
+    BidsKeyedBy,
     ContextFactory,
     KeysFactory,
     SandboxControl,
     SandboxSleeper,
     hour_from_now,
+    keyed_address,
 )
 from tests.support.proxy import FaultProxy
 
@@ -35,7 +40,10 @@ def _of(entries: list[BidListEntry], slug: str) -> list[BidListEntry]:
     return [e for e in entries if e.collection_slug == slug]
 
 
-async def test_collection_bid_places_quantity_bids(bidder: ServiceContext, collection: str) -> None:
+@BOTH_KEYINGS
+async def test_collection_bid_places_quantity_bids(
+    bidder: ServiceContext, collection: str, bids_keyed_by: BidsKeyedBy
+) -> None:
     expiry = hour_from_now(bidder)
     outcome = await place_bid(bidder, BidSpec.collection(collection, 20_000, 3, expiry))
     placement = outcome.placement
@@ -43,6 +51,7 @@ async def test_collection_bid_places_quantity_bids(bidder: ServiceContext, colle
     listed = _of(await fetch_open_bids(bidder), collection)
     assert len(listed) == 3
     assert {(e.price, e.expiration_ms, e.attribute) for e in listed} == {(20_000, expiry, None)}
+    assert {e.listed_under for e in listed} == {keyed_address(bidder, bids_keyed_by)}
     # The signature sent signs exactly the spec's message, by the payment address.
     request = placement.request
     assert request.bidder_address == bidder.payment_address
@@ -122,9 +131,13 @@ async def test_taproot_payment_address_bids_with_bip322(
     assert len(_of(await fetch_open_bids(ctx), collection)) == 1
 
 
+@BOTH_KEYINGS
 async def test_pool_that_does_not_fit_names_the_pool_and_the_shortfall(
     make_context: ContextFactory, bidder: ServiceContext, collection: str, proxy: FaultProxy
 ) -> None:
+    """The second request would over-commit the pool: refused before signing, wherever the
+    service lists the first one (read under the ordinals address alone, a payment-keyed
+    service's list is empty and the pool would look free)."""
     ctx = make_context(bidder.keys, proxy.url)
     fee = ctx.maker_fee
     price = 300_000

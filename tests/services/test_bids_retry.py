@@ -1,6 +1,7 @@
 """The spec's retry rules (4.2) end to end, faults injected by a proxy in front of the real
 sandbox: a retry is a new signed request, never a resend; after a 5xx, a timeout or a dropped
-connection the open bids are read first, and a bid already stored is never placed twice."""
+connection the open bids are read first, and a bid already stored is never placed twice,
+whichever address the service lists it under (`BOTH_KEYINGS`)."""
 
 from __future__ import annotations
 
@@ -10,13 +11,20 @@ import pytest
 
 from app.core.bid_request import Trait
 from app.net.http import Timeouts
-from app.services.bid_retry import AttemptResult, place_with_retries
+from app.services.bid_retry import AttemptResult, count_matching, place_with_retries
 from app.services.bids import BidSpec, build_request, place_bid, sign_bid
 from app.services.context import ServiceContext
 from app.services.errors import BidNotPlacedError
 from app.services.open_bids import fetch_open_bids
 from app.wallet.message import MessageScheme
-from tests.services.conftest import ContextFactory, SandboxSleeper, hour_from_now
+from tests.services.conftest import (
+    BOTH_KEYINGS,
+    BidsKeyedBy,
+    ContextFactory,
+    SandboxSleeper,
+    hour_from_now,
+    keyed_address,
+)
 from tests.support.proxy import Fault, FaultProxy
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -72,6 +80,7 @@ async def test_rate_limited_then_placed_after_waiting_retry_after(
     assert await _count(proxied, collection) == 3
 
 
+@BOTH_KEYINGS
 async def test_signature_used_answer_leads_to_a_new_signature_not_a_resend(
     proxied: ServiceContext, collection: str, proxy: FaultProxy
 ) -> None:
@@ -93,6 +102,7 @@ async def test_signature_used_answer_leads_to_a_new_signature_not_a_resend(
     assert await _count(proxied, collection) == 2
 
 
+@BOTH_KEYINGS
 @pytest.mark.parametrize(
     "fault",
     [
@@ -103,7 +113,11 @@ async def test_signature_used_answer_leads_to_a_new_signature_not_a_resend(
     ids=["502", "500", "dropped"],
 )
 async def test_stored_then_server_error_is_not_placed_twice(
-    proxied: ServiceContext, collection: str, proxy: FaultProxy, fault: Fault
+    proxied: ServiceContext,
+    collection: str,
+    proxy: FaultProxy,
+    fault: Fault,
+    bids_keyed_by: BidsKeyedBy,
 ) -> None:
     proxy.add_fault(fault)
     outcome = await place_bid(
@@ -112,8 +126,17 @@ async def test_stored_then_server_error_is_not_placed_twice(
     assert len(proxy.requests("POST", PLACE)) == 1
     assert outcome.placement.confirmed_by_listing
     assert await _count(proxied, collection) == 2
+    # Found under the address the service keys bids by; the ordinals address's list alone
+    # (the old check) shows none of them with a payment-keyed service: it would have
+    # placed the bid again.
+    market, request = proxied.clients.marketplace, outcome.placement.request
+    keyed = await market.get_bids(keyed_address(proxied, bids_keyed_by))
+    assert count_matching(keyed, request) == 2
+    ordinals_only = await market.get_bids(proxied.ordinals_address)
+    assert count_matching(ordinals_only, request) == (0 if bids_keyed_by == "payment" else 2)
 
 
+@BOTH_KEYINGS
 async def test_stored_then_timeout_is_not_placed_twice(
     make_context: ContextFactory, bidder: ServiceContext, collection: str, proxy: FaultProxy
 ) -> None:
@@ -128,6 +151,7 @@ async def test_stored_then_timeout_is_not_placed_twice(
     assert await _count(ctx, collection) == 3
 
 
+@BOTH_KEYINGS
 async def test_not_stored_server_error_is_retried_with_a_new_request(
     proxied: ServiceContext, collection: str, proxy: FaultProxy
 ) -> None:

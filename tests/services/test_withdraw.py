@@ -8,13 +8,22 @@ from app.core.psbt_review_context import Role
 from app.services.bidding_wallet import bidding_wallet_balance, get_bidding_wallet
 from app.services.bids import BidSpec, place_bid
 from app.services.context import ServiceContext
+from app.services.open_bids import fetch_open_bids
 from app.services.withdraw import (
     WITHDRAW_ALL,
     WithdrawError,
     execute_withdraw,
     prepare_withdraw,
 )
-from tests.services.conftest import BIDDING_FUNDS, ContextFactory, SandboxControl, hour_from_now
+from tests.services.conftest import (
+    BIDDING_FUNDS,
+    BOTH_KEYINGS,
+    BidsKeyedBy,
+    ContextFactory,
+    SandboxControl,
+    hour_from_now,
+    keyed_address,
+)
 from tests.support.proxy import FaultProxy
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -72,22 +81,27 @@ async def test_nothing_is_sent_when_the_amount_exceeds_the_balance(
     assert not [p for p in proxy.paths() if "withdraw" in p]
 
 
+@BOTH_KEYINGS
 async def test_a_withdrawal_that_leaves_too_little_cancels_bids_and_says_so(
-    bidder: ServiceContext, collection: str
+    bidder: ServiceContext, collection: str, bids_keyed_by: BidsKeyedBy
 ) -> None:
     """1,000,000 sats back 3 bids of 300,000 (plus maker fees); withdrawing 500,000 leaves
-    room for one: the plan warns about two, and the service cancels exactly those two."""
+    room for one: the plan warns about two, and the service cancels exactly those two,
+    whichever address it lists them under."""
     spec = BidSpec.collection(collection, 300_000, 3, hour_from_now(bidder))
     await place_bid(bidder, spec)
-    open_before = await bidder.clients.marketplace.get_bids(bidder.ordinals_address)
+    keyed = keyed_address(bidder, bids_keyed_by)
+    open_before = await bidder.clients.marketplace.get_bids(keyed)
     assert len(open_before) == 3
 
     plan = await prepare_withdraw(bidder, 500_000)
     assert plan.balance_before == BIDDING_FUNDS and len(plan.bids_at_risk) == 2
+    assert set(plan.bids_at_risk) <= {b.bid_id for b in open_before}
     done = await execute_withdraw(bidder, plan)
 
-    open_after = await bidder.clients.marketplace.get_bids(bidder.ordinals_address)
+    open_after = await bidder.clients.marketplace.get_bids(keyed)
     assert len(open_after) == 1
+    assert [b.bid_id for b in await fetch_open_bids(bidder)] == [open_after[0].bid_id]
     assert sorted(done.cancelled_bid_ids) == sorted(plan.bids_at_risk)
     assert {b.bid_id for b in open_before} - {b.bid_id for b in open_after} == set(
         done.cancelled_bid_ids

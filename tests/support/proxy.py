@@ -13,8 +13,10 @@ matching requests:
   applied; e.g. ord down: `Fault.reply("*", "/ord/*", 503, {...}, times=None)`).
 
 Paths match exactly, or by prefix when the rule's path ends in "*"; method "*" matches any.
-`times=None` applies a fault until `remove_fault`. `rewrite(fn)` installs a response-body hook
-`fn(method, path, status, body) -> bytes | None` (None keeps the body) for a hostile server.
+`times=None` applies a fault until `remove_fault`; `fault.only_when(pred)` limits it to the
+requests `pred(seen)` accepts (e.g. by a field of the body). `rewrite(fn)` installs a
+response-body hook `fn(method, path, status, body) -> bytes | None` (None keeps the body) for
+a hostile server.
 
 The server is uvicorn running as a task of the test's event loop on a socket bound and
 listening before it starts, so there is nothing to wait for:
@@ -57,6 +59,7 @@ class Fault:
     status: int = 502
     body: Any = None
     times: int | None = 1
+    when: Callable[[Seen], bool] | None = None
 
     @classmethod
     def after_forward(
@@ -77,6 +80,11 @@ class Fault:
         cls, method: str, path: str, status: int, json_body: Any, times: int | None = 1
     ) -> Fault:
         return cls(_REPLY, method, path, status, json_body, times)
+
+    def only_when(self, pred: Callable[[Seen], bool]) -> Fault:
+        """This fault, for the matching requests `pred` accepts only."""
+        self.when = pred
+        return self
 
     def matches(self, method: str, path: str) -> bool:
         if self.method not in ("*", method):
@@ -174,9 +182,9 @@ class FaultProxy:
 
     # --- the ASGI app ---------------------------------------------------------------------
 
-    def _take_fault(self, method: str, path: str) -> Fault | None:
+    def _take_fault(self, seen: Seen) -> Fault | None:
         for fault in self.faults:
-            if fault.matches(method, path):
+            if fault.matches(seen.method, seen.path) and (fault.when is None or fault.when(seen)):
                 if fault.times is not None:
                     fault.times -= 1
                     if fault.times <= 0:
@@ -197,7 +205,7 @@ class FaultProxy:
         query = scope.get("query_string", b"").decode()
         seen = Seen(method, path, query, body)
         self.seen.append(seen)
-        fault = self._take_fault(method, path)
+        fault = self._take_fault(seen)
         seen.fault = None if fault is None else fault.kind
         if fault is not None and fault.kind == _REPLY:
             await _respond(send, seen, fault.status, json.dumps(fault.body).encode())
