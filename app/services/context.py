@@ -16,6 +16,9 @@ being taken as empty. `contents_if_indexed` is the same question for coin select
 output ord has not indexed yet (real ord: every mempool output) is a coin to leave aside, not a
 reason to stop: it answers None for it, and raises only when ord cannot be asked.
 
+`maker_fee` is what the bid pools count per bid and `maker_fee_source` where that amount came
+from (`app.services.maker_fee`: the profile's setting, the service's, or the default).
+
 `acp_ledger` records every ANYONECANPAY signature before it is made (None: none is made);
 `service_public_key` is the service's key where it publishes one (the sandbox does), so the
 bidding wallet's 1-of-2 address can be recomputed rather than taken on trust.
@@ -44,6 +47,8 @@ from app.net.clients import NetClients
 from app.net.errors import NetError
 from app.net.ord import OrdOutput
 from app.services.errors import OrdUnavailableError, WatchOnlyError
+from app.services.maker_fee import DEFAULT_MAKER_FEE as DEFAULT_MAKER_FEE
+from app.services.maker_fee import AssumedMakerFee, MakerFeeSource
 from app.services.pacing import AsyncioSleeper, BidPacer, Clock, Sleeper, SystemClock
 from app.wallet.acp_ledger import AcpLedger
 from app.wallet.addresses import Network, PublicRoleKey
@@ -51,9 +56,6 @@ from app.wallet.keys import RoleKey, WalletKeys, WatchOnlyKeys
 
 T = TypeVar("T")
 
-# The public service's maker fee as third parties report it: a flat 1,000 sats per bid.
-# A sandbox reports its own in GET /sandbox/info; the caller passes what applies.
-DEFAULT_MAKER_FEE = MakerFee(basis_points=0, flat_sats=1_000)
 DEFAULT_FEE_BOUNDS = FeeBounds.of(max_fee=500_000, max_rate=1_000, min_rate=1)
 
 
@@ -78,6 +80,7 @@ class ServiceContext:
         *,
         fee_bounds: FeeBounds = DEFAULT_FEE_BOUNDS,
         maker_fee: MakerFee = DEFAULT_MAKER_FEE,
+        maker_fee_source: MakerFeeSource = MakerFeeSource.DEFAULT,
         clock: Clock | None = None,
         sleeper: Sleeper | None = None,
         executor: Executor | None = None,
@@ -90,12 +93,18 @@ class ServiceContext:
         self.service_public_key = service_public_key
         self.fee_bounds = fee_bounds
         self.maker_fee = maker_fee
+        self.maker_fee_source = maker_fee_source
         self.clock: Clock = clock or SystemClock()
         self.sleeper: Sleeper = sleeper or AsyncioSleeper()
         self.executor = executor
         # One pacer per context: the per-address bid pace spans every bid use case.
         self.pacer = BidPacer(self.clock)
         self._bidding_wallet: str | None = None
+
+    @property
+    def assumed_maker_fee(self) -> AssumedMakerFee:
+        """The maker fee the pools count, with where it came from (for the figures' wording)."""
+        return AssumedMakerFee(self.maker_fee, self.maker_fee_source)
 
     # --- identity -----------------------------------------------------------------------
 

@@ -12,6 +12,9 @@ section 1); a rune's pool goes by its etched spelling (`rune_names`). Single-ins
 are paid from the payment address, not the bidding wallet, so they are listed but belong to
 no pool.
 
+The pools count the context's maker fee; the view names it with where it came from
+(`maker_fee`, `app.services.maker_fee`) so every figure can say what it assumed.
+
 Each bid is the client's `BidListEntry` as parsed from the service's list; it is named here
 too, the type the window shows and previews against.
 """
@@ -28,6 +31,7 @@ from app.core.pools import MakerFee, OpenBid, PoolKey, committed_by_pool
 from app.net.marketplace_bids import BidListEntry
 from app.services.bidding_wallet import BiddingWalletBalance, bidding_wallet_balance
 from app.services.context import ServiceContext
+from app.services.maker_fee import NOTHING_KNOWN, AssumedMakerFee
 from app.services.rune_names import with_canonical_rune_names
 
 __all__ = [
@@ -73,6 +77,8 @@ class OpenBidsView:
     pools: tuple[PoolTotal, ...]
     balance: BiddingWalletBalance
     uncounted: tuple[str, ...]  # bid ids the service listed without a price
+    # the maker fee the pools count, and where it came from
+    maker_fee: AssumedMakerFee = NOTHING_KNOWN
 
     @property
     def inscription_bids(self) -> tuple[BidListEntry, ...]:
@@ -150,4 +156,4 @@ async def load_open_bids(ctx: ServiceContext) -> OpenBidsView:
     balance = await bidding_wallet_balance(ctx)
     _, uncounted = pooled_bids(entries)
     pools = pool_totals(entries, balance.total, ctx.maker_fee)
-    return OpenBidsView(tuple(entries), pools, balance, tuple(uncounted))
+    return OpenBidsView(tuple(entries), pools, balance, tuple(uncounted), ctx.assumed_maker_fee)

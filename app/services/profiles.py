@@ -3,7 +3,9 @@
 A profile names a service (the embedded sandbox, the public Satflow API or custom URLs), the
 vault profile holding its keys, the fee bounds of the PSBT guard, the idle lock timeout and
 the request rate kept per service host (`request_rate`: None means the service's default,
-5/s with bursts of 10 off the sandbox and none on it; "off" means none; else "RATE/BURST").
+5/s with bursts of 10 off the sandbox and none on it; "off" means none; else "RATE/BURST")
+and the maker fee the bid pools assume (`maker_fee`: None means the service's published fee,
+else the default of `app.services.maker_fee`; a `MakerFee` is the user's own amount).
 All profiles live in `<data dir>/profiles.json` (written atomically); each profile also has a
 directory `<data dir>/profiles/<slug>/` for its activity log and, for the sandbox, its chain.
 API keys are never in that file: `ApiKeyStore` keeps them in the system keychain.
@@ -20,7 +22,9 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from app.core.pools import MakerFee
 from app.core.rate_limit import DEFAULT_RATE_LIMIT, RateLimit, RateLimitError
+from app.services.maker_fee import maker_fee_problem
 
 if TYPE_CHECKING:
     from keyring.backend import KeyringBackend
@@ -113,6 +117,7 @@ class AppProfile:
     fee_bounds: FeeBounds = field(default_factory=FeeBounds)
     lock_timeout_s: int = 600
     request_rate: str | None = None  # None: the default for the kind; "off"; or "5/10"
+    maker_fee: MakerFee | None = None  # None: the service's, else the default
 
     def __post_init__(self) -> None:
         if not self.name or len(self.name) > 64 or self.name != self.name.strip():
@@ -135,6 +140,9 @@ class AppProfile:
                 f"the lock timeout must be {MIN_LOCK_TIMEOUT_S} s to {MAX_LOCK_TIMEOUT_S // 3600} h"
             )
         self.rate_limit  # noqa: B018 - raises ProfileSettingsError for a malformed rate
+        problem = None if self.maker_fee is None else maker_fee_problem(self.maker_fee)
+        if problem is not None:
+            raise ProfileSettingsError(problem)
 
     @property
     def rate_limit(self) -> RateLimit | None:
@@ -196,9 +204,16 @@ class AppProfile:
         )
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {k: v for k, v in self.__dict__.items() if k != "fee_bounds"}
+        data: dict[str, Any] = {
+            k: v for k, v in self.__dict__.items() if k not in ("fee_bounds", "maker_fee")
+        }
         data["kind"] = self.kind.value
         data["fee_bounds"] = dict(self.fee_bounds.__dict__)
+        if self.maker_fee is not None:
+            data["maker_fee"] = {
+                "flat_sats": self.maker_fee.flat_sats,
+                "basis_points": self.maker_fee.basis_points,
+            }
         return data
 
     @classmethod
@@ -207,9 +222,21 @@ class AppProfile:
             fields = dict(data)
             fields["kind"] = ServiceKind(fields["kind"])
             fields["fee_bounds"] = FeeBounds(**fields.get("fee_bounds", {}))
+            fee = fields.get("maker_fee")
+            fields["maker_fee"] = None if fee is None else _maker_fee_of(fee)
             return cls(**fields)
         except (KeyError, TypeError, ValueError) as exc:
             raise ProfileSettingsError(f"stored profile is malformed: {exc}") from None
+
+
+def _maker_fee_of(stored: Any) -> MakerFee:
+    """A stored maker fee: exactly its two whole numbers (a bool or a decimal is malformed)."""
+    if not isinstance(stored, dict) or set(stored) != {"flat_sats", "basis_points"}:
+        raise ValueError("maker_fee must hold flat_sats and basis_points")
+    values = (stored["basis_points"], stored["flat_sats"])
+    if any(isinstance(v, bool) or not isinstance(v, int) for v in values):
+        raise ValueError("maker_fee's flat_sats and basis_points must be whole numbers")
+    return MakerFee(*values)
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,8 @@
 
 One `ProfileSession` per `AppContext` (`profile_session(context)`). It keeps what must outlive
 one operation: the bid pacer (the spec's per-address pace spans every bid), the bidding
-wallet's address, the signed cancel challenge, the service clock and the maker fee. The
+wallet's address, the signed cancel challenge, the service clock and the maker fee the service
+publishes (the profile's own setting wins over it: `assumed_maker_fee`). The
 contexts it hands out are per operation: `signing_context()` borrows the unlocked keys for one
 operation (the WalletLock rule: nobody keeps them), `read_context()` holds public keys only,
 so balances and lists still show while the wallet is locked.
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from app.services.cancel import ChallengeCache
     from app.services.context import ServiceContext
     from app.services.key_vault import WalletKeys, WatchOnlyKeys
+    from app.services.maker_fee import AssumedMakerFee
     from app.services.pacing import BidPacer, Clock, OffsetClock, Sleeper
     from app.services.sandbox_facts import SandboxFacts
     from app.ui.context import AppContext
@@ -71,7 +73,7 @@ class ProfileSession(QObject):
         from app.services.pacing import AsyncioSleeper, OffsetClock
 
         self.context = context
-        self._maker_fee: MakerFee | None = None  # None: the services' default
+        self._published_maker_fee: MakerFee | None = None  # the service's, where it says
         self.clock: Clock = OffsetClock()
         self.sleeper: Sleeper = AsyncioSleeper()
         self._time_injected = False
@@ -119,12 +121,23 @@ class ProfileSession(QObject):
         return self.context.options.data_dir
 
     @property
-    def maker_fee(self) -> MakerFee:
-        if self._maker_fee is None:
-            from app.services.context import DEFAULT_MAKER_FEE
+    def published_maker_fee(self) -> MakerFee | None:
+        """The maker fee the connected service publishes (a sandbox does); None: none."""
+        return self._published_maker_fee
 
-            return DEFAULT_MAKER_FEE
-        return self._maker_fee
+    @property
+    def assumed_maker_fee(self) -> AssumedMakerFee:
+        """The maker fee the pools count: the profile's setting, else the service's, else
+        the default; with where it came from."""
+        from app.services.maker_fee import assumed_maker_fee
+
+        profile = self.context.profile
+        setting = None if profile is None else profile.maker_fee
+        return assumed_maker_fee(setting, self._published_maker_fee)
+
+    @property
+    def maker_fee(self) -> MakerFee:
+        return self.assumed_maker_fee.fee
 
     @property
     def challenges(self) -> ChallengeCache:
@@ -148,6 +161,7 @@ class ProfileSession(QObject):
             self.sandbox_root = None
             self._bidding_wallet = None
             self._service_key = None
+            self._published_maker_fee = None
             self._challenges = None
         self.changed.emit()
 
@@ -253,7 +267,7 @@ class ProfileSession(QObject):
         """The sandbox's maker fee, service key and clock, where it gave them."""
         self.sandbox_root = facts.root
         if facts.maker_fee is not None:
-            self._maker_fee = facts.maker_fee
+            self._published_maker_fee = facts.maker_fee
         if facts.service_public_key is not None:
             self._service_key = facts.service_public_key
         if facts.clock_ms is not None and not self._time_injected:

@@ -31,11 +31,13 @@ def _session_context_class() -> type:
             from app.services.acp_signatures import ledger_of
 
             bounds = fee_bounds(session.context)
+            maker_fee = session.assumed_maker_fee
             super().__init__(
                 services.clients,
                 keys,
                 fee_bounds=bounds,
-                maker_fee=session.maker_fee,
+                maker_fee=maker_fee.fee,
+                maker_fee_source=maker_fee.source,
                 clock=session.clock,
                 sleeper=session.sleeper,
                 service_public_key=session.service_public_key,

@@ -237,6 +237,24 @@ SETTINGS_REQUEST_RATE_HINT: Final = (
 )
 RATE_LIMIT_WAITING: Final = "Waiting for the service's rate limit ({seconds} s)…"
 SETTINGS_LOCK_SUFFIX: Final = " min without activity"
+SETTINGS_MAKER_FEE: Final = "Maker fee (bid pools)"
+SETTINGS_MAKER_FEE_USE_DEFAULT: Final = "&Use the default"
+SETTINGS_MAKER_FEE_SATS: Final = "Per &bid:"
+SETTINGS_MAKER_FEE_BPS: Final = "Plus a s&hare of its price:"
+SETTINGS_MAKER_FEE_BPS_SUFFIX: Final = " bps (100 bps = 1%)"
+SETTINGS_MAKER_FEE_HINT: Final = (
+    "The pool checks and figures add this to every bid: a pool's open bids and their maker"
+    " fees must fit the balance (the spec's rule). The amount is the service's to set."
+)
+SETTINGS_MAKER_FEE_DEFAULT_IS: Final = "Default: {fee} per bid, from the service."
+SETTINGS_MAKER_FEE_DEFAULT_NONE: Final = (
+    "Default: {fee} per bid. The service publishes no fee; third parties report this one for"
+    " the public service."
+)
+SETTINGS_MAKER_FEE_DEFAULT_UNREAD: Final = (
+    "Default: the service's own fee where it publishes one (read when this profile is"
+    " connected), else {fee} per bid."
+)
 SETTINGS_APPEARANCE: Final = "Appearance"
 SETTINGS_THEME: Final = "&Theme:"
 SETTINGS_THEMES: Final = {"system": "Follow the system", "light": "Light", "dark": "Dark"}
@@ -383,6 +401,15 @@ WALLET_UNCONFIRMED: Final = "Unconfirmed:"
 WALLET_TOTAL: Final = "Counts for bids:"
 WALLET_POOLS: Final = "Bid pools: committed (open bids + maker fee) against the balance"
 WALLET_POOLS_EMPTY: Final = "No open bids: every pool can use the whole balance."
+MAKER_FEE_ASSUMED: Final = "Assuming a maker fee of {fee} per bid ({source})."
+MAKER_FEE_ASSUMED_NONE: Final = "Assuming no maker fee ({source})."
+MAKER_FEE_SHARE: Final = "{percent}% of its price"
+MAKER_FEE_FLAT_AND_SHARE: Final = "{flat} + {share}"
+MAKER_FEE_SOURCES: Final = {
+    "profile": "profile setting",
+    "service": "from the service",
+    "default": "default: the service publishes none; change it in Settings",
+}
 WALLET_FUND: Final = "Fund the bidding wallet"
 WALLET_FUND_AMOUNT: Final = "&Amount:"
 WALLET_FUND_FEE: Final = "&Fee rate:"

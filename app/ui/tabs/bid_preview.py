@@ -19,11 +19,12 @@ from app.core.bid_request import (
     Trait,
 )
 from app.core.bid_validation import validate_bid_request
-from app.core.pools import MakerFee, check_request_fits
+from app.core.pools import check_request_fits
 from app.ui import strings
 
 if TYPE_CHECKING:
     from app.services.bids import BidderIdentity, BidSpec
+    from app.services.maker_fee import AssumedMakerFee
     from app.services.open_bids import BidListEntry
 
 # Form fields that show messages; "general" is the line above the Place button.
@@ -84,6 +85,7 @@ class BidPreview:
     pools: tuple[PoolLine, ...] = ()
     message: str | None = None
     balance_known: bool = False
+    maker_fee: AssumedMakerFee | None = None  # what the pools counted (None: no pools)
 
     @property
     def fits(self) -> bool:
@@ -141,7 +143,7 @@ def preview(
     who: BidderIdentity | None,
     open_bids: Sequence[BidListEntry] | None,
     balance: int | None,
-    maker_fee: MakerFee,
+    maker_fee: AssumedMakerFee,
     now_ms: int,
 ) -> BidPreview:
     """Everything the preview panel shows for `draft` at `now_ms` (the service clock)."""
@@ -156,13 +158,14 @@ def preview(
         from app.services.open_bids import pooled_bids
 
         pooled, _ = pooled_bids(open_bids)
-        report = check_request_fits(max(0, balance), pooled, request, maker_fee)
+        report = check_request_fits(max(0, balance), pooled, request, maker_fee.fee)
         pools = tuple(
             PoolLine(str(u.pool), u.committed, u.adding, u.available, u.shortfall)
             for u in report.pools
         )
     message = bid_message(request) if who is not None and not errors[SLUG] else None
-    return BidPreview(errors, count, total, pools, message, balance is not None)
+    assumed = maker_fee if pools else None
+    return BidPreview(errors, count, total, pools, message, balance is not None, assumed)
 
 
 def fee_rate_text(choice: BidFeeRate, estimate: float | None) -> str:

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from app.ui import strings
 from app.ui.async_tools import async_slot
+from app.ui.maker_fee_note import maker_fee_note
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
 from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.bid_form import BidForm
@@ -116,6 +117,7 @@ class BidTab(QWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(48)
         self.pools.setMaximumHeight(POOLS_MAX_HEIGHT)
+        self.pools_note = message_label("hint")  # the maker fee the pools assume
         self.balance_hint = message_label("hint")
         self.message_caption = QLabel(strings.BID_PREVIEW_MESSAGE)
         self.message_caption.setWordWrap(True)
@@ -142,6 +144,7 @@ class BidTab(QWidget):
         preview_layout.addWidget(self.count_label)
         preview_layout.addWidget(self.fee_rate_label)
         preview_layout.addWidget(self.pools)
+        preview_layout.addWidget(self.pools_note)
         preview_layout.addWidget(self.balance_hint)
         preview_layout.addWidget(self.message_caption)
         preview_layout.addWidget(self.message, 1)
@@ -239,7 +242,7 @@ class BidTab(QWidget):
             self._identity(),
             None if view is None else view.bids,
             None if view is None else view.balance.total,
-            self.session.maker_fee,
+            self.session.assumed_maker_fee,
             now,
         )
         self.last_preview = result
@@ -254,6 +257,8 @@ class BidTab(QWidget):
             )
         self.fee_rate_label.setText(fee_rate_text(draft.fee_rate, self.form.fee_rate.estimate()))
         self._show_pools(result)
+        fee = result.maker_fee
+        set_message(self.pools_note, "" if fee is None else maker_fee_note(fee), "hint")
         self.balance_hint.setText("" if result.balance_known else strings.BID_PREVIEW_NO_BALANCE)
         self.message.setPlainText(result.message or strings.BID_PREVIEW_NO_KEYS)
         self.place_button.setEnabled(result.placeable and not self.placing)

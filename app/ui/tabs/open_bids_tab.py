@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from app.ui import strings
 from app.ui.async_tools import async_slot
 from app.ui.icons import set_themed_icon
+from app.ui.maker_fee_note import maker_fee_note
 from app.ui.models.bids_model import COL_EXPIRES, COL_ID, COL_POOL, OpenBidsFilter, OpenBidsModel
 from app.ui.models.pools_model import COL_POOL as POOLS_COL_POOL
 from app.ui.models.pools_model import PoolsModel
@@ -121,9 +122,12 @@ class OpenBidsTab(QWidget):
         tools.addWidget(self.filter, 1)
         tools.addWidget(self.refresh_button)
         tools.addWidget(self.cancel_button)
+        self.pools_note = message_label("hint")  # the maker fee the pools count
+        self.pools_note.setVisible(False)
         pools_box = QGroupBox(strings.OPEN_BIDS_POOLS)
         pools_layout = QVBoxLayout(pools_box)
         pools_layout.addWidget(self.pools_table)
+        pools_layout.addWidget(self.pools_note)
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.table)
         splitter.addWidget(pools_box)
@@ -164,6 +168,7 @@ class OpenBidsTab(QWidget):
     def show_view(self, view: OpenBidsView) -> None:
         self.model.set_bids(view.bids)
         self.pools_model.set_pools(view.pools)
+        set_message(self.pools_note, maker_fee_note(view.maker_fee), "hint")
         self._update_counts()
         set_message(self.message, "")  # an earlier load's error no longer holds
         if view.uncounted:

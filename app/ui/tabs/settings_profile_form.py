@@ -1,9 +1,10 @@
-"""The settings of one profile: URLs, API key, network, request rate, fee bounds, lock
-timeout."""
+"""The settings of one profile: URLs, API key, network, request rate, fee bounds, maker fee,
+lock timeout."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -21,6 +22,10 @@ from PySide6.QtWidgets import (
 
 from app.services.profiles import NETWORKS, AppProfile, FeeBounds, ServiceKind
 from app.ui import strings
+from app.ui.tabs.settings_maker_fee import MakerFeeBox
+
+if TYPE_CHECKING:
+    from app.services.maker_fee import AssumedMakerFee
 
 
 class ProfileForm(QWidget):
@@ -71,12 +76,13 @@ class ProfileForm(QWidget):
         form.addRow(strings.SETTINGS_MIN_RATE, self.min_rate)
         form.addRow(strings.SETTINGS_MAX_RATE, self.max_rate)
         form.addRow(strings.SETTINGS_MAX_FEE, self.max_fee)
+        self.maker_fee = MakerFeeBox()
         security = QGroupBox(strings.SETTINGS_SECURITY)
         form = QFormLayout(security)
         form.addRow(strings.SETTINGS_LOCK_TIMEOUT, self.lock_minutes)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        for group in (service, guard, security):
+        for group in (service, guard, self.maker_fee, security):
             layout.addWidget(group)
 
     @staticmethod
@@ -87,7 +93,15 @@ class ProfileForm(QWidget):
         spin.setSuffix(strings.SUFFIX_SAT_VB)
         return spin
 
-    def load(self, profile: AppProfile, has_api_key: bool, sandbox_url: str | None) -> None:
+    def load(
+        self,
+        profile: AppProfile,
+        has_api_key: bool,
+        sandbox_url: str | None,
+        default_maker_fee: AssumedMakerFee | None = None,
+    ) -> None:
+        """Show `profile`; `default_maker_fee` is what it assumes without a maker fee of its
+        own (None: not known here, its service is not the connected one)."""
         self.profile = profile
         self.kind.setText(strings.SETTINGS_KINDS[profile.kind.value])
         self.network.setCurrentText(profile.network)
@@ -115,6 +129,7 @@ class ProfileForm(QWidget):
         self.max_rate.setValue(bounds.max_sat_vb)
         self.max_fee.setValue(bounds.max_fee_sats)
         self.lock_minutes.setValue(max(1, round(profile.lock_timeout_s / 60)))
+        self.maker_fee.load(profile.maker_fee, default_maker_fee)
         self.request_rate.setText(profile.request_rate or "")
         default = profile.kind is not ServiceKind.SANDBOX
         self.request_rate.setPlaceholderText(
@@ -142,6 +157,7 @@ class ProfileForm(QWidget):
             network=self.network.currentText(),
             fee_bounds=bounds,
             lock_timeout_s=self.lock_minutes.value() * 60,
+            maker_fee=self.maker_fee.setting(),
             request_rate=self.request_rate.text().strip().lower() or None,
         )
         if profile.kind is ServiceKind.SANDBOX:

@@ -1,5 +1,6 @@
 """Settings: profiles (switch, add, remove), the selected profile's service, API key, fee
-bounds and lock timeout, and the theme."""
+bounds, maker fee and lock timeout, and the theme. A new maker fee applies without
+reconnecting: the pool figures refresh with it."""
 
 from __future__ import annotations
 
@@ -31,11 +32,13 @@ from app.services.profiles import (
 from app.ui import strings
 from app.ui.async_tools import async_slot, exec_dialog, run_blocking
 from app.ui.icons import icon_button
+from app.ui.profile_session import NotReadyError, profile_session
 from app.ui.tabs.settings_profile_form import ProfileForm
 from app.ui.theme import apply_theme
 from app.ui.widgets import message_label, set_message
 
 if TYPE_CHECKING:
+    from app.services.maker_fee import AssumedMakerFee
     from app.ui.context import AppContext
     from app.ui.controller import AppController
 
@@ -135,7 +138,16 @@ class SettingsTab(QWidget):
         if shown is not None and active is not None and shown.name == active.name:
             sandbox = self._context.sandbox
             self.form.show_sandbox_url(None if sandbox is None else sandbox.url)
+            self._refresh_maker_fee_default()
         self._update_buttons(self.selected_name())
+
+    @async_slot()
+    async def _refresh_maker_fee_default(self) -> None:
+        """The active profile's default maker fee, once its service has said it (or not)."""
+        default = await self._default_maker_fee()
+        shown, active = self.form.profile, self._context.profile
+        if shown is not None and active is not None and shown.name == active.name:
+            self.form.maker_fee.set_default(default)
 
     def _update_buttons(self, name: str | None) -> None:
         profile = None if name is None else self._context.settings.get(name)
@@ -155,7 +167,25 @@ class SettingsTab(QWidget):
             return
         has_key = await self._context.api_key_for(profile) is not None
         sandbox = self._context.sandbox
-        self.form.load(profile, has_key, sandbox.url if sandbox is not None and active else None)
+        default_fee = await self._default_maker_fee() if active else None
+        self.form.load(
+            profile, has_key, sandbox.url if sandbox is not None and active else None, default_fee
+        )
+
+    async def _default_maker_fee(self) -> AssumedMakerFee | None:
+        """What the active profile assumes without a maker fee of its own: the connected
+        service's published fee (read once per connection), else the default; None when not
+        connected (the form then says the default is read on connecting)."""
+        from app.services.maker_fee import service_default
+
+        session = profile_session(self._context)
+        if not session.connected:
+            return None
+        try:
+            await session.ensure_ready()
+        except NotReadyError:
+            return None
+        return service_default(session.published_maker_fee)
 
     @async_slot()
     async def save(self) -> None:
@@ -176,7 +206,13 @@ class SettingsTab(QWidget):
         reconnect = (
             context.profile is not None
             and context.profile.name == new.name
-            and replace(old, fee_bounds=new.fee_bounds, lock_timeout_s=new.lock_timeout_s) != new
+            and replace(
+                old,
+                fee_bounds=new.fee_bounds,
+                lock_timeout_s=new.lock_timeout_s,
+                maker_fee=new.maker_fee,
+            )
+            != new
         )
         text = strings.SETTINGS_SAVED_RECONNECT if reconnect else strings.SETTINGS_SAVED
         set_message(self.message, text, "ok")

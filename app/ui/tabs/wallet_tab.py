@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from app.ui import strings
 from app.ui.icons import set_themed_icon
+from app.ui.maker_fee_note import maker_fee_note
 from app.ui.profile_session import profile_session
 from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.wallet_addresses import AddressRow
@@ -91,9 +92,12 @@ class WalletTab(QWidget):
         chart_scroll.setWidget(self.chart)
         chart_scroll.setWidgetResizable(True)
         chart_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.pools_note = message_label("hint")  # the maker fee the bars count
+        self.pools_note.setVisible(False)
         pools = QGroupBox(strings.WALLET_POOLS)
         pools_layout = QVBoxLayout(pools)
         pools_layout.addWidget(chart_scroll)
+        pools_layout.addWidget(self.pools_note)
 
         top = QHBoxLayout()
         top.addWidget(self.updated_label)
@@ -167,6 +171,7 @@ class WalletTab(QWidget):
         self.chart.set_bars(
             [PoolBar(str(p.pool), p.committed, p.balance, p.bids) for p in view.pools]
         )
+        set_message(self.pools_note, maker_fee_note(view.maker_fee), "hint")
         stamp = datetime.now().strftime("%H:%M:%S")
         self.updated_label.setText(strings.UPDATED_AT.format(time=stamp))
 

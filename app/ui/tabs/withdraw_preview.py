@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 from app.ui import strings
 
 if TYPE_CHECKING:
-    from app.core.pools import MakerFee
     from app.services.bidding_wallet import BiddingWalletBalance
     from app.services.context import ServiceContext
+    from app.services.maker_fee import AssumedMakerFee
     from app.services.open_bids import BidListEntry
 
 
@@ -22,7 +22,7 @@ class WalletFacts:
     payment_address: str
     balance: BiddingWalletBalance
     bids: tuple[BidListEntry, ...]
-    maker_fee: MakerFee
+    maker_fee: AssumedMakerFee  # what the pool rule counts per bid, and where it came from
 
 
 async def load_facts(ctx: ServiceContext) -> WalletFacts:
@@ -31,14 +31,16 @@ async def load_facts(ctx: ServiceContext) -> WalletFacts:
 
     balance = await bidding_wallet_balance(ctx)
     bids = await fetch_open_bids(ctx)
-    return WalletFacts(balance.address, ctx.payment_address, balance, tuple(bids), ctx.maker_fee)
+    return WalletFacts(
+        balance.address, ctx.payment_address, balance, tuple(bids), ctx.assumed_maker_fee
+    )
 
 
 def at_risk_rows(facts: WalletFacts, balance_after: int) -> list[str]:
     """One line per open bid that `balance_after` sats no longer cover."""
     from app.services.withdraw import bids_at_risk
 
-    doomed = bids_at_risk(facts.bids, balance_after, facts.maker_fee)
+    doomed = bids_at_risk(facts.bids, balance_after, facts.maker_fee.fee)
     return [
         strings.WITHDRAW_AT_RISK_ROW.format(
             pool=bid.pool, bid=bid.bid_id, price=strings.SATS.format(sats=bid.price)

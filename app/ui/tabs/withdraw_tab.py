@@ -32,6 +32,7 @@ from app.ui.dialogs.psbt_review_flow import (
     connection_key,
     public_context,
 )
+from app.ui.maker_fee_note import maker_fee_note
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
 from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.withdraw_preview import WalletFacts, at_risk_rows, load_facts
@@ -78,6 +79,8 @@ class WithdrawTab(QWidget):
         self.at_risk_label = message_label("hint")
         self.at_risk_list = QListWidget()
         self.at_risk_list.setMaximumHeight(110)
+        self.at_risk_note = message_label("hint")  # the maker fee the pool rule counts
+        self.at_risk_note.setVisible(False)
         self.review_button = QPushButton(strings.WITHDRAW_REVIEW)
         self.status = message_label("hint")
         self.status.setVisible(False)
@@ -116,6 +119,7 @@ class WithdrawTab(QWidget):
         risk_layout = QVBoxLayout(risk)
         risk_layout.addWidget(self.at_risk_label)
         risk_layout.addWidget(self.at_risk_list)
+        risk_layout.addWidget(self.at_risk_note)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.review_button)
@@ -208,9 +212,11 @@ class WithdrawTab(QWidget):
         self.at_risk_list.clear()
         if self.facts is None or value is None:
             self.at_risk_label.setText("")
+            set_message(self.at_risk_note, "")
             self._update_buttons()
             return
         rows = at_risk_rows(self.facts, 0 if self.sweep else self.facts.balance.total - value)
+        set_message(self.at_risk_note, maker_fee_note(self.facts.maker_fee), "hint")
         self.at_risk_list.addItems(rows)
         self.at_risk_label.setText(
             strings.counted(strings.WITHDRAW_AT_RISK_SOME, len(rows))
