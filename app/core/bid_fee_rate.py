@@ -13,9 +13,11 @@ a typo (sats typed as sat/vB), and at that rate a fill of some 250 vB would alre
 2.5 million sats of network fee.
 
 `feeRate` is NOT part of the signed bid message (spec 5.1, `app.core.bid_message`): whoever
-carries the request can change or drop it, and a service may ignore it. It asks for a fee
-rate; it guarantees none, and what the bidding wallet commits (price plus maker fee, the
-pools) does not depend on it.
+carries the request can change or drop it (or send the signed message first with another
+rate), and a service may ignore it. It asks for a fee rate; it guarantees none. What the
+bidding wallet commits (price plus maker fee, the pools) does not depend on it, so a changed
+rate can delay a fill's confirmation (the bidder cannot bump a transaction the service signs)
+or cost the seller, not take more from the bidder (docs/error-codes.md).
 """
 
 from __future__ import annotations
