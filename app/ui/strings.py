@@ -130,7 +130,7 @@ KEY_CHOICE_INTRO: Final = "How do you want to hold your bitcoin in this profile?
 KEY_CHOICE_CREATE: Final = "&Create a new wallet (new recovery phrase)"
 KEY_CHOICE_IMPORT: Final = "&Import a recovery phrase (Xverse, Leather, Unisat, OKX, …)"
 KEY_CHOICE_WIF: Final = "Import a single private key (&WIF)"
-KEY_CHOICE_WATCH: Final = "&Watch-only (addresses only: bids and listings signed elsewhere)"
+KEY_CHOICE_WATCH: Final = "&Watch-only (addresses, xpub or descriptor: you sign in another wallet)"
 CREATE_INTRO: Final = (
     "Write these {count} words down on paper, in order. They are shown only once. Anyone who"
     " has them can take your bitcoin; without them, a lost computer means lost funds."
@@ -159,14 +159,29 @@ WIF_LABEL: Final = "Private &key:"
 WIF_TYPE_LABEL: Final = "Payment address &type:"
 WIF_INVALID: Final = "This is not a usable private key: {reason}."
 WATCH_INTRO: Final = (
-    "Enter the addresses to watch. Public keys are needed to build transactions for an"
-    " offline signer."
+    "Enter what to watch for each role: an address, an extended public key (xpub, ypub, zpub;"
+    " tpub, upub, vpub on test networks, with its origin [fingerprint/84h/0h/0h] if you have"
+    " it) or a descriptor such as wpkh([fingerprint/84h/0h/0h]xpub…/0/*). An extended key"
+    " alone is watched at its first receive address, /0/0 below it. One key may serve both"
+    " roles. Nothing here can sign: bids and transactions are signed in the wallet that holds"
+    " the keys."
 )
-WATCH_PAYMENT: Final = "&Payment address:"
-WATCH_ORDINALS: Final = "&Ordinals address:"
-WATCH_PAYMENT_KEY: Final = "Payment public &key (hex, optional):"
-WATCH_ORDINALS_KEY: Final = "Ordinals public k&ey (hex, optional):"
-WATCH_INVALID: Final = "Check the addresses: {reason}."
+WATCH_PAYMENT: Final = "&Payment:"
+WATCH_ORDINALS: Final = "&Ordinals:"
+WATCH_PLACEHOLDER: Final = "address, xpub/zpub/… or descriptor"
+WATCH_PAYMENT_KEY: Final = "Payment public &key (hex, with an address only):"
+WATCH_ORDINALS_KEY: Final = "Ordinals public k&ey (hex, with an address only):"
+WATCH_WALLET: Final = "&Wallet (an xpub's address types):"
+WATCH_WALLET_AUTOMATIC: Final = "From the key (ypub, zpub, or its origin's path)"
+WATCH_PREVIEW_INTRO: Final = "Check these are your addresses before you finish:"
+WATCH_PREVIEW_ROLE: Final = "{role}: {address}"
+WATCH_PREVIEW_ADDRESS: Final = "    the address you entered"
+WATCH_PREVIEW_KEY: Final = "    {type}, the first receive address ({derived} below the key)"
+WATCH_PREVIEW_DESCRIPTOR: Final = "    {type}, from the descriptor"
+WATCH_PREVIEW_ORIGIN: Final = "    key origin [{origin}]"
+WATCH_ROLE_PAYMENT: Final = "Payment"
+WATCH_ROLE_ORDINALS: Final = "Ordinals"
+WATCH_INVALID: Final = "Check what you entered: {reason}."
 PASSWORD_INTRO: Final = (
     "Choose a password. It encrypts your keys on this computer and is asked when you unlock."
 )
@@ -519,7 +534,26 @@ BID_EXPIRY_PRESETS: Final = (
 BID_EXPIRY_CUSTOM: Final = "At a date and time"
 BID_TRAITS: Final = "Traits (optional)"
 BID_TRAITS_SEARCH: Final = "Search traits…"
-BID_TRAITS_NONE: Final = "This collection lists no traits."
+BID_TRAITS_TYPE: Final = "Type a trait as “type: value” and press Enter to add it."
+BID_TRAITS_TYPED_PLACEHOLDER: Final = "type: value, then Enter"
+BID_TRAITS_TYPED_BAD: Final = "Write a trait as “type: value”, e.g. “Background: Blue”."
+# The catalog (services/catalog.py): what the slug's hint line says.
+BID_CATALOG_SEARCH_NONE: Final = (
+    "This service lists no collections to search: type the collection's slug (as in its page"
+    " on the marketplace); its traits load once the service finds it."
+)
+BID_CATALOG_LOOKING: Final = "Looking up {slug}…"
+BID_CATALOG_FOUND: Final = "{name}: {items}."
+BID_CATALOG_ITEMS: Final = Counted("{count} item", "{count} items")
+BID_CATALOG_FOUND_NO_SIZE: Final = "{name}."
+BID_CATALOG_UNKNOWN: Final = (
+    "The service knows no collection “{slug}”: check the slug (a bid on it would be refused)."
+)
+BID_CATALOG_NOT_OFFERED: Final = (
+    "This service has no catalog to look collections up in: check the slug yourself, and type"
+    " traits as “type: value”."
+)
+BID_CATALOG_FAILED: Final = "The collection could not be looked up ({reason}): traits can be typed."
 BID_TRAITS_COUNT: Final = "{count} of at most {limit} selected: one bid per trait and item."
 BID_TRAITS_LIMIT: Final = "At most {limit} traits per request: unselect one first."
 BID_TRAITS_CLEAR: Final = "C&lear"
@@ -829,3 +863,64 @@ OFFLINE_FACTS_NOTE: Final = (
     " this computer cannot check it."
 )
 OPEN_BIDS_POOLS: Final = "Pools: each may use the whole balance on its own"
+
+# -- signed elsewhere (a watch-only profile's keys sign in another wallet) ------------------
+ELSEWHERE_EXPORT_ACTION: Final = "&Export for signing elsewhere"
+ELSEWHERE_EXPORT_FOLDER: Final = "Choose an empty folder for the PSBT to sign"
+ELSEWHERE_EXPORTING: Final = "Writing the PSBT files…"
+ELSEWHERE_EXPORTED: Final = Counted(
+    (
+        "Exported to {folder}. Sign {files} in the wallet that holds your keys (Sparrow, a"
+        " hardware wallet, …), save the signed PSBT into that folder under any name, then"
+        " press Import signed…."
+    ),
+    (
+        "Exported {count} PSBTs to {folder}. Sign {files} in the wallet that holds your keys"
+        " (Sparrow, a hardware wallet, …), save the signed PSBTs into that folder, then press"
+        " Import signed…."
+    ),
+)
+ELSEWHERE_IMPORT: Final = "&Import signed…"
+ELSEWHERE_IMPORT_FOLDER: Final = "Choose the export's folder, with the signed PSBT saved in it"
+ELSEWHERE_IMPORT_TITLE: Final = "Submit what your other wallet signed"
+ELSEWHERE_SUBMIT_ACTION: Final = Counted(
+    "&Submit the signed PSBT", "&Submit the {count} signed PSBTs"
+)
+ELSEWHERE_IMPORT_FAILED: Final = "Not imported: {reason}"
+ELSEWHERE_BID_TITLE: Final = "Sign the bid in your other wallet"
+ELSEWHERE_BID_INTRO: Final = (
+    "Sign this exact message with {address} in the wallet that holds its key (a message"
+    " signature, BIP-322), then paste the signature below. The marketplace takes it until"
+    " {deadline}: 2 minutes after the message was made."
+)
+ELSEWHERE_CANCEL_TITLE: Final = "Sign the cancel in your other wallet"
+ELSEWHERE_CANCEL_INTRO: Final = Counted(
+    (
+        "Sign this challenge with the address shown, in the wallet that holds its key (a"
+        " message signature, BIP-322), then paste the signature below."
+    ),
+    (
+        "The bids may be kept under either of your addresses: sign each challenge with the"
+        " address shown beside it (a message signature, BIP-322) and paste each signature."
+    ),
+)
+ELSEWHERE_ADDRESS: Final = "Address that signs:"
+ELSEWHERE_MESSAGE: Final = "Message to sign, exactly:"
+ELSEWHERE_SIGNATURE: Final = "&Signature (base64):"
+ELSEWHERE_COPY_ADDRESS: Final = "Copy &address"
+ELSEWHERE_COPY_MESSAGE: Final = "&Copy message"
+ELSEWHERE_SAVE_MESSAGE: Final = "Sa&ve message…"
+ELSEWHERE_OPEN_SIGNATURE: Final = "&Open signature…"
+ELSEWHERE_SEND_BID: Final = "&Verify and place"
+ELSEWHERE_SEND_CANCEL: Final = "&Verify and cancel"
+ELSEWHERE_SENDING: Final = "Verifying the signature, then sending…"
+ELSEWHERE_SAVED: Final = "Saved {name}: sign its contents exactly, with no line added."
+ELSEWHERE_TIME_LEFT: Final = "{seconds} s left to sign and paste."
+ELSEWHERE_TIME_UP: Final = (
+    "The 2 minutes have passed: close this and place the bid again for a new message."
+)
+ELSEWHERE_MESSAGE_WHAT: Final = "Message"
+ELSEWHERE_ADDRESS_WHAT: Final = "Address"
+ELSEWHERE_SAVE_FILTER: Final = "Text files (*.txt);;All files (*)"
+ELSEWHERE_OPEN_FILTER: Final = "Signatures (*.txt *.sig *.asc);;All files (*)"
+ELSEWHERE_INSCRIPTION_BID_DONE: Final = "Bid placed on {inscription} for {price}."

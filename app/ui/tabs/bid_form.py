@@ -77,6 +77,7 @@ def _with_message(widget: QWidget, hint: QLabel | None = None) -> tuple[QWidget,
 
 class BidForm(QWidget):
     changed = Signal()
+    slug_committed = Signal(str)  # the user finished typing or picked a collection slug
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -104,6 +105,9 @@ class BidForm(QWidget):
         completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         completer.setFilterMode(Qt.MatchFlag.MatchContains)
         self.slug.setCompleter(completer)
+        self.slug_hint = message_label("hint")  # what the catalog says of the slug
+        self.slug_hint.setVisible(False)
+        self._searchable = True  # the suggestions are every collection the service has
         self.price = AmountEdit(step=1_000)
         self.price.setMaximumWidth(320)
         self.price_hint = message_label("hint")
@@ -159,7 +163,7 @@ class BidForm(QWidget):
             if field_key is None:
                 form.addRow(row_label, widget)
             else:
-                hint = self.price_hint if field_key == PRICE else None
+                hint = {PRICE: self.price_hint, SLUG: self.slug_hint}.get(field_key)
                 box, message = _with_message(widget, hint)
                 self.messages[field_key] = message
                 form.addRow(row_label, box)
@@ -177,6 +181,8 @@ class BidForm(QWidget):
         ):
             signal.connect(self._layout_changed)
         self.slug.textChanged.connect(self._slug_changed)
+        self.slug.editingFinished.connect(self._slug_committed)
+        completer.activated.connect(self._slug_committed)
         self.price.changed.connect(self.changed)
         self.quantity.valueChanged.connect(self.changed)
         self.expiry_at.dateTimeChanged.connect(self.changed)
@@ -226,10 +232,35 @@ class BidForm(QWidget):
 
     # -- showing ------------------------------------------------------------------------------
 
-    def set_collections(self, collections: Sequence[CollectionInfo]) -> None:
-        self._collections = {c.slug: c for c in collections}
+    def set_collections(
+        self, collections: Sequence[CollectionInfo], *, searchable: bool = True
+    ) -> None:
+        """The collections to suggest; `searchable` False: they are only some (ours), and the
+        user is told to type the slug."""
+        known = {c.slug: c for c in self._collections.values() if c.traits}
+        self._collections = {c.slug: c for c in collections} | known
+        self._searchable = searchable
         self.slug_names.setStringList([] if self.runes else sorted(self._collections))
         self._slug_changed()
+
+    def add_collection(self, info: CollectionInfo) -> None:
+        """A collection the service described (its traits), kept for completion."""
+        self._collections[info.slug] = info
+        self.slug_names.setStringList([] if self.runes else sorted(self._collections))
+        self._slug_changed()
+
+    def collection(self, slug: str) -> CollectionInfo | None:
+        return self._collections.get(slug.strip())
+
+    def show_slug_note(self, text: str, level: str = "hint") -> None:
+        """The catalog's word on the slug (empty: none)."""
+        set_message(self.slug_hint, text, level)
+        self.slug_hint.setVisible(bool(text))
+
+    def _slug_committed(self, *_: object) -> None:
+        slug = self.slug.text().strip()
+        if slug and not self.runes and self.scope.currentData() == COLLECTION:
+            self.slug_committed.emit(slug)
 
     def show_errors(self, errors: dict[str, list[str]]) -> None:
         for key, label in self.messages.items():
@@ -253,7 +284,8 @@ class BidForm(QWidget):
         self.price.step = 10_000 if runes else 1_000
         self.labels[QUANTITY].setText(strings.BID_UNITS if runes else strings.BID_QUANTITY)
         self.expiry_at.setVisible(self.expiry_preset.currentData() == CUSTOM_EXPIRY)
-        self.traits.setEnabled(self._traits_apply() and self.traits.available() > 0)
+        self.traits.setEnabled(self._traits_apply())
+        self._show_search_note()
         self.changed.emit()
 
     def _slug_changed(self, *_: object) -> None:
@@ -262,5 +294,13 @@ class BidForm(QWidget):
         if traits != self._shown_traits:
             self._shown_traits = traits
             self.traits.set_traits(traits)
-        self.traits.setEnabled(self._traits_apply() and self.traits.available() > 0)
+        self.traits.setEnabled(self._traits_apply())
+        self._show_search_note()
         self.changed.emit()
+
+    def _show_search_note(self) -> None:
+        """Off the sandbox nothing lists every collection: say so while no slug is typed."""
+        if self.runes or self.scope.currentData() != COLLECTION:
+            self.show_slug_note("")
+        elif not self.slug.text().strip():
+            self.show_slug_note("" if self._searchable else strings.BID_CATALOG_SEARCH_NONE)

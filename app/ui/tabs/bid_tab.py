@@ -33,6 +33,7 @@ from app.ui.async_tools import async_slot
 from app.ui.maker_fee_note import maker_fee_note
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
 from app.ui.state.wallet_state import WalletState
+from app.ui.tabs.bid_catalog import BidCatalog
 from app.ui.tabs.bid_form import BidForm
 from app.ui.tabs.bid_preview import (
     GENERAL,
@@ -93,6 +94,7 @@ class BidTab(QWidget):
         self.session = profile_session(context)
         self.state = WalletState.of(context)
         self.form = BidForm()
+        self.catalog = BidCatalog(self.form, self.session)
         self.last_preview = BidPreview()
         self.placing = False
 
@@ -183,18 +185,9 @@ class BidTab(QWidget):
 
     # -- catalog ------------------------------------------------------------------------------
 
-    @async_slot()
-    async def load_catalog(self) -> None:
-        """The service's collections (when it offers them) for completion and traits."""
-        if not self.session.connected:
-            return
-        try:
-            await self.session.ensure_ready()
-        except NotReadyError:
-            return
-        from app.services.sandbox_facts import collection_catalog
-
-        self.form.set_collections(await collection_catalog(self.session.sandbox_root))
+    def load_catalog(self) -> None:
+        """The collections to suggest (`BidCatalog`); a typed slug is looked up as committed."""
+        self.catalog.load_suggestions()
 
     @async_slot()
     async def load_fee_estimates(self) -> None:

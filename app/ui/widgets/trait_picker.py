@@ -1,7 +1,9 @@
 """Pick traits of a collection: a search box over a checkable list, at most `limit` ticked.
 
 Each item is one (trait_type, value) pair shown as "trait_type: value". Ticking past the limit
-is undone at once and the reason shown under the list."""
+is undone at once and the reason shown under the list. Where the service lists no traits for
+the collection, a pair is typed into the search box as "type: value" and added with Enter
+(`add_typed`), ticked: free text, never an empty list that looks broken."""
 
 from __future__ import annotations
 
@@ -39,6 +41,7 @@ class TraitPicker(QWidget):
         self.search.setPlaceholderText(strings.BID_TRAITS_SEARCH)
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self.proxy.setFilterFixedString)
+        self.search.returnPressed.connect(self.add_typed)
         self.clear_button = QPushButton(strings.BID_TRAITS_CLEAR)
         self.clear_button.clicked.connect(self.clear_selection)
         self.view = QListView()
@@ -85,6 +88,28 @@ class TraitPicker(QWidget):
         self._update_count()
         self.changed.emit()
 
+    def add_typed(self) -> bool:
+        """The search box's "type: value" as a ticked pair (added to the list when it is not
+        there); False, with the reason shown, when the text is not a pair or none may be
+        ticked."""
+        trait_type, colon, value = self.search.text().partition(":")
+        trait_type, value = trait_type.strip(), value.strip()
+        if not colon or not trait_type or not value:
+            if self.search.text().strip():
+                set_message(self.count_label, strings.BID_TRAITS_TYPED_BAD)
+            return False
+        pair = (trait_type, value)
+        if not any(
+            self.model.item(r).data(PAIR_ROLE) == pair for r in range(self.model.rowCount())
+        ):
+            item = QStandardItem(f"{trait_type}: {value}")
+            item.setData(pair, PAIR_ROLE)
+            item.setCheckable(True)
+            item.setEditable(False)
+            self.model.appendRow(item)
+        self.search.clear()
+        return self.set_checked(pair, True) and pair in self._checked
+
     def available(self) -> int:
         return self.model.rowCount()
 
@@ -129,8 +154,12 @@ class TraitPicker(QWidget):
         self.changed.emit()
 
     def _update_count(self) -> None:
-        if self.model.rowCount() == 0:
-            set_message(self.count_label, strings.BID_TRAITS_NONE, "hint")
+        listed = self.model.rowCount() > 0
+        self.search.setPlaceholderText(
+            strings.BID_TRAITS_SEARCH if listed else strings.BID_TRAITS_TYPED_PLACEHOLDER
+        )
+        if not listed:
+            set_message(self.count_label, strings.BID_TRAITS_TYPE, "hint")
             return
         text = strings.BID_TRAITS_COUNT.format(count=len(self._checked), limit=self.limit)
         set_message(self.count_label, text, "hint")

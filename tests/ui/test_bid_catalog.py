@@ -1,0 +1,95 @@
+"""The Bid tab's catalog: a collection added after the list was loaded is looked up by its
+slug through the public `GET /v1/collection` (name, size, traits into the picker); a slug the
+service does not know is said as such; off the sandbox the field says the service lists no
+collections, and a service without a catalog leaves traits to be typed as "type: value"."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from app.services.catalog import CatalogAnswer
+from app.services.sandbox_process import SandboxProcess
+from app.ui import strings
+from app.ui.tabs.bid_catalog import BidCatalog
+from app.ui.tabs.bid_tab import BidTab
+from tests.ui.conftest import AppHarness, OptionsFactory
+from tests.ui.flows import (
+    bid_tab_ready,
+    fund_bidding_wallet,
+    new_collection,
+    open_funded_app,
+    type_into,
+)
+from tests.ui.gui_thread import GuiThreadWatch
+
+
+def commit_slug(qtbot: QtBot, tab: BidTab, slug: str) -> None:
+    tab.form.slug.clear()
+    type_into(qtbot, tab.form.slug, slug)
+    qtbot.keyClick(tab.form.slug, Qt.Key.Key_Return)
+
+
+def test_a_slug_is_looked_up_and_an_unknown_one_said(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    gui_thread: GuiThreadWatch,
+) -> None:
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    fund_bidding_wallet(funded.app, qloop, 100_000)
+    tab = bid_tab_ready(qtbot, funded.app, funded.assets.collection_slug)
+    late = new_collection(funded.root_url, {"Hat": ["Crown", "Cap"], "Eyes": ["Laser"]})
+    assert late not in tab.form.slug_names.stringList()  # added after the list was read
+    gui_thread.start()
+
+    commit_slug(qtbot, tab, late)
+    picker = tab.form.traits
+    qtbot.waitUntil(lambda: picker.available() == 3, timeout=20_000)
+    assert tab.form.slug_hint.text() == f"{late}: 0 items."
+    assert late in tab.form.slug_names.stringList()
+
+    commit_slug(qtbot, tab, "no-such-collection")
+    unknown = strings.BID_CATALOG_UNKNOWN.format(slug="no-such-collection")
+    qtbot.waitUntil(lambda: tab.form.slug_hint.text() == unknown, timeout=20_000)
+    assert picker.available() == 0 and picker.isEnabled()  # traits may still be typed
+    gui_thread.assert_not_blocked()
+
+
+def test_without_a_catalog_traits_are_typed(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+) -> None:
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    fund_bidding_wallet(funded.app, qloop, 100_000)
+    tab = bid_tab_ready(qtbot, funded.app)
+    form = tab.form
+    form.set_collections([], searchable=False)  # as off the sandbox with no bids yet
+    form.slug.clear()
+    assert form.slug_hint.text() == strings.BID_CATALOG_SEARCH_NONE
+
+    type_into(qtbot, form.slug, "some-collection")
+    assert isinstance(tab.catalog, BidCatalog)
+    tab.catalog._show("some-collection", CatalogAnswer(offered=False))
+    assert form.slug_hint.text() == strings.BID_CATALOG_NOT_OFFERED
+    picker = form.traits
+    assert picker.isEnabled() and picker.count_label.text() == strings.BID_TRAITS_TYPE
+    assert picker.search.placeholderText() == strings.BID_TRAITS_TYPED_PLACEHOLDER
+
+    type_into(qtbot, picker.search, "Background")
+    qtbot.keyClick(picker.search, Qt.Key.Key_Return)
+    assert picker.count_label.text() == strings.BID_TRAITS_TYPED_BAD
+    picker.search.clear()
+    type_into(qtbot, picker.search, " Background :  Blue ")
+    qtbot.keyClick(picker.search, Qt.Key.Key_Return)
+    assert picker.selected() == [("Background", "Blue")]
+    assert picker.search.text() == ""
+    assert form.draft(0).traits == (("Background", "Blue"),)
