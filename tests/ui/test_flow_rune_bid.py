@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import Callable
 
 import httpx
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from app.services.sandbox_demo import DEMO_RUNE
@@ -49,8 +50,14 @@ def test_rune_bid_total_price_for_its_units(
     assert form.labels["quantity"].text() == strings.BID_UNITS
     assert form.slug.placeholderText() == strings.BID_RUNE_PLACEHOLDER
 
-    paste_into(qtbot, form.slug, DEMO_RUNE)
-    assert form.slug.text() == DEMO_RUNE
+    typed = DEMO_RUNE.replace("•", "").lower()  # as a user may type it
+    paste_into(qtbot, form.slug, typed)
+    assert form.slug.text() == typed and not tab.place_button.isEnabled()
+    assert tab.message.toPlainText() == strings.BID_PREVIEW_RUNE_PENDING
+    # Enter (or leaving the field) looks the rune up in ord: the field takes its etched name.
+    qtbot.keyClick(form.slug, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: form.slug.text() == DEMO_RUNE, timeout=20_000)
+    assert form.slug_hint.text() == strings.BID_RUNE_ETCHED.format(name=DEMO_RUNE)
     type_into(qtbot, form.price.edit, f"{TOTAL:,}")
     set_spin(qtbot, form.quantity, UNITS)
     preview = tab.last_preview

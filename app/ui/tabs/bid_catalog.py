@@ -7,6 +7,10 @@
 - A slug the user commits is looked up (`GET /collection`): its name and size are said under
   the field and its traits fill the picker; a slug the service does not know is said as such;
   a service without a catalog, or one that cannot be asked, leaves traits to be typed.
+- A rune name the user commits is read by ord's rules and looked up in ord: the field then
+  holds its etched spelling (`DOGGOTOTHEMOON` becomes `DOG•GO•TO•THE•MOON`), the one a bid is
+  signed, placed and pooled under, so the preview's message is the one signed. Until then the
+  Bid tab does not place (`BidForm.rune_is_etched`).
 """
 
 from __future__ import annotations
@@ -28,7 +32,6 @@ class BidCatalog:
         self.session = session
         form.slug_committed.connect(self.look_up)
 
-    @async_slot()
     async def load_suggestions(self) -> None:
         from app.services.catalog import suggested_collections
         from app.services.errors import NetError
@@ -46,10 +49,13 @@ class BidCatalog:
 
     @async_slot(str)
     async def look_up(self, slug: str) -> None:
-        """Ask the service about `slug` unless its traits are known already."""
+        """Ask the service about `slug` unless its traits are known already (ord, for a rune)."""
         from app.services.catalog import lookup_collection
         from app.services.errors import NetError
 
+        if self.form.runes:
+            await self._etched_name(slug)
+            return
         known = self.form.collection(slug)
         if (known is not None and known.traits) or not self.session.connected:
             return
@@ -64,6 +70,29 @@ class BidCatalog:
             return
         if self._still(slug):
             self._show(slug, answer)
+
+    async def _etched_name(self, typed: str) -> None:
+        from app.services.errors import NetError, ServiceError
+        from app.services.rune_names import canonical_rune_name
+
+        if self.form.rune_is_etched() or not self.session.connected:
+            return
+        self.form.show_slug_note(strings.BID_RUNE_LOOKING.format(name=typed))
+        try:
+            await self.session.ensure_ready()
+            name = await canonical_rune_name(self.session.read_context(), typed)
+        except (NotReadyError, ServiceError, NetError) as exc:
+            if self._still(typed):
+                self.form.show_slug_note(failure_text(exc), "error")
+            return
+        if not self._still(typed):
+            return
+        self.form.mark_etched(name)
+        if name != typed:
+            self.form.slug.setText(name)
+            self.form.show_slug_note(strings.BID_RUNE_ETCHED.format(name=name))
+        else:
+            self.form.show_slug_note("")
 
     def _still(self, slug: str) -> bool:
         """The user has not moved on to another slug while we asked."""

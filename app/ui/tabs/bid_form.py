@@ -108,6 +108,7 @@ class BidForm(QWidget):
         self.slug_hint = message_label("hint")  # what the catalog says of the slug
         self.slug_hint.setVisible(False)
         self._searchable = True  # the suggestions are every collection the service has
+        self._etched: set[str] = set()  # rune names ord confirmed as etched spellings
         self.price = AmountEdit(step=1_000)
         self.price.setMaximumWidth(320)
         self.price_hint = message_label("hint")
@@ -259,8 +260,17 @@ class BidForm(QWidget):
 
     def _slug_committed(self, *_: object) -> None:
         slug = self.slug.text().strip()
-        if slug and not self.runes and self.scope.currentData() == COLLECTION:
+        if slug and (self.runes or self.scope.currentData() == COLLECTION):
             self.slug_committed.emit(slug)
+
+    def mark_etched(self, name: str) -> None:
+        """`name` is a rune's etched spelling, as ord gave it."""
+        self._etched.add(name)
+        self.changed.emit()
+
+    def rune_is_etched(self) -> bool:
+        """The rune field holds an etched spelling: the message shown is the one signed."""
+        return self.slug.text().strip() in self._etched
 
     def show_errors(self, errors: dict[str, list[str]]) -> None:
         for key, label in self.messages.items():

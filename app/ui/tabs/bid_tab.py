@@ -185,9 +185,10 @@ class BidTab(QWidget):
 
     # -- catalog ------------------------------------------------------------------------------
 
-    def load_catalog(self) -> None:
+    @async_slot()
+    async def load_catalog(self) -> None:
         """The collections to suggest (`BidCatalog`); a typed slug is looked up as committed."""
-        self.catalog.load_suggestions()
+        await self.catalog.load_suggestions()
 
     @async_slot()
     async def load_fee_estimates(self) -> None:
@@ -253,8 +254,19 @@ class BidTab(QWidget):
         fee = result.maker_fee
         set_message(self.pools_note, "" if fee is None else maker_fee_note(fee), "hint")
         self.balance_hint.setText("" if result.balance_known else strings.BID_PREVIEW_NO_BALANCE)
-        self.message.setPlainText(result.message or strings.BID_PREVIEW_NO_KEYS)
-        self.place_button.setEnabled(result.placeable and not self.placing)
+        # A rune is signed under its etched spelling: until ord confirmed the field's, the
+        # message shown would not be the one signed.
+        pending = draft.runes and not self.form.rune_is_etched()
+        self.message.setPlainText(self._message_text(result, pending))
+        self.place_button.setEnabled(result.placeable and not pending and not self.placing)
+
+    def _message_text(self, result: BidPreview, rune_pending: bool) -> str:
+        """The exact message, or why it cannot be shown yet (each true at that moment)."""
+        if self.session.public_keys is None:
+            return strings.BID_PREVIEW_NO_KEYS
+        if rune_pending and self.form.target():
+            return strings.BID_PREVIEW_RUNE_PENDING
+        return result.message or strings.BID_PREVIEW_INCOMPLETE
 
     def _show_pools(self, result: BidPreview) -> None:
         self.pools.setRowCount(len(result.pools))
@@ -286,7 +298,7 @@ class BidTab(QWidget):
 
     @async_slot()
     async def place(self) -> None:
-        if not self.last_preview.placeable or self.placing:
+        if not self.place_button.isEnabled() or self.placing:
             return
         draft = self.form.draft(self.session.clock.now_ms())
         self.placing = True
