@@ -187,6 +187,11 @@ class WatchPreview:
 ADDRESS_SOURCE = "address"
 
 
+def watch_wallet_choices() -> list[tuple[str, str]]:
+    """(preset id, label) of the wallets whose address types an xpub may take."""
+    return [(preset.id, preset.label) for preset in PRESETS]
+
+
 def preview_watch_only(
     network: str,
     payment: str,

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 import httpx
+import pytest
 import segno
 from PySide6.QtCore import QRect
 from PySide6.QtGui import QColor
@@ -17,7 +18,9 @@ from pytestqt.qtbot import QtBot
 
 from app.services.bidding_wallet import bip21_uri
 from app.services.sandbox_process import SandboxProcess
+from app.ui import strings
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
+from app.ui.sign_elsewhere import SignElsewhere
 from app.ui.tabs.wallet_tab import WalletTab
 from app.ui.widgets.qr_view import QUIET_ZONE, paint_matrix
 from tests.ui.conftest import AppHarness, OptionsFactory
@@ -120,16 +123,18 @@ def _assert_pixmap_draws(pixmap: object, matrix: tuple[tuple[bool, ...], ...]) -
             assert (colour.lightness() < 128) == dark, (x, y)
 
 
-def test_watch_only_profile_shows_the_wallet_and_says_it_cannot_sign(
+def test_watch_only_profile_shows_the_wallet_and_funds_by_exporting(
     qtbot: QtBot,
     qloop: asyncio.AbstractEventLoop,
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
     sandbox: SandboxProcess,
     gui_thread: GuiThreadWatch,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Addresses and public keys only: the balance and pools show, funding is refused at the
-    button with the reason, before any review."""
+    """Addresses and public keys only: the balance and pools show; funding asks where to
+    write the PSBT for the wallet that signs (tests/ui/test_flow_signed_elsewhere.py follows
+    it to the end), and closing that question does nothing."""
     from embit import bip39
 
     from app.services.key_setup import save_watch_only
@@ -177,11 +182,19 @@ def test_watch_only_profile_shows_the_wallet_and_says_it_cannot_sign(
     qtbot.waitUntil(lambda: tab.total.text().startswith("70,000 sats"), timeout=20_000)
     assert tab.payment.address() == keys.payment.address
     assert tab.ordinals.address() == keys.ordinals.address
+    asked: list[str] = []
+
+    async def no_folder(_parent: object, title: str) -> None:
+        asked.append(title)
+
+    monkeypatch.setattr(SignElsewhere, "ask_folder", staticmethod(no_folder))
+    assert tab.fund.import_button.isVisible()
     dialogs = len(app.dialogs)
     type_into(qtbot, tab.fund.amount.edit, "10,000")
     click(qtbot, tab.fund.fund_button)
-    qtbot.waitUntil(lambda: "watch-only" in tab.fund.message.text())
-    assert len(app.dialogs) == dialogs  # no review of something that cannot be signed
+    qtbot.waitUntil(lambda: asked == [strings.ELSEWHERE_EXPORT_FOLDER])
+    qtbot.waitUntil(tab.fund.fund_button.isEnabled)
+    assert len(app.dialogs) == dialogs  # no folder: no review, nothing written
     gui_thread.assert_not_blocked()
 
 

@@ -1,15 +1,18 @@
 """Key setup through the widgets: a new phrase (shown once, confirmed by re-typing words),
 an imported phrase whose preset table shows the known BIP-84/86 addresses, a WIF, and a
-watch-only profile."""
+watch-only profile (of addresses, or of an extended public key and a descriptor)."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
 
+from embit import bip32, bip39
+from embit.networks import NETWORKS
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from app.services.key_vault import watch_only_public_keys
 from app.services.profiles import SATFLOW_API_URL
 from app.services.sandbox_process import SandboxProcess
 from app.services.session import keys_from_secret, layout_for_preset
@@ -199,3 +202,58 @@ def test_watch_only_checks_the_addresses_and_has_nothing_to_unlock(
     with qtbot.waitSignal(context.notice) as notice:
         app.window.unlock_action.trigger()
     assert notice.args == ["error", strings.WATCH_ONLY_NO_UNLOCK]
+
+
+def abandon_account_key(path: str, version: str) -> str:
+    """The "abandon ... about" account key at `path` on the test networks, as a wallet exports
+    it (`version`: an embit SLIP-132 name such as "zpub", "xpub" or "zprv")."""
+    root = bip32.HDKey.from_seed(bip39.mnemonic_to_seed(ABANDON))
+    node = root.derive(path)
+    node = node if version.endswith("prv") else node.to_public()
+    return str(node.to_base58(NETWORKS["test"][version]))
+
+
+def test_watch_only_from_a_vpub_and_a_descriptor_shows_the_addresses_before_saving(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    gui_thread: GuiThreadWatch,
+) -> None:
+    app = open_app(make_options())
+    choose_custom_service(qtbot, app, DUMMY_URL)
+    dialog = start_key_setup(qtbot, app, KeyKind.WATCH)
+    page = dialog.watch_page
+    gui_thread.start()
+    zprv = abandon_account_key("m/84h/1h/0h", "zprv")
+    type_into(qtbot, page.payment, zprv)
+    tpub = abandon_account_key("m/86h/1h/0h", "xpub")
+    type_into(qtbot, page.ordinals, f"tr([73c5da0a/86h/1h/0h]{tpub}/0/*)")
+    qtbot.waitUntil(page.error.isVisible, timeout=5_000)
+    assert "payment: this is a private key" in page.error.text()
+    assert zprv not in page.error.text()
+
+    page.payment.clear()
+    type_into(qtbot, page.payment, abandon_account_key("m/84h/1h/0h", "zpub"))
+    with qtbot.waitSignal(page.preview_ready, timeout=5_000):
+        pass
+    keys = keys_from_secret(
+        MnemonicSecret(ABANDON),
+        ProfileMeta(name="x", network="regtest", layout=layout_for_preset("xverse-native")),
+    )
+    shown = page.addresses.text()
+    assert keys.payment.address in shown and keys.ordinals.address in shown
+    assert "/0/0 below the key" in shown and "key origin [73c5da0a/86'/1'/0'/0/0]" in shown
+    assert not page.error.isVisible()
+
+    with qtbot.waitSignal(app.window.controller.ready, timeout=30_000):
+        click(qtbot, dialog.next_button)
+    gui_thread.assert_not_blocked()
+    context = app.context
+    assert context.watch_only and context.profile is not None
+    key_name = context.profile.key_name
+    assert key_name is not None
+    with gui_thread.paused():  # the test's own reading of what was stored
+        vault = run_async(qloop, context.vault())
+        public = watch_only_public_keys(vault, key_name, "regtest")
+    assert public is not None and public.ordinals == keys.ordinals.public

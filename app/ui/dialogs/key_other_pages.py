@@ -1,4 +1,4 @@
-"""Import a single private key (WIF), or watch addresses without any key."""
+"""Import a single private key (WIF)."""
 
 from __future__ import annotations
 
@@ -40,33 +40,3 @@ class WifPage(SetupPage):
 
     def forget(self) -> None:
         self.wif.clear()
-
-
-class WatchOnlyPage(SetupPage):
-    changed = Signal()
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.payment = QLineEdit()
-        self.ordinals = QLineEdit()
-        self.payment_key = QLineEdit()
-        self.ordinals_key = QLineEdit()
-        self.error = message_label("error")
-        self.error.hide()
-        intro = message_label("hint")
-        intro.setText(strings.WATCH_INTRO)
-        form = QFormLayout()
-        form.addRow(strings.WATCH_PAYMENT, self.payment)
-        form.addRow(strings.WATCH_ORDINALS, self.ordinals)
-        form.addRow(strings.WATCH_PAYMENT_KEY, self.payment_key)
-        form.addRow(strings.WATCH_ORDINALS_KEY, self.ordinals_key)
-        layout = QVBoxLayout(self)
-        layout.addWidget(intro)
-        layout.addLayout(form)
-        layout.addWidget(self.error)
-        layout.addStretch(1)
-        self.payment.textChanged.connect(self.changed)
-        self.ordinals.textChanged.connect(self.changed)
-
-    def is_complete(self) -> bool:
-        return bool(self.payment.text().strip() and self.ordinals.text().strip())

@@ -1,6 +1,6 @@
 """Key setup of a profile: create a new phrase, import one (with a layout preset), import a WIF,
-or watch addresses. Secrets are encrypted into the vault under the user's password; the
-derived keys come back so the wallet starts unlocked."""
+or watch-only (addresses, extended public keys or descriptors). Secrets are encrypted into the
+vault under the user's password; the derived keys come back so the wallet starts unlocked."""
 
 from __future__ import annotations
 
@@ -31,7 +31,8 @@ from app.ui.async_tools import async_slot, run_blocking
 from app.ui.dialogs.key_choose_page import ChoosePage, KeyKind
 from app.ui.dialogs.key_create_pages import ConfirmPage, CreatePage
 from app.ui.dialogs.key_import_page import ImportPage
-from app.ui.dialogs.key_other_pages import WatchOnlyPage, WifPage
+from app.ui.dialogs.key_other_pages import WifPage
+from app.ui.dialogs.key_watch_page import WatchOnlyPage
 from app.ui.dialogs.password_page import PasswordPage
 from app.ui.dialogs.setup_page import SetupPage
 from app.ui.widgets import make_default, message_label, set_message
@@ -74,7 +75,7 @@ class KeySetupDialog(QDialog):
         self.confirm_page = ConfirmPage()
         self.import_page = ImportPage(network)
         self.wif_page = WifPage()
-        self.watch_page = WatchOnlyPage()
+        self.watch_page = WatchOnlyPage(network)
         self.password_page = PasswordPage(can_remember_unlock(vault))
         self.stack = QStackedWidget()
         for page in self._pages():
@@ -245,14 +246,7 @@ class KeySetupDialog(QDialog):
         self._set_busy(True, strings.SAVING_KEYS)
         try:
             await run_blocking(
-                save_watch_only,
-                self._vault,
-                self.key_name,
-                self._network,
-                page.payment.text(),
-                page.ordinals.text(),
-                page.payment_key.text(),
-                page.ordinals_key.text(),
+                save_watch_only, self._vault, self.key_name, self._network, *page.inputs()
             )
         except ValueError as exc:
             self._set_busy(False)

@@ -321,6 +321,13 @@ class BidTab(QWidget):
             set_message(self.result, strings.BID_WAITING.format(seconds=ms / 1000), "hint")
 
         try:
+            if self.context.watch_only:  # the keys are in another wallet: it signs the message
+                from app.ui.sign_elsewhere import place_bid_signed_elsewhere
+
+                placed = await place_bid_signed_elsewhere(self, self.context, spec)
+                text = strings.FLOW_CANCELLED if placed is None else outcome_text(placed)
+                set_message(self.result, text, "hint" if placed is None else "ok")
+                return
             async with tracked(self.context, "bid.place", collection=spec.collection_slug) as rec:
                 ctx = self.session.signing_context()
                 ctx.sleeper = NotifyingSleeper(ctx.sleeper, waiting)

@@ -1,6 +1,7 @@
 """Bid on one inscription: id and price (10,000 sats minimum), review ("you pay ... you receive
 inscription ... at ..."), sign, place; below, the user's inscription bids with their state,
-refreshed on a timer and after every action."""
+refreshed on a timer and after every action. A watch-only profile exports the reviewed PSBT
+for the wallet that holds its keys, and imports what it signed (`sign_elsewhere`)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ from app.ui.dialogs.psbt_review_flow import (
 )
 from app.ui.models.review_model import SIZE_FROM_ROWS, RowsModel
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
+from app.ui.sign_elsewhere import SignElsewhere, import_button
 from app.ui.tabs.inscription_bid_list import bid_cells
 from app.ui.widgets import message_label, set_message
 from app.ui.widgets.amount_edit import AmountEdit
@@ -72,6 +74,7 @@ class InscriptionBidTab(QWidget):
         self.price_error = message_label("error")
         self.price_error.setVisible(False)
         self.review_button = QPushButton(strings.INSCRIPTION_BID_REVIEW)
+        self.import_button = import_button(context)  # watch-only: signed in another wallet
         self.status = message_label("hint")
         self.status.setVisible(False)
         self.model = RowsModel(strings.INSCRIPTION_BID_HEADERS)
@@ -217,6 +220,24 @@ class InscriptionBidTab(QWidget):
             self._validate()
         self.refresh()
 
+    @async_slot()
+    async def import_signed(self) -> None:
+        """An inscription bid (or any export) the other wallet signed: checked, then placed."""
+        if self._busy:
+            return
+        self._busy = True
+        self._validate()
+
+        def show(text: str, role: str) -> None:
+            set_message(self.status, text, role)
+
+        try:
+            await SignElsewhere(self, self._context, self._controller, show).import_and_submit()
+        finally:
+            self._busy = False
+            self._validate()
+        self.refresh()
+
     async def _place(self, inscription_id: str, price: int) -> None:
         from app.services.inscription_bid import (
             InscriptionBidPlaced,
@@ -256,6 +277,12 @@ class InscriptionBidTab(QWidget):
         def show(text: str, role: str) -> None:
             set_message(self.status, text, role)
 
+        if self._context.watch_only:  # reviewed here, signed in the wallet holding the keys
+            from app.services.offline import inscription_bid_export_items
+
+            elsewhere = SignElsewhere(self, self._context, self._controller, show)
+            await elsewhere.export(steps, inscription_bid_export_items)
+            return
         placed = await PsbtFlowRunner(self, self._context, self._controller, show).run(steps)
         if placed is None:
             return

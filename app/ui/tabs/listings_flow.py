@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.ui import strings
-from app.ui.async_tools import run_blocking
 from app.ui.profile_session import failure_text, tracked
 from app.ui.psbt_flow_runner import FlowRun, FlowSteps, PsbtFlowRunner
 
@@ -111,11 +110,12 @@ class ListingsFlow:
             self._tab.show_status(strings.counted(strings.LISTINGS_DONE, len(done.listings)), "ok")
 
     async def export(self, items: Sequence[HeldItem], prices: Sequence[int], folder: Path) -> None:
-        from app.services.offline import export_offline, listing_export_items
+        from app.services.offline import export_for_signing, listing_export_items
 
         async def execute(ctx: ServiceContext, plan: ListingPlan, _run: FlowRun) -> Manifest:
             async with tracked(self._context, "listings.export", count=len(plan.items)) as result:
-                manifest = await run_blocking(export_offline, folder, listing_export_items(plan))
+                # Keys named by origin: an offline Bidwallet or any wallet that signs PSBTs.
+                manifest = await export_for_signing(ctx, folder, listing_export_items(plan))
                 result.message = str(folder)
             return manifest
 

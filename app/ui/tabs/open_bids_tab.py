@@ -237,6 +237,13 @@ class OpenBidsTab(QWidget):
         from app.services.errors import NetError, ServiceError
 
         try:
+            if self.context.watch_only:  # the keys are in another wallet: it signs the challenge
+                from app.ui.sign_elsewhere import cancel_signed_elsewhere
+
+                report = await cancel_signed_elsewhere(self, self.context, ids)
+                if report is None:
+                    set_message(self.cancel_status, strings.FLOW_CANCELLED, "hint")
+                return report
             async with tracked(self.context, "bids.cancel", count=len(ids)) as record:
                 ctx = self.session.signing_context()
                 report = await cancel_bids(ctx, ids, cache=self.session.challenges)

@@ -7,7 +7,9 @@ review dialog, and signing runs in the executor (`execute_funding`). The review'
 which coins were left aside (carrying inscriptions or runes, or waiting for the indexer).
 Coin control: "Choose coins…" lists the payment address's coins with what each carries
 (`services.coin_control.payment_coins`, in `CoinChooserDialog`); the ticked ones are exactly
-what the next funding spends, until the user lets the wallet choose again."""
+what the next funding spends, until the user lets the wallet choose again. A watch-only profile
+exports the reviewed PSBT for the wallet that holds its keys, and imports (then broadcasts)
+what that wallet signed (`sign_elsewhere`)."""
 
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ from PySide6.QtWidgets import (
 from app.ui import strings
 from app.ui.async_tools import async_slot
 from app.ui.profile_session import NotReadyError, profile_session, tracked
+from app.ui.sign_elsewhere import SignElsewhere, import_button
 from app.ui.state.wallet_state import WalletState
 from app.ui.widgets import message_label, set_message
 from app.ui.widgets.amount_edit import AmountEdit
@@ -56,6 +59,8 @@ class FundPanel(QGroupBox):
         self.fee = FeePicker()
         self.fund_button = QPushButton(strings.WALLET_FUND_BUTTON)
         self.fund_button.clicked.connect(self.fund)
+        self.import_button = import_button(context)  # watch-only: signed in another wallet
+        self.import_button.clicked.connect(self.import_signed)
         self.qr_button = QPushButton(strings.WALLET_FUND_QR)
         self.qr_button.setCheckable(True)
         self.qr_button.toggled.connect(self._update_qr)
@@ -109,6 +114,7 @@ class FundPanel(QGroupBox):
             label.setBuddy(self.amount.edit)
         buttons = QHBoxLayout()
         buttons.addWidget(self.fund_button)
+        buttons.addWidget(self.import_button)
         buttons.addWidget(self.choose_button)
         buttons.addWidget(self.qr_button)
         buttons.addStretch(1)
@@ -158,6 +164,7 @@ class FundPanel(QGroupBox):
 
     def _set_busy(self, busy: bool) -> None:
         self.fund_button.setEnabled(not busy)
+        self.import_button.setEnabled(not busy)
         self.choose_button.setEnabled(not busy)
         self.any_coins_button.setEnabled(not busy)
         self.amount.setEnabled(not busy)
@@ -234,9 +241,6 @@ class FundPanel(QGroupBox):
             self.amount.setFocus()
             return
         self.copy_txid.setVisible(False)
-        if self.context.watch_only:  # said before any review: nothing here could sign it
-            self._show(strings.WATCH_ONLY_CANNOT_SIGN, "error")
-            return
         self._set_busy(True)
         try:
             await self._fund(amount)
@@ -279,6 +283,12 @@ class FundPanel(QGroupBox):
             execute=execute,
             working=strings.WALLET_FUND_SIGNING,
         )
+        if self.context.watch_only:  # reviewed here, signed in the wallet holding the keys
+            from app.services.offline import funding_export_items
+
+            elsewhere = SignElsewhere(self, self.context, self._controller, self._show)
+            await elsewhere.export(steps, funding_export_items)
+            return
         runner = PsbtFlowRunner(self, self.context, self._controller, self._show)
         result = await runner.run(steps)
         if result is None:
@@ -295,6 +305,17 @@ class FundPanel(QGroupBox):
             ),
             "ok",
         )
+
+    @async_slot()
+    async def import_signed(self) -> None:
+        """A funding (or any export) the other wallet signed: checked, then broadcast."""
+        self.copy_txid.setVisible(False)
+        self._set_busy(True)
+        try:
+            elsewhere = SignElsewhere(self, self.context, self._controller, self._show)
+            await elsewhere.import_and_submit()
+        finally:
+            self._set_busy(False)
 
     def _copy_txid(self) -> None:
         if self.last_txid:

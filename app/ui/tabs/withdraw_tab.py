@@ -1,6 +1,7 @@
 """Withdraw from the bidding wallet to the payment address: amount (or Max), the destination
 shown (never editable), which open bids the lower balance no longer covers, then review ->
-sign -> submit -> txid.
+sign -> submit -> txid. A watch-only profile exports the reviewed PSBT for the wallet that holds
+its keys instead, and imports what that wallet signed (`sign_elsewhere`).
 
 Services are imported inside the slots: this module loads when the window is built, before
 the startup preload has brought in httpx and embit.
@@ -34,6 +35,7 @@ from app.ui.dialogs.psbt_review_flow import (
 )
 from app.ui.maker_fee_note import maker_fee_note
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
+from app.ui.sign_elsewhere import SignElsewhere, import_button
 from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.withdraw_preview import WalletFacts, at_risk_rows, load_facts
 from app.ui.widgets import message_label, set_message
@@ -82,6 +84,7 @@ class WithdrawTab(QWidget):
         self.at_risk_note = message_label("hint")  # the maker fee the pool rule counts
         self.at_risk_note.setVisible(False)
         self.review_button = QPushButton(strings.WITHDRAW_REVIEW)
+        self.import_button = import_button(context)  # watch-only: signed in another wallet
         self.status = message_label("hint")
         self.status.setVisible(False)
         self.txid_row = TxidRow(context)
@@ -91,6 +94,7 @@ class WithdrawTab(QWidget):
         self.max_button.clicked.connect(self._max)
         self.refresh_button.clicked.connect(self.refresh)
         self.review_button.clicked.connect(self.withdraw)
+        self.import_button.clicked.connect(self.import_signed)
         profile_session(context).changed.connect(self._session_changed)
         self._update_buttons()
 
@@ -121,6 +125,7 @@ class WithdrawTab(QWidget):
         risk_layout.addWidget(self.at_risk_list)
         risk_layout.addWidget(self.at_risk_note)
         buttons = QHBoxLayout()
+        buttons.addWidget(self.import_button)
         buttons.addStretch(1)
         buttons.addWidget(self.review_button)
         layout = QVBoxLayout(self)
@@ -262,6 +267,23 @@ class WithdrawTab(QWidget):
             self._update_buttons()
         self.refresh()
 
+    @async_slot()
+    async def import_signed(self) -> None:
+        """A withdrawal (or any export) the other wallet signed: checked, then submitted."""
+        if self._busy:
+            return
+        self._busy = True
+        self._update_buttons()
+        self.txid_row.set_txid(None)
+        try:
+            await SignElsewhere(
+                self, self._context, self._controller, self._show
+            ).import_and_submit()
+        finally:
+            self._busy = False
+            self._update_buttons()
+        self.refresh()
+
     async def _withdraw(self, wanted: int) -> None:
         from app.services.psbt_flow import accept_fee
         from app.services.withdraw import (
@@ -294,6 +316,12 @@ class WithdrawTab(QWidget):
             execute=execute,
             failed=lambda exc: strings.WITHDRAW_NOT_DONE.format(reason=failure_text(exc)),
         )
+        if self._context.watch_only:  # reviewed here, signed in the wallet holding the keys
+            from app.services.offline import withdraw_export_items
+
+            elsewhere = SignElsewhere(self, self._context, self._controller, self._show)
+            await elsewhere.export(steps, withdraw_export_items)
+            return
         runner = PsbtFlowRunner(self, self._context, self._controller, self._show)
         done = await runner.run(steps)
         if done is None:

@@ -1,0 +1,256 @@
+"""What a watch-only profile does where others sign: its keys are in another wallet.
+
+- A PSBT flow (Fund, Withdraw, Inscription bid; Listings has its own buttons) is reviewed by
+  the one flow runner as always, then written to a folder for the other wallet instead of
+  signed (`SignElsewhere.export`, services.offline.export_for_signing: the PSBT names its keys
+  by origin). `SignElsewhere.import_and_submit` reads that folder back once the signed PSBT is
+  saved in it: reviewed again, checked signature by signature, submitted the flow's way.
+- A collection, trait or rune bid and a cancel need a message signature: the exact message (or
+  challenge) and the address that signs it are shown, the signature pasted back is verified
+  and sent (`place_bid_signed_elsewhere`, `cancel_signed_elsewhere`, services.signed_elsewhere).
+"""
+
+from __future__ import annotations
+
+import time
+import weakref
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from PySide6.QtWidgets import QFileDialog, QPushButton, QWidget
+
+from app.ui import strings
+from app.ui.async_tools import exec_dialog
+from app.ui.dialogs.sign_message_dialog import MessageToSign, SignMessageDialog
+from app.ui.profile_session import failure_text, profile_session, tracked
+from app.ui.psbt_flow_runner import FlowRun, FlowSteps, PsbtFlowRunner, Show
+
+if TYPE_CHECKING:
+    from app.services.bids import BidOutcome, BidSpec
+    from app.services.cancel import CancelReport
+    from app.services.context import ServiceContext
+    from app.services.offline import ExportItem, ImportedItem
+    from app.services.offline_manifest import Manifest
+    from app.ui.context import AppContext
+    from app.ui.controller import AppController
+
+PlanT = TypeVar("PlanT")
+
+# What each window exported, by folder: its import must find the same manifest there.
+_exported: weakref.WeakKeyDictionary[AppContext, dict[Path, Manifest]] = weakref.WeakKeyDictionary()
+
+
+def import_button(context: AppContext) -> QPushButton:
+    """ "Import signed…", shown only while the active profile is watch-only."""
+    button = QPushButton(strings.ELSEWHERE_IMPORT)
+
+    def follow() -> None:
+        button.setVisible(context.watch_only)
+
+    context.profile_changed.connect(follow)
+    follow()
+    return button
+
+
+class SignElsewhere:
+    """A tab's PSBT flow for keys kept in another wallet: export the reviewed PSBT, import
+    what that wallet signed. `show(text, role)` says what happened where the user acted."""
+
+    def __init__(
+        self,
+        parent: QWidget,
+        context: AppContext,
+        controller: AppController | None,
+        show: Show,
+    ) -> None:
+        self._parent = parent
+        self._context = context
+        self._show = show
+        self._runner = PsbtFlowRunner(parent, context, controller, show)
+
+    @staticmethod
+    async def ask_folder(parent: QWidget, title: str) -> Path | None:
+        """A folder chosen by the user (tests monkeypatch this)."""
+        dialog = QFileDialog(parent, title)
+        dialog.setFileMode(QFileDialog.FileMode.Directory)
+        dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
+        try:
+            accepted = await exec_dialog(dialog) == QFileDialog.DialogCode.Accepted
+            chosen = dialog.selectedFiles()
+        finally:
+            dialog.deleteLater()
+        return Path(chosen[0]) if accepted and chosen else None
+
+    async def export(
+        self,
+        steps: FlowSteps[PlanT, Any],
+        items: Callable[[PlanT], Sequence[ExportItem]],
+    ) -> Manifest | None:
+        """`steps`' review, then its PSBTs written for signing elsewhere (not signed here)."""
+        from app.services.offline import export_for_signing
+
+        folder = await self.ask_folder(self._parent, strings.ELSEWHERE_EXPORT_FOLDER)
+        if folder is None:
+            return None
+
+        async def execute(ctx: ServiceContext, plan: PlanT, _run: FlowRun) -> Manifest:
+            async with tracked(self._context, "psbt.export", folder=str(folder)):
+                return await export_for_signing(ctx, folder, items(plan))
+
+        exporting: FlowSteps[PlanT, Manifest] = FlowSteps(
+            title=steps.title,
+            action=strings.ELSEWHERE_EXPORT_ACTION,
+            prepare=steps.prepare,
+            plans=steps.plans,
+            execute=execute,
+            notes=steps.notes,
+            accept_fee=steps.accept_fee,
+            signs=False,  # signed in the other wallet
+            failed=steps.failed,
+            working=strings.ELSEWHERE_EXPORTING,
+        )
+        manifest = await self._runner.run(exporting)
+        if manifest is not None:
+            _exported.setdefault(self._context, {})[folder.resolve()] = manifest
+            files = ", ".join(item.psbt_file for item in manifest.items)
+            text = strings.counted(
+                strings.ELSEWHERE_EXPORTED, len(manifest.items), folder=folder, files=files
+            )
+            self._show(text, "ok")
+        return manifest
+
+    async def import_and_submit(self) -> object | None:
+        """The export's folder read back with the PSBT the other wallet signed: reviewed
+        again with fresh facts, each signature checked, then submitted; the result said."""
+        from app.services.offline import import_signed, submit_imported
+        from app.ui.state.wallet_state import WalletState
+
+        folder = await self.ask_folder(self._parent, strings.ELSEWHERE_IMPORT_FOLDER)
+        if folder is None:
+            return None
+        expected = _exported.get(self._context, {}).get(folder.resolve())
+
+        async def prepare(ctx: ServiceContext, _run: FlowRun) -> list[ImportedItem]:
+            return await import_signed(ctx, folder, expected=expected)
+
+        async def execute(ctx: ServiceContext, batch: list[ImportedItem], _run: FlowRun) -> object:
+            async with tracked(self._context, "psbt.import", count=len(batch)):
+                return await submit_imported(ctx, batch)
+
+        steps: FlowSteps[list[ImportedItem], object] = FlowSteps(
+            title=strings.ELSEWHERE_IMPORT_TITLE,
+            action=lambda batch: strings.counted(strings.ELSEWHERE_SUBMIT_ACTION, len(batch)),
+            prepare=prepare,
+            plans=lambda batch: [x.plan for x in batch],
+            execute=execute,
+            signs=False,  # signed elsewhere: only checked and submitted here
+            failed=lambda exc: strings.ELSEWHERE_IMPORT_FAILED.format(reason=failure_text(exc)),
+            working=strings.FLOW_SUBMITTING,
+        )
+        result = await self._runner.run(steps)
+        if result is not None:
+            self._show(done_text(result), "ok")
+            WalletState.of(self._context).request_refresh()
+        return result
+
+
+def done_text(result: object) -> str:
+    """What a submitted import did, in the words of the flow it belongs to."""
+    from app.services.funding import FundingResult
+    from app.services.inscription_bid import InscriptionBidPlaced
+    from app.services.listings import ListingsDone
+    from app.services.withdraw import WithdrawDone
+
+    def sats(n: int) -> str:
+        return strings.SATS.format(sats=n)
+
+    if isinstance(result, FundingResult):
+        return strings.WALLET_FUND_DONE.format(
+            amount=sats(result.amount), fee=sats(result.fee), txid=result.txid
+        )
+    if isinstance(result, WithdrawDone):
+        return strings.WITHDRAW_DONE.format(amount=sats(result.amount), txid=result.txid)
+    if isinstance(result, InscriptionBidPlaced):
+        return strings.ELSEWHERE_INSCRIPTION_BID_DONE.format(
+            inscription=result.inscription_id, price=sats(result.price)
+        )
+    if isinstance(result, ListingsDone):
+        return strings.counted(strings.LISTINGS_DONE, len(result.listings))
+    raise TypeError(f"no sentence for {type(result).__name__}")
+
+
+# --- message signatures ------------------------------------------------------------------------
+
+
+async def place_bid_signed_elsewhere(
+    parent: QWidget, context: AppContext, spec: BidSpec
+) -> BidOutcome | None:
+    """Pre-flight `spec`, show its exact message to sign elsewhere, then verify and place
+    the signature pasted back; None when the user closed the dialog. Errors of the
+    pre-flight (rules, pools, the network) are raised for the tab to say."""
+    from app.services.signed_elsewhere import place_signed_bid, prepare_bid_message
+
+    session = profile_session(context)
+    await session.ensure_ready()
+    ctx = session.read_context()
+    wanted = await prepare_bid_message(ctx, spec)
+    placed: list[BidOutcome] = []
+
+    async def send(signatures: dict[str, str]) -> None:
+        async with tracked(context, "bid.place", collection=spec.collection_slug):
+            placed.append(await place_signed_bid(ctx, wanted, signatures[wanted.address]))
+
+    deadline = _wall_clock(wanted.deadline_ms, session.clock.now_ms())
+    dialog = SignMessageDialog(
+        title=strings.ELSEWHERE_BID_TITLE,
+        intro=strings.ELSEWHERE_BID_INTRO.format(address=wanted.address, deadline=deadline),
+        items=[MessageToSign(wanted.address, wanted.message, "bid-message.txt")],
+        send_label=strings.ELSEWHERE_SEND_BID,
+        send=send,
+        context=context,
+        deadline_ms=wanted.deadline_ms,
+        now_ms=session.clock.now_ms,
+        parent=parent,
+    )
+    return placed[0] if await dialog.run() and placed else None
+
+
+async def cancel_signed_elsewhere(
+    parent: QWidget, context: AppContext, bid_ids: Sequence[str]
+) -> CancelReport | None:
+    """The challenge of each address that cancels `bid_ids`, signed elsewhere, verified and
+    used; None when the user closed the dialog."""
+    from app.services.signed_elsewhere import cancel_with_signatures, prepare_cancel
+
+    session = profile_session(context)
+    await session.ensure_ready()
+    ctx = session.read_context()
+    wanted = await prepare_cancel(ctx, bid_ids)
+    reports: list[CancelReport] = []
+
+    async def send(signatures: dict[str, str]) -> None:
+        async with tracked(context, "bids.cancel", count=len(wanted.bid_ids)):
+            reports.append(await cancel_with_signatures(ctx, wanted, signatures))
+
+    items = [
+        MessageToSign(c.address, c.challenge, f"cancel-challenge-{n}.txt")
+        for n, c in enumerate(wanted.challenges, start=1)
+    ]
+    dialog = SignMessageDialog(
+        title=strings.ELSEWHERE_CANCEL_TITLE,
+        intro=strings.counted(strings.ELSEWHERE_CANCEL_INTRO, len(items)),
+        items=items,
+        send_label=strings.ELSEWHERE_SEND_CANCEL,
+        send=send,
+        context=context,
+        parent=parent,
+    )
+    return reports[0] if await dialog.run() and reports else None
+
+
+def _wall_clock(service_ms: int, service_now_ms: int) -> str:
+    """A time on the service's clock as this computer's local time of day."""
+    local = time.time() + (service_ms - service_now_ms) / 1000
+    return datetime.fromtimestamp(local).strftime("%H:%M:%S")

@@ -1,0 +1,257 @@
+"""A watch-only profile of the collector's extended public keys, through the widgets, against
+the real sandbox: the wallet shows; a withdrawal is reviewed and exported for the other wallet,
+which signs it (the test, with the real keys, through the origins the PSBT carries) and saves it
+in the folder; Import signed reviews it again and submits it. A bid's exact message and a
+cancel's challenge are signed the same way and pasted back; a tampered signature is refused in
+the dialog, which stays open, and nothing is sent."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from embit import bip32, bip39
+from embit.networks import NETWORKS
+from pytestqt.qtbot import QtBot
+
+from app.services.key_setup import save_watch_only
+from app.services.profiles import AppProfile, AppSettings, ProfileStore, ServiceKind
+from app.services.sandbox_process import SandboxProcess
+from app.services.session import keys_from_secret, layout_for_preset
+from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
+from app.ui.dialogs.sign_message_dialog import SignMessageDialog
+from app.ui.sign_elsewhere import SignElsewhere
+from app.ui.tabs.open_bids_confirm import ConfirmCancelDialog
+from app.ui.tabs.open_bids_tab import OpenBidsTab
+from app.ui.tabs.wallet_tab import WalletTab
+from app.ui.tabs.withdraw_tab import WithdrawTab
+from app.wallet.keys import WalletKeys
+from app.wallet.message import sign_message
+from app.wallet.psbt_fixes import FixedPSBT
+from app.wallet.psbt_io import psbt_to_base64
+from app.wallet.vault import Vault
+from app.wallet.vault_file_store import FileStore
+from app.wallet.vault_models import MnemonicSecret, ProfileMeta
+from tests.ui.conftest import FAST_KDF, AppHarness, OptionsFactory
+from tests.ui.flows import (
+    bid_tab_ready,
+    click,
+    fund_bidding_wallet,
+    new_collection,
+    sandbox_post,
+    set_spin,
+    type_into,
+    wait_new_dialog,
+)
+from tests.ui.gui_thread import GuiThreadWatch
+
+FUNDS = 400_000
+
+
+class Collector:
+    def __init__(self, app: AppHarness, keys: WalletKeys, root: bip32.HDKey, url: str) -> None:
+        self.app = app
+        self.keys = keys
+        self.root = root
+        self.url = url
+
+
+def open_collector(
+    qtbot: QtBot,
+    open_app: Callable[..., AppHarness],
+    make_options: OptionsFactory,
+    sandbox: SandboxProcess,
+) -> Collector:
+    """A profile watching a fresh wallet's vpub (payment) and taproot descriptor (ordinals)."""
+    words = bip39.mnemonic_from_bytes(secrets.token_bytes(16))
+    meta = ProfileMeta(name="seed", network="regtest", layout=layout_for_preset("xverse-native"))
+    keys = keys_from_secret(MnemonicSecret(words), meta)  # the other wallet's keys
+    root = bip32.HDKey.from_seed(bip39.mnemonic_to_seed(words))
+    fingerprint = root.my_fingerprint.hex()
+    vpub = root.derive("m/84h/1h/0h").to_public().to_base58(NETWORKS["test"]["zpub"])
+    tpub = root.derive("m/86h/1h/0h").to_public().to_base58(NETWORKS["test"]["xpub"])
+    options = make_options()
+    vault = Vault(FileStore(options.data_dir), FAST_KDF)
+    save_watch_only(
+        vault, "Watch key", "regtest", f"[{fingerprint}/84h/1h/0h]{vpub}",
+        f"tr([{fingerprint}/86h/1h/0h]{tpub}/0/*)", "", "",
+    )  # fmt: skip
+    url = sandbox.url.rstrip("/")
+    profile = AppProfile(
+        name="Watch",
+        kind=ServiceKind.CUSTOM,
+        network="regtest",
+        marketplace_url=f"{url}/v1",
+        esplora_url=f"{url}/esplora",
+        ord_url=f"{url}/ord",
+        key_name="Watch key",
+    )
+    ProfileStore(options.data_dir).save(AppSettings().with_profile(profile).with_active("Watch"))
+    app = open_app(options)
+    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    assert app.context.watch_only and not app.context.wallet_lock.unlocked
+    return Collector(app, keys, root, url)
+
+
+def test_a_withdrawal_exported_signed_elsewhere_and_imported(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    gui_thread: GuiThreadWatch,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    collector = open_collector(qtbot, open_app, make_options, sandbox)
+    app = collector.app
+    fund_bidding_wallet(app, qloop, FUNDS)
+    folder = tmp_path / "to-sign"
+
+    async def ask_folder(_parent: object, _title: str) -> Path:
+        return folder
+
+    monkeypatch.setattr(SignElsewhere, "ask_folder", staticmethod(ask_folder))
+    gui_thread.start()
+    app.window.show_tab("wallet")
+    wallet = app.window.tab("wallet")
+    assert isinstance(wallet, WalletTab)
+    qtbot.waitUntil(wallet.refresh_button.isEnabled, timeout=20_000)
+    click(qtbot, wallet.refresh_button)
+    qtbot.waitUntil(lambda: wallet.total.text().startswith("400,000 sats"), timeout=20_000)
+    assert wallet.payment.address() == collector.keys.payment.address
+    assert wallet.ordinals.address() == collector.keys.ordinals.address
+
+    app.window.show_tab("withdraw")
+    tab = app.window.tab("withdraw")
+    assert isinstance(tab, WithdrawTab)
+    assert tab.import_button.isVisible()  # a watch-only profile imports what it signs elsewhere
+    qtbot.waitUntil(lambda: tab.facts is not None, timeout=20_000)
+    type_into(qtbot, tab.amount.edit, "150,000")
+    before = len(app.dialogs)
+    click(qtbot, tab.review_button)
+    review = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
+    assert review.sign_button is not None and "signing elsewhere" in review.sign_button.text()
+    click(qtbot, review.sign_button)
+    qtbot.waitUntil(lambda: tab.status.text().startswith("Exported to"), timeout=20_000)
+    (exported,) = folder.glob("*-withdraw.psbt")
+    assert exported.name in tab.status.text()
+
+    with gui_thread.paused():  # the other wallet signs, through the origins the PSBT names
+        psbt = FixedPSBT.parse(exported.read_bytes())
+        assert psbt.sign_with(collector.root, sighash=None) == 1
+        (folder / "signed by my other wallet.psbt").write_text(psbt_to_base64(psbt))
+
+    before = len(app.dialogs)
+    click(qtbot, tab.import_button)
+    review = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
+    assert review.sign_button is not None
+    click(qtbot, review.sign_button)
+    qtbot.waitUntil(lambda: tab.status.text().startswith("Withdrawn 150,000 sats"), timeout=30_000)
+    gui_thread.assert_not_blocked()
+
+
+def test_a_bid_and_its_cancel_signed_elsewhere_tampered_first(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    gui_thread: GuiThreadWatch,
+) -> None:
+    collector = open_collector(qtbot, open_app, make_options, sandbox)
+    app, keys = collector.app, collector.keys
+    fund_bidding_wallet(app, qloop, FUNDS)
+    slug = new_collection(collector.url, {"hat": ["red"]})
+    gui_thread.start()
+    tab = bid_tab_ready(qtbot, app)
+    type_into(qtbot, tab.form.slug, slug)
+    type_into(qtbot, tab.form.price.edit, "20,000")
+    set_spin(qtbot, tab.form.quantity, 2)
+    qtbot.waitUntil(lambda: tab.place_button.isEnabled(), timeout=10_000)
+
+    before = len(app.dialogs)
+    click(qtbot, tab.place_button)
+    dialog = wait_new_dialog(qtbot, app, SignMessageDialog, before)
+    (box,) = dialog.boxes
+    assert box.address.text() == keys.payment.address
+    message = box.message.toPlainText()
+    assert message.startswith(f"{keys.payment.address}:") and f":{slug}:" in message
+    assert not dialog.send_button.isEnabled()  # nothing pasted yet
+    with gui_thread.paused():
+        signature = sign_message(keys.payment, message).signature
+    raw = bytearray(base64.b64decode(signature))
+    raw[-3] ^= 0x01
+    box.signature.setPlainText(base64.b64encode(bytes(raw)).decode())
+    click(qtbot, dialog.send_button)
+    qtbot.waitUntil(lambda: "does not prove" in dialog.status.text(), timeout=10_000)
+    assert dialog.isVisible()  # refused here: the user can paste the right one
+    box.signature.setPlainText(signature)
+    click(qtbot, dialog.send_button)
+    qtbot.waitUntil(lambda: tab.result.text().startswith("Placed: 2 bids"), timeout=30_000)
+
+    open_bids = app.window.tab("open_bids")
+    assert isinstance(open_bids, OpenBidsTab)
+    app.window.show_tab("open_bids")
+    qtbot.waitUntil(lambda: open_bids.model.rowCount() == 2, timeout=20_000)
+    open_bids.table.selectRow(0)
+    before = len(app.dialogs)
+    click(qtbot, open_bids.cancel_button)
+    confirm = wait_new_dialog(qtbot, app, ConfirmCancelDialog, before)
+    click(qtbot, confirm.yes_button)
+    dialog = wait_new_dialog(qtbot, app, SignMessageDialog, before)
+    (box,) = dialog.boxes
+    assert box.address.text() == keys.ordinals.address  # the sandbox keys bids by it
+    with gui_thread.paused():
+        signed = sign_message(keys.ordinals, box.message.toPlainText()).signature
+    box.signature.setPlainText(signed)
+    click(qtbot, dialog.send_button)
+    qtbot.waitUntil(lambda: open_bids.results.count() == 1, timeout=30_000)
+    qtbot.waitUntil(lambda: open_bids.model.rowCount() == 1, timeout=20_000)
+    gui_thread.assert_not_blocked()
+
+
+def test_an_address_watch_only_profile_exports_its_funding(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    gui_thread: GuiThreadWatch,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """The Fund panel of a watch-only profile reviews, then writes the PSBT to sign elsewhere
+    with the payment key named by its origin."""
+    collector = open_collector(qtbot, open_app, make_options, sandbox)
+    app = collector.app
+    fund_bidding_wallet(app, qloop, 10_000)  # the bidding wallet is known
+    sandbox_post(collector.url, "/sandbox/faucet", {"address": collector.keys.payment.address,
+                                                    "sats": 500_000})  # fmt: skip
+    sandbox_post(collector.url, "/sandbox/mine", {"blocks": 1})
+
+    async def ask_folder(_parent: object, _title: str) -> Path:
+        return tmp_path
+
+    monkeypatch.setattr(SignElsewhere, "ask_folder", staticmethod(ask_folder))
+    gui_thread.start()
+    app.window.show_tab("wallet")
+    wallet = app.window.tab("wallet")
+    assert isinstance(wallet, WalletTab)
+    type_into(qtbot, wallet.fund.amount.edit, "100,000")
+    before = len(app.dialogs)
+    click(qtbot, wallet.fund.fund_button)
+    review = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
+    assert review.sign_button is not None
+    click(qtbot, review.sign_button)
+    qtbot.waitUntil(lambda: wallet.fund.message.text().startswith("Exported"), timeout=20_000)
+    (exported,) = tmp_path.glob("*-funding.psbt")
+    with gui_thread.paused():
+        psbt = FixedPSBT.parse(exported.read_bytes())
+    origins = {d.fingerprint for i in psbt.inputs for d in i.bip32_derivations.values()}
+    assert origins == {collector.root.my_fingerprint}
+    gui_thread.assert_not_blocked()
