@@ -37,7 +37,7 @@ from app.services.bids import BidOutcome, BidSpec, canonical_spec, preflight
 from app.services.cancel import CancelReport, cancel_bids, maker_addresses
 from app.services.cancel_credentials import EXPIRY_MARGIN_MS, ChallengeCache, SignedChallenge
 from app.services.context import ServiceContext
-from app.services.errors import ChallengeError, ServiceError
+from app.services.errors import BidNotPlacedError, ChallengeError, ServiceError
 from app.services.open_bids import fetch_open_bids
 from app.wallet.addresses import InvalidAddressError, Network
 from app.wallet.message import MessageScheme, SignatureError, verify_message
@@ -106,7 +106,18 @@ async def place_signed_bid(ctx: ServiceContext, wanted: BidToSign, signature: st
     async def the_signed_request(_timestamp: int) -> CollectionBidRequest:
         return signed  # signed elsewhere for its own timestamp: sent as it is, once
 
-    placement = await place_with_retries(ctx, the_signed_request, wanted.baseline, max_attempts=1)
+    try:
+        placement = await place_with_retries(
+            ctx, the_signed_request, wanted.baseline, max_attempts=1
+        )
+    except BidNotPlacedError as exc:
+        if exc.error_code is not None:
+            raise  # the marketplace's own refusal, with its reason
+        raise BidNotPlacedError(
+            "The signed bid was sent once and is not among your open bids (the marketplace "
+            "was busy or did not answer). A signed message is never sent twice: place the bid "
+            "again for a new message to sign."
+        ) from exc
     return BidOutcome(wanted.spec, placement)
 
 

@@ -17,6 +17,7 @@ from embit.networks import NETWORKS
 from app.services.bidding_wallet import bidding_wallet_balance, get_bidding_wallet
 from app.services.bids import BidSpec
 from app.services.context import ServiceContext
+from app.services.errors import BidNotPlacedError
 from app.services.funding import FundingResult, prepare_funding
 from app.services.key_setup import save_watch_only
 from app.services.key_vault import WatchOnlyKeys, watch_only_public_keys
@@ -58,6 +59,7 @@ from tests.services.conftest import (
     new_mnemonic,
 )
 from tests.services.test_listings import inscribe_many, listings_of
+from tests.support.proxy import Fault, FaultProxy
 from tests.support.vaults import FAST_KDF
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -170,6 +172,28 @@ async def test_a_bid_signed_elsewhere_is_verified_placed_and_cancelled(
     report = await cancel_with_signatures(watching, to_cancel, {challenge.address: signed})
     assert report.cancelled_ids == (bids[0].bid_id,)
     assert [b.bid_id for b in await fetch_open_bids(watching)] == [bids[1].bid_id]
+
+
+async def test_a_signed_bid_is_sent_once_even_after_a_server_error(
+    collector: Collector,
+    make_context: ContextFactory,
+    sandbox: SandboxControl,
+    proxy: FaultProxy,
+    collection: str,
+) -> None:
+    """A 5xx before the bid is stored: the open bids are read (the retry rule), it is not
+    there, and the same signature is not sent again: a new message must be signed."""
+    await sandbox.faucet(collector.keys.payment.address, COIN_SATS)
+    ctx = make_context(collector.public, proxy.url)
+    await sandbox.faucet((await get_bidding_wallet(ctx)).address, BIDDING_FUNDS)
+    wanted = await prepare_bid_message(ctx, BidSpec.collection(collection, 10_000, 1,
+                                                               hour_from_now(ctx)))  # fmt: skip
+    signature = sign_message(collector.keys.payment, wanted.message).signature
+    proxy.add_fault(Fault.reply("POST", "/v1/bid/place", 503, {"error": "busy"}))
+    with pytest.raises(BidNotPlacedError, match="never sent twice"):
+        await place_signed_bid(ctx, wanted, signature)
+    assert len(proxy.requests("POST", "/v1/bid/place")) == 1
+    assert await fetch_open_bids(ctx) == []
 
 
 async def test_a_bid_signature_that_comes_back_too_late_is_not_sent(
