@@ -15,7 +15,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from app.ui import strings
 from app.ui.async_tools import async_slot
@@ -23,7 +24,11 @@ from app.ui.profile_session import NotReadyError, ProfileSession, failure_text
 
 if TYPE_CHECKING:
     from app.services.catalog import CatalogAnswer
+    from app.services.context import ServiceContext
     from app.ui.tabs.bid_form import BidForm
+
+
+T = TypeVar("T")
 
 
 class BidCatalog:
@@ -38,14 +43,13 @@ class BidCatalog:
 
         if not self.session.connected:
             return
+        root = self.session.sandbox_root
         try:
-            await self.session.ensure_ready()
-            found = await suggested_collections(
-                self.session.read_context(), self.session.sandbox_root
-            )
+            found = await self._ask(lambda ctx: suggested_collections(ctx, root))
         except (NotReadyError, NetError):
             return  # nothing to suggest: the slug is typed
-        self.form.set_collections(found.collections, searchable=found.searchable)
+        if found is not None:
+            self.form.set_collections(found.collections, searchable=found.searchable)
 
     @async_slot(str)
     async def look_up(self, slug: str) -> None:
@@ -61,14 +65,13 @@ class BidCatalog:
             return
         self.form.show_slug_note(strings.BID_CATALOG_LOOKING.format(slug=slug))
         try:
-            await self.session.ensure_ready()
-            answer = await lookup_collection(self.session.read_context(), slug)
+            answer = await self._ask(lambda ctx: lookup_collection(ctx, slug))
         except (NotReadyError, NetError) as exc:
             if self._still(slug):
                 reason = failure_text(exc)
                 self.form.show_slug_note(strings.BID_CATALOG_FAILED.format(reason=reason))
             return
-        if self._still(slug):
+        if answer is not None and self._still(slug):
             self._show(slug, answer)
 
     async def _etched_name(self, typed: str) -> None:
@@ -79,13 +82,12 @@ class BidCatalog:
             return
         self.form.show_slug_note(strings.BID_RUNE_LOOKING.format(name=typed))
         try:
-            await self.session.ensure_ready()
-            name = await canonical_rune_name(self.session.read_context(), typed)
+            name = await self._ask(lambda ctx: canonical_rune_name(ctx, typed))
         except (NotReadyError, ServiceError, NetError) as exc:
             if self._still(typed):
                 self.form.show_slug_note(failure_text(exc), "error")
             return
-        if not self._still(typed):
+        if name is None or not self._still(typed):
             return
         self.form.mark_etched(name)
         if name != typed:
@@ -93,6 +95,18 @@ class BidCatalog:
             self.form.show_slug_note(strings.BID_RUNE_ETCHED.format(name=name))
         else:
             self.form.show_slug_note("")
+
+    async def _ask(self, question: Callable[[ServiceContext], Awaitable[T]]) -> T | None:
+        """The answer of `question` on a ready read context; None when the connection closed
+        under it (the tab moved on to another profile). Expected failures propagate."""
+        connection = self.session.context.connection
+        try:
+            await self.session.ensure_ready()
+            return await question(self.session.read_context())
+        except Exception:
+            if self.session.context.connection is not connection:
+                return None
+            raise
 
     def _still(self, slug: str) -> bool:
         """The user has not moved on to another slug while we asked."""
