@@ -6,7 +6,8 @@ logged (they carry signatures and PSBTs) and neither is the API key.
 
 Rate limits (`app/net/rate_limit.py`): every request waits for a slot of its host's pacer, and a
 429 is waited out and the request sent again (a 429 means the service did not act on it),
-within bounds; past them the 429 reaches the caller. A caller with its own 429 rule (bid
+within bounds; past them the 429 reaches the caller. A GET whose connection broke is sent
+again once (it changes nothing). A caller with its own 429 rule (bid
 placement re-signs each attempt, `services/bid_retry.py`) sends with
 ``retry_rate_limited=False``.
 """
@@ -144,6 +145,7 @@ class HttpClient:
         """
         headers = {"content-type": content_type} if content_type else None
         attempt = 0
+        resent = False
         while True:
             await self.pacer.before_send()
             request = self._client.build_request(
@@ -154,7 +156,15 @@ class HttpClient:
                 content=content,
                 headers=headers,
             )
-            response = await self._send_once(method, request)
+            try:
+                response = await self._send_once(method, request)
+            except ConnectionLost:
+                # A GET asks, it changes nothing: sent again once when the connection broke,
+                # most often a kept-alive one the server closed just as we reused it.
+                if method != "GET" or resent:
+                    raise
+                resent = True
+                continue
             if response.status_code != 429 or not retry_rate_limited:
                 return response
             wait = self.pacer.wait_after_429(attempt, response)

@@ -14,7 +14,7 @@ from net_router import Router
 from app.core.rate_limit import MAX_RATE_LIMITED_RETRIES, RateLimit
 from app.net.clients import NetClients
 from app.net.config import ServiceConfig
-from app.net.errors import HttpError, RateLimited
+from app.net.errors import ConnectionLost, HttpError, RateLimited
 from app.net.marketplace import MarketplaceClient
 from app.net.rate_limit import RateLimits, RateLimitWait, WaitCause, host_of
 
@@ -211,3 +211,38 @@ async def test_a_failing_listener_does_not_fail_the_request(time_: FakeTime) -> 
         assert await clients.esplora.tip_height() == 7
     unsubscribe()
     unsubscribe()  # twice is harmless
+
+
+async def test_a_get_whose_connection_broke_is_sent_again_once(time_: FakeTime) -> None:
+    calls: list[str] = []
+
+    def flaky(request: httpx.Request) -> httpx.Response:
+        calls.append(request.method)
+        if len(calls) == 1 or request.method == "POST":
+            raise httpx.RemoteProtocolError("Server disconnected without sending a response.")
+        return httpx.Response(200, text="7")
+
+    transport = httpx.MockTransport(flaky)
+    async with NetClients.open(
+        ServiceConfig.sandbox(SANDBOX), transport=transport, rate_limits=limits(time_, None)
+    ) as clients:
+        assert await clients.esplora.tip_height() == 7
+        assert calls == ["GET", "GET"]
+        with pytest.raises(ConnectionLost):  # a POST may have been applied: never resent
+            await clients.esplora.broadcast("00")
+        assert calls == ["GET", "GET", "POST"]
+
+    always: list[str] = []
+
+    def broken(request: httpx.Request) -> httpx.Response:
+        always.append(request.method)
+        raise httpx.RemoteProtocolError("Server disconnected without sending a response.")
+
+    async with NetClients.open(
+        ServiceConfig.sandbox(SANDBOX),
+        transport=httpx.MockTransport(broken),
+        rate_limits=limits(time_, None),
+    ) as clients:
+        with pytest.raises(ConnectionLost):
+            await clients.esplora.tip_height()
+    assert always == ["GET", "GET"]  # once more, not forever
