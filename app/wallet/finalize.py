@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict
 
+from embit.hashes import hash160
 from embit.script import Script, Witness
 from embit.transaction import Transaction
 
@@ -38,10 +39,6 @@ class FinalizeError(Exception):
         self.reason = reason
 
 
-def _hash160(data: bytes) -> bytes:
-    return hashlib.new("ripemd160", hashlib.sha256(data).digest()).digest()
-
-
 def is_finalized(inp: FixedInput) -> bool:
     return inp.final_scriptwitness is not None or inp.final_scriptsig is not None
 
@@ -64,7 +61,7 @@ def finalize_input(psbt: FixedPSBT, i: int) -> None:
         items = _single_key_witness(inp, i, spk[2:])
     elif len(spk) == 23 and spk[:2] == b"\xa9\x14" and spk[22] == 0x87:
         redeem = inp.redeem_script.data if inp.redeem_script is not None else b""
-        if _hash160(redeem) != spk[2:22] or len(redeem) != 22 or redeem[:2] != b"\x00\x14":
+        if hash160(redeem) != spk[2:22] or len(redeem) != 22 or redeem[:2] != b"\x00\x14":
             raise FinalizeError(i, "P2SH input is not P2SH-P2WPKH with a matching redeem script")
         items = _single_key_witness(inp, i, redeem[2:])
         script_sig = bytes([len(redeem)]) + redeem
@@ -82,7 +79,7 @@ def finalize_input(psbt: FixedPSBT, i: int) -> None:
 def _single_key_witness(inp: FixedInput, i: int, pubkey_hash: bytes) -> list[bytes]:
     for pub, sig in inp.partial_sigs.items():
         sec = pub.sec()
-        if _hash160(sec) == pubkey_hash:
+        if hash160(sec) == pubkey_hash:
             return [bytes(sig), sec]
     raise FinalizeError(i, "no signature for the input's key")
 

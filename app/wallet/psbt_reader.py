@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 
+from embit.hashes import hash160
 from embit.transaction import Transaction, TransactionInput, TransactionOutput
 
 from app.core.psbt_view import (
@@ -129,10 +130,6 @@ def _spent_output(inp: FixedInput) -> tuple[TransactionOutput | None, bool | Non
     return verified, True, problems
 
 
-def _hash160(data: bytes) -> bytes:
-    return hashlib.new("ripemd160", hashlib.sha256(data).digest()).digest()
-
-
 def size_hints_verified(
     spk: bytes | None,
     redeem_script: bytes | None,
@@ -147,7 +144,7 @@ def size_hints_verified(
     kind = script_type(spk)
     program = spk
     if redeem_script is not None:
-        if kind is not ScriptType.P2SH or spk[2:22] != _hash160(redeem_script):
+        if kind is not ScriptType.P2SH or spk[2:22] != hash160(redeem_script):
             return False
         program = redeem_script
     if witness_script is not None and program != p2wsh_script_pubkey(witness_script):

@@ -17,6 +17,7 @@ import hashlib
 from collections import OrderedDict
 
 from embit import ec
+from embit.hashes import hash160
 from embit.script import Script
 
 from app.wallet.psbt_fixes import FixedInput, FixedPSBT
@@ -41,10 +42,6 @@ class SignatureCheckError(Exception):
         self.reason = reason
 
 
-def _hash160(data: bytes) -> bytes:
-    return hashlib.new("ripemd160", hashlib.sha256(data).digest()).digest()
-
-
 def _spent_script(psbt: FixedPSBT, index: int) -> tuple[bytes, int]:
     try:
         utxo = spent_output(psbt, index)
@@ -57,14 +54,14 @@ def _spent_script(psbt: FixedPSBT, index: int) -> tuple[bytes, int]:
 
 def _script_code(inp: FixedInput, index: int, spk: bytes, sec: bytes) -> bytes:
     """What a segwit v0 signature of key `sec` commits to for this input's script."""
-    if len(spk) == 22 and spk[:2] == b"\x00\x14" and spk[2:] == _hash160(sec):
+    if len(spk) == 22 and spk[:2] == b"\x00\x14" and spk[2:] == hash160(sec):
         return b"\x76\xa9\x14" + spk[2:] + b"\x88\xac"
     redeem = None if inp.redeem_script is None else bytes(inp.redeem_script.data)
     if (
         len(spk) == 23
         and redeem is not None
-        and _hash160(redeem) == spk[2:22]
-        and redeem == b"\x00\x14" + _hash160(sec)
+        and hash160(redeem) == spk[2:22]
+        and redeem == b"\x00\x14" + hash160(sec)
     ):
         return b"\x76\xa9\x14" + redeem[2:] + b"\x88\xac"
     witness = None if inp.witness_script is None else bytes(inp.witness_script.data)
@@ -167,7 +164,7 @@ def recover_final_signatures(psbt: FixedPSBT, index: int) -> bool:
         return _recover_single_key(inp, items, spk[2:])
     if len(spk) == 23 and spk[:2] == b"\xa9\x14":
         redeem = _pushed_redeem_script(inp)
-        if redeem is None or _hash160(redeem) != spk[2:22] or redeem[:2] != b"\x00\x14":
+        if redeem is None or hash160(redeem) != spk[2:22] or redeem[:2] != b"\x00\x14":
             return False
         if inp.redeem_script is None:
             inp.redeem_script = Script(redeem)
@@ -178,7 +175,7 @@ def recover_final_signatures(psbt: FixedPSBT, index: int) -> bool:
 
 
 def _recover_single_key(inp: FixedInput, items: list[bytes], key_hash: bytes) -> bool:
-    if len(items) != 2 or _hash160(items[1]) != key_hash:
+    if len(items) != 2 or hash160(items[1]) != key_hash:
         return False
     inp.partial_sigs = OrderedDict([(ec.PublicKey.parse(items[1]), items[0])])
     return True

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from embit import ec
+from embit.hashes import hash160
 from embit.transaction import TransactionOutput
 from embit.util import secp256k1
 
@@ -113,10 +114,6 @@ def all_inputs_except(psbt: FixedPSBT, excluded: Iterable[int], sighash: int) ->
     return [SignRequest(i, sighash) for i in range(len(psbt.inputs)) if i not in skip]
 
 
-def _hash160(data: bytes) -> bytes:
-    return hashlib.new("ripemd160", hashlib.sha256(data).digest()).digest()
-
-
 class SigningKey:
     """A private key prepared for signing; caches its public forms and taproot keypairs.
 
@@ -129,7 +126,7 @@ class SigningKey:
         self._key = ec.PrivateKey(key.secret, compressed=True)  # segwit needs compressed keys
         self._public = self._key.get_public_key()
         self.pubkey: bytes = self._public.sec()
-        self.pubkey_hash = _hash160(self.pubkey)
+        self.pubkey_hash = hash160(self.pubkey)
         self.xonly: bytes = self.pubkey[1:33]
         self._keypairs: dict[bytes | None, tuple[bytes, bytes]] = {}
         self._tweaked: dict[bytes | None, bytes] = {}
@@ -293,7 +290,7 @@ def _classify(psbt: FixedPSBT, i: int, signer: SigningKey, sighash: int) -> _Pla
         return _Plan(i, sighash, InputKind.P2WPKH, utxo.value, p2pkh_code)
     if len(spk) == 23 and spk[:2] == b"\xa9\x14" and spk[22] == 0x87:
         redeem = inp.redeem_script.data if inp.redeem_script is not None else None
-        if redeem is None or _hash160(redeem) != spk[2:22]:
+        if redeem is None or hash160(redeem) != spk[2:22]:
             raise UnsupportedInputError(i, "P2SH input without its matching redeem script")
         if len(redeem) != 22 or redeem[:2] != b"\x00\x14":
             raise UnsupportedInputError(i, "P2SH input other than P2SH-P2WPKH")
