@@ -19,11 +19,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from PySide6.QtWidgets import QFileDialog, QPushButton, QWidget
+from PySide6.QtWidgets import QPushButton, QWidget
 
 from app.ui import strings
-from app.ui.async_tools import exec_dialog
 from app.ui.dialogs.sign_message_dialog import MessageToSign, SignMessageDialog
+from app.ui.file_dialogs import ask_folder
 from app.ui.profile_session import failure_text, profile_session, tracked
 from app.ui.psbt_flow_runner import FlowRun, FlowSteps, PsbtFlowRunner, Show
 
@@ -70,18 +70,8 @@ class SignElsewhere:
         self._show = show
         self._runner = PsbtFlowRunner(parent, context, controller, show)
 
-    @staticmethod
-    async def ask_folder(parent: QWidget, title: str) -> Path | None:
-        """A folder chosen by the user (tests monkeypatch this)."""
-        dialog = QFileDialog(parent, title)
-        dialog.setFileMode(QFileDialog.FileMode.Directory)
-        dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
-        try:
-            accepted = await exec_dialog(dialog) == QFileDialog.DialogCode.Accepted
-            chosen = dialog.selectedFiles()
-        finally:
-            dialog.deleteLater()
-        return Path(chosen[0]) if accepted and chosen else None
+    # A folder chosen by the user (tests monkeypatch it on the class).
+    ask_folder = staticmethod(ask_folder)
 
     async def export(
         self,

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from app.ui import strings
 from app.ui.async_tools import async_slot, exec_dialog, run_blocking
+from app.ui.file_dialogs import chosen_path
 from app.ui.widgets import make_default, message_label, set_message
 
 if TYPE_CHECKING:
@@ -185,14 +186,14 @@ class SignMessageDialog(QDialog):
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setNameFilter(strings.ELSEWHERE_SAVE_FILTER)
         dialog.selectFile(suggested)
-        return await _chosen(dialog)
+        return await chosen_path(dialog)
 
     @staticmethod
     async def ask_open_path(parent: QWidget) -> Path | None:
         dialog = QFileDialog(parent, strings.ELSEWHERE_OPEN_SIGNATURE.replace("&", ""))
         dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
         dialog.setNameFilter(strings.ELSEWHERE_OPEN_FILTER)
-        return await _chosen(dialog)
+        return await chosen_path(dialog)
 
     # -- state -------------------------------------------------------------------------------
 
@@ -256,12 +257,3 @@ class SignMessageDialog(QDialog):
         finally:
             self._tick.stop()
             self.deleteLater()
-
-
-async def _chosen(dialog: QFileDialog) -> Path | None:
-    try:
-        accepted = await exec_dialog(dialog) == QFileDialog.DialogCode.Accepted
-        files = dialog.selectedFiles()
-    finally:
-        dialog.deleteLater()
-    return Path(files[0]) if accepted and files else None

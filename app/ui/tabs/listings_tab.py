@@ -5,14 +5,12 @@ listings with their state."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QFileDialog,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
@@ -25,8 +23,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui import strings
-from app.ui.async_tools import async_slot, exec_dialog
+from app.ui.async_tools import async_slot
 from app.ui.dialogs.psbt_review_flow import connection_key, public_context
+from app.ui.file_dialogs import ask_folder
 from app.ui.icons import icon_button
 from app.ui.models.listings_model import HeldItemsModel
 from app.ui.models.review_model import SIZE_FROM_ROWS, Cell, RowsModel, short
@@ -284,15 +283,5 @@ class ListingsTab(QWidget):
             await self.flow.import_and_submit(folder)
             self.refresh()
 
-    @staticmethod
-    async def ask_folder(parent: QWidget, title: str) -> Path | None:
-        """A folder chosen by the user (tests monkeypatch this)."""
-        dialog = QFileDialog(parent, title)
-        dialog.setFileMode(QFileDialog.FileMode.Directory)
-        dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
-        try:
-            accepted = await exec_dialog(dialog) == QFileDialog.DialogCode.Accepted
-            chosen = dialog.selectedFiles()
-        finally:
-            dialog.deleteLater()
-        return Path(chosen[0]) if accepted and chosen else None
+    # A folder chosen by the user (tests monkeypatch it on the class).
+    ask_folder = staticmethod(ask_folder)

@@ -32,7 +32,8 @@ from app.services.psbt_files import (
     save_psbt_file,
 )
 from app.ui import strings
-from app.ui.async_tools import async_slot, exec_dialog, run_blocking
+from app.ui.async_tools import async_slot, run_blocking
+from app.ui.file_dialogs import chosen_path
 from app.ui.icons import icon_button
 from app.ui.offline_signing import (
     MANIFEST_NAME,
@@ -117,7 +118,7 @@ class PsbtFilesTab(QWidget):
         dialog = QFileDialog(parent, strings.OFFLINE_OPEN.replace("&", ""))
         dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
         dialog.setNameFilter(strings.OFFLINE_OPEN_FILTER)
-        return await _chosen_path(dialog)
+        return await chosen_path(dialog)
 
     @staticmethod
     async def ask_save_path(parent: QWidget, suggested: Path) -> Path | None:
@@ -126,7 +127,7 @@ class PsbtFilesTab(QWidget):
         dialog.setNameFilter(strings.OFFLINE_SAVE_FILTER)
         dialog.setDefaultSuffix("psbt")
         dialog.selectFile(str(suggested))
-        return await _chosen_path(dialog)
+        return await chosen_path(dialog)
 
     # -- keys -------------------------------------------------------------------------------
 
@@ -267,12 +268,3 @@ class PsbtFilesTab(QWidget):
     def _record(self, action: str, ok: bool, message: str) -> None:
         if self._context.activity is not None:
             self._context.activity.record(action, ok=ok, message=message)
-
-
-async def _chosen_path(dialog: QFileDialog) -> Path | None:
-    try:
-        accepted = await exec_dialog(dialog) == QFileDialog.DialogCode.Accepted
-        files = dialog.selectedFiles()
-    finally:
-        dialog.deleteLater()
-    return Path(files[0]) if accepted and files else None
