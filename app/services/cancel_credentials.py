@@ -13,6 +13,7 @@ import weakref
 from dataclasses import dataclass
 
 from app.net.errors import NetError
+from app.net.marketplace_responses import Challenge
 from app.services.context import ServiceContext
 from app.services.errors import ChallengeError
 from app.wallet.addresses import Network
@@ -59,12 +60,7 @@ class ChallengeCache:
 
     async def _fresh(self, ctx: ServiceContext, address: str) -> SignedChallenge:
         key = signing_key_of(ctx, address)
-        try:
-            challenge = await ctx.clients.marketplace.get_challenge(address)
-        except NetError as exc:
-            raise ChallengeError(
-                f"Could not get a challenge to sign for cancelling ({type(exc).__name__})."
-            ) from exc
+        challenge = await fetch_challenge(ctx, address)
         self.fetches += 1
         now = ctx.clock.now_ms()
         if challenge.expires_at_ms is None:
@@ -75,6 +71,17 @@ class ChallengeCache:
         signed = SignedChallenge(challenge.challenge, signature, reuse_until)
         self._current[address] = signed
         return signed
+
+
+async def fetch_challenge(ctx: ServiceContext, address: str) -> Challenge:
+    """The service's challenge for `address` (`GET /challenge`); `ChallengeError` when it
+    cannot be had."""
+    try:
+        return await ctx.clients.marketplace.get_challenge(address)
+    except NetError as exc:
+        raise ChallengeError(
+            f"Could not get a challenge to sign for cancelling ({type(exc).__name__})."
+        ) from exc
 
 
 def signing_key_of(ctx: ServiceContext, address: str) -> RoleKey:

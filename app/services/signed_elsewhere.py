@@ -30,12 +30,16 @@ from typing import Final
 from app.core.bid_message import bid_message
 from app.core.bid_request import CollectionBidRequest
 from app.core.limits import TIMESTAMP_MAX_AGE_MS
-from app.net.errors import NetError
 from app.services.bid_retry import count_matching, place_with_retries
 from app.services.bidding_wallet import bidding_wallet_balance
 from app.services.bids import BidOutcome, BidSpec, canonical_spec, preflight
 from app.services.cancel import CancelReport, cancel_bids, maker_addresses
-from app.services.cancel_credentials import EXPIRY_MARGIN_MS, ChallengeCache, SignedChallenge
+from app.services.cancel_credentials import (
+    EXPIRY_MARGIN_MS,
+    ChallengeCache,
+    SignedChallenge,
+    fetch_challenge,
+)
 from app.services.context import ServiceContext
 from app.services.errors import BidNotPlacedError, ChallengeError, ServiceError
 from app.services.open_bids import fetch_open_bids
@@ -141,12 +145,7 @@ async def prepare_cancel(ctx: ServiceContext, bid_ids: Sequence[str]) -> CancelT
         raise ServiceError("Choose the bids to cancel.")
     challenges = []
     for address in await maker_addresses(ctx, ids):
-        try:
-            challenge = await ctx.clients.marketplace.get_challenge(address)
-        except NetError as exc:
-            raise ChallengeError(
-                f"Could not get a challenge to sign for cancelling ({type(exc).__name__})."
-            ) from exc
+        challenge = await fetch_challenge(ctx, address)
         challenges.append(ChallengeToSign(address, challenge.challenge, challenge.expires_at_ms))
     return CancelToSign(ids, tuple(challenges))
 
