@@ -12,6 +12,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 
+from app.core.cancel_challenge import ChallengeShapeError, check_challenge
 from app.net.errors import NetError
 from app.net.marketplace_responses import Challenge
 from app.services.context import ServiceContext
@@ -74,14 +75,24 @@ class ChallengeCache:
 
 
 async def fetch_challenge(ctx: ServiceContext, address: str) -> Challenge:
-    """The service's challenge for `address` (`GET /challenge`); `ChallengeError` when it
-    cannot be had."""
+    """The service's challenge for `address` (`GET /challenge`), checked safe to sign
+    (`app/core/cancel_challenge.py`); `ChallengeError` when it cannot be had or is refused."""
     try:
-        return await ctx.clients.marketplace.get_challenge(address)
+        challenge = await ctx.clients.marketplace.get_challenge(address)
     except NetError as exc:
         raise ChallengeError(
             f"Could not get a challenge to sign for cancelling ({type(exc).__name__})."
         ) from exc
+    keys = (ctx.payment_public.public_key, ctx.ordinals_public.public_key)
+    try:
+        check_challenge(challenge.challenge, keys)
+    except ChallengeShapeError as exc:
+        raise ChallengeError(
+            f"The marketplace's cancel challenge was not signed: {exc}. A challenge that could "
+            "pass for a bid message or name our keys might authorise something else; nothing "
+            "was cancelled."
+        ) from None
+    return challenge
 
 
 def signing_key_of(ctx: ServiceContext, address: str) -> RoleKey:
