@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TypeVar
 
@@ -199,13 +199,38 @@ class ServiceContext:
         if not wanted:
             return []
         try:
-            return await self.clients.ord.outputs(wanted)
+            outputs = await self.clients.ord.outputs(wanted)
+            if any(o.indexed is None for o in outputs):
+                outputs = await self._settle_indexing(wanted, outputs)
         except NetError as exc:
             raise OrdUnavailableError(
                 "ord could not be asked what your coins carry, so nothing will be spent or "
                 f"signed rather than risk an inscription or runes ({type(exc).__name__}: "
                 f"{exc})."
             ) from exc
+        return outputs
+
+    async def _settle_indexing(
+        self, wanted: list[str], outputs: list[OrdOutput]
+    ) -> list[OrdOutput]:
+        """An ord before 0.16 does not say `indexed`, and shows a mempool output it has not
+        indexed as empty. Such an output counts as indexed only when its transaction is
+        confirmed at or below the last block ord has indexed; otherwise it is not indexed
+        (unknown), never empty."""
+        ord_height = await self.clients.ord.block_height()
+        unsure = {o for o, out in zip(wanted, outputs, strict=True) if out.indexed is None}
+        txids = sorted({o.rpartition(":")[0] for o in unsure})
+        statuses = await asyncio.gather(*(self.clients.esplora.tx_status(t) for t in txids))
+        seen = {
+            txid: status.confirmed
+            and status.block_height is not None
+            and status.block_height <= ord_height
+            for txid, status in zip(txids, statuses, strict=True)
+        }
+        return [
+            replace(out, indexed=seen[o.rpartition(":")[0]]) if o in unsure else out
+            for o, out in zip(wanted, outputs, strict=True)
+        ]
 
     async def _described(
         self, wanted: list[str], outputs: list[OrdOutput]

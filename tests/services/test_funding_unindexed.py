@@ -5,6 +5,7 @@ coin control spends exactly the coins chosen and refuses those that must not be 
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 
 import pytest
@@ -15,6 +16,7 @@ from app.services.errors import CoinChoiceError, InsufficientFundsError, OrdUnav
 from app.services.funding import execute_funding, prepare_funding
 from app.wallet.keys import WalletKeys
 from tests.services.conftest import ContextFactory, SandboxControl
+from tests.support.proxy import FaultProxy
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -149,3 +151,38 @@ async def test_chosen_coins_that_must_not_be_spent_are_refused(
 
     plan = await prepare_funding(ctx, 50_000, fee_rate=2, coins=[plain.upper()])
     assert [c.outpoint for c in plan.selection.coins] == [plain]
+
+
+def as_ord_0_15(method: str, path: str, status: int, body: bytes) -> bytes | None:
+    """ord before 0.16 has no `indexed` field: it shows an output it has not indexed as empty."""
+    if status != 200 or not path.startswith("/ord/output"):
+        return None
+    data = json.loads(body)
+    for entry in data if isinstance(data, list) else [data]:
+        if isinstance(entry, dict):
+            entry.pop("indexed", None)
+    return json.dumps(data).encode()
+
+
+async def test_an_old_ord_without_indexed_never_makes_a_mempool_inscription_spendable(
+    make_context: ContextFactory, keys: WalletKeys, real_ord: SandboxControl, proxy: FaultProxy
+) -> None:
+    """Found in review: the missing field was read as "indexed", so funding spent an
+    inscription still in the mempool. Now a coin ord cannot vouch for (its transaction not
+    confirmed at or below ord's last indexed block) waits for the indexer."""
+    confirmed = await real_ord.faucet(keys.payment.address, 300_000)
+    created = await real_ord.inscribe(keys.payment.address, mine=False)
+    proxy.rewrite(as_ord_0_15)
+    ctx = make_context(keys, proxy.url)
+
+    uses = {c.outpoint: c.use for c in await payment_coins(ctx)}
+    assert uses[created["outpoint"]] is CoinUse.WAITING
+    assert uses[confirmed] is CoinUse.SPENDABLE
+    with pytest.raises(CoinChoiceError, match="waiting for the indexer"):
+        await prepare_funding(ctx, 50_000, fee_rate=2, coins=[created["outpoint"]])
+    plan = await prepare_funding(ctx, 50_000, fee_rate=2)
+    assert created["outpoint"] not in {c.outpoint for c in plan.selection.coins}
+
+    await real_ord.mine()  # confirmed and indexed: now ord's answer counts, and it carries
+    uses = {c.outpoint: c.use for c in await payment_coins(ctx)}
+    assert uses[created["outpoint"]] is CoinUse.CARRIES

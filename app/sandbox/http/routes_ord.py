@@ -82,3 +82,12 @@ def get_rune(name: RuneNamePath, node: NodeDep) -> Any:
         "symbol": rune["symbol"],
     }
     return {"entry": entry, "id": None, "mintable": False, "parent": None}
+
+
+@router.get(
+    "/blockheight",
+    response_model=int,
+    summary="the height of the last block ord has indexed (the sandbox indexes every block)",
+)
+def get_block_height(node: NodeDep) -> Any:
+    return node.tip_height

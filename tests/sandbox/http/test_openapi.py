@@ -33,6 +33,7 @@ EXPECTED_OPERATIONS = {
     ("get", "/esplora/blocks/tip/height"),
     ("get", "/esplora/blocks/tip/hash"),
     ("get", "/esplora/block/{hash}"),
+    ("get", "/ord/blockheight"),
     ("get", "/ord/output/{outpoint}"),
     ("get", "/ord/inscription/{inscription_id}"),
     ("get", "/ord/address/{address}"),

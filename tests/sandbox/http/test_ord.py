@@ -136,3 +136,12 @@ async def test_not_found_and_malformed(sandbox_client: httpx.AsyncClient) -> Non
         assert response.json()["errorCode"] == "INVALID_REQUEST"
     response = await sandbox_client.get("/ord/address/not-an-address")
     assert response.status_code == 400
+
+
+async def test_block_height_is_the_last_block_indexed(sandbox_client: httpx.AsyncClient) -> None:
+    """ord's `/blockheight`: the sandbox indexes every block, so it is the chain's tip."""
+    before = await get_json(sandbox_client, "/ord/blockheight")
+    await mine_blocks(sandbox_client, 2)
+    after = await get_json(sandbox_client, "/ord/blockheight")
+    assert after == before + 2
+    assert after == int((await sandbox_client.get("/esplora/blocks/tip/height")).text)
