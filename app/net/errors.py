@@ -13,6 +13,7 @@ request bodies carry signatures and PSBTs.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -145,7 +146,12 @@ class RateLimited(MarketplaceError):
         for source in (self.extra, self.extra.get("details")):
             if isinstance(source, Mapping):
                 value = source.get("retryAfterMs")
-                if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+                if (
+                    isinstance(value, int | float)
+                    and not isinstance(value, bool)
+                    and math.isfinite(value)
+                    and value >= 0
+                ):
                     return int(value)
         return None
 

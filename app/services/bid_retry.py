@@ -3,7 +3,10 @@
 - Every attempt is a NEW request: a new timestamp (strictly later than the last one) and a new
   signature over the new message. A signed request is never sent twice.
 - Before each attempt the per-address pace is kept (`BidPacer`: k traits -> k x 500 ms).
-- 429: wait `retryAfterMs` (through the injected sleeper), then a new attempt.
+- 429: wait `retryAfterMs` (through the injected sleeper; a wait over `MAX_SERVICE_WAIT_MS`
+  is not waited: the bid is reported not placed), read the open bids as after a 5xx (a 429
+  should mean "not placed", but a service that placed it anyway must not get a second
+  signature), then a new attempt.
 - A timeout, a dropped connection or a 5xx may have placed the bid: FIRST read
   `GET /address/bids` (under both our addresses, `open_bids.fetch_open_bids`: the service may
   key bids by either) and retry only when the bid is not there. "There" means more listed bids
@@ -23,6 +26,7 @@ from enum import StrEnum
 
 from app.core.bid_request import BidKind, CollectionBidRequest, Trait
 from app.core.limits import BID_RATE_INTERVAL_MS
+from app.core.rate_limit import MAX_SERVICE_WAIT_S
 from app.core.rune_names import same_rune
 from app.net.errors import (
     MarketplaceError,
@@ -38,6 +42,7 @@ from app.services.errors import BidNotPlacedError
 from app.services.open_bids import fetch_open_bids
 
 MAX_ATTEMPTS = 6
+MAX_SERVICE_WAIT_MS = int(MAX_SERVICE_WAIT_S * 1000)  # the longest 429 wait waited out
 CONNECT_RETRY_PAUSE_MS = 1_000
 
 # Signs a fresh request for the given timestamp (ms); never returns the same signature twice.
@@ -127,7 +132,18 @@ async def place_with_retries(
             ctx.pacer.sent(address, units)
             wait = exc.retry_after_ms
             wait = units * BID_RATE_INTERVAL_MS if wait is None else wait
+            if wait > MAX_SERVICE_WAIT_MS:
+                raise BidNotPlacedError(
+                    f"The marketplace asks to wait {wait / 1000:,.0f} s before another bid; "
+                    "that is not waited out here: try again later.",
+                    exc.error_code,
+                ) from exc
             ctx.pacer.service_said_wait(address, wait)
+            # A 429 says "not placed", but each new attempt is a new signature the service
+            # could use: look before signing again, as after a 5xx.
+            if await _was_placed(ctx, request, baseline, exc):
+                attempts.append(Attempt(timestamp, AttemptResult.FOUND_AFTER_ERROR, _label(exc)))
+                return Placement(request, tuple(attempts))
             attempts.append(Attempt(timestamp, AttemptResult.RATE_LIMITED, _label(exc), wait))
             continue
         except (ServerError, SignatureAlreadyUsed, TransportError) as exc:

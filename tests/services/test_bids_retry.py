@@ -190,3 +190,47 @@ async def test_a_refusal_is_final(
     assert caught.value.error_code == "COLLECTION_BID_TRAIT_NOT_FOUND"
     assert "no such trait" in caught.value.user_message
     assert len(proxy.requests("POST", PLACE)) == 1
+
+
+async def test_a_429_after_the_bid_was_placed_gets_no_second_signature(
+    proxied: ServiceContext, collection: str, proxy: FaultProxy
+) -> None:
+    """Found in review: a service that placed the bid and answered 429 got a new signed bid
+    on each attempt (six bids for one). The open bids are read before signing again."""
+    proxy.add_fault(Fault.after_forward("POST", PLACE, status=429, times=5))
+    outcome = await place_bid(
+        proxied, BidSpec.collection(collection, 2_000, 1, hour_from_now(proxied))
+    )
+    assert len(proxy.requests("POST", PLACE)) == 1
+    assert outcome.placement.attempts[-1].result is AttemptResult.FOUND_AFTER_ERROR
+    assert await _count(proxied, collection) == 1
+
+
+async def test_a_429_wait_beyond_a_minute_is_not_waited(
+    proxied: ServiceContext, collection: str, proxy: FaultProxy
+) -> None:
+    """Found in review: the bid path waited any retryAfterMs (10**15 ms: 31,700 years, and
+    every later bid of the profile with it). Now it gives up at once and says why."""
+    body = {"errorCode": "RATE_LIMITED", "message": "slow down", "retryAfterMs": 10**15}
+    proxy.add_fault(Fault.reply("POST", PLACE, 429, body))
+    spec = BidSpec.collection(collection, 2_000, 1, hour_from_now(proxied))
+    with pytest.raises(BidNotPlacedError, match="not waited out"):
+        await place_bid(proxied, spec)
+    assert len(proxy.requests("POST", PLACE)) == 1
+    assert all(w <= 60_000 for w in proxied.sleeper.waits)  # type: ignore[attr-defined]
+
+
+async def test_an_infinite_429_wait_is_no_wait_named(
+    proxied: ServiceContext, collection: str, proxy: FaultProxy
+) -> None:
+    """`retryAfterMs: Infinity` (Python's json reads it) had crashed the placement; it now
+    counts as no wait named: the spec's pace, then a new attempt."""
+    body = {"errorCode": "RATE_LIMITED", "message": "slow down", "retryAfterMs": float("inf")}
+    proxy.add_fault(Fault.reply("POST", PLACE, 429, body))
+    outcome = await place_bid(
+        proxied, BidSpec.collection(collection, 2_000, 1, hour_from_now(proxied))
+    )
+    assert [a.result for a in outcome.placement.attempts] == [
+        AttemptResult.RATE_LIMITED,
+        AttemptResult.PLACED,
+    ]
