@@ -14,14 +14,13 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QSettings, Signal
 
 from app.services.activity import ActivityEntry, ActivityLog
-from app.services.profiles import AppProfile, AppSettings, ProfileStore
+from app.services.profiles import ApiKeyStore, AppProfile, AppSettings, ProfileStore
 from app.services.session import WalletLock
 from app.ui import strings
 from app.ui.async_tools import run_blocking
 
 if TYPE_CHECKING:
     from app.services.key_vault import Vault
-    from app.services.profiles import ApiKeyStore
     from app.services.sandbox_process import SandboxProcess
     from app.ui.service_connection import ServiceConnection
 
@@ -35,8 +34,6 @@ def _default_vault(data_dir: Path) -> Vault:
 
 
 def _default_api_keys() -> ApiKeyStore:
-    from app.services.profiles import ApiKeyStore
-
     return ApiKeyStore()
 
 

@@ -19,11 +19,13 @@ from app.services.profiles import (
     ProfileFileError,
     ServiceKind,
 )
+from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
 from app.ui.async_tools import exec_dialog, run_blocking
 from app.ui.context import AppContext
 from app.ui.dialogs.first_run import FirstRunChoice, FirstRunDialog, unique_name
 from app.ui.sandbox_setup import start_profile_sandbox
+from app.ui.service_connection import ServiceConnection
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +139,7 @@ class AppController(QObject):
             context.settings.with_profile(profile).with_active(profile.name)
         )
         context.set_profile(profile)
-        sandbox = None
+        sandbox: SandboxProcess | None = None
         if profile.kind is ServiceKind.SANDBOX and not context.options.offline:
             outcome = await start_profile_sandbox(context, profile)
             if outcome is None:
@@ -164,16 +166,12 @@ class AppController(QObject):
         self.context.watch_only = watch_only
         self.context.profile_changed.emit()
 
-    async def _connect(self, profile: AppProfile, sandbox: object) -> None:
-        from app.services.sandbox_process import SandboxProcess
-        from app.ui.service_connection import ServiceConnection
-
+    async def _connect(self, profile: AppProfile, sandbox: SandboxProcess | None) -> None:
         context = self.context
-        running = sandbox if isinstance(sandbox, SandboxProcess) else None
         api_key = await context.api_key_for(profile)
         if api_key and context.activity is not None:
             context.activity.add_known_secret(api_key)
-        context.connection = ServiceConnection.open(profile, api_key=api_key, sandbox=running)
+        context.connection = ServiceConnection.open(profile, api_key=api_key, sandbox=sandbox)
         context.connection.tell_rate_limit_waits(context.info)
         context.connection_changed.emit()
         context.info(strings.CONNECTED.format(url=context.connection.marketplace_url))

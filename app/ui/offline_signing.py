@@ -14,11 +14,13 @@ from typing import TYPE_CHECKING
 from app.ui import strings
 from app.ui.async_tools import run_blocking
 from app.ui.profile_session import NotReadyError
+from app.ui.psbt_flow_runner import FlowRun, FlowSteps, PsbtFlowRunner
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
 
     from app.services.key_vault import WalletKeys
+    from app.services.offline import OfflineSigned
     from app.services.offline_manifest import Manifest
     from app.ui.context import AppContext
     from app.ui.widgets.progress_panel import ProgressPanel
@@ -56,9 +58,8 @@ async def review_and_sign(
     review dialog, then sign and write each signed file (the one PSBT flow runner)."""
     from app.services.acp_signatures import ledger_of
     from app.services.errors import ServiceError
-    from app.services.offline import OfflineSigned, review_offline, sign_reviewed
+    from app.services.offline import review_offline, sign_reviewed
     from app.services.psbt_flow import OperationCancelledError, accept_fee
-    from app.ui.psbt_flow_runner import FlowRun, FlowSteps, PsbtFlowRunner
 
     ledger = ledger_of(context.options.data_dir)  # this machine's record of its ACP signatures
 

@@ -24,15 +24,20 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
+from app.services.activity import TrackedResult
+from app.services.maker_fee import AssumedMakerFee, assumed_maker_fee
+from app.services.pacing import AsyncioSleeper, BidPacer, Clock, OffsetClock, Sleeper
+from app.services.profiles import ServiceKind
 from app.ui import strings
+from app.ui.async_tools import run_blocking
+from app.ui.controller import preload
+from app.ui.profile_session_context import new_session_context
 
 if TYPE_CHECKING:
     from app.core.pools import MakerFee
     from app.services.cancel import ChallengeCache
     from app.services.context import ServiceContext
     from app.services.key_vault import WalletKeys, WatchOnlyKeys
-    from app.services.maker_fee import AssumedMakerFee
-    from app.services.pacing import BidPacer, Clock, OffsetClock, Sleeper
     from app.services.sandbox_facts import SandboxFacts
     from app.ui.context import AppContext
     from app.ui.service_connection import ServiceConnection
@@ -69,9 +74,6 @@ class ProfileSession(QObject):
 
     def __init__(self, context: AppContext) -> None:
         super().__init__(context)
-        # Light imports only: this is built with the window, before httpx/embit are loaded.
-        from app.services.pacing import AsyncioSleeper, OffsetClock
-
         self.context = context
         self._published_maker_fee: MakerFee | None = None  # the service's, where it says
         self.clock: Clock = OffsetClock()
@@ -129,8 +131,6 @@ class ProfileSession(QObject):
     def assumed_maker_fee(self) -> AssumedMakerFee:
         """The maker fee the pools count: the profile's setting, else the service's, else
         the default; with where it came from."""
-        from app.services.maker_fee import assumed_maker_fee
-
         profile = self.context.profile
         setting = None if profile is None else profile.maker_fee
         return assumed_maker_fee(setting, self._published_maker_fee)
@@ -203,12 +203,8 @@ class ProfileSession(QObject):
     def _make(
         self, services: ServiceConnection, keys: WalletKeys | WatchOnlyKeys
     ) -> ServiceContext:
-        from app.services.pacing import BidPacer
-
         if self._pacer is None:
             self._pacer = BidPacer(self.clock)
-        from app.ui.profile_session_context import new_session_context
-
         ctx = new_session_context(self, services, keys)
         ctx.pacer = self._pacer
         if self._bidding_wallet is not None:
@@ -234,9 +230,6 @@ class ProfileSession(QObject):
             await self._load_watch_only()
 
     async def _get_ready(self, services: ServiceConnection) -> None:
-        from app.ui.async_tools import run_blocking
-        from app.ui.controller import preload
-
         await run_blocking(preload, SERVICE_MODULES)
         root = _sandbox_root(self.context, services)
         if root is None:
@@ -251,7 +244,6 @@ class ProfileSession(QObject):
 
     async def _load_watch_only(self) -> None:
         from app.services.key_vault import watch_only_public_keys
-        from app.ui.async_tools import run_blocking
 
         profile = self.context.profile
         if profile is None or profile.key_name is None:
@@ -274,23 +266,14 @@ class ProfileSession(QObject):
             self._set_clock_offset(facts.clock_ms - time.time_ns() // 1_000_000)
 
     def _set_clock_offset(self, offset_ms: int) -> None:
-        clock: OffsetClock | None = _as_offset_clock(self.clock)
-        if clock is None:
-            return
-        clock.offset_ms = max(clock.offset_ms, offset_ms)
-
-
-def _as_offset_clock(clock: object) -> OffsetClock | None:
-    from app.services.pacing import OffsetClock
-
-    return clock if isinstance(clock, OffsetClock) else None
+        clock = self.clock
+        if isinstance(clock, OffsetClock):
+            clock.offset_ms = max(clock.offset_ms, offset_ms)
 
 
 def _sandbox_root(context: AppContext, services: ServiceConnection) -> str | None:
     """Where a sandbox's /sandbox API would be: the child process, or a custom profile whose
     marketplace URL ends in /v1 (the sandbox's layout). Never probed on the public service."""
-    from app.services.profiles import ServiceKind
-
     if context.sandbox is not None:
         return context.sandbox.url
     profile = context.profile
@@ -314,8 +297,6 @@ def profile_session(context: AppContext) -> ProfileSession:
 @asynccontextmanager
 async def tracked(context: AppContext, action: str, **details: Any) -> AsyncIterator[Any]:
     """Record the block in the Activity log (result or error); a plain block without one."""
-    from app.services.activity import TrackedResult
-
     if context.activity is None:
         yield TrackedResult()
         return

@@ -8,12 +8,13 @@ import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from app.services import sandbox_process  # start_sandbox read at each call: tests replace it
 from app.services.profiles import AppProfile
+from app.services.sandbox_process import SandboxProcess, SandboxStartError
 from app.ui import strings
 from app.ui.async_tools import run_blocking
 
 if TYPE_CHECKING:
-    from app.services.sandbox_process import SandboxProcess
     from app.ui.context import AppContext
 
 log = logging.getLogger(__name__)
@@ -29,14 +30,12 @@ async def start_profile_sandbox(
     """Start the sandbox of `profile` and make sure its demo wallet exists and is unlocked.
     Returns the running process and the (possibly updated) profile; None when it failed
     (the error is shown)."""
-    from app.services.sandbox_process import SandboxStartError, start_sandbox
-
     data_dir = context.store.profile_dir(profile) / "sandbox"
     context.sandbox_starting = True
     context.connection_changed.emit()
     context.info(strings.STARTING_SANDBOX)
     try:
-        sandbox = await start_sandbox(data_dir)
+        sandbox = await sandbox_process.start_sandbox(data_dir)
     except (SandboxStartError, OSError) as exc:
         log.error("sandbox start failed: %s", exc)
         if context.activity is not None:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from app.services.profiles import AppProfile
+from app.ui import strings
 
 if TYPE_CHECKING:
     from app.services.connection import NetClients, RateLimitWait
@@ -23,7 +24,6 @@ class ServiceConnection:
     def tell_rate_limit_waits(self, say: Callable[[str], None]) -> None:
         """`say` a line whenever a request waits for the service's rate limit."""
         from app.services.connection import on_rate_limit_wait
-        from app.ui import strings
 
         def waiting(event: RateLimitWait) -> None:
             say(strings.RATE_LIMIT_WAITING.format(seconds=f"{max(event.seconds, 0.1):.1f}"))

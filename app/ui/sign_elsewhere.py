@@ -26,6 +26,7 @@ from app.ui.dialogs.sign_message_dialog import MessageToSign, SignMessageDialog
 from app.ui.file_dialogs import ask_folder
 from app.ui.profile_session import failure_text, profile_session, tracked
 from app.ui.psbt_flow_runner import FlowRun, FlowSteps, PsbtFlowRunner, Show
+from app.ui.state.wallet_state import WalletState
 
 if TYPE_CHECKING:
     from app.services.bids import BidOutcome, BidSpec
@@ -115,7 +116,6 @@ class SignElsewhere:
         """The export's folder read back with the PSBT the other wallet signed: reviewed
         again with fresh facts, each signature checked, then submitted; the result said."""
         from app.services.offline import import_signed, submit_imported
-        from app.ui.state.wallet_state import WalletState
 
         folder = await self.ask_folder(self._parent, strings.ELSEWHERE_IMPORT_FOLDER)
         if folder is None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, TypeVar
 from PySide6.QtCore import QObject, QTimer, SignalInstance
 from PySide6.QtWidgets import QDialog
 
+from app.core.pools import bid_cost
 from app.services.profiles import ServiceKind
 from app.ui.error_reporting import ErrorReporter
 from app.ui.state.wallet_state import WalletState
@@ -127,8 +128,6 @@ class SmokeTestDriver(QObject):
         return None
 
     async def _fund_if_needed(self, price: int) -> None:
-        from app.core.pools import bid_cost
-
         self.window.show_tab("wallet")
         tab = self.window.tab("wallet")
         assert isinstance(tab, WalletTab)

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from app.ui import strings
 from app.ui.async_tools import async_slot, exec_dialog, run_blocking
 from app.ui.file_dialogs import chosen_path
+from app.ui.profile_session import failure_text
 from app.ui.widgets import make_default, message_label, set_message
 
 if TYPE_CHECKING:
@@ -227,8 +228,6 @@ class SignMessageDialog(QDialog):
     @async_slot()
     async def send(self) -> None:
         """Verify and send; a refusal is said here and the dialog stays open."""
-        from app.ui.profile_session import failure_text
-
         if self._busy or not self.signatures():
             return
         self._busy = True

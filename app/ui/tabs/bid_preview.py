@@ -21,6 +21,7 @@ from app.core.bid_request import (
 from app.core.bid_validation import validate_bid_request
 from app.core.pools import check_request_fits
 from app.ui import strings
+from app.ui.widgets.fee_picker import rate_text
 
 if TYPE_CHECKING:
     from app.services.bids import BidderIdentity, BidSpec
@@ -171,8 +172,6 @@ def preview(
 def fee_rate_text(choice: BidFeeRate, estimate: float | None) -> str:
     """What the preview says of the fill's fee rate: a name with its current estimate (when
     known), or the custom rate."""
-    from app.ui.widgets.fee_picker import rate_text
-
     if choice.name is None:
         assert choice.sat_vb is not None
         return strings.BID_PREVIEW_FEE_CUSTOM.format(rate=rate_text(choice.sat_vb))

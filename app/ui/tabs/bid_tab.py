@@ -28,10 +28,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.pools import request_pools
 from app.ui import strings
 from app.ui.async_tools import async_slot
 from app.ui.maker_fee_note import maker_fee_note
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
+from app.ui.sign_elsewhere import place_bid_signed_elsewhere
 from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.bid_catalog import BidCatalog
 from app.ui.tabs.bid_form import BidForm
@@ -72,8 +74,6 @@ class NotifyingSleeper:
 
 
 def outcome_text(outcome: BidOutcome) -> str:
-    from app.core.pools import request_pools
-
     request = outcome.placement.request
     attempts = outcome.placement.attempts
     if len(attempts) == 1:
@@ -322,8 +322,6 @@ class BidTab(QWidget):
 
         try:
             if self.context.watch_only:  # the keys are in another wallet: it signs the message
-                from app.ui.sign_elsewhere import place_bid_signed_elsewhere
-
                 placed = await place_bid_signed_elsewhere(self, self.context, spec)
                 text = strings.FLOW_CANCELLED if placed is None else outcome_text(placed)
                 set_message(self.result, text, "hint" if placed is None else "ok")

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.bid_validation import validate_single_inscription_price
 from app.ui import strings
 from app.ui.async_tools import async_slot
 from app.ui.dialogs.psbt_review_flow import (
@@ -32,6 +33,7 @@ from app.ui.dialogs.psbt_review_flow import (
 )
 from app.ui.models.review_model import SIZE_FROM_ROWS, RowsModel
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
+from app.ui.psbt_flow_runner import FlowSteps, PsbtFlowRunner
 from app.ui.sign_elsewhere import SignElsewhere, import_button
 from app.ui.tabs.inscription_bid_list import bid_cells
 from app.ui.widgets import message_label, set_message
@@ -40,7 +42,11 @@ from app.ui.widgets.amount_edit import AmountEdit
 if TYPE_CHECKING:
     from app.core.psbt_review import Review
     from app.services.context import ServiceContext
-    from app.services.inscription_bid import InscriptionBids
+    from app.services.inscription_bid import (
+        InscriptionBidPlaced,
+        InscriptionBidPlan,
+        InscriptionBids,
+    )
     from app.ui.context import AppContext
     from app.ui.controller import AppController
 
@@ -136,8 +142,6 @@ class InscriptionBidTab(QWidget):
 
     def valid_input(self) -> tuple[str, int] | None:
         """(inscription id, price) when both are valid; each problem is shown at its field."""
-        from app.core.bid_validation import validate_single_inscription_price
-
         text = self.inscription.text().strip()
         id_error = (
             "" if not text or INSCRIPTION_ID.match(text) else strings.INSCRIPTION_BID_ID_INVALID
@@ -239,14 +243,8 @@ class InscriptionBidTab(QWidget):
         self.refresh()
 
     async def _place(self, inscription_id: str, price: int) -> None:
-        from app.services.inscription_bid import (
-            InscriptionBidPlaced,
-            InscriptionBidPlan,
-            execute_inscription_bid,
-            prepare_inscription_bid,
-        )
+        from app.services.inscription_bid import execute_inscription_bid, prepare_inscription_bid
         from app.services.psbt_flow import accept_fee
-        from app.ui.psbt_flow_runner import FlowSteps, PsbtFlowRunner
 
         async def prepare(ctx: ServiceContext, _run: object) -> InscriptionBidPlan:
             async with tracked(self._context, "inscription_bid.prepare", price=price) as result:

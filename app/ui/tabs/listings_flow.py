@@ -21,8 +21,9 @@ from app.ui.psbt_flow_runner import FlowRun, FlowSteps, PsbtFlowRunner
 
 if TYPE_CHECKING:
     from app.services.context import ServiceContext
-    from app.services.listings import ListingPlan
+    from app.services.listings import ListingPlan, ListingsDone
     from app.services.listings_inventory import HeldItem
+    from app.services.offline import ImportedItem
     from app.services.offline_manifest import Manifest
     from app.ui.context import AppContext
     from app.ui.controller import AppController
@@ -86,7 +87,7 @@ class ListingsFlow:
         return PsbtFlowRunner(tab, self._context, self._controller, tab.show_status, tab.progress)
 
     async def sign_and_submit(self, items: Sequence[HeldItem], prices: Sequence[int]) -> None:
-        from app.services.listings import ListingsDone, execute_listings
+        from app.services.listings import execute_listings
 
         async def execute(ctx: ServiceContext, plan: ListingPlan, run: FlowRun) -> ListingsDone:
             token = run.begin(strings.LISTINGS_SIGNING, len(plan.items))
@@ -139,7 +140,7 @@ class ListingsFlow:
 
     async def import_and_submit(self, folder: Path) -> None:
         from app.services.listings import ListingsDone
-        from app.services.offline import ImportedItem, import_signed, submit_imported
+        from app.services.offline import import_signed, submit_imported
 
         async def prepare(ctx: ServiceContext, _run: FlowRun) -> list[ImportedItem]:
             expected = self.exported.get(folder.resolve())

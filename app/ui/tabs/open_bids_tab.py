@@ -30,6 +30,7 @@ from app.ui.models.bids_model import COL_EXPIRES, COL_ID, COL_POOL, OpenBidsFilt
 from app.ui.models.pools_model import COL_POOL as POOLS_COL_POOL
 from app.ui.models.pools_model import PoolsModel
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
+from app.ui.sign_elsewhere import cancel_signed_elsewhere
 from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.open_bids_confirm import ConfirmCancelDialog
 from app.ui.widgets import message_label, set_message
@@ -238,8 +239,6 @@ class OpenBidsTab(QWidget):
 
         try:
             if self.context.watch_only:  # the keys are in another wallet: it signs the challenge
-                from app.ui.sign_elsewhere import cancel_signed_elsewhere
-
                 report = await cancel_signed_elsewhere(self, self.context, ids)
                 if report is None:
                     set_message(self.cancel_status, strings.FLOW_CANCELLED, "hint")

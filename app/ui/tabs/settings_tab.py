@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.services.maker_fee import AssumedMakerFee, service_default
 from app.services.profiles import (
     ApiKeyUnavailableError,
     ProfileFileError,
@@ -38,7 +39,6 @@ from app.ui.theme import apply_theme
 from app.ui.widgets import message_label, set_message
 
 if TYPE_CHECKING:
-    from app.services.maker_fee import AssumedMakerFee
     from app.ui.context import AppContext
     from app.ui.controller import AppController
 
@@ -176,8 +176,6 @@ class SettingsTab(QWidget):
         """What the active profile assumes without a maker fee of its own: the connected
         service's published fee (read once per connection), else the default; None when not
         connected (the form then says the default is read on connecting)."""
-        from app.services.maker_fee import service_default
-
         session = profile_session(self._context)
         if not session.connected:
             return None

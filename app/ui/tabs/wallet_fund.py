@@ -30,9 +30,11 @@ from PySide6.QtWidgets import (
 
 from app.ui import strings
 from app.ui.async_tools import async_slot
-from app.ui.profile_session import NotReadyError, profile_session, tracked
+from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
+from app.ui.psbt_flow_runner import FlowSteps, PsbtFlowRunner
 from app.ui.sign_elsewhere import SignElsewhere, import_button
 from app.ui.state.wallet_state import WalletState
+from app.ui.tabs.wallet_coins import CoinChooserDialog
 from app.ui.widgets import message_label, set_message
 from app.ui.widgets.amount_edit import AmountEdit
 from app.ui.widgets.fee_picker import FeePicker
@@ -40,7 +42,7 @@ from app.ui.widgets.qr_view import QrView
 
 if TYPE_CHECKING:
     from app.services.context import ServiceContext
-    from app.services.funding import FundingPlan
+    from app.services.funding import FundingPlan, FundingResult
     from app.ui.context import AppContext
     from app.ui.controller import AppController
 
@@ -176,9 +178,6 @@ class FundPanel(QGroupBox):
     async def choose_coins(self) -> None:
         """List the payment address's coins (off the GUI thread: Esplora and ord answer), then
         let the user tick the ones to spend."""
-        from app.ui.profile_session import failure_text
-        from app.ui.tabs.wallet_coins import CoinChooserDialog
-
         self._set_busy(True)
         self._show(strings.WALLET_FUND_LOADING_COINS)
         try:
@@ -248,13 +247,7 @@ class FundPanel(QGroupBox):
             self._set_busy(False)
 
     async def _fund(self, amount: int) -> None:
-        from app.services.funding import (
-            FundingResult,
-            accept_funding_fee,
-            execute_funding,
-            prepare_funding,
-        )
-        from app.ui.psbt_flow_runner import FlowSteps, PsbtFlowRunner
+        from app.services.funding import accept_funding_fee, execute_funding, prepare_funding
 
         coins = self.chosen_coins
 

@@ -35,6 +35,7 @@ from app.ui.dialogs.psbt_review_flow import (
 )
 from app.ui.maker_fee_note import maker_fee_note
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
+from app.ui.psbt_flow_runner import FlowSteps, PsbtFlowRunner
 from app.ui.sign_elsewhere import SignElsewhere, import_button
 from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.withdraw_preview import WalletFacts, at_risk_rows, load_facts
@@ -291,7 +292,6 @@ class WithdrawTab(QWidget):
             execute_withdraw,
             prepare_withdraw,
         )
-        from app.ui.psbt_flow_runner import FlowSteps, PsbtFlowRunner
 
         async def prepare(ctx: ServiceContext, _run: object) -> WithdrawPlan:
             async with tracked(self._context, "withdraw.prepare", amount=wanted) as result:
