@@ -15,7 +15,8 @@
   stop: the outcome is unknown and the user must look.
 - COLLECTION_BID_SIGNATURE_USED: that message already placed a bid, so it is handled like a 5xx.
 - A request that never reached the service (connect failed) is retried after a short pause.
-- Any other refusal is final: `BidNotPlacedError` with the service's code and message.
+- Any other refusal is final: `BidRequestRefusedError` (a `BidNotPlacedError`) with the
+  service's code and message: the service said it did not place the bid.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from app.net.errors import (
 )
 from app.net.marketplace_bids import BidListEntry
 from app.services.context import ServiceContext
-from app.services.errors import BidNotPlacedError
+from app.services.errors import BidNotPlacedError, BidRequestRefusedError
 from app.services.open_bids import fetch_open_bids
 
 MAX_ATTEMPTS = 6
@@ -159,7 +160,7 @@ async def place_with_retries(
             continue
         except MarketplaceError as exc:
             ctx.pacer.sent(address, units)
-            raise BidNotPlacedError(
+            raise BidRequestRefusedError(
                 f"The marketplace refused the bid: {exc.message}", exc.error_code
             ) from exc
         ctx.pacer.sent(address, units)

@@ -26,6 +26,7 @@ from app.net.errors import HttpError, NetError, TransportError
 __all__ = [
     "BidNotPlacedError",
     "BidRejectedError",
+    "BidRequestRefusedError",
     "BiddingWalletIdentityError",
     "BroadcastError",
     "ChallengeError",
@@ -105,9 +106,9 @@ class InsufficientFundsError(ServiceError):
             return
         extra = ""
         if skipped == 1:
-            extra = " (1 output carrying inscriptions or runes was left untouched)"
+            extra = " (1 coin carrying inscriptions or runes was left untouched)"
         elif skipped:
-            extra = f" ({skipped} outputs carrying inscriptions or runes were left untouched)"
+            extra = f" ({skipped} coins carrying inscriptions or runes were left untouched)"
         text = (
             f"The payment address has {available:,} spendable sats{extra}, but this needs "
             f"{needed:,} sats including the network fee."
@@ -199,6 +200,11 @@ class BidNotPlacedError(ServiceError):
     def __init__(self, user_message: str, error_code: str | None = None) -> None:
         self.error_code = error_code
         super().__init__(user_message)
+
+
+class BidRequestRefusedError(BidNotPlacedError):
+    """The marketplace answered the bid request with a refusal (an answer other than a 429 or
+    a 5xx): it did not place it."""
 
 
 class ChallengeError(ServiceError):

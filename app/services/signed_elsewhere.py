@@ -12,9 +12,12 @@ back, is verified here (BIP-322, or BIP-137 for a legacy address) and only then 
 A bid message carries its timestamp, which the marketplace accepts for less than 2 minutes
 (spec section 8): the signature must come back within that time, and a late one is refused
 here with the reason rather than sent. One signed message places one bid request, so a
-signature is sent once: a rate limit or an ambiguous failure is reported (after reading the
-open bids, as the retry rules say), never answered by sending it again. A cancel challenge
-lives as long as the service says (the sandbox: 10 minutes); a refused one is final too.
+signature is sent once, never again by the retry rules. Unless the marketplace refused it, an
+answer that is not a confirmation (a rate limit, a server error, none) is followed by a read of
+the open bids under both addresses, and the user is told what it shows: placed, not placed,
+or, when the list cannot be read either, unknown (look before signing a new message). A
+cancel challenge lives as long as the service says (the sandbox: 10 minutes); a refused one is
+final too.
 
 Transactions signed elsewhere (funding, withdrawals, inscription bids, listings) go through
 `offline.export_for_signing` and `offline.import_signed`, the same files as offline signing.
@@ -30,7 +33,13 @@ from typing import Final
 from app.core.bid_message import bid_message
 from app.core.bid_request import CollectionBidRequest
 from app.core.limits import TIMESTAMP_MAX_AGE_MS
-from app.services.bid_retry import count_matching, place_with_retries
+from app.services.bid_retry import (
+    Attempt,
+    AttemptResult,
+    Placement,
+    count_matching,
+    place_with_retries,
+)
 from app.services.bidding_wallet import bidding_wallet_balance
 from app.services.bids import BidOutcome, BidSpec, canonical_spec, preflight
 from app.services.cancel import CancelReport, cancel_bids, maker_addresses
@@ -41,7 +50,13 @@ from app.services.cancel_credentials import (
     fetch_challenge,
 )
 from app.services.context import ServiceContext
-from app.services.errors import BidNotPlacedError, ChallengeError, ServiceError
+from app.services.errors import (
+    BidNotPlacedError,
+    BidRequestRefusedError,
+    ChallengeError,
+    NetError,
+    ServiceError,
+)
 from app.services.open_bids import fetch_open_bids
 from app.wallet.addresses import InvalidAddressError, Network
 from app.wallet.message import MessageScheme, SignatureError, verify_message
@@ -114,15 +129,41 @@ async def place_signed_bid(ctx: ServiceContext, wanted: BidToSign, signature: st
         placement = await place_with_retries(
             ctx, the_signed_request, wanted.baseline, max_attempts=1
         )
-    except BidNotPlacedError as exc:
-        if exc.error_code is not None:
-            raise  # the marketplace's own refusal, with its reason
-        raise BidNotPlacedError(
-            "The signed bid was sent once and is not among your open bids (the marketplace "
-            "was busy or did not answer). A signed message is never sent twice: place the bid "
-            "again for a new message to sign."
-        ) from exc
+    except BidRequestRefusedError:
+        raise  # the marketplace's own refusal, with its reason: it did not place the bid
+    except (BidNotPlacedError, NetError) as exc:
+        # A rate limit, a server error, no answer or an unreadable one: the marketplace may
+        # have placed it. Only the open bids, read now, say whether it did.
+        placement = await _placed_after_all(ctx, wanted, signed, exc)
     return BidOutcome(wanted.spec, placement)
+
+
+async def _placed_after_all(
+    ctx: ServiceContext, wanted: BidToSign, signed: CollectionBidRequest, cause: Exception
+) -> Placement:
+    """The placement when the open bids (under both addresses) now hold one more bid matching
+    `signed` than before it was sent; otherwise raises, saying it is not there, or that the
+    list could not be read and so nobody knows."""
+    try:
+        entries = await fetch_open_bids(ctx)
+    except NetError as exc:
+        raise BidNotPlacedError(
+            "The signed bid was sent once, the marketplace did not confirm it (it was busy or "
+            f"did not answer), and then your open bids could not be read ({type(exc).__name__})"
+            ": it is unknown whether the bid was placed. Look at your open bids before signing "
+            "a new message: signing again may place a second bid."
+        ) from exc
+    if count_matching(entries, signed) > wanted.baseline:
+        label = type(cause.__cause__ or cause).__name__
+        return Placement(
+            signed, (Attempt(signed.timestamp, AttemptResult.FOUND_AFTER_ERROR, label),)
+        )
+    raise BidNotPlacedError(
+        "The signed bid was sent once and the marketplace did not confirm it (it was busy or "
+        "did not answer); your open bids were read since and it is not among them: it was not "
+        "placed. A signed message is never sent twice: place the bid again (when the "
+        "marketplace accepts bids again) for a new message to sign."
+    ) from cause
 
 
 @dataclass(frozen=True)
