@@ -7,18 +7,21 @@ import the signed files and submit them.
     result = await submit_imported(ctx, batch)
 
 Files (`offline_files`): `NN-<flow>.psbt` (binary) and `.txt` (base64) per PSBT,
-`manifest.json` (what each is for, `offline_manifest`), and after signing
-`NN-<flow>.signed.psbt` / `.signed.txt`, or a PSBT another wallet signed, saved in the folder
-under any name. A profile whose keys sign elsewhere exports with `export_for_signing`: each
-PSBT names its keys by origin (fingerprint and path) on the inputs to sign, so hardware wallets,
-Sparrow or Bitcoin Core recognise them. Funding, withdrawals, inscription bids and listings
-export the same way.
+`manifest.json` (what each is for, and the PSBT as reviewed, `offline_manifest`), and after
+signing `NN-<flow>.signed.psbt` / `.signed.txt`, or a PSBT another wallet signed, saved in the
+folder under any name. An exported PSBT carries only what signing its approved inputs needs,
+nothing else the service put in it (`wallet.psbt_for_signer`: no global xpubs, output
+derivations or proprietary fields for a signer to act on). A profile whose keys sign elsewhere
+exports with `export_for_signing`: each PSBT also names its keys by origin (fingerprint and
+path) on the inputs to sign, so hardware wallets, Sparrow or Bitcoin Core recognise them.
+Funding, withdrawals, inscription bids and listings export the same way.
 The offline side builds its review context from the LOCAL keys plus the facts the manifest
 recorded at export (it cannot ask ord), reviews every PSBT before signing any, and signs only
 what its own verdict approves. This module never constructs a network client on that path.
-Importing reviews each exported PSBT again with fresh facts, then requires the signed file to
-be that same transaction signed only where this review approves, and submits the reviewed
-PSBT with those signatures copied in, nothing else from the file.
+Importing reviews the PSBT reviewed at export (the manifest keeps it) again with fresh facts,
+then requires the signed file to be that same transaction signed only where this review
+approves, and submits the reviewed PSBT with those signatures copied in, nothing else from the
+file: the service gets back what it sent plus the signatures, never our key origins.
 
 Fees: a fee above the user's bounds needs their consent on each machine. The offline review
 ignores a consent recorded online and asks its own user (`accept_fee`); the import re-review
@@ -63,6 +66,7 @@ from app.services.offline_files import (
 from app.services.offline_files import (
     read_exported,
     read_manifest,
+    read_reviewed,
     read_signed,
     write_whole,
 )
@@ -83,8 +87,8 @@ from app.services.withdraw import WithdrawDone, WithdrawPlan, submit_signed_with
 from app.wallet.acp_ledger import AcpLedger
 from app.wallet.addresses import KeyRole, PublicRoleKey
 from app.wallet.keys import WalletKeys
+from app.wallet.psbt_for_signer import psbt_for_signer
 from app.wallet.psbt_io import psbt_to_base64, psbt_to_bytes
-from app.wallet.psbt_origins import add_key_origins
 
 _FILE_STEM = {
     Flow.SECURE_LISTING: "secure-listing",
@@ -161,9 +165,10 @@ def export_offline(
     directory: Path, items: Sequence[ExportItem], *, keys: Sequence[PublicRoleKey] = ()
 ) -> Manifest:
     """Write each PSBT (binary and base64) and the manifest; returns the manifest, which the
-    caller keeps to check the import against. Each of `keys` with a key origin is named on
-    the inputs approved for signing (BIP-32 derivations: what hardware wallets, Sparrow or
-    Bitcoin Core sign by), and no other input names it."""
+    caller keeps to check the import against. Each file holds what signing the approved inputs
+    needs and nothing else from the service (`psbt_for_signer`), and names each of `keys` with
+    a key origin on those inputs (BIP-32 derivations: what hardware wallets, Sparrow or Bitcoin
+    Core sign by). The manifest keeps the reviewed PSBT, which the import submits."""
     if not items:
         raise ManifestError("There is nothing to export.")
     flows = {x.plan.flow for x in items}
@@ -176,9 +181,8 @@ def export_offline(
     entries = []
     for n, x in enumerate(items, start=1):
         name = f"{n:02d}-{_FILE_STEM[x.plan.flow]}"
-        psbt = x.plan.psbt()
-        add_key_origins(psbt, keys, (p.input_index for p in x.plan.verdict.to_sign))
-        raw = psbt_to_bytes(psbt)
+        approved = (p.input_index for p in x.plan.verdict.to_sign)
+        raw = psbt_to_bytes(psbt_for_signer(x.plan.psbt(), keys, approved))
         write_whole(directory / f"{name}.psbt", raw)
         write_whole(directory / f"{name}.txt", base64.b64encode(raw) + b"\n")
         entries.append(_manifest_item(name, raw, x))
@@ -206,6 +210,7 @@ def _manifest_item(name: str, raw: bytes, x: ExportItem) -> ManifestItem:
         text_file=f"{name}.txt",
         unsigned_txid=plan.txid,
         sha256=hashlib.sha256(raw).hexdigest(),
+        reviewed_psbt=plan.psbt_base64,
         label=plan.label,
         signer=plan.signer,
         inputs_to_sign=plan.verdict.to_sign,
@@ -309,7 +314,10 @@ async def sign_offline(
 async def import_signed(
     ctx: ServiceContext, directory: Path, expected: Manifest | None = None
 ) -> list[ImportedItem]:
-    """Re-review every exported PSBT online and check its signed file against that review."""
+    """Review every PSBT reviewed at export again online (the service's, or the funding one
+    built here: `reviewed_psbt` in the manifest) and check its signed file against that review.
+    What is submitted is that PSBT with the approved signatures copied in: nothing of the file
+    the other signer got (our key origins) or returned reaches the service."""
     manifest = read_manifest(directory)
     if expected is not None and expected != manifest:
         # Intents and submit data too: what is submitted must be what was reviewed here.
@@ -320,14 +328,13 @@ async def import_signed(
         await bidding_wallet_address(ctx)  # a withdrawal's review must know the wallet's role
     imported = []
     for item in manifest.items:
-        unsigned = read_exported(directory, item)
+        reviewed = read_reviewed(item)
         signed = read_signed(directory, item)
-        text = base64.b64encode(psbt_to_bytes(unsigned)).decode()
-        plan = await review_online(ctx, text, item.intent, item.signer, item.label)
+        plan = await review_online(ctx, item.reviewed_psbt, item.intent, item.signer, item.label)
         if plan.needs_fee_consent:  # accepted where it was signed; shown again before submit
             plan = await ctx.run_cpu(accept_fee, plan)
         # Only the approved signatures go on: nothing else the file carries reaches the service.
-        clean = approved_signatures_only(unsigned, signed, plan.verdict)
+        clean = approved_signatures_only(reviewed, signed, plan.verdict)
         imported.append(ImportedItem(item, plan, base64.b64encode(psbt_to_bytes(clean)).decode()))
     # The ANYONECANPAY signatures made offline now exist: recorded here too, and one that
     # would combine with a live signature of this machine's is not submitted.

@@ -1,7 +1,8 @@
 """The files of an offline or signed-elsewhere export: the manifest, each exported PSBT (checked
-against the manifest's digest and unsigned txid), and each signed PSBT, written by this app's
-offline signer (`NN-<flow>.signed.psbt` or `.txt`) or by another wallet under any name in the
-same folder. Blocking file I/O: the callers run it in an executor or offline.
+against the manifest's digest and unsigned txid), the PSBT reviewed at export (kept in the
+manifest), and each signed PSBT, written by this app's offline signer (`NN-<flow>.signed.psbt`
+or `.txt`) or by another wallet under any name in the same folder. Blocking file I/O: the
+callers run it in an executor or offline.
 """
 
 from __future__ import annotations
@@ -43,6 +44,17 @@ def read_exported(directory: Path, item: ManifestItem) -> FixedPSBT:
     psbt = parse_file(raw, item.psbt_file)
     if unsigned_txid(psbt) != item.unsigned_txid:
         raise OfflineFileError(f"{item.psbt_file} is not transaction {item.unsigned_txid}.")
+    return psbt
+
+
+def read_reviewed(item: ManifestItem) -> FixedPSBT:
+    """The PSBT reviewed at export (the manifest keeps it), checked against its unsigned txid."""
+    psbt = parse_file(item.reviewed_psbt.encode(), f"{MANIFEST_NAME} ({item.name})")
+    if unsigned_txid(psbt) != item.unsigned_txid:
+        raise OfflineFileError(
+            f"{MANIFEST_NAME}: the reviewed PSBT of {item.name} is not transaction "
+            f"{item.unsigned_txid}."
+        )
     return psbt
 
 

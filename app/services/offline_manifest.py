@@ -1,12 +1,17 @@
 """The JSON manifest beside exported PSBT files: what each PSBT is for, for the offline signer.
 
-    {"format": "bidwallet-offline-psbts", "version": 1, "flow": "secure listing",
+    {"format": "bidwallet-offline-psbts", "version": 2, "flow": "secure listing",
      "network": "regtest", "wallet": {"payment": ..., "ordinals": ..., "biddingWallet": ...},
      "factsNote": "...as reported online at export...",
      "marketAtExport": {"tipHeight", "tipMedianTime", "fastestFeeRate"},
-     "items": [{"name", "psbtFile", "textFile", "unsignedTxid", "sha256", "label",
-                "signer", "inputsToSign": [{"index", "sighash"}], "intent": {...},
+     "items": [{"name", "psbtFile", "textFile", "unsignedTxid", "sha256", "reviewedPsbt",
+                "label", "signer", "inputsToSign": [{"index", "sighash"}], "intent": {...},
                 "submit": {...}, "ordAtExport": {...}, "chainAtExport": {...}}]}
+
+`psbtFile` is what the signer gets: only what signing needs (`wallet.psbt_for_signer`);
+`reviewedPsbt` (base64) is the PSBT as reviewed at export, the service's own, which the import
+reviews again and submits with the approved signatures. Version 2 added it: an export of
+version 1 is refused with the reason (export again).
 
 The offline side has no network: its review context is the local keys plus what the manifest
 recorded from ord and the chain at export, clearly marked as such. Parsing is strict: anything
@@ -36,7 +41,7 @@ from app.services.errors import ServiceError
 from app.wallet.addresses import KeyRole
 
 FORMAT: Final = "bidwallet-offline-psbts"
-VERSION: Final = 1
+VERSION: Final = 2
 MANIFEST_NAME: Final = "manifest.json"
 FACTS_NOTE: Final = (
     "ordAtExport, chainAtExport and marketAtExport are as reported online at export (by ord "
@@ -57,7 +62,8 @@ class ManifestItem:
     psbt_file: str
     text_file: str
     unsigned_txid: str
-    sha256: str
+    sha256: str  # of psbt_file
+    reviewed_psbt: str  # base64: the PSBT as reviewed (and as the service sent it)
     label: str
     signer: KeyRole
     inputs_to_sign: tuple[SignPermission, ...]
@@ -279,6 +285,7 @@ def _item_json(item: ManifestItem) -> dict[str, Any]:
         "textFile": item.text_file,
         "unsignedTxid": item.unsigned_txid,
         "sha256": item.sha256,
+        "reviewedPsbt": item.reviewed_psbt,
         "label": item.label,
         "signer": item.signer.value,
         "inputsToSign": [
@@ -311,6 +318,7 @@ def _item(data: Mapping[str, Any], i: int) -> ManifestItem:
             text_file=_file_name(data, "textFile"),
             unsigned_txid=_str(data, "unsignedTxid"),
             sha256=_str(data, "sha256"),
+            reviewed_psbt=_str(data, "reviewedPsbt"),
             label=_str(data, "label"),
             signer=KeyRole(_str(data, "signer")),
             inputs_to_sign=tuple(

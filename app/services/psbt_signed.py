@@ -5,14 +5,19 @@
 
 `check_signed` follows every signature of ours `sign_plan` makes and every file an offline
 signer returns. An offline file may carry more than signature fields (unknown and proprietary
-keys, which embit keeps): `approved_signatures_only` rebuilds the PSBT from the reviewed one
-and copies the approved inputs' signatures alone, so nothing else signed can reach the
-service (a signature of ours hidden in an unknown key, say SIGHASH_NONE, would let anyone
-take the coin). Each copied signature is verified (`psbt_signature_check`): a signature
-changed on the way, or made over another transaction, is refused before it is sent.
+keys, which embit keeps; the key origins the export added): `approved_signatures_only` rebuilds
+the PSBT from the reviewed one and copies the approved inputs' signatures alone (and a
+P2SH-P2WPKH input's redeem script the reviewed one lacked), so nothing else can reach the
+service (a signature of ours hidden in an unknown key, say SIGHASH_NONE, would let anyone take
+the coin; our master fingerprint and paths would tell it about the other wallet). Each copied
+signature is verified (`psbt_signature_check`): a signature changed on the way, or made over
+another transaction, is refused before it is sent.
 """
 
 from __future__ import annotations
+
+from embit.hashes import hash160
+from embit.script import Script
 
 from app.core.signing_policy import Verdict
 from app.services.errors import ServiceError
@@ -23,6 +28,7 @@ from app.wallet.psbt_signature_check import (
     check_signatures,
     recover_final_signatures,
 )
+from app.wallet.psbt_signer import MissingUtxoError, spent_output
 
 
 class SignedPsbtMismatchError(ServiceError):
@@ -98,6 +104,8 @@ def approved_signatures_only(unsigned: FixedPSBT, signed: FixedPSBT, verdict: Ve
         target.partial_sigs = dict(source.partial_sigs)
         target.taproot_sigs = dict(source.taproot_sigs)
         target.tap_key_sig = source.tap_key_sig
+        if target.redeem_script is None:
+            target.redeem_script = _redeem_script_of_p2sh_p2wpkh(clean, i, source)
     check_signed(unsigned, clean, verdict)  # a final witness this app cannot read is not kept
     for permission in verdict.to_sign:
         try:
@@ -108,3 +116,22 @@ def approved_signatures_only(unsigned: FixedPSBT, signed: FixedPSBT, verdict: Ve
                 "changed, or made for another transaction. Nothing is submitted."
             ) from None
     return clean
+
+
+def _redeem_script_of_p2sh_p2wpkh(
+    clean: FixedPSBT, index: int, source: FixedInput
+) -> Script | None:
+    """The signed file's redeem script of a P2SH-P2WPKH input the reviewed PSBT lacks it for
+    (the export gave it to the signer): checking the signature and finalising need it, and it
+    says nothing the signature's key does not (0014, then that key's hash). None otherwise."""
+    redeem = None if source.redeem_script is None else bytes(source.redeem_script.data)
+    try:
+        utxo = spent_output(clean, index)
+    except MissingUtxoError:
+        return None
+    spk = b"" if utxo is None else bytes(utxo.script_pubkey.data)
+    if redeem is None or len(redeem) != 22 or redeem[:2] != b"\x00\x14":
+        return None
+    if len(spk) != 23 or spk[:2] != b"\xa9\x14" or spk[22] != 0x87:
+        return None
+    return Script(redeem) if hash160(redeem) == spk[2:22] else None
