@@ -133,18 +133,19 @@ async def place_with_retries(
             ctx.pacer.sent(address, units)
             wait = exc.retry_after_ms
             wait = units * BID_RATE_INTERVAL_MS if wait is None else wait
-            if wait > MAX_SERVICE_WAIT_MS:
-                raise BidNotPlacedError(
-                    f"The marketplace asks to wait {wait / 1000:,.0f} s before another bid; "
-                    "that is not waited out here: try again later.",
-                    exc.error_code,
-                ) from exc
-            ctx.pacer.service_said_wait(address, wait)
             # A 429 says "not placed", but each new attempt is a new signature the service
-            # could use: look before signing again, as after a 5xx.
+            # could use, and a user told "try again" signs one too: look first, as after a 5xx.
             if await _was_placed(ctx, request, baseline, exc):
                 attempts.append(Attempt(timestamp, AttemptResult.FOUND_AFTER_ERROR, _label(exc)))
                 return Placement(request, tuple(attempts))
+            if wait > MAX_SERVICE_WAIT_MS:
+                raise BidNotPlacedError(
+                    f"The marketplace asks to wait {wait / 1000:,.0f} s before another bid; "
+                    "that is not waited out here, and the bid is not among your open bids: "
+                    "try again later.",
+                    exc.error_code,
+                ) from exc
+            ctx.pacer.service_said_wait(address, wait)
             attempts.append(Attempt(timestamp, AttemptResult.RATE_LIMITED, _label(exc), wait))
             continue
         except (ServerError, SignatureAlreadyUsed, TransportError) as exc:

@@ -234,3 +234,18 @@ async def test_an_infinite_429_wait_is_no_wait_named(
         AttemptResult.RATE_LIMITED,
         AttemptResult.PLACED,
     ]
+
+
+async def test_a_long_429_wait_after_the_bid_was_placed_reports_it_placed(
+    proxied: ServiceContext, collection: str, proxy: FaultProxy
+) -> None:
+    """Stored, then 429 asking for years: the list is read first, so the user is told the
+    truth (placed) instead of "try again later" (which would sign a second bid)."""
+    body = {"errorCode": "RATE_LIMITED", "message": "slow down", "retryAfterMs": 10**15}
+    proxy.add_fault(Fault("after_forward", "POST", PLACE, 429, body, 1))
+    outcome = await place_bid(
+        proxied, BidSpec.collection(collection, 2_000, 1, hour_from_now(proxied))
+    )
+    assert outcome.placement.attempts[-1].result is AttemptResult.FOUND_AFTER_ERROR
+    assert len(proxy.requests("POST", PLACE)) == 1
+    assert await _count(proxied, collection) == 1
