@@ -22,6 +22,11 @@ def icon_path(name: str) -> Path:
     return resources_dir() / "icons" / f"{name}.svg"
 
 
+def style_image_path(name: str) -> Path:
+    """An image the QSS draws (a check box's tick), kept next to the QSS files."""
+    return resources_dir() / "styles" / name
+
+
 def style_paths() -> list[Path]:
     """The QSS files, in their numbered order."""
     return sorted((resources_dir() / "styles").glob("*.qss"))

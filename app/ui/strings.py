@@ -112,7 +112,7 @@ LABEL_NETWORK: Final = "&Network:"
 LABEL_PROFILE_NAME: Final = "Profile &name:"
 API_KEY_PLACEHOLDER: Final = "kept in the system keychain, never in a file"
 API_KEY_REQUIRED: Final = "Enter the API key Satflow gave you."
-URL_INVALID: Final = "Enter a full address starting with http:// or https://"
+URL_INVALID: Final = "Enter the {field} as a full address starting with http:// or https://"
 NAME_TAKEN: Final = "A profile with this name exists already; choose another name."
 API_KEY_NOT_STORED: Final = (
     "No system keychain is available, so the API key is kept for this session only and will"
@@ -159,13 +159,16 @@ WIF_LABEL: Final = "Private &key:"
 WIF_TYPE_LABEL: Final = "Payment address &type:"
 WIF_INVALID: Final = "This is not a usable private key: {reason}."
 WATCH_INTRO: Final = (
-    "Enter what to watch for each role: an address, an extended public key (xpub, ypub, zpub;"
-    " tpub, upub, vpub on test networks, with its origin [fingerprint/84h/0h/0h] if you have"
-    " it) or a descriptor such as wpkh([fingerprint/84h/0h/0h]xpub…/0/*). An extended key"
-    " alone is watched at its first receive address, /0/0 below it. One key may serve both"
-    " roles. Nothing here can sign: bids and transactions are signed in the wallet that holds"
-    " the keys."
+    "Enter what to watch for each role: an address, an extended public key ({keys}, with its"
+    " origin [fingerprint/84h/{coin}h/0h] if you have it) or a descriptor such as"
+    " wpkh([fingerprint/84h/{coin}h/0h]{xpub}…/0/*). An extended key alone is watched at its"
+    " first receive address, /0/0 below it. One key may serve both roles. Nothing here can"
+    " sign: bids and transactions are signed in the wallet that holds the keys."
 )
+WATCH_INTRO_KEYS: Final = {  # the extended keys people call by name, on mainnet or a test network
+    "mainnet": ("xpub, ypub, zpub", "xpub"),
+    "test": ("tpub, upub, vpub", "tpub"),
+}
 WATCH_PAYMENT: Final = "&Payment:"
 WATCH_ORDINALS: Final = "&Ordinals:"
 WATCH_PLACEHOLDER: Final = "address, xpub/zpub/… or descriptor"
@@ -179,9 +182,18 @@ WATCH_PREVIEW_ADDRESS: Final = "    the address you entered"
 WATCH_PREVIEW_KEY: Final = "    {type}, the first receive address ({derived} below the key)"
 WATCH_PREVIEW_DESCRIPTOR: Final = "    {type}, from the descriptor"
 WATCH_PREVIEW_ORIGIN: Final = "    key origin [{origin}]"
+WATCH_PREVIEW_OWN_ORIGIN: Final = (
+    "    key origin [{origin}] (the key's own fingerprint: none given)"
+)
 WATCH_ROLE_PAYMENT: Final = "Payment"
 WATCH_ROLE_ORDINALS: Final = "Ordinals"
 WATCH_INVALID: Final = "Check what you entered: {reason}."
+# A key without its master's origin is named in exported PSBTs by its own fingerprint, which
+# signers that look keys up by their master fingerprint (Sparrow, hardware wallets) ignore.
+WATCH_NO_ORIGIN: Final = (
+    "Your signing wallet may not recognise the {role} key: paste the descriptor from Sparrow"
+    " (Settings → Script Policy / Export) or add [fingerprint/{path}] before the key."
+)
 PASSWORD_INTRO: Final = (
     "Choose a password. It encrypts your keys on this computer and is asked when you unlock."
 )
@@ -251,6 +263,7 @@ SETTINGS_REQUEST_RATE_HINT: Final = (
     " still answers 'too many requests', the app waits as it asks and tries again."
 )
 RATE_LIMIT_WAITING: Final = "Waiting for the service's rate limit ({seconds} s)…"
+RATE_PACING: Final = "Pacing requests to the service ({seconds} s)…"  # the app's own rate
 SETTINGS_LOCK_SUFFIX: Final = " min without activity"
 SETTINGS_MAKER_FEE: Final = "Maker fee (bid pools)"
 SETTINGS_MAKER_FEE_USE_DEFAULT: Final = "&Use the default"
@@ -259,7 +272,8 @@ SETTINGS_MAKER_FEE_BPS: Final = "Plus a s&hare of its price:"
 SETTINGS_MAKER_FEE_BPS_SUFFIX: Final = " bps (100 bps = 1%)"
 SETTINGS_MAKER_FEE_HINT: Final = (
     "The pool checks and figures add this to every bid: a pool's open bids and their maker"
-    " fees must fit the balance (the spec's rule). The amount is the service's to set."
+    " fees must fit the balance (the spec's rule). The service decides what it charges: untick"
+    " the box to count another amount, e.g. when the service changed its fee."
 )
 SETTINGS_MAKER_FEE_DEFAULT_IS: Final = "Default: {fee} per bid, from the service."
 SETTINGS_MAKER_FEE_DEFAULT_NONE: Final = (
@@ -275,8 +289,11 @@ SETTINGS_THEME: Final = "&Theme:"
 SETTINGS_THEMES: Final = {"system": "Follow the system", "light": "Light", "dark": "Dark"}
 SETTINGS_SAVE: Final = "&Save changes"
 SETTINGS_SAVED: Final = "Settings saved."
-SETTINGS_SAVED_RECONNECT: Final = "Settings saved. Reconnecting with the new addresses…"
+SETTINGS_SAVED_RECONNECT_NETWORK: Final = "Settings saved. Reconnecting on {network}…"
+SETTINGS_SAVED_RECONNECT_URLS: Final = "Settings saved. Reconnecting to the new service URLs…"
+SETTINGS_SAVED_RECONNECT_RATE: Final = "Settings saved. Reconnecting to apply the request rate…"
 SETTINGS_INVALID: Final = "Not saved: {reason}"
+SETTINGS_INVALID_RATE: Final = "Not saved: the request rate above is not valid."
 SUFFIX_SAT_VB: Final = " sat/vB"
 SUFFIX_SATS: Final = " sats"
 
@@ -352,6 +369,27 @@ REVIEW_APPROVED_ALL: Final = Counted(
         "{inputs} will be signed, nothing else."
     ),
 )
+# A watch-only profile's review: the PSBT is exported for the other wallet, not signed here.
+REVIEW_APPROVED_ELSEWHERE: Final = Counted(
+    (
+        "This {flow} passes every check: only your input {inputs} is to be signed, in your"
+        " other wallet; nothing is signed here."
+    ),
+    (
+        "This {flow} passes every check: only your inputs {inputs} are to be signed, in your"
+        " other wallet; nothing is signed here."
+    ),
+)
+REVIEW_APPROVED_ALL_ELSEWHERE: Final = Counted(
+    (
+        "All {transactions} transactions ({flow}) pass every check: in each, only your input"
+        " {inputs} is to be signed, in your other wallet; nothing is signed here."
+    ),
+    (
+        "All {transactions} transactions ({flow}) pass every check: in each, only your inputs"
+        " {inputs} are to be signed, in your other wallet; nothing is signed here."
+    ),
+)
 REVIEW_REFUSED: Final = (
     "Bidwallet refuses to sign this {flow}: nothing will be signed or sent. Why:"
 )
@@ -414,7 +452,10 @@ WALLET_BALANCE: Final = "Bidding wallet balance"
 WALLET_CONFIRMED: Final = "Confirmed:"
 WALLET_UNCONFIRMED: Final = "Unconfirmed:"
 WALLET_TOTAL: Final = "Counts for bids:"
-WALLET_POOLS: Final = "Bid pools: committed (open bids + maker fee) against the balance"
+WALLET_POOLS: Final = "Bid pools"
+WALLET_POOLS_HINT: Final = (
+    "What each pool commits (its open bids plus their maker fees) against the balance."
+)
 WALLET_POOLS_EMPTY: Final = "No open bids: every pool can use the whole balance."
 MAKER_FEE_ASSUMED: Final = "Assuming a maker fee of {fee} per bid ({source})."
 MAKER_FEE_ASSUMED_NONE: Final = "Assuming no maker fee ({source})."
@@ -483,6 +524,8 @@ COINS_WAITING: Final = "Unknown: waiting for the indexer"
 COINS_INSCRIPTIONS: Final = Counted("{count} inscription ({ids})", "{count} inscriptions ({ids})")
 COINS_RUNES: Final = "runes ({runes})"
 COINS_WHY_CARRIES: Final = "Carries an inscription or runes: funding never spends it."
+COINS_KEPT_CARRIES: Final = "Cannot be chosen: funding never spends it."
+COINS_KEPT_WAITING: Final = "Cannot be chosen until ord indexes it."
 COINS_WHY_WAITING: Final = (
     "ord has not indexed this coin yet (usually until its transaction confirms), so what it"
     " carries is unknown: it cannot be spent to fund."
@@ -518,6 +561,10 @@ BID_COLLECTION_PLACEHOLDER: Final = "collection slug, e.g. pixel-pals"
 BID_RUNE_PLACEHOLDER: Final = "rune name, e.g. BIDWALLET•DEMO"
 BID_RUNE_LOOKING: Final = "Looking up the rune {name} in ord…"
 BID_RUNE_ETCHED: Final = "Etched as {name}: the bid is signed and placed under this spelling."
+BID_RUNE_UNKNOWN: Final = "ord knows no rune named {name}: check the name."
+BID_RUNE_MALFORMED: Final = "“{name}” is not a rune name: {reason}."
+BID_PREVIEW_NOTHING_TO_SIGN: Final = "Nothing to sign: {reason}"
+BID_PREVIEW_NO_COLLECTION: Final = "the service knows no collection “{slug}”."
 BID_PREVIEW_RUNE_PENDING: Final = (
     "The message is shown once ord has confirmed the rune's etched spelling (leave the rune"
     " field or press Enter)."
@@ -541,6 +588,7 @@ BID_EXPIRY_CUSTOM: Final = "At a date and time"
 BID_TRAITS: Final = "Traits (optional)"
 BID_TRAITS_SEARCH: Final = "Search traits…"
 BID_TRAITS_TYPE: Final = "Type a trait as “type: value” and press Enter to add it."
+BID_TRAITS_WAIT: Final = "Traits appear once a collection is chosen."
 BID_TRAITS_TYPED_PLACEHOLDER: Final = "type: value, then Enter"
 BID_TRAITS_TYPED_BAD: Final = "Write a trait as “type: value”, e.g. “Background: Blue”."
 # The catalog (services/catalog.py): what the slug's hint line says.
@@ -552,9 +600,7 @@ BID_CATALOG_LOOKING: Final = "Looking up {slug}…"
 BID_CATALOG_FOUND: Final = "{name}: {items}."
 BID_CATALOG_ITEMS: Final = Counted("{count} item", "{count} items")
 BID_CATALOG_FOUND_NO_SIZE: Final = "{name}."
-BID_CATALOG_UNKNOWN: Final = (
-    "The service knows no collection “{slug}”: check the slug (a bid on it would be refused)."
-)
+BID_CATALOG_UNKNOWN: Final = "The service knows no collection “{slug}”: check the slug."
 BID_CATALOG_NOT_OFFERED: Final = (
     "This service has no catalog to look collections up in: check the slug yourself, and type"
     " traits as “type: value”."
@@ -564,20 +610,23 @@ BID_TRAITS_COUNT: Final = "{count} of at most {limit} selected: one bid per trai
 BID_TRAITS_LIMIT: Final = "At most {limit} traits per request: unselect one first."
 BID_TRAITS_CLEAR: Final = "C&lear"
 BID_FEE_RATE: Final = "&Fee rate when the bid fills:"
-BID_FEE_RATE_HINT: Final = (
-    "How fast the sale's transaction should confirm. Sent with the bid but not signed: the"
-    " service may apply another rate."
+BID_FEE_RATE_HINT: Final = "Sent with the bid, not signed: the service may use another rate."
+BID_FEE_FASTEST: Final = "Fastest — {rate} sat/vB now"
+BID_FEE_HALF_HOUR: Final = "Within half an hour — {rate} sat/vB now"
+BID_FEE_HOUR: Final = "Within an hour — {rate} sat/vB now"
+BID_FEE_MINIMUM: Final = "Minimum — {rate} sat/vB now"
+BID_FEE_FASTEST_UNKNOWN: Final = "Fastest"
+BID_FEE_HALF_HOUR_UNKNOWN: Final = "Within half an hour"
+BID_FEE_HOUR_UNKNOWN: Final = "Within an hour"
+BID_FEE_MINIMUM_UNKNOWN: Final = "Minimum"
+BID_FEE_NAME_TIP: Final = (
+    "Sent as the service's rate “{name}”: it reads the rate when the bid fills."
 )
-BID_FEE_FASTEST: Final = "Fastest (fastestFee, the service's default): {rate} sat/vB now"
-BID_FEE_HALF_HOUR: Final = "Within half an hour (halfHourFee): {rate} sat/vB now"
-BID_FEE_HOUR: Final = "Within an hour (hourFee): {rate} sat/vB now"
-BID_FEE_MINIMUM: Final = "Minimum (minimumFee): {rate} sat/vB now"
-BID_FEE_FASTEST_UNKNOWN: Final = "Fastest (fastestFee, the service's default)"
-BID_FEE_HALF_HOUR_UNKNOWN: Final = "Within half an hour (halfHourFee)"
-BID_FEE_HOUR_UNKNOWN: Final = "Within an hour (hourFee)"
-BID_FEE_MINIMUM_UNKNOWN: Final = "Minimum (minimumFee)"
-BID_PREVIEW_FEE_NAMED: Final = "Asks to be filled at the service's {name} rate ({rate} sat/vB now)."
-BID_PREVIEW_FEE_NAMED_UNKNOWN: Final = "Asks to be filled at the service's {name} rate."
+BID_FEE_DEFAULT_TIP: Final = " The service's default."
+BID_PREVIEW_FEE_NAMED: Final = (
+    "Asks to be filled at the service's “{name}” rate ({rate} sat/vB now)."
+)
+BID_PREVIEW_FEE_NAMED_UNKNOWN: Final = "Asks to be filled at the service's “{name}” rate."
 BID_PREVIEW_FEE_CUSTOM: Final = "Asks to be filled at {rate} sat/vB."
 BID_PREVIEW: Final = "Preview"
 BID_PREVIEW_COUNT: Final = Counted(
@@ -601,6 +650,7 @@ BID_PLACED: Final = Counted(
 BID_ATTEMPTS_ONE: Final = "Accepted at the first attempt."
 BID_ATTEMPTS_MANY: Final = "Accepted at attempt {n} ({why})."
 BID_NOT_PLACED: Final = "Not placed: {reason}"
+BID_ELSEWHERE_CLOSED: Final = "Not placed: nothing was sent."
 BID_NEED_SLUG: Final = "Enter the collection to bid on."
 BID_NEED_RUNE: Final = "Enter the rune to bid on."
 BID_NEED_PRICE: Final = "Enter a price."
@@ -625,7 +675,12 @@ OPEN_BIDS_KINDS: Final = {
     "inscription": "Inscription",
 }
 OPEN_BIDS_FILTER: Final = "Filter by collection, trait, price or id…"
-OPEN_BIDS_COUNTS: Final = "{count:,} open bids in {pools} pools ({shown:,} shown)"
+OPEN_BIDS_COUNTS: Final = Counted(
+    "{count:,} open bid in {pools}",
+    "{count:,} open bids in {pools}",
+)
+OPEN_BIDS_POOL_COUNT: Final = Counted("{count:,} pool", "{count:,} pools")
+OPEN_BIDS_SHOWN: Final = " ({shown:,} shown)"  # only while the filter hides some
 OPEN_BIDS_EMPTY: Final = "No open bids. Place one in the Bid tab."
 OPEN_BIDS_CANCEL: Final = "&Cancel selected…"
 OPEN_BIDS_POOLS_HEADERS: Final = ("Pool", "Bids", "Committed", "Balance", "Free")
@@ -645,7 +700,7 @@ OPEN_BIDS_CONFIRM_YES: Final = Counted(
     "Cancel &{count} bid",
     "Cancel &{count} bids",
 )
-OPEN_BIDS_CONFIRM_NO: Final = "&Keep them"
+OPEN_BIDS_CONFIRM_NO: Final = Counted("&Keep it", "&Keep them")
 OPEN_BIDS_CANCELLING: Final = Counted(
     "Cancelling {count} bid…",
     "Cancelling {count} bids…",
@@ -654,8 +709,9 @@ OPEN_BIDS_CANCELLED: Final = Counted(
     "{done} of {count} bid cancelled.",
     "{done} of {count} bids cancelled.",
 )
-OPEN_BIDS_RESULT_OK: Final = "✓ {bid}: cancelled"
-OPEN_BIDS_RESULT_FAILED: Final = "✗ {bid}: {reason}"
+OPEN_BIDS_RESULT_OK: Final = "✓ Cancelled: {bid}"
+OPEN_BIDS_RESULT_FAILED: Final = "✗ Not cancelled: {bid}: {reason}"
+OPEN_BIDS_DESCRIBED: Final = "{what} · {price} sats · bid {bid}"  # confirm list and results
 OPEN_BIDS_NO_PRICE: Final = Counted(
     "{count} bid was listed without a price and is not counted.",
     "{count} bids were listed without a price and are not counted.",
@@ -879,14 +935,15 @@ ELSEWHERE_EXPORTED: Final = Counted(
     (
         "Exported to {folder}. Sign {files} in the wallet that holds your keys (Sparrow, a"
         " hardware wallet, …), save the signed PSBT into that folder under any name, then"
-        " press Import signed…."
+        " press “Import signed…”."
     ),
     (
         "Exported {count} PSBTs to {folder}. Sign {files} in the wallet that holds your keys"
         " (Sparrow, a hardware wallet, …), save the signed PSBTs into that folder, then press"
-        " Import signed…."
+        " “Import signed…”."
     ),
 )
+ELSEWHERE_NOT_EXPORTED: Final = "Not exported: no folder was chosen, nothing was written."
 ELSEWHERE_IMPORT: Final = "&Import signed…"
 ELSEWHERE_IMPORT_FOLDER: Final = "Choose the export's folder, with the signed PSBT saved in it"
 ELSEWHERE_IMPORT_TITLE: Final = "Submit what your other wallet signed"
@@ -897,8 +954,8 @@ ELSEWHERE_IMPORT_FAILED: Final = "Not imported: {reason}"
 ELSEWHERE_BID_TITLE: Final = "Sign the bid in your other wallet"
 ELSEWHERE_BID_INTRO: Final = (
     "Sign this exact message with {address} in the wallet that holds its key (a message"
-    " signature, BIP-322), then paste the signature below. The marketplace takes it until"
-    " {deadline}: 2 minutes after the message was made."
+    " signature, BIP-322), then paste the signature below in time: the marketplace takes a"
+    " signed bid for 2 minutes after its message was made."
 )
 ELSEWHERE_CANCEL_TITLE: Final = "Sign the cancel in your other wallet"
 ELSEWHERE_CANCEL_INTRO: Final = Counted(
@@ -922,10 +979,19 @@ ELSEWHERE_SEND_BID: Final = "&Verify and place"
 ELSEWHERE_SEND_CANCEL: Final = "&Verify and cancel"
 ELSEWHERE_SENDING: Final = "Verifying the signature, then sending…"
 ELSEWHERE_SAVED: Final = "Saved {name}: sign its contents exactly, with no line added."
-ELSEWHERE_TIME_LEFT: Final = "{seconds} s left to sign and paste."
+ELSEWHERE_TIME_LEFT: Final = "{left} left to sign and paste (until {deadline})."
+ELSEWHERE_SECONDS: Final = "{seconds} s"
+ELSEWHERE_MINUTES: Final = "{minutes} min {seconds:02d} s"
 ELSEWHERE_TIME_UP: Final = (
-    "The 2 minutes have passed: close this and place the bid again for a new message."
+    "The 2 minutes have passed: the marketplace would refuse this signature. Make a new"
+    " message to sign."
 )
+ELSEWHERE_CANCEL_TIME_UP: Final = (
+    "The challenge has expired: the service would refuse its signature. Get a new challenge"
+    " to sign."
+)
+ELSEWHERE_RENEW_BID: Final = "&Make a new message"
+ELSEWHERE_RENEW_CANCEL: Final = "&Get a new challenge"
 ELSEWHERE_MESSAGE_WHAT: Final = "Message"
 ELSEWHERE_ADDRESS_WHAT: Final = "Address"
 ELSEWHERE_SAVE_FILTER: Final = "Text files (*.txt);;All files (*)"

@@ -11,7 +11,7 @@ from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
 from app.services.profiles import Theme
-from app.ui.resources import style_paths
+from app.ui.resources import style_image_path, style_paths
 
 COLORS: Final[dict[str, dict[str, str]]] = {
     "light": {
@@ -81,12 +81,23 @@ def palette_for(colors: dict[str, str]) -> QPalette:
     disabled = QPalette.ColorGroup.Disabled
     for color_role in (role.Text, role.ButtonText, role.WindowText):
         palette.setColor(disabled, color_role, QColor(colors["muted"]))
+    # A disabled spin or combo box sits flat on the window: in the dark theme it otherwise
+    # looked like one that takes input.
+    for color_role in (role.Base, role.Button):
+        palette.setColor(disabled, color_role, QColor(colors["window"]))
     return palette
 
 
-def stylesheet(colors: dict[str, str]) -> str:
+def check_mark_path(name: str) -> str:
+    """The tick of a checked box in theme `name` ('light' or 'dark'): drawn in the theme's
+    `accent_text` on its `accent`, as the QSS `{check_mark}` (a path with forward slashes)."""
+    return style_image_path(f"check-{name}.svg").as_posix()
+
+
+def stylesheet(colors: dict[str, str], name: str = "light") -> str:
     text = "\n".join(path.read_text(encoding="utf-8") for path in style_paths())
-    return _PLACEHOLDER.sub(lambda m: colors.get(m.group(1), m.group(0)), text)
+    values = colors | {"check_mark": check_mark_path(name)}
+    return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), text)
 
 
 class ThemeState:
@@ -102,7 +113,7 @@ def apply_theme(app: QApplication, theme: Theme) -> str:
     colors = COLORS[name]
     app.setStyle("Fusion")
     app.setPalette(palette_for(colors))
-    app.setStyleSheet(stylesheet(colors))
+    app.setStyleSheet(stylesheet(colors, name))
     ThemeState.name = name
     ThemeState.colors = colors
     return name

@@ -16,7 +16,13 @@ from pytestqt.qtbot import QtBot
 from app.services.sandbox_demo import DEMO_FAUCET_SATS
 from app.services.sandbox_process import SandboxProcess
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
-from app.ui.tabs.wallet_coins import COL_AMOUNT, COL_CARRIES, COL_CONFIRMATIONS, CoinChooserDialog
+from app.ui.tabs.wallet_coins import (
+    COL_AMOUNT,
+    COL_CARRIES,
+    COL_COIN,
+    COL_CONFIRMATIONS,
+    CoinChooserDialog,
+)
 from app.ui.tabs.wallet_tab import WalletTab
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import click, open_funded_app, sandbox_post, type_into, wait_new_dialog
@@ -101,10 +107,20 @@ def _scenario(
     assert cell(confirmed, COL_AMOUNT) == f"{DEMO_FAUCET_SATS:,} sats"
     assert int(cell(confirmed, COL_CONFIRMATIONS)) >= 2
     assert cell(confirmed, COL_CARRIES) == "Nothing"
+    # A greyed coin says why on its second line, not only in a tooltip.
     assert cell(inscribed, COL_CARRIES).startswith("1 inscription (")
+    assert cell(inscribed, COL_CARRIES).endswith("\nCannot be chosen: funding never spends it.")
     assert (cell(fresh, COL_CONFIRMATIONS), cell(fresh, COL_CARRIES)) == (
         "unconfirmed",
-        "Unknown: waiting for the indexer",
+        "Unknown: waiting for the indexer\nCannot be chosen until ord indexes it.",
+    )
+    # The coin id shortened as the review shows it, whole in its tooltip; Carries readable.
+    coin_item = dialog.table.item(dialog.row_of(confirmed), COL_COIN)
+    assert coin_item is not None and coin_item.toolTip() == confirmed
+    assert coin_item.text() == f"{confirmed[:12]}…{confirmed[-12:]}"
+    carries_width = dialog.table.columnWidth(COL_CARRIES)
+    assert carries_width >= dialog.table.fontMetrics().horizontalAdvance(
+        "Cannot be chosen: funding never spends it."
     )
     assert dialog.is_choosable(confirmed)
     assert not dialog.is_choosable(inscribed) and not dialog.is_choosable(fresh)

@@ -1,7 +1,8 @@
 """Coin control for Fund: the payment address's coins, each with its amount, confirmations and
 what it carries; the user ticks the ones to spend. Coins that must not be spent (an inscription
 or runes on them, or not indexed by ord yet) are listed, greyed, with no box to tick, and say
-why. The coins come from `services.coin_control.payment_coins`; this dialog only draws them."""
+why in their Carries cell. The coins come from `services.coin_control.payment_coins`; this
+dialog only draws them."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui import strings
+from app.ui.models.review_model import short
 from app.ui.widgets import make_default, message_label, set_message
 
 if TYPE_CHECKING:
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
 
 COL_AMOUNT, COL_CONFIRMATIONS, COL_CARRIES, COL_COIN = range(4)
 MAX_IDS_SHOWN = 3  # inscription ids named in the Carries column; the count says the rest
+COIN_ID_KEEP = 12  # characters kept at each end of a coin id, as the review dialog shows it
 
 
 def short_id(inscription_id: str) -> str:
@@ -38,14 +41,14 @@ def short_id(inscription_id: str) -> str:
     return inscription_id if len(txid) <= 12 else f"{txid[:8]}…i{index}"
 
 
-def carries_text(coin: PaymentCoin, short: bool = True) -> str:
+def carries_text(coin: PaymentCoin, shorten: bool = True) -> str:
     """What the coin carries, in the Carries column's words (inscription ids shortened, or in
     full for the tooltip)."""
     if not coin.indexed:
         return strings.COINS_WAITING
     parts = []
     if coin.inscriptions:
-        named = [short_id(i) if short else i for i in coin.inscriptions]
+        named = [short_id(i) if shorten else i for i in coin.inscriptions]
         ids = ", ".join(named[:MAX_IDS_SHOWN])
         if len(coin.inscriptions) > MAX_IDS_SHOWN:
             ids += ", …"
@@ -58,6 +61,15 @@ def carries_text(coin: PaymentCoin, short: bool = True) -> str:
 
 def why_not(coin: PaymentCoin) -> str:
     return strings.COINS_WHY_WAITING if not coin.indexed else strings.COINS_WHY_CARRIES
+
+
+def carries_cell(coin: PaymentCoin) -> str:
+    """The Carries cell: what the coin carries and, for a coin that cannot be chosen, why on
+    a second line (a greyed row must say why without hovering)."""
+    if coin.spendable:
+        return carries_text(coin)
+    why = strings.COINS_KEPT_WAITING if not coin.indexed else strings.COINS_KEPT_CARRIES
+    return f"{carries_text(coin)}\n{why}"
 
 
 class CoinChooserDialog(QDialog):
@@ -86,11 +98,16 @@ class CoinChooserDialog(QDialog):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(COL_CARRIES, QHeaderView.ResizeMode.Stretch)
+        self.table.setWordWrap(False)
         for row, coin in enumerate(self._coins):
             self._add_row(row, coin, coin.outpoint in chosen)
+        # Each column as wide as its text (the coin id shortened, whole in its tooltip), then
+        # Carries, which also says why a coin is greyed, takes the room left.
         self.table.resizeColumnsToContents()
+        self.table.resizeRowsToContents()
+        self.table.horizontalHeader().setSectionResizeMode(
+            COL_CARRIES, QHeaderView.ResizeMode.Stretch
+        )
         self.summary = message_label("hint")
         self.use_button = QPushButton(strings.COINS_USE)
         self.cancel_button = QPushButton(strings.COINS_CANCEL)
@@ -116,8 +133,8 @@ class CoinChooserDialog(QDialog):
         cells = [
             strings.SATS.format(sats=coin.value),
             confirmations,
-            carries_text(coin),
-            coin.outpoint,
+            carries_cell(coin),
+            short(coin.outpoint, COIN_ID_KEEP),
         ]
         for column, text in enumerate(cells):
             item = QTableWidgetItem(text)
@@ -133,8 +150,10 @@ class CoinChooserDialog(QDialog):
                 item.setToolTip(why_not(coin))
             if column == COL_CARRIES and coin.inscriptions:
                 item.setToolTip(
-                    "\n".join(filter(None, [carries_text(coin, short=False), item.toolTip()]))
+                    "\n".join(filter(None, [carries_text(coin, shorten=False), item.toolTip()]))
                 )
+            if column == COL_COIN:
+                item.setToolTip("\n".join(filter(None, [coin.outpoint, item.toolTip()])))
             self.table.setItem(row, column, item)
         amount = self._boxes[coin.outpoint]
         if coin.spendable:

@@ -23,6 +23,17 @@ def set_message(label: QLabel, text: str, role: str = "error") -> None:
     style.polish(label)
 
 
+def mark_invalid(widget: QWidget, invalid: bool) -> None:
+    """Draw `widget`'s border in the error colour while its value is refused (QSS
+    `[invalid="true"]`)."""
+    if bool(widget.property("invalid")) == invalid:
+        return
+    widget.setProperty("invalid", invalid)
+    style = widget.style()
+    style.unpolish(widget)
+    style.polish(widget)
+
+
 def make_default(button: QPushButton, *others: QPushButton) -> None:
     """`button` answers Enter wherever the focus is in its dialog. The others lose auto-default:
     with it, a button that once had the focus (or was disabled and re-enabled) would take the
