@@ -8,7 +8,7 @@ import sys
 from collections.abc import Coroutine, Sequence
 from typing import Any
 
-from PySide6.QtCore import QByteArray, Signal
+from PySide6.QtCore import QByteArray, QSize, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QTabWidget, QVBoxLayout, QWidget
 
@@ -21,6 +21,11 @@ from app.ui.idle_lock import IdleLockWatcher
 from app.ui.status_bar import AppStatusBar
 from app.ui.tabs import TabSpec
 
+# The first size (until the user resizes it): it fits a 1366x768 laptop's screen less a
+# taskbar and the title bar, and shows every tab without a horizontal scroll bar. Smaller
+# screens get their available area. Below the minimum the menus and the status bar clip.
+DEFAULT_SIZE = QSize(1280, 690)
+MINIMUM_SIZE = QSize(720, 520)
 _GEOMETRY_KEY = "window/geometry"
 _STATE_KEY = "window/state"
 _TAB_KEY = "window/tab"
@@ -78,7 +83,8 @@ class MainWindow(QMainWindow):
         context.lock_changed.connect(self._refresh_actions)
         context.profile_changed.connect(self._refresh_actions)
         self._refresh_actions()
-        self.resize(1100, 720)
+        self.setMinimumSize(MINIMUM_SIZE)
+        self.resize(self._default_size())
         self.restore_state()
         self._built(self.tabs.currentIndex())
 
@@ -192,6 +198,13 @@ class MainWindow(QMainWindow):
         self.context.info(strings.LOCKED_AFTER_IDLE.format(minutes=minutes))
 
     # -- window state -----------------------------------------------------------------------
+
+    def _default_size(self) -> QSize:
+        """DEFAULT_SIZE, or less on a screen whose free area is smaller."""
+        screen = self.screen()
+        if screen is None:
+            return DEFAULT_SIZE
+        return DEFAULT_SIZE.boundedTo(screen.availableSize()).expandedTo(MINIMUM_SIZE)
 
     def restore_state(self) -> None:
         settings = self.context.window_settings()

@@ -21,6 +21,7 @@ from app.ui.dialogs.first_run import FirstRunDialog
 from app.ui.dialogs.key_setup import KeySetupDialog
 from app.ui.dialogs.unlock import UnlockDialog
 from app.ui.launch import build_window
+from app.ui.main_window import DEFAULT_SIZE
 from app.ui.theme import apply_theme
 from app.wallet.vault import Vault
 from app.wallet.vault_file_store import FileStore
@@ -74,7 +75,7 @@ async def shoot(out: Path, data_dir: Path) -> None:
     )
     context = AppContext(options)
     window = build_window(context)
-    window.resize(1180, 720)
+    window.resize(DEFAULT_SIZE)  # what a new user first sees
     window.show()
     await window.controller.start()
     await fill_activity(context)

@@ -56,6 +56,7 @@ async def _arrange(data_dir: Path) -> tuple[AppContext, MainWindow, str, Sandbox
     from app.services.session import keys_from_secret, layout_for_preset
     from app.ui.context import AppContext, AppOptions
     from app.ui.launch import build_window
+    from app.ui.main_window import DEFAULT_SIZE
     from app.ui.profile_session import profile_session
     from app.wallet.vault import Vault
     from app.wallet.vault_file_store import FileStore
@@ -87,7 +88,7 @@ async def _arrange(data_dir: Path) -> tuple[AppContext, MainWindow, str, Sandbox
     )
     context = AppContext(options)
     window = build_window(context)
-    window.resize(1180, 760)
+    window.resize(DEFAULT_SIZE)  # what a new user first sees
     window.show()
     await window.controller.start()
     keys = keys_from_secret(vault.unlock("Shot key", PASSWORD), meta)

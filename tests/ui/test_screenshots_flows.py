@@ -34,7 +34,7 @@ from app.services.session import keys_from_secret, layout_for_preset
 from app.ui.context import AppContext, AppOptions
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 from app.ui.launch import build_window
-from app.ui.main_window import MainWindow
+from app.ui.main_window import DEFAULT_SIZE, MainWindow
 from app.ui.profile_session import profile_session
 from app.ui.tabs.inscription_bid_tab import InscriptionBidTab
 from app.ui.tabs.listings_tab import ListingsTab
@@ -140,7 +140,7 @@ async def prepare(root: str, data_dir: Path) -> tuple[AppContext, MainWindow, Mn
     )
     context = AppContext(options)
     window = build_window(context)
-    window.resize(1180, 760)
+    window.resize(DEFAULT_SIZE)  # what a new user first sees
     window.show()
     await window.controller.start()
     vault = await context.vault()

@@ -94,8 +94,12 @@ class WalletTab(QWidget):
         chart_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         self.pools_note = message_label("hint")  # the maker fee the bars count
         self.pools_note.setVisible(False)
+        # A short title and the rule in a wrapping line: a long title set the box's width.
+        pools_hint = message_label("hint")
+        pools_hint.setText(strings.WALLET_POOLS_HINT)
         pools = QGroupBox(strings.WALLET_POOLS)
         pools_layout = QVBoxLayout(pools)
+        pools_layout.addWidget(pools_hint)
         pools_layout.addWidget(chart_scroll)
         pools_layout.addWidget(self.pools_note)
 
@@ -111,7 +115,8 @@ class WalletTab(QWidget):
         columns = QHBoxLayout()
         columns.addLayout(left, 3)
         columns.addWidget(pools, 2)
-        # Long addresses make the content wide: on a small window it scrolls, never clips.
+        # Addresses elide in their middle to fit; below every column's minimum (a window made
+        # very narrow) the content scrolls rather than clips.
         content = QWidget()
         content_layout = QVBoxLayout(content)
         content_layout.addLayout(top)

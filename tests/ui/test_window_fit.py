@@ -1,0 +1,79 @@
+"""The window's first size shows the Wallet tab whole (no horizontal scroll bar, the first
+screen a new user sees); made narrower, the addresses elide in their middle while the copy
+button and the tooltip still give them whole. Check boxes draw a tick in both themes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QApplication, QScrollArea
+from pytestqt.qtbot import QtBot
+
+from app.services.profiles import Theme
+from app.ui.main_window import DEFAULT_SIZE, MINIMUM_SIZE
+from app.ui.tabs.wallet_tab import WalletTab
+from app.ui.theme import COLORS, apply_theme, check_mark_path, stylesheet
+from tests.ui.conftest import AppHarness, OptionsFactory
+from tests.ui.flows import click, prepare_profile, unlock_by_typing
+
+
+@pytest.fixture
+def light_theme_after(qapp: QApplication) -> Iterator[None]:
+    yield
+    apply_theme(qapp, Theme.LIGHT)  # the application is shared by every test
+
+
+def _scrolls_sideways(tab: WalletTab) -> bool:
+    return any(area.horizontalScrollBar().isVisible() for area in tab.findChildren(QScrollArea))
+
+
+def test_the_wallet_tab_fits_the_first_size_and_elides_addresses_when_narrow(
+    qtbot: QtBot,
+    data_dir: Path,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+) -> None:
+    prepare_profile(data_dir)
+    app = open_app(make_options())
+    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    unlock_by_typing(qtbot, app)
+    window = app.window
+    assert window.minimumSize() == MINIMUM_SIZE
+    window.resize(DEFAULT_SIZE)
+    window.show_tab("wallet")
+    tab = window.tab("wallet")
+    assert isinstance(tab, WalletTab)
+    ordinals = app.context.wallet_lock.keys.ordinals.address
+    assert ordinals.startswith("bcrt1p") and len(ordinals) == 64  # the longest kind
+
+    # At the first size every address is shown whole and, once laid out, nothing scrolls
+    # sideways (a scroll bar shown at a size passed through goes once the layout settles).
+    qtbot.waitUntil(lambda: tab.ordinals.text.text() == ordinals and not _scrolls_sideways(tab))
+
+    # Narrower: the address elides in its middle, never scrolls; its whole text is kept.
+    window.resize(MINIMUM_SIZE.width() + 40, DEFAULT_SIZE.height())
+    qtbot.waitUntil(lambda: "…" in tab.ordinals.text.text() and not _scrolls_sideways(tab))
+    shown = tab.ordinals.text.text()
+    head, tail = shown.split("…")
+    assert ordinals.startswith(head) and ordinals.endswith(tail) and len(head) > 6
+    assert tab.ordinals.address() == ordinals and tab.ordinals.text.toolTip() == ordinals
+    click(qtbot, tab.ordinals.copy_button)
+    assert QGuiApplication.clipboard().text() == ordinals
+
+
+@pytest.mark.parametrize("name", ["light", "dark"])
+def test_a_checked_box_draws_a_tick_in_the_theme_colours(
+    qapp: QApplication, name: str, light_theme_after: None
+) -> None:
+    svg = Path(check_mark_path(name)).read_text(encoding="utf-8")
+    (stroke,) = re.findall(r'stroke="(#[0-9a-f]{6})"', svg)
+    assert stroke == COLORS[name]["accent_text"]  # the tick reads on the accent it sits on
+    sheet = stylesheet(COLORS[name], name)
+    assert f'image: url("{check_mark_path(name)}")' in sheet
+    assert "{check_mark}" not in sheet
+    apply_theme(qapp, Theme(name))
+    assert check_mark_path(name) in qapp.styleSheet()
