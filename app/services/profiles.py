@@ -60,6 +60,15 @@ class ProfileSettingsError(ValueError):
     """A profile or setting value is out of range or malformed (the message says which)."""
 
 
+class RequestRateError(ProfileSettingsError):
+    """The request rate is malformed or out of range (`reason` says how): the Settings form
+    says it under that field."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(f"request rate: {reason}")
+
+
 class ProfileFileError(Exception):
     """profiles.json cannot be read or written."""
 
@@ -154,7 +163,7 @@ class AppProfile:
         try:
             return RateLimit.parse(self.request_rate)
         except RateLimitError as exc:
-            raise ProfileSettingsError(f"request rate: {exc}") from None
+            raise RequestRateError(str(exc)) from None
 
     @classmethod
     def sandbox(cls, name: str = "Sandbox") -> AppProfile:

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+PASSING_NOTICE_GRACE_MS = 500  # a notice about a wait stays this long after the wait ends
+
 
 def _default_vault(data_dir: Path) -> Vault:
     from app.services.key_vault import open_vault
@@ -57,6 +59,7 @@ class AppContext(QObject):
     connection_changed = Signal()
     activity_added = Signal(object)  # ActivityEntry
     notice = Signal(str, str)  # level ("info", "error"), text
+    passing_notice = Signal(str, int)  # text, milliseconds it stays true (a wait it describes)
     theme_changed = Signal(str)  # "light" or "dark"
     dialog_opened = Signal(object)  # every dialog the app opens (tests drive them)
 
@@ -142,6 +145,10 @@ class AppContext(QObject):
 
     def error(self, text: str) -> None:
         self.notice.emit("error", text)
+
+    def info_for(self, text: str, seconds: float) -> None:
+        """`text` in the status bar for about `seconds` (the wait it describes), not longer."""
+        self.passing_notice.emit(text, PASSING_NOTICE_GRACE_MS + max(0, round(seconds * 1000)))
 
     # -- connection -------------------------------------------------------------------------
 

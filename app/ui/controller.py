@@ -172,13 +172,31 @@ class AppController(QObject):
         if api_key and context.activity is not None:
             context.activity.add_known_secret(api_key)
         context.connection = ServiceConnection.open(profile, api_key=api_key, sandbox=sandbox)
-        context.connection.tell_rate_limit_waits(context.info)
+        context.connection.tell_rate_limit_waits(context.info_for)
         context.connection_changed.emit()
         context.info(strings.CONNECTED.format(url=context.connection.marketplace_url))
 
     async def reconnect(self) -> None:
+        """Activate the profile again, from its keys on (a change they depend on: the
+        network): the wallet locks."""
         if self.context.profile is not None:
             await self.activate(self.context.profile)
+
+    async def reopen_clients(self) -> None:
+        """New clients for the active profile's saved URLs and request rate. Its keys are the
+        same, so the wallet stays as it was (unlocked or not) and a sandbox keeps running; a
+        profile that is not connected yet is activated instead."""
+        context = self.context
+        profile = context.profile
+        if profile is None or context.options.offline:
+            return
+        old = context.connection
+        if old is None:
+            await self.activate(profile)
+            return
+        context.connection = None
+        await old.aclose()
+        await self._connect(profile, context.sandbox)
 
     async def remove_profile(self, name: str) -> None:
         context = self.context

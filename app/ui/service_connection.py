@@ -14,6 +14,23 @@ if TYPE_CHECKING:
     from app.services.connection import NetClients, RateLimitWait
     from app.services.sandbox_process import SandboxProcess
 
+# The app's own pace is said only from this wait on: shorter ones pass before anyone reads
+# them, and a line about them at every burst of requests looked like the service pushing back.
+PACE_NOTICE_AFTER_S = 2.0
+
+
+def wait_notice(event: RateLimitWait) -> str | None:
+    """The status bar's line for a request held back: the service's rate limit (a 429 it
+    answered) or the app's own pace (the profile's request rate); None: too short to say."""
+    from app.services.connection import WaitCause
+
+    seconds = f"{max(event.seconds, 0.1):.1f}"
+    if event.cause is WaitCause.SERVICE:
+        return strings.RATE_LIMIT_WAITING.format(seconds=seconds)
+    if event.seconds >= PACE_NOTICE_AFTER_S:
+        return strings.RATE_PACING.format(seconds=seconds)
+    return None
+
 
 class ServiceConnection:
     def __init__(self, profile: AppProfile, clients: NetClients) -> None:
@@ -21,12 +38,15 @@ class ServiceConnection:
         self.clients = clients
         self._stop_rate_notices: Callable[[], None] | None = None
 
-    def tell_rate_limit_waits(self, say: Callable[[str], None]) -> None:
-        """`say` a line whenever a request waits for the service's rate limit."""
+    def tell_rate_limit_waits(self, say: Callable[[str, float], None]) -> None:
+        """`say(line, seconds)` whenever a request waits long enough to tell (`wait_notice`):
+        the line is true for `seconds`, the length of the wait."""
         from app.services.connection import on_rate_limit_wait
 
         def waiting(event: RateLimitWait) -> None:
-            say(strings.RATE_LIMIT_WAITING.format(seconds=f"{max(event.seconds, 0.1):.1f}"))
+            line = wait_notice(event)
+            if line is not None:
+                say(line, event.seconds)
 
         self._stop_rate_notices = on_rate_limit_wait(self.clients, waiting)
 

@@ -44,6 +44,7 @@ class AppStatusBar(QStatusBar):
         context.lock_changed.connect(self.refresh)
         context.theme_changed.connect(self.refresh)
         context.notice.connect(self.show_notice)
+        context.passing_notice.connect(self.show_passing_notice)
         self.refresh()
 
     def show_notice(self, level: str, text: str) -> None:
@@ -54,6 +55,11 @@ class AppStatusBar(QStatusBar):
         else:
             set_message(self.error_label, "")
             self.showMessage(text, NOTICE_MS)
+
+    def show_passing_notice(self, text: str, milliseconds: int) -> None:
+        """An info line that is true only for `milliseconds` (a wait it describes); an error
+        shown before comes back after it."""
+        self.showMessage(text, milliseconds)
 
     def refresh(self) -> None:
         context = self._context

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from app.services.profiles import NETWORKS, AppProfile, FeeBounds, ServiceKind
 from app.ui import strings
 from app.ui.tabs.settings_maker_fee import MakerFeeBox
+from app.ui.widgets import mark_invalid, message_label, set_message
 
 if TYPE_CHECKING:
     from app.services.maker_fee import AssumedMakerFee
@@ -52,6 +53,9 @@ class ProfileForm(QWidget):
         self.max_fee.setGroupSeparatorShown(True)
         self.request_rate = QLineEdit()
         self.request_rate.setToolTip(strings.SETTINGS_REQUEST_RATE_HINT)
+        self.request_rate_error = message_label("error")  # under the field, when refused
+        self.request_rate_error.hide()
+        self.request_rate.textEdited.connect(lambda _text: self.show_request_rate_error(None))
         self.lock_minutes = QSpinBox()
         self.lock_minutes.setRange(1, 24 * 60)
         self.lock_minutes.setSuffix(strings.SETTINGS_LOCK_SUFFIX)
@@ -70,7 +74,13 @@ class ProfileForm(QWidget):
         key_label = QLabel(strings.LABEL_API_KEY)
         key_label.setBuddy(self.api_key)  # a row holding a layout gets no buddy by itself
         form.addRow(key_label, key_row)
-        form.addRow(strings.SETTINGS_REQUEST_RATE, self.request_rate)
+        rate_label = QLabel(strings.SETTINGS_REQUEST_RATE)
+        rate_label.setBuddy(self.request_rate)
+        rate_column = QVBoxLayout()  # the field, and under it why a value was refused
+        rate_column.setSpacing(2)
+        rate_column.addWidget(self.request_rate)
+        rate_column.addWidget(self.request_rate_error)
+        form.addRow(rate_label, rate_column)
         guard = QGroupBox(strings.SETTINGS_PSBT_GUARD)
         form = QFormLayout(guard)
         form.addRow(strings.SETTINGS_MIN_RATE, self.min_rate)
@@ -131,10 +141,16 @@ class ProfileForm(QWidget):
         self.lock_minutes.setValue(max(1, round(profile.lock_timeout_s / 60)))
         self.maker_fee.load(profile.maker_fee, default_maker_fee)
         self.request_rate.setText(profile.request_rate or "")
+        self.show_request_rate_error(None)
         default = profile.kind is not ServiceKind.SANDBOX
         self.request_rate.setPlaceholderText(
             strings.SETTINGS_REQUEST_RATE_DEFAULT if default else strings.SETTINGS_REQUEST_RATE_NONE
         )
+
+    def show_request_rate_error(self, reason: str | None) -> None:
+        """Say under the request rate why it was refused, and mark the field (None: clear)."""
+        set_message(self.request_rate_error, reason or "")
+        mark_invalid(self.request_rate, reason is not None)
 
     def show_sandbox_url(self, url: str | None) -> None:
         """A sandbox profile's URLs are those of the running process (read-only)."""

@@ -1,6 +1,7 @@
 """Settings: profiles (switch, add, remove), the selected profile's service, API key, fee
 bounds, maker fee and lock timeout, and the theme. A new maker fee applies without
-reconnecting: the pool figures refresh with it."""
+reconnecting: the pool figures refresh with it. New URLs or a new request rate reopen the
+clients and leave the wallet as it was; only a new network starts the profile again (locked)."""
 
 from __future__ import annotations
 
@@ -26,8 +27,10 @@ from PySide6.QtWidgets import (
 from app.services.maker_fee import AssumedMakerFee, service_default
 from app.services.profiles import (
     ApiKeyUnavailableError,
+    AppProfile,
     ProfileFileError,
     ProfileSettingsError,
+    RequestRateError,
     Theme,
 )
 from app.ui import strings
@@ -41,6 +44,24 @@ from app.ui.widgets import message_label, set_message
 if TYPE_CHECKING:
     from app.ui.context import AppContext
     from app.ui.controller import AppController
+
+
+def connection_change(old: AppProfile, new: AppProfile) -> str | None:
+    """What a save changed that the connection must be reopened for, said for the user (None:
+    nothing; fee bounds, lock timeout and maker fee apply as they are)."""
+    same_connection = replace(
+        old,
+        fee_bounds=new.fee_bounds,
+        lock_timeout_s=new.lock_timeout_s,
+        maker_fee=new.maker_fee,
+    )
+    if same_connection == new:
+        return None
+    if new.network != old.network:
+        return strings.SETTINGS_SAVED_RECONNECT_NETWORK.format(network=new.network)
+    if replace(same_connection, request_rate=new.request_rate) == new:
+        return strings.SETTINGS_SAVED_RECONNECT_RATE
+    return strings.SETTINGS_SAVED_RECONNECT_URLS
 
 
 class SettingsTab(QWidget):
@@ -83,12 +104,12 @@ class SettingsTab(QWidget):
         right_layout.addLayout(save_row)
         right_layout.addWidget(appearance)
         right_layout.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(right)
+        self.form_scroll = QScrollArea()
+        self.form_scroll.setWidgetResizable(True)
+        self.form_scroll.setWidget(right)
         layout = QHBoxLayout(self)
         layout.addWidget(profiles_box)
-        layout.addWidget(scroll, 1)
+        layout.addWidget(self.form_scroll, 1)
 
         self.profiles.currentItemChanged.connect(self._selected)
         self.switch_button.clicked.connect(self.switch_profile)
@@ -198,24 +219,24 @@ class SettingsTab(QWidget):
             new = self.form.edited_profile(old)
             await context.save_settings(context.settings.with_profile(new, previous_name=old.name))
             self.form.profile = new
+        except RequestRateError as exc:  # said under the field, which may be far above Save
+            self.form.show_request_rate_error(exc.reason)
+            self.form_scroll.ensureWidgetVisible(self.form.request_rate)
+            self.form.request_rate.setFocus()
+            set_message(self.message, strings.SETTINGS_INVALID_RATE)
+            return
         except (ProfileSettingsError, ProfileFileError) as exc:
             set_message(self.message, strings.SETTINGS_INVALID.format(reason=exc))
             return
-        reconnect = (
-            context.profile is not None
-            and context.profile.name == new.name
-            and replace(
-                old,
-                fee_bounds=new.fee_bounds,
-                lock_timeout_s=new.lock_timeout_s,
-                maker_fee=new.maker_fee,
-            )
-            != new
-        )
-        text = strings.SETTINGS_SAVED_RECONNECT if reconnect else strings.SETTINGS_SAVED
-        set_message(self.message, text, "ok")
-        if reconnect:
+        active = context.profile is not None and context.profile.name == new.name
+        change = connection_change(old, new) if active else None
+        set_message(self.message, change or strings.SETTINGS_SAVED, "ok")
+        if change is None:
+            return
+        if new.network != old.network:  # keys derive per network: the profile starts again
             await self._controller.reconnect()
+        else:  # the same keys on new clients: the wallet stays unlocked
+            await self._controller.reopen_clients()
 
     @async_slot()
     async def save_api_key(self) -> None:
