@@ -16,12 +16,22 @@ from app.net.marketplace_bids import BidListEntry, BidTrait
 from app.services.bids import BidSpec, place_bid
 from app.services.pacing import OffsetClock
 from app.services.sandbox_process import SandboxProcess
-from app.ui.models.bids_model import COL_PRICE, OpenBidsFilter, OpenBidsModel
+from app.ui import strings
+from app.ui.dialogs.unlock import UnlockDialog
+from app.ui.models.bids_model import (
+    COL_ID,
+    COL_POOL,
+    COL_PRICE,
+    COL_TRAIT,
+    OpenBidsFilter,
+    OpenBidsModel,
+)
 from app.ui.profile_session import profile_session
 from app.ui.tabs.open_bids_confirm import ConfirmCancelDialog
 from app.ui.tabs.open_bids_tab import OpenBidsTab
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import (
+    PASSWORD,
     SandboxClockSleeper,
     click,
     fund_bidding_wallet,
@@ -74,7 +84,7 @@ def test_open_bids_refresh_filter_sort_and_cancel_several(
     tab = app.window.tab("open_bids")
     assert isinstance(tab, OpenBidsTab)
     qtbot.waitUntil(lambda: tab.model.rowCount() == 6, timeout=20_000)
-    assert tab.counts.text() == "6 open bids in 4 pools (6 shown)"
+    assert tab.counts.text() == "6 open bids in 4 pools"  # the filter hides none
     pools = {
         tab.pools_model.index(r, 0).data(): tab.pools_model.index(r, 1).data()
         for r in range(tab.pools_model.rowCount())
@@ -111,14 +121,30 @@ def test_open_bids_refresh_filter_sort_and_cancel_several(
     prices = [tab.proxy.index(r, COL_PRICE).data() for r in range(tab.proxy.rowCount())]
     assert prices == ["5,000", "6,000", "10,000", "10,000", "10,000", "20,000", "20,000"]
 
+    # Locked, the password is asked before the question, never an error after it.
+    app.context.wallet_lock.lock()
+    qtbot.waitUntil(lambda: app.window.status.lock_button.text() == strings.STATUS_LOCKED)
     # Select the three 10,000 bids; "Keep them" cancels nothing.
     _select_rows(qtbot, tab, [2, 3, 4])
     chosen = tab.selected_ids()
     assert len(chosen) == 3 and tab.cancel_button.isEnabled()
+    described = []  # how the confirmation and the results name each bid
+    for row in (2, 3, 4):
+        columns = (COL_POOL, COL_TRAIT, COL_PRICE, COL_ID)
+        pool, trait, price, bid = (tab.proxy.index(row, column).data() for column in columns)
+        what = f"{pool} [{trait}]" if trait else pool
+        described.append(f"{what} · {price} sats · bid {bid}")
     before = len(app.dialogs)
     click(qtbot, tab.cancel_button)
+    unlock = wait_new_dialog(qtbot, app, UnlockDialog, before)
+    assert not any(isinstance(d, ConfirmCancelDialog) for d in app.dialogs[before:])
+    type_into(qtbot, unlock.password, PASSWORD)
+    qtbot.keyClick(unlock.password, Qt.Key.Key_Return)
     dialog = wait_new_dialog(qtbot, app, ConfirmCancelDialog, before)
+    assert app.context.wallet_lock.unlocked
     assert dialog.list.count() == 3 and dialog.no_button.isDefault()
+    assert sorted(dialog.list.item(r).text() for r in range(3)) == sorted(described)
+    assert dialog.no_button.text() == "&Keep them"
     with qtbot.waitSignal(dialog.finished):
         click(qtbot, dialog.no_button)
     assert tab.model.rowCount() == 7 and not tab.results.isVisibleTo(tab)
@@ -130,7 +156,7 @@ def test_open_bids_refresh_filter_sort_and_cancel_several(
     click(qtbot, dialog.yes_button)
     qtbot.waitUntil(lambda: tab.results.count() == 3, timeout=30_000)
     lines = [tab.results.item(r).text() for r in range(3)]
-    assert sorted(lines) == sorted(f"✓ {bid}: cancelled" for bid in chosen)
+    assert sorted(lines) == sorted(f"✓ Cancelled: {line}" for line in described)
     assert tab.cancel_status.text() == "3 of 3 bids cancelled."
     qtbot.waitUntil(lambda: tab.model.rowCount() == 4, timeout=20_000)  # refreshed after it
     remaining = {tab.model.bid_id(r) for r in range(4)}

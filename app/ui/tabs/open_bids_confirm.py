@@ -32,7 +32,7 @@ class ConfirmCancelDialog(QDialog):
         if count > MAX_LISTED:
             self.list.addItem(f"… (+{count - MAX_LISTED:,})")
         self.yes_button = QPushButton(strings.counted(strings.OPEN_BIDS_CONFIRM_YES, count))
-        self.no_button = QPushButton(strings.OPEN_BIDS_CONFIRM_NO)
+        self.no_button = QPushButton(strings.counted(strings.OPEN_BIDS_CONFIRM_NO, count))
         buttons = QDialogButtonBox()
         buttons.addButton(self.yes_button, QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.addButton(self.no_button, QDialogButtonBox.ButtonRole.RejectRole)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from app.ui import strings
 from app.ui.async_tools import async_slot
+from app.ui.dialogs.psbt_review_flow import signing_context
 from app.ui.icons import set_themed_icon
 from app.ui.maker_fee_note import maker_fee_note
 from app.ui.models.bids_model import COL_EXPIRES, COL_ID, COL_POOL, OpenBidsFilter, OpenBidsModel
@@ -191,11 +192,12 @@ class OpenBidsTab(QWidget):
         if total == 0:
             self.counts.setText(strings.OPEN_BIDS_EMPTY)
             return
-        self.counts.setText(
-            strings.OPEN_BIDS_COUNTS.format(
-                count=total, pools=self.pools_model.rowCount(), shown=self.proxy.rowCount()
-            )
-        )
+        pools = strings.counted(strings.OPEN_BIDS_POOL_COUNT, self.pools_model.rowCount())
+        text = strings.counted(strings.OPEN_BIDS_COUNTS, total, pools=pools)
+        shown = self.proxy.rowCount()
+        if shown != total:
+            text += strings.OPEN_BIDS_SHOWN.format(shown=shown)
+        self.counts.setText(text)
 
     def _selection_changed(self, *_: object) -> None:
         self.cancel_button.setEnabled(bool(self.selected_ids()))
@@ -212,8 +214,10 @@ class OpenBidsTab(QWidget):
         if not ids:
             return
         rows = [self.proxy.mapToSource(i).row() for i in self.table.selectionModel().selectedRows()]
-        lines = [self._describe(row) for row in rows]
-        dialog = ConfirmCancelDialog(lines, self)
+        described = {self.model.bid_id(row): self._describe(row) for row in rows}
+        if not await self._ready_to_sign():
+            return
+        dialog = ConfirmCancelDialog([described[bid_id] for bid_id in ids], self)
         if not await self.controller.show_dialog(dialog):
             return
         self.cancel_button.setEnabled(False)
@@ -225,13 +229,30 @@ class OpenBidsTab(QWidget):
             self._selection_changed()
             self.state.request_refresh()
         if report is not None:
-            self._show_report(report)
+            self._show_report(report, described)
+
+    async def _ready_to_sign(self) -> bool:
+        """The PSBT flows' lock rule (psbt_flow_runner): the password is asked before the
+        user confirms, never an error after. A watch-only profile signs in its other wallet."""
+        from app.services.errors import NetError, ServiceError
+
+        if self.context.watch_only:
+            return True
+        try:
+            await signing_context(self.context, self.controller)  # not kept: one check
+        except (NotReadyError, ServiceError, NetError) as exc:
+            set_message(self.cancel_status, failure_text(exc), "error")
+            return False
+        set_message(self.cancel_status, "")
+        return True
 
     def _describe(self, row: int) -> str:
+        """A bid in words: what it is on, its price and its id (the confirmation and the
+        results name each bid so)."""
         text = [self.model.index(row, c).data() for c in range(self.model.columnCount())]
         pool, trait, _kind, price, _qty, _expires, bid_id = text
         what = f"{pool} [{trait}]" if trait else pool
-        return f"{what} · {price} sats · {bid_id}"
+        return strings.OPEN_BIDS_DESCRIBED.format(what=what, price=price, bid=bid_id)
 
     async def _cancel(self, ids: list[str]) -> CancelReport | None:
         from app.services.cancel import cancel_bids
@@ -252,13 +273,14 @@ class OpenBidsTab(QWidget):
             return None
         return report
 
-    def _show_report(self, report: CancelReport) -> None:
+    def _show_report(self, report: CancelReport, described: dict[str, str]) -> None:
         self.results.clear()
         for item in report.items:
+            bid = described.get(item.bid_id, item.bid_id)
             if item.cancelled:
-                self.results.addItem(strings.OPEN_BIDS_RESULT_OK.format(bid=item.bid_id))
+                self.results.addItem(strings.OPEN_BIDS_RESULT_OK.format(bid=bid))
             else:
-                line = strings.OPEN_BIDS_RESULT_FAILED.format(bid=item.bid_id, reason=item.reason)
+                line = strings.OPEN_BIDS_RESULT_FAILED.format(bid=bid, reason=item.reason)
                 self.results.addItem(line)
         self.results.setVisible(True)
         done, count = len(report.cancelled_ids), len(report.items)
