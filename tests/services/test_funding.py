@@ -73,7 +73,9 @@ async def test_assets_are_not_spent_even_when_cardinal_coins_fall_short(
         await prepare_funding(ctx, 305_000, fee_rate=2)
     assert caught.value.available == 300_000
     assert caught.value.skipped == 2
-    assert "inscriptions or runes were left untouched" in caught.value.user_message
+    assert (
+        "(2 coins carrying inscriptions or runes were left untouched)" in caught.value.user_message
+    )
 
 
 async def test_ord_unreachable_refuses_and_sends_nothing(

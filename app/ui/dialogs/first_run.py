@@ -154,12 +154,14 @@ class FirstRunDialog(QDialog):
             self.custom_name.setFocus()
             raise ValueError(strings.NAME_TAKEN)
         urls = [e.text().strip() for e in (self.marketplace_url, self.esplora_url, self.ord_url)]
-        for edit, url in zip(
-            (self.marketplace_url, self.esplora_url, self.ord_url), urls, strict=True
+        labels = (strings.LABEL_MARKETPLACE_URL, strings.LABEL_ESPLORA_URL, strings.LABEL_ORD_URL)
+        for edit, url, label in zip(
+            (self.marketplace_url, self.esplora_url, self.ord_url), urls, labels, strict=True
         ):
             if not url.startswith(("http://", "https://")):
                 edit.setFocus()
-                raise ValueError(strings.URL_INVALID)
+                field = label.replace("&", "").rstrip(":")  # the field's label, as shown
+                raise ValueError(strings.URL_INVALID.format(field=field))
         try:
             profile = AppProfile(
                 name=name,
