@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
 from embit import bip39
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, Qt
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractSpinBox,
@@ -254,6 +254,14 @@ def bid_tab_ready(qtbot: QtBot, app: AppHarness, slug: str | None = None) -> Bid
     if slug is not None:
         qtbot.waitUntil(lambda: slug in tab.form.slug_names.stringList(), timeout=20_000)
     return tab
+
+
+def widget_top(widget: QWidget) -> int:
+    """Where `widget` is in its window, once the layouts have settled (their pending
+    requests handled, as the event loop would): to check that nothing moved."""
+    for _ in range(5):
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+    return widget.mapTo(widget.window(), QPoint(0, 0)).y()
 
 
 def set_spin(qtbot: QtBot, spin: QAbstractSpinBox, value: int) -> None:

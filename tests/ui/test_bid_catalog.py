@@ -1,7 +1,9 @@
 """The Bid tab's catalog: a collection added after the list was loaded is looked up by its
 slug through the public `GET /v1/collection` (name, size, traits into the picker); a slug the
-service does not know is said as such; off the sandbox the field says the service lists no
-collections, and a service without a catalog leaves traits to be typed as "type: value"."""
+service does not know is said as such and cannot be placed; off the sandbox the field says the
+service lists no collections, and a service without a catalog leaves traits to be typed as
+"type: value" (and the bid placeable). Until a collection is known, the traits are said to
+come with it."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from tests.ui.flows import (
     new_collection,
     open_funded_app,
     type_into,
+    widget_top,
 )
 from tests.ui.gui_thread import GuiThreadWatch
 
@@ -48,16 +51,26 @@ def test_a_slug_is_looked_up_and_an_unknown_one_said(
     assert late not in tab.form.slug_names.stringList()  # added after the list was read
     gui_thread.start()
 
-    commit_slug(qtbot, tab, late)
     picker = tab.form.traits
+    assert picker.count_label.text() == strings.BID_TRAITS_WAIT  # no collection yet
+    price_at = widget_top(tab.form.price)
+    commit_slug(qtbot, tab, late)
     qtbot.waitUntil(lambda: picker.available() == 3, timeout=20_000)
     assert tab.form.slug_hint.text() == f"{late}: 0 items."
+    assert widget_top(tab.form.price) == price_at  # the line said it where a blank line was
     assert late in tab.form.slug_names.stringList()
 
     commit_slug(qtbot, tab, "no-such-collection")
     unknown = strings.BID_CATALOG_UNKNOWN.format(slug="no-such-collection")
     qtbot.waitUntil(lambda: tab.form.slug_hint.text() == unknown, timeout=20_000)
     assert picker.available() == 0 and picker.isEnabled()  # traits may still be typed
+    type_into(qtbot, tab.form.price.edit, "10,000")
+    assert not tab.place_button.isEnabled()  # the service would refuse it
+    no_collection = strings.BID_PREVIEW_NO_COLLECTION.format(slug="no-such-collection")
+    assert tab.message.toPlainText() == f"Nothing to sign: {no_collection}"
+    assert tab.pools.rowCount() == 0
+    commit_slug(qtbot, tab, late)  # a known one again: placeable
+    qtbot.waitUntil(tab.place_button.isEnabled, timeout=10_000)
     gui_thread.assert_not_blocked()
 
 
@@ -93,3 +106,5 @@ def test_without_a_catalog_traits_are_typed(
     assert picker.selected() == [("Background", "Blue")]
     assert picker.search.text() == ""
     assert form.draft(0).traits == (("Background", "Blue"),)
+    type_into(qtbot, form.price.edit, "10,000")
+    assert tab.place_button.isEnabled()  # no catalog to say it is unknown: the service decides

@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import Callable
 
 import httpx
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from app.core.bid_fee_rate import BidFeeRate, FeeRateName
@@ -37,17 +38,23 @@ def test_the_service_names_are_choosable_before_and_after_the_estimates(qtbot: Q
     qtbot.addWidget(picker)
     names = [picker.choice.itemText(i) for i in range(picker.choice.count())]
     assert names == [
-        "Fastest (fastestFee, the service's default)",
-        "Within half an hour (halfHourFee)",
-        "Within an hour (hourFee)",
-        "Minimum (minimumFee)",
+        "Fastest",
+        "Within half an hour",
+        "Within an hour",
+        "Minimum",
         strings.FEE_CUSTOM,
     ]
+    # The service's name for each rate is in its tooltip, not in the words shown.
+    tip = picker.choice.itemData(0, Qt.ItemDataRole.ToolTipRole)
+    assert "“fastestFee”" in tip and strings.BID_FEE_DEFAULT_TIP in tip
+    assert "“hourFee”" in picker.choice.itemData(2, Qt.ItemDataRole.ToolTipRole)
+    assert picker.choice.toolTip().startswith(tip)  # the chosen one's, and no estimates yet
     assert picker.preset() is BID_FEE_PRESETS[0] and picker.estimate() is None
     picker.choice.setCurrentIndex(2)  # hourFee
     picker.set_estimates({1: 30.0, 3: 20.0, 6: 11.5, 144: 4.0, 1008: 1.0})
-    assert picker.choice.itemText(0) == "Fastest (fastestFee, the service's default): 30 sat/vB now"
-    assert picker.choice.itemText(3) == "Minimum (minimumFee): 1 sat/vB now"
+    assert picker.choice.itemText(0) == "Fastest — 30 sat/vB now"
+    assert picker.choice.itemText(3) == "Minimum — 1 sat/vB now"
+    assert "“minimumFee”" in picker.choice.itemData(3, Qt.ItemDataRole.ToolTipRole)
     assert picker.preset() is BID_FEE_PRESETS[2] and picker.estimate() == 11.5  # kept
     assert picker.custom.minimum() == 1  # the service takes no custom rate below 1 sat/vB
 
@@ -84,7 +91,7 @@ def test_a_bid_asks_the_chosen_rate_and_fills_at_it(
     type_into(qtbot, tab.form.price.edit, f"{PRICE:,}")
     assert tab.form.draft(0).fee_rate == BidFeeRate.named(FeeRateName.FASTEST)
     assert tab.fee_rate_label.text().startswith(
-        "Asks to be filled at the service's fastestFee rate ("
+        "Asks to be filled at the service's “fastest” rate ("
     )
 
     picker.choice.setCurrentIndex(picker.choice.count() - 1)  # Custom

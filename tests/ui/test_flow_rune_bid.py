@@ -1,6 +1,8 @@
 """A rune bid through the Bid tab: Runes changes the form (total price, units, no target
-range, no traits), the preview counts one bid for all the units in the rune's pool, and the
-service lists one rune bid with the total price and the units."""
+range, no traits), the preview counts one bid for all the units in the rune's pool once ord
+gave the rune's etched spelling, and the service lists one rune bid with the total price and
+the units. A name ord refuses leaves nothing to sign; switching back to ordinals empties what
+changes meaning, and the last result goes once the form changes."""
 
 from __future__ import annotations
 
@@ -54,11 +56,13 @@ def test_rune_bid_total_price_for_its_units(
     paste_into(qtbot, form.slug, typed)
     assert form.slug.text() == typed and not tab.place_button.isEnabled()
     assert tab.message.toPlainText() == strings.BID_PREVIEW_RUNE_PENDING
+    type_into(qtbot, form.price.edit, f"{TOTAL:,}")
+    assert tab.pools.rowCount() == 0  # not under the typed spelling: under the etched one
+    assert not tab.place_button.isEnabled()
     # Enter (or leaving the field) looks the rune up in ord: the field takes its etched name.
     qtbot.keyClick(form.slug, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: form.slug.text() == DEMO_RUNE, timeout=20_000)
     assert form.slug_hint.text() == strings.BID_RUNE_ETCHED.format(name=DEMO_RUNE)
-    type_into(qtbot, form.price.edit, f"{TOTAL:,}")
     set_spin(qtbot, form.quantity, UNITS)
     preview = tab.last_preview
     assert preview.placeable, preview.errors
@@ -78,3 +82,24 @@ def test_rune_bid_total_price_for_its_units(
     (row,) = body.json()["data"]["results"]
     assert row["type"] == "rune"
     assert (row["price"], row["quantity"]) == (TOTAL, UNITS)
+
+    # A name ord does not know, then one its rules refuse: nothing to count, sign or place.
+    for name, reason in (
+        ("nosuchrunehere", strings.BID_RUNE_UNKNOWN.format(name="nosuchrunehere")),
+        ("abc..d", "“abc..d” is not a rune name: a rune name cannot have two spacers in a row."),
+    ):
+        form.slug.clear()
+        type_into(qtbot, form.slug, name)
+        assert tab.result.text() == ""  # the form changed: the last result is gone
+        qtbot.keyClick(form.slug, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda said=reason: form.slug_hint.text() == said, timeout=20_000)
+        assert tab.message.toPlainText() == strings.BID_PREVIEW_NOTHING_TO_SIGN.format(
+            reason=reason
+        )
+        assert tab.pools.rowCount() == 0 and tab.count_label.text() == ""
+        assert not tab.place_button.isEnabled()
+
+    # Back to ordinals: 50,000 sats for 2,500 units is no price per item for 2,500 items.
+    click(qtbot, form.ordinals_radio)
+    assert form.slug.text() == "" and form.price.value() is None and form.quantity.value() == 1
+    assert tab.count_label.text() == "" and not tab.place_button.isEnabled()

@@ -1,14 +1,16 @@
 """Every field of the Bid tab says what is wrong with it as the user types, in plain words,
 and Place stays disabled until nothing is: collection, price (text, floor, step, BTC unit),
 quantity (floor and the 1,000-bid cap), expiry (a date too soon), traits (the 50 cap), rune
-price floor, ranges without traits, and a pool the balance does not cover."""
+price floor, ranges without traits, and a pool the balance does not cover. A field that starts
+empty says so only once edited, or once Place is tried; each message line keeps its height, so
+the fields below do not move while the user types."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
 
-from PySide6.QtCore import QDateTime
+from PySide6.QtCore import QDateTime, Qt
 from pytestqt.qtbot import QtBot
 
 from app.services.sandbox_process import SandboxProcess
@@ -24,6 +26,7 @@ from tests.ui.flows import (
     set_spin,
     tick_trait,
     type_into,
+    widget_top,
 )
 from tests.ui.gui_thread import GuiThreadWatch
 
@@ -60,16 +63,27 @@ def test_every_field_says_what_is_wrong(
     tab = bid_tab_ready(qtbot, app, slug)
     form = tab.form
 
-    # Nothing entered: the collection and the price are asked for.
+    # Nothing entered: nothing is red yet, Place is off, the balance is known.
+    assert _error(tab, "slug") == "" and _error(tab, "price") == ""
+    assert not tab.place_button.isEnabled()
+    assert tab.balance_hint.text() == ""
+    # Place tried (Ctrl+Return): the collection and the price are asked for.
+    app.window.activateWindow()
+    qtbot.waitUntil(app.window.isActiveWindow)
+    form.slug.setFocus()
+    qtbot.keyClick(form.slug, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert _error(tab, "slug") == strings.BID_NEED_SLUG
     assert _error(tab, "price") == strings.BID_NEED_PRICE
     assert not tab.place_button.isEnabled()
 
-    # Collection: a colon would make the signed message ambiguous.
+    # Collection: a colon would make the signed message ambiguous. Nothing below the field
+    # moves as its message comes and goes.
+    price_at = widget_top(form.price)
     type_into(qtbot, form.slug, "bad:slug")
     assert "must not contain ':'" in _error(tab, "slug")
     _retype(qtbot, form.slug, slug)
     assert _error(tab, "slug") == ""
+    assert widget_top(form.price) == price_at
 
     # Price: not a number, under the floor, off the 1,000-sat step; BTC works too.
     type_into(qtbot, form.price.edit, "abc")
@@ -131,8 +145,12 @@ def test_every_field_says_what_is_wrong(
     assert tab.last_preview.placeable and tab.pools.item(0, 0).text() == "sub1k"
     form.scope.setCurrentIndex(0)
 
-    # Rune bids: the total is at least 10,000 sats.
+    # Rune bids: the switch empties what changes meaning (a price per item is no total, a
+    # quantity of items no number of units); the total is at least 10,000 sats.
     click(qtbot, form.runes_radio)
+    assert form.slug.text() == "" and form.price.value() is None and form.quantity.value() == 1
+    assert _error(tab, "price") == ""  # emptied, not edited yet
+    type_into(qtbot, form.price.edit, "5,000")
     assert "at least 10,000 sats" in _error(tab, "price")
     assert not tab.place_button.isEnabled()
     gui_thread.assert_not_blocked()

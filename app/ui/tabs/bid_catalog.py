@@ -5,12 +5,14 @@
 - On the sandbox every collection is suggested; elsewhere only those of our open bids, and the
   form says the service lists none to search (type the slug).
 - A slug the user commits is looked up (`GET /collection`): its name and size are said under
-  the field and its traits fill the picker; a slug the service does not know is said as such;
-  a service without a catalog, or one that cannot be asked, leaves traits to be typed.
-- A rune name the user commits is read by ord's rules and looked up in ord: the field then
-  holds its etched spelling (`DOGGOTOTHEMOON` becomes `DOG•GO•TO•THE•MOON`), the one a bid is
-  signed, placed and pooled under, so the preview's message is the one signed. Until then the
-  Bid tab does not place (`BidForm.rune_is_etched`).
+  the field and its traits fill the picker; a slug the service does not know is said as such
+  and the Bid tab does not place it (`BidForm.mark_unknown_collection`); a service without a
+  catalog, or one that cannot be asked, leaves traits to be typed (and the bid placeable).
+- A rune name the user commits is read by ord's rules (here, without asking anyone) and looked
+  up in ord: the field then holds its etched spelling (`DOGGOTOTHEMOON` becomes
+  `DOG•GO•TO•THE•MOON`), the one a bid is signed, placed and pooled under, so the preview's
+  message is the one signed. Until then the Bid tab does not place (`BidForm.rune_lookup`:
+  pending), nor after ord refused the name or could not be asked (failed, with the reason).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypeVar
 
+from app.core.rune_names import RuneNameError, parse_typed_rune
 from app.ui import strings
 from app.ui.async_tools import async_slot
 from app.ui.profile_session import NotReadyError, ProfileSession, failure_text
@@ -57,6 +60,8 @@ class BidCatalog:
         from app.services.catalog import lookup_collection
         from app.services.errors import NetError
 
+        if not self._still(slug):
+            return  # committed as the field was emptied (Ordinals <-> Runes): nothing to ask
         if self.form.runes:
             await self._etched_name(slug)
             return
@@ -69,23 +74,36 @@ class BidCatalog:
         except (NotReadyError, NetError) as exc:
             if self._still(slug):
                 reason = failure_text(exc)
+                self.form.mark_traits_typed(slug)
                 self.form.show_slug_note(strings.BID_CATALOG_FAILED.format(reason=reason))
             return
         if answer is not None and self._still(slug):
             self._show(slug, answer)
 
     async def _etched_name(self, typed: str) -> None:
-        from app.services.errors import NetError, ServiceError
+        from app.services.errors import NetError, ServiceError, UnknownRuneError
         from app.services.rune_names import canonical_rune_name
 
-        if self.form.rune_is_etched() or not self.session.connected:
+        if self.form.rune_is_etched():
             return
+        try:
+            parse_typed_rune(typed)
+        except RuneNameError as exc:  # ord's rules, read here: no need to ask it
+            self._rune_failed(typed, strings.BID_RUNE_MALFORMED.format(name=typed, reason=exc))
+            return
+        if not self.session.connected:
+            return
+        self.form.mark_rune_looking(typed)
         self.form.show_slug_note(strings.BID_RUNE_LOOKING.format(name=typed))
         try:
             name = await self._ask(lambda ctx: canonical_rune_name(ctx, typed))
+        except UnknownRuneError:
+            if self._still(typed):
+                self._rune_failed(typed, strings.BID_RUNE_UNKNOWN.format(name=typed))
+            return
         except (NotReadyError, ServiceError, NetError) as exc:
             if self._still(typed):
-                self.form.show_slug_note(failure_text(exc), "error")
+                self._rune_failed(typed, failure_text(exc))
             return
         if name is None or not self._still(typed):
             return
@@ -108,17 +126,23 @@ class BidCatalog:
                 return None
             raise
 
+    def _rune_failed(self, typed: str, reason: str) -> None:
+        self.form.mark_rune_failed(typed, reason)
+        self.form.show_slug_note(reason, "error")
+
     def _still(self, slug: str) -> bool:
         """The user has not moved on to another slug while we asked."""
         return self.form.slug.text().strip() == slug
 
     def _show(self, slug: str, answer: CatalogAnswer) -> None:
         form = self.form
-        if not answer.offered:
+        if not answer.offered:  # only then is a slug unknown to the service still placeable
+            form.mark_traits_typed(slug)
             form.show_slug_note(strings.BID_CATALOG_NOT_OFFERED)
             return
         info = answer.collection
         if info is None:
+            form.mark_unknown_collection(slug)
             form.show_slug_note(strings.BID_CATALOG_UNKNOWN.format(slug=slug), "error")
             return
         form.add_collection(info)

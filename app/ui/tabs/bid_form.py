@@ -2,11 +2,17 @@
 inscription-number range), price (sats or BTC, 1,000-sat steps), quantity, expiry (presets or
 a date and time), the fee rate the fill is asked at (the service's named rates with their
 estimates, or sat/vB) and traits. Each field has its own message line under it, where the preview
-shows the rules it breaks. `draft(now_ms)` reads it all as a `BidDraft`."""
+shows the rules it breaks: one line of height is kept for it even when empty, so nothing moves
+under the cursor while the user types, and a field that starts empty says it is missing only
+once it was edited (or Place was tried). Switching between ordinals and runes empties the
+fields whose meaning changes (the name, the price, the quantity). `draft(now_ms)` reads it all
+as a `BidDraft`; the rune's lookup in ord (pending, failed, etched) and a collection the service
+said it does not know are kept here for the tab to decide whether anything can be signed."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import Enum
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QDateTime, QStringListModel, Qt, Signal
@@ -48,9 +54,19 @@ if TYPE_CHECKING:
 COLLECTION = "collection"
 CUSTOM_EXPIRY = -1
 MAX_QUANTITY = 1_000_000
+# Long choices are elided in the closed box rather than widening the form (about 24 letters).
+COMBO_MIN_CHARS = 24
 # The service's named rates (feeRate), fastestFee first: its default, chosen to start with.
+# The wire name is said in the tooltip; the label says what it means.
 BID_FEE_PRESETS = tuple(
-    FeePreset(label, name.target_blocks, unknown, name)
+    FeePreset(
+        label,
+        name.target_blocks,
+        unknown,
+        name,
+        strings.BID_FEE_NAME_TIP.format(name=name.value)
+        + (strings.BID_FEE_DEFAULT_TIP if name is FeeRateName.FASTEST else ""),
+    )
     for label, unknown, name in (
         (strings.BID_FEE_FASTEST, strings.BID_FEE_FASTEST_UNKNOWN, FeeRateName.FASTEST),
         (strings.BID_FEE_HALF_HOUR, strings.BID_FEE_HALF_HOUR_UNKNOWN, FeeRateName.HALF_HOUR),
@@ -58,25 +74,72 @@ BID_FEE_PRESETS = tuple(
         (strings.BID_FEE_MINIMUM, strings.BID_FEE_MINIMUM_UNKNOWN, FeeRateName.MINIMUM),
     )
 )
+# Fields that start empty: "missing" is said only once the user edited them (or tried Place).
+STARTS_EMPTY = frozenset({SLUG, PRICE})
 
 
-def _with_message(widget: QWidget, hint: QLabel | None = None) -> tuple[QWidget, QLabel]:
-    """`widget` with its error line under it (and an optional hint line)."""
+class RuneLookup(Enum):
+    """Where ord's answer on the rune field's name stands."""
+
+    PENDING = "pending"  # not asked yet, or asking: its etched spelling is not known
+    FAILED = "failed"  # not a rune name, no such rune, or ord could not be asked
+    ETCHED = "etched"  # the field holds the etched spelling ord gave
+
+
+class MessageLine(QWidget):
+    """A field's line under it: the rule it breaks, else its hint. With `reserve`, one line of
+    height is kept even when both are empty (an empty line of the same style stands in), so
+    the fields below never move while the user types."""
+
+    def __init__(
+        self, hint: QLabel | None = None, *, reserve: bool = True, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.hint = hint
+        self.error = message_label("error")
+        self.error.setVisible(False)
+        self.blank = message_label("hint")
+        self.blank.setText(" ")  # one line tall in the messages' own font and style
+        self.blank.setVisible(reserve)
+        self._reserve = reserve
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        if hint is not None:
+            layout.addWidget(hint)
+        layout.addWidget(self.error)
+        layout.addWidget(self.blank)
+
+    def set_error(self, text: str) -> None:
+        set_message(self.error, text, "error")
+        self._show_one()
+
+    def set_hint(self, text: str, level: str = "hint") -> None:
+        if self.hint is not None:
+            set_message(self.hint, text, level)
+            self._show_one()
+
+    def _show_one(self) -> None:
+        hint_shown = self.hint is not None and bool(self.hint.text()) and not self.error.text()
+        if self.hint is not None:
+            self.hint.setVisible(hint_shown)
+        self.blank.setVisible(self._reserve and not hint_shown and not self.error.text())
+
+
+def _with_message(widget: QWidget, line: MessageLine) -> QWidget:
+    """`widget` with its message line under it."""
     box = QWidget()
     layout = QVBoxLayout(box)
     layout.setContentsMargins(0, 0, 0, 0)
     layout.setSpacing(2)
     layout.addWidget(widget)
-    if hint is not None:
-        layout.addWidget(hint)
-    label = message_label("error")
-    label.setVisible(False)
-    layout.addWidget(label)
-    return box, label
+    layout.addWidget(line)
+    return box
 
 
 class BidForm(QWidget):
     changed = Signal()
+    edited = Signal()  # the user changed a field (not the estimates or a lookup arriving)
     slug_committed = Signal(str)  # the user finished typing or picked a collection slug
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -99,6 +162,7 @@ class BidForm(QWidget):
         self.scope = QComboBox()
         for scope_key, scope_label in strings.BID_SCOPES.items():
             self.scope.addItem(scope_label, scope_key)
+        self.scope.setToolTip("\n".join(strings.BID_SCOPES.values()))
         self.slug = QLineEdit()
         self.slug_names = QStringListModel(self)
         completer = QCompleter(self.slug_names, self)
@@ -109,6 +173,11 @@ class BidForm(QWidget):
         self.slug_hint.setVisible(False)
         self._searchable = True  # the suggestions are every collection the service has
         self._etched: set[str] = set()  # rune names ord confirmed as etched spellings
+        self._rune_failures: dict[str, str] = {}  # a typed rune name -> why ord refused it
+        self._unknown_slugs: set[str] = set()  # slugs the service said it knows no collection of
+        self._traits_typed: set[str] = set()  # slugs whose traits the service cannot list
+        self._looked_up: set[str] = set()  # slugs the service described (their traits known)
+        self._pristine = set(STARTS_EMPTY)  # fields not edited since they were emptied
         self.price = AmountEdit(step=1_000)
         self.price.setMaximumWidth(320)
         self.price_hint = message_label("hint")
@@ -134,6 +203,11 @@ class BidForm(QWidget):
         self.fee_rate = FeePicker(
             presets=BID_FEE_PRESETS, default_preset=0, min_rate=MIN_BID_FEE_RATE
         )
+        for combo in (self.scope, self.fee_rate.choice):
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            combo.setMinimumContentsLength(COMBO_MIN_CHARS)
         fee_row = QWidget()
         fee_layout = QVBoxLayout(fee_row)
         fee_layout.setContentsMargins(0, 0, 0, 0)
@@ -146,6 +220,7 @@ class BidForm(QWidget):
         self.traits = TraitPicker(MAX_TRAITS_PER_REQUEST)
 
         self.messages: dict[str, QLabel] = {}
+        self.lines: dict[str, MessageLine] = {}
         form = QFormLayout(self)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         rows: Sequence[tuple[str, str | None, QWidget]] = (
@@ -164,10 +239,14 @@ class BidForm(QWidget):
             if field_key is None:
                 form.addRow(row_label, widget)
             else:
-                hint = {PRICE: self.price_hint, SLUG: self.slug_hint}.get(field_key)
-                box, message = _with_message(widget, hint)
-                self.messages[field_key] = message
-                form.addRow(row_label, box)
+                # Kind is never wrong from the form alone; nothing is below the traits.
+                line = MessageLine(
+                    {PRICE: self.price_hint, SLUG: self.slug_hint}.get(field_key),
+                    reserve=field_key not in (KIND, TRAITS),
+                )
+                self.lines[field_key] = line
+                self.messages[field_key] = line.error
+                form.addRow(row_label, _with_message(widget, line))
                 self.labels[field_key] = row_label
             row_label.setBuddy(widget.focusProxy() or widget)
         self.labels[SLUG].setBuddy(self.slug)
@@ -175,11 +254,8 @@ class BidForm(QWidget):
         self.labels[TRAITS].setBuddy(self.traits.search)
         self.labels[KIND].setBuddy(self.ordinals_radio)
 
-        for signal in (
-            self.ordinals_radio.toggled,
-            self.scope.currentIndexChanged,
-            self.expiry_preset.currentIndexChanged,
-        ):
+        self.ordinals_radio.toggled.connect(self._kind_switched)
+        for signal in (self.scope.currentIndexChanged, self.expiry_preset.currentIndexChanged):
             signal.connect(self._layout_changed)
         self.slug.textChanged.connect(self._slug_changed)
         self.slug.editingFinished.connect(self._slug_committed)
@@ -189,6 +265,20 @@ class BidForm(QWidget):
         self.expiry_at.dateTimeChanged.connect(self.changed)
         self.fee_rate.changed.connect(self.changed)
         self.traits.changed.connect(self.changed)
+        self.slug.textEdited.connect(lambda _text: self._touched(SLUG))
+        self.price.edit.textEdited.connect(lambda _text: self._touched(PRICE))
+        self.price.edit.stepped.connect(lambda _step: self._touched(PRICE))
+        for user_signal in (
+            self.price.unit.activated,
+            self.quantity.valueChanged,
+            self.scope.activated,
+            self.expiry_preset.activated,
+            self.expiry_at.dateTimeChanged,
+            self.fee_rate.choice.activated,
+            self.fee_rate.custom.valueChanged,
+            self.traits.changed,
+        ):
+            user_signal.connect(self.edited)
         self._layout_changed()
 
     # -- reading ------------------------------------------------------------------------------
@@ -247,6 +337,8 @@ class BidForm(QWidget):
     def add_collection(self, info: CollectionInfo) -> None:
         """A collection the service described (its traits), kept for completion."""
         self._collections[info.slug] = info
+        self._looked_up.add(info.slug)
+        self._unknown_slugs.discard(info.slug)
         self.slug_names.setStringList([] if self.runes else sorted(self._collections))
         self._slug_changed()
 
@@ -255,29 +347,92 @@ class BidForm(QWidget):
 
     def show_slug_note(self, text: str, level: str = "hint") -> None:
         """The catalog's word on the slug (empty: none)."""
-        set_message(self.slug_hint, text, level)
-        self.slug_hint.setVisible(bool(text))
+        self.lines[SLUG].set_hint(text, level)
 
     def _slug_committed(self, *_: object) -> None:
         slug = self.slug.text().strip()
         if slug and (self.runes or self.scope.currentData() == COLLECTION):
+            self._pristine.discard(SLUG)
             self.slug_committed.emit(slug)
+
+    # -- what the catalog learnt -----------------------------------------------------------
 
     def mark_etched(self, name: str) -> None:
         """`name` is a rune's etched spelling, as ord gave it."""
         self._etched.add(name)
         self.changed.emit()
 
+    def mark_rune_looking(self, typed: str) -> None:
+        """ord is asked (again) about `typed`: an earlier failure no longer stands."""
+        if self._rune_failures.pop(typed, None) is not None:
+            self.changed.emit()
+
+    def mark_rune_failed(self, typed: str, reason: str) -> None:
+        """`typed` is not a rune ord knows (or ord could not say): nothing can be signed."""
+        self._rune_failures[typed] = reason
+        self.changed.emit()
+
     def rune_is_etched(self) -> bool:
         """The rune field holds an etched spelling: the message shown is the one signed."""
         return self.slug.text().strip() in self._etched
 
+    def rune_lookup(self) -> tuple[RuneLookup, str]:
+        """Where the rune field's name stands in ord, with the reason of a failure."""
+        typed = self.slug.text().strip()
+        if typed in self._etched:
+            return RuneLookup.ETCHED, ""
+        if typed in self._rune_failures:
+            return RuneLookup.FAILED, self._rune_failures[typed]
+        return RuneLookup.PENDING, ""
+
+    def mark_unknown_collection(self, slug: str) -> None:
+        """The service said it knows no collection `slug`: a bid on it would be refused."""
+        self._unknown_slugs.add(slug)
+        self._slug_changed()
+
+    def collection_unknown(self) -> bool:
+        """The collection field holds a slug the service said it does not know."""
+        return self._traits_apply() and self.slug.text().strip() in self._unknown_slugs
+
+    def mark_traits_typed(self, slug: str) -> None:
+        """The service cannot list `slug`'s traits (no catalog, or not reachable): typed."""
+        self._traits_typed.add(slug)
+        self._slug_changed()
+
+    # -- messages ----------------------------------------------------------------------------
+
     def show_errors(self, errors: dict[str, list[str]]) -> None:
-        for key, label in self.messages.items():
-            set_message(label, "\n".join(errors.get(key, [])), "error")
+        """Each field's broken rules under it; a field that starts empty only once edited."""
+        for key, line in self.lines.items():
+            shown = [] if key in self._pristine else errors.get(key, [])
+            line.set_error("\n".join(shown))
+
+    def reveal_errors(self) -> None:
+        """Place was tried: every field says what it is missing, edited or not."""
+        self._pristine.clear()
+        self.changed.emit()
+
+    def _touched(self, field_key: str) -> None:
+        self._pristine.discard(field_key)
+        self.edited.emit()
 
     def _traits_apply(self) -> bool:
         return not self.runes and self.scope.currentData() == COLLECTION
+
+    def _kind_switched(self, *_: object) -> None:
+        """Ordinals <-> runes: a collection slug is no rune name, a price per item no total
+        and a quantity of items no number of units; those fields start again."""
+        for widget in (self.slug, self.price.edit, self.quantity):
+            widget.blockSignals(True)
+        self.slug.clear()
+        self.price.set_value(None)
+        self.quantity.setValue(1)
+        for widget in (self.slug, self.price.edit, self.quantity):
+            widget.blockSignals(False)
+        self._pristine = set(STARTS_EMPTY)
+        self._slug_changed()
+        self._layout_changed()
+        self.edited.emit()
 
     def _layout_changed(self, *_: object) -> None:
         runes = self.runes
@@ -290,7 +445,7 @@ class BidForm(QWidget):
         )
         self.slug_names.setStringList([] if runes else sorted(self._collections))
         self.labels[PRICE].setText(strings.BID_RUNE_PRICE if runes else strings.BID_PRICE)
-        self.price_hint.setText(strings.BID_RUNE_PRICE_HINT if runes else strings.BID_PRICE_HINT)
+        self.lines[PRICE].set_hint(strings.BID_RUNE_PRICE_HINT if runes else strings.BID_PRICE_HINT)
         self.price.step = 10_000 if runes else 1_000
         self.labels[QUANTITY].setText(strings.BID_UNITS if runes else strings.BID_QUANTITY)
         self.expiry_at.setVisible(self.expiry_preset.currentData() == CUSTOM_EXPIRY)
@@ -299,11 +454,16 @@ class BidForm(QWidget):
         self.changed.emit()
 
     def _slug_changed(self, *_: object) -> None:
-        info = self._collections.get(self.slug.text().strip())
+        slug = self.slug.text().strip()
+        info = self._collections.get(slug)
         traits = () if info is None else info.traits
         if traits != self._shown_traits:
             self._shown_traits = traits
             self.traits.set_traits(traits)
+        # Until the service answered on this slug, its traits are still to come; once it
+        # listed none (or cannot list any), they are typed.
+        settled = bool(traits) or slug in self._looked_up or slug in self._traits_typed
+        self.traits.set_waiting(not settled)
         self.traits.setEnabled(self._traits_apply())
         self._show_search_note()
         self.changed.emit()

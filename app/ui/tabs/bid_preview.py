@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from app.core.bid_fee_rate import DEFAULT_BID_FEE_RATE, BidFeeRate
+from app.core.bid_fee_rate import DEFAULT_BID_FEE_RATE, BidFeeRate, FeeRateName
 from app.core.bid_message import bid_message
 from app.core.bid_request import (
     META_TYPE_ORDINALS,
@@ -46,6 +46,13 @@ _NOT_OURS = "signedBiddingMessage"  # signed at placement; not the user's to fix
 # Stands in for the wallet's identity while it is locked: valid in form, never sent.
 _PLACEHOLDER_ADDRESS = "locked"
 _PLACEHOLDER_KEY = "02" + "00" * 32
+# The service's named rates in the user's words (the wire name is in the picker's tooltip).
+FEE_RATE_LABELS = {
+    FeeRateName.FASTEST: strings.BID_FEE_FASTEST_UNKNOWN,
+    FeeRateName.HALF_HOUR: strings.BID_FEE_HALF_HOUR_UNKNOWN,
+    FeeRateName.HOUR: strings.BID_FEE_HOUR_UNKNOWN,
+    FeeRateName.MINIMUM: strings.BID_FEE_MINIMUM_UNKNOWN,
+}
 
 
 def form_field(wire_field: str) -> str:
@@ -151,7 +158,7 @@ def preview(
     request = build_unsigned(draft, who, now_ms)
     errors = _form_errors(draft, request, now_ms)
     if draft.price is None or draft.quantity < 1:
-        return BidPreview(errors)
+        return BidPreview(errors, balance_known=balance is not None)
     count = request.bid_count()
     total = draft.price if draft.runes else count * draft.price
     pools: tuple[PoolLine, ...] = ()
@@ -175,9 +182,10 @@ def fee_rate_text(choice: BidFeeRate, estimate: float | None) -> str:
     if choice.name is None:
         assert choice.sat_vb is not None
         return strings.BID_PREVIEW_FEE_CUSTOM.format(rate=rate_text(choice.sat_vb))
+    name = FEE_RATE_LABELS.get(choice.name, choice.name.value).lower()
     if estimate is None:
-        return strings.BID_PREVIEW_FEE_NAMED_UNKNOWN.format(name=choice.name.value)
-    return strings.BID_PREVIEW_FEE_NAMED.format(name=choice.name.value, rate=rate_text(estimate))
+        return strings.BID_PREVIEW_FEE_NAMED_UNKNOWN.format(name=name)
+    return strings.BID_PREVIEW_FEE_NAMED.format(name=name, rate=rate_text(estimate))
 
 
 def spec_of(draft: BidDraft) -> BidSpec:

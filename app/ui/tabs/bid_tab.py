@@ -1,14 +1,18 @@
 """Bid: collection, trait, range and rune bids. The form on the left; on the right a live
 preview (bids placed, pools touched and whether each fits, the exact message to be signed),
 recomputed as the user types, with every broken rule shown at its field, and the fee rate the
-fill is asked at (the picker's named rates carry the network's current estimates). Place
-signs, checks the signature with the independent verifier and sends by the services' retry
-rules (`services.bids.place_bid`), showing any wait the rate limit imposes."""
+fill is asked at (the picker's named rates carry the network's current estimates). Nothing is
+counted against the pools or offered to sign while the rune's etched name is not known yet, nor
+for a rune ord refused or a collection the service said it does not know. Place signs, checks
+the signature with the independent verifier and sends by the services' retry rules
+(`services.bids.place_bid`), showing any wait the rate limit imposes; its result stays shown
+until the user changes the form."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
@@ -36,7 +40,7 @@ from app.ui.profile_session import NotReadyError, failure_text, profile_session,
 from app.ui.sign_elsewhere import place_bid_signed_elsewhere
 from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.bid_catalog import BidCatalog
-from app.ui.tabs.bid_form import BidForm
+from app.ui.tabs.bid_form import BidForm, RuneLookup
 from app.ui.tabs.bid_preview import (
     GENERAL,
     BidDraft,
@@ -57,6 +61,8 @@ log = logging.getLogger(__name__)
 CLOCK_TICK_MS = 15_000  # re-check time rules (expiry) while the form sits unchanged
 POOLS_MAX_HEIGHT = 150
 PLACE_KEYS = "Ctrl+Return"
+# The form needs ~560 px; the preview reads well narrower: the form gets the larger share.
+FORM_STRETCH, PREVIEW_STRETCH = 3, 2
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
 
@@ -137,7 +143,7 @@ class BidTab(QWidget):
         self.place_button.setToolTip(PLACE_KEYS)
         place_shortcut = QShortcut(QKeySequence(PLACE_KEYS), self)
         place_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        place_shortcut.activated.connect(self.place_button.click)
+        place_shortcut.activated.connect(self._place_keys)
         self.result = message_label("hint")
         self.result.setVisible(False)
 
@@ -157,8 +163,8 @@ class BidTab(QWidget):
         preview_layout.addLayout(place_row)
         preview_layout.addWidget(self.result)
         layout = QHBoxLayout(self)
-        layout.addWidget(form_scroll, 1)
-        layout.addWidget(preview_box, 1)
+        layout.addWidget(form_scroll, FORM_STRETCH)
+        layout.addWidget(preview_box, PREVIEW_STRETCH)
         self.setTabOrder(self.form.traits.view, self.place_button)
 
         self.clock_tick = QTimer(self)
@@ -166,6 +172,7 @@ class BidTab(QWidget):
         self.clock_tick.timeout.connect(self.update_preview)
         self.clock_tick.start()
         self.form.changed.connect(self.update_preview)
+        self.form.edited.connect(self._form_edited)
         self.state.updated.connect(self.update_preview)
         self.session.changed.connect(self.load_catalog)
         self.session.changed.connect(self.load_fee_estimates)
@@ -227,6 +234,16 @@ class BidTab(QWidget):
             public.payment.address, public.payment.public_key.hex(), public.ordinals.address
         )
 
+    def _target_refused(self, draft: BidDraft) -> str | None:
+        """Why nothing can be signed for the target: a rune ord refused (or could not be asked
+        about), a collection the service said it does not know; None otherwise."""
+        if draft.runes and draft.target:
+            state, reason = self.form.rune_lookup()
+            return reason if state is RuneLookup.FAILED else None
+        if self.form.collection_unknown():
+            return strings.BID_PREVIEW_NO_COLLECTION.format(slug=draft.target)
+        return None
+
     def update_preview(self, *_: object) -> None:
         now = self.session.clock.now_ms()
         view = self.state.view
@@ -239,6 +256,14 @@ class BidTab(QWidget):
             self.session.assumed_maker_fee,
             now,
         )
+        # A rune is signed under its etched spelling: until ord confirmed the field's, the
+        # message shown would not be the one signed, and its pool not the one counted.
+        pending = draft.runes and self.form.rune_lookup()[0] is RuneLookup.PENDING
+        refused = self._target_refused(draft)
+        if pending or refused:
+            result = replace(result, pools=(), maker_fee=None, message=None)
+        if refused:
+            result = replace(result, bid_count=None, total=None)
         self.last_preview = result
         self.form.show_errors(result.errors)
         set_message(self.general, "\n".join(result.errors.get(GENERAL, [])), "error")
@@ -254,19 +279,31 @@ class BidTab(QWidget):
         fee = result.maker_fee
         set_message(self.pools_note, "" if fee is None else maker_fee_note(fee), "hint")
         self.balance_hint.setText("" if result.balance_known else strings.BID_PREVIEW_NO_BALANCE)
-        # A rune is signed under its etched spelling: until ord confirmed the field's, the
-        # message shown would not be the one signed.
-        pending = draft.runes and not self.form.rune_is_etched()
-        self.message.setPlainText(self._message_text(result, pending))
-        self.place_button.setEnabled(result.placeable and not pending and not self.placing)
+        self.message.setPlainText(self._message_text(result, pending, refused))
+        placeable = result.placeable and not pending and not refused
+        self.place_button.setEnabled(placeable and not self.placing)
 
-    def _message_text(self, result: BidPreview, rune_pending: bool) -> str:
+    def _message_text(self, result: BidPreview, rune_pending: bool, refused: str | None) -> str:
         """The exact message, or why it cannot be shown yet (each true at that moment)."""
         if self.session.public_keys is None:
             return strings.BID_PREVIEW_NO_KEYS
+        if refused:
+            return strings.BID_PREVIEW_NOTHING_TO_SIGN.format(reason=refused)
         if rune_pending and self.form.target():
             return strings.BID_PREVIEW_RUNE_PENDING
         return result.message or strings.BID_PREVIEW_INCOMPLETE
+
+    def _form_edited(self) -> None:
+        """The last placement's result is about the form as it was: gone once it changes."""
+        if not self.placing:
+            set_message(self.result, "")
+
+    def _place_keys(self) -> None:
+        """Ctrl+Return: place; when the form is not complete, every field says what it lacks."""
+        if self.place_button.isEnabled():
+            self.place_button.click()
+        else:
+            self.form.reveal_errors()
 
     def _show_pools(self, result: BidPreview) -> None:
         self.pools.setRowCount(len(result.pools))
@@ -323,7 +360,8 @@ class BidTab(QWidget):
         try:
             if self.context.watch_only:  # the keys are in another wallet: it signs the message
                 placed = await place_bid_signed_elsewhere(self, self.context, spec)
-                text = strings.FLOW_CANCELLED if placed is None else outcome_text(placed)
+                # Closed: the user may have signed in the other wallet, but nothing was sent.
+                text = strings.BID_ELSEWHERE_CLOSED if placed is None else outcome_text(placed)
                 set_message(self.result, text, "hint" if placed is None else "ok")
                 return
             async with tracked(self.context, "bid.place", collection=spec.collection_slug) as rec:

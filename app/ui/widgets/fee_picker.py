@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QHBoxLayout, QWidget
 
 from app.ui import strings
@@ -22,12 +22,14 @@ from app.ui import strings
 @dataclass(frozen=True)
 class FeePreset:
     """One choice: `label` shows its estimate (`{rate}`); `label_unknown`, when given, is
-    shown while no estimate is known (else the preset waits for one); `key` names it."""
+    shown while no estimate is known (else the preset waits for one); `key` names it; `tip`,
+    when given, is its tooltip (in the list, and on the box while it is chosen)."""
 
     label: str
     blocks: int  # the confirmation target it stands for
     label_unknown: str | None = None
     key: object = None
+    tip: str = ""
 
 
 FUND_PRESETS = (
@@ -67,6 +69,7 @@ class FeePicker(QWidget):
         self.presets = tuple(presets)
         self.default_preset = default_preset
         self._rates: dict[int, float] = {}  # preset index -> its estimate, when known
+        self._estimated = False  # the presets show estimates
         self.choice = QComboBox()
         self.custom = QDoubleSpinBox()
         self.custom.setDecimals(1)
@@ -97,8 +100,13 @@ class FeePicker(QWidget):
                 self.choice.addItem(preset.label.format(rate=rate_text(rate)), index)
             elif preset.label_unknown is not None:
                 self.choice.addItem(preset.label_unknown, index)
+            else:
+                continue
+            if preset.tip:
+                last = self.choice.count() - 1
+                self.choice.setItemData(last, preset.tip, Qt.ItemDataRole.ToolTipRole)
         self.choice.addItem(strings.FEE_CUSTOM, CUSTOM)
-        self.choice.setToolTip("" if by_target else strings.FEE_NO_ESTIMATES)
+        self._estimated = bool(by_target)
         shown = self.choice.findData(previous) if previous is not None else -1
         default = self.choice.findData(self.default_preset)
         if shown >= 0 and not (previous == CUSTOM and not self._user_typed and default >= 0):
@@ -128,6 +136,10 @@ class FeePicker(QWidget):
 
     def _choice_changed(self, *_: object) -> None:
         self.custom.setVisible(self.choice.currentData() == CUSTOM)
+        preset = self.preset()
+        tips = ["" if preset is None else preset.tip]
+        tips.append("" if self._estimated else strings.FEE_NO_ESTIMATES)
+        self.choice.setToolTip("\n".join(t for t in tips if t))
         self.changed.emit()
 
     def _custom_changed(self, *_: object) -> None:

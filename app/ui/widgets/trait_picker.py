@@ -3,7 +3,8 @@
 Each item is one (trait_type, value) pair shown as "trait_type: value". Ticking past the limit
 is undone at once and the reason shown under the list. Where the service lists no traits for
 the collection, a pair is typed into the search box as "type: value" and added with Enter
-(`add_typed`), ticked: free text, never an empty list that looks broken."""
+(`add_typed`), ticked: free text, never an empty list that looks broken. Until the collection
+is known (`set_waiting`), the line under the list says the traits are still to come."""
 
 from __future__ import annotations
 
@@ -60,6 +61,7 @@ class TraitPicker(QWidget):
         layout.addWidget(self.count_label)
         self.setFocusProxy(self.search)
         self._checked: list[tuple[str, str]] = []
+        self._waiting = False
         self.model.itemChanged.connect(self._item_changed)
         self._update_count()
         self.restyle()
@@ -110,6 +112,13 @@ class TraitPicker(QWidget):
         self.search.clear()
         return self.set_checked(pair, True) and pair in self._checked
 
+    def set_waiting(self, waiting: bool) -> None:
+        """True while no collection is known yet: its traits may still come from the service,
+        so typing them is not suggested."""
+        if waiting != self._waiting:
+            self._waiting = waiting
+            self._update_count()
+
     def available(self) -> int:
         return self.model.rowCount()
 
@@ -155,11 +164,13 @@ class TraitPicker(QWidget):
 
     def _update_count(self) -> None:
         listed = self.model.rowCount() > 0
+        typed = not listed and not self._waiting
         self.search.setPlaceholderText(
-            strings.BID_TRAITS_SEARCH if listed else strings.BID_TRAITS_TYPED_PLACEHOLDER
+            strings.BID_TRAITS_TYPED_PLACEHOLDER if typed else strings.BID_TRAITS_SEARCH
         )
         if not listed:
-            set_message(self.count_label, strings.BID_TRAITS_TYPE, "hint")
+            wait = strings.BID_TRAITS_WAIT if self._waiting else strings.BID_TRAITS_TYPE
+            set_message(self.count_label, wait, "hint")
             return
         text = strings.BID_TRAITS_COUNT.format(count=len(self._checked), limit=self.limit)
         set_message(self.count_label, text, "hint")
