@@ -176,6 +176,9 @@ class WatchedRole:
     origin: str | None  # "73c5da0a/84'/0'/0'/0/0": from an extended key or a descriptor
     source: str  # "address", "extended public key" or "descriptor"
     derived: str  # the steps taken below the given key ("/0/0" for an account key)
+    # False: a key without its master's [fingerprint/path]; exported PSBTs then name it by its
+    # own fingerprint, which signers that look keys up by their master's do not recognise.
+    origin_given: bool = True
 
 
 @dataclass(frozen=True)
@@ -190,6 +193,12 @@ ADDRESS_SOURCE = "address"
 def watch_wallet_choices() -> list[tuple[str, str]]:
     """(preset id, label) of the wallets whose address types an xpub may take."""
     return [(preset.id, preset.label) for preset in PRESETS]
+
+
+def watches_an_address(text: str) -> bool:
+    """Whether `text` is entered as an address (then a public key may come with it), not as
+    an extended public key or a descriptor."""
+    return bool(text.strip()) and not looks_like_key_or_descriptor(text)
 
 
 def preview_watch_only(
@@ -239,6 +248,7 @@ def _watched_role(
         watched.origin,
         watched.source.value,
         watched.derived,
+        watched.origin_given,
     )
 
 

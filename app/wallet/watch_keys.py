@@ -17,7 +17,10 @@
   `AddressTypeNeededError`.
 - The key origin (master fingerprint and full path) is kept, for the BIP-32 derivations a
   PSBT carries so hardware wallets and Sparrow recognise their inputs. With no origin, the
-  extended key's own fingerprint and the path below it are used, as Bitcoin Core does.
+  extended key's own fingerprint and the path below it are used, as Bitcoin Core does; a
+  signer that looks keys up by its master fingerprint does not recognise those, so
+  `WatchedKey.origin_given` says whether the master's origin is known (given, or the key is
+  a master key itself).
 
 Every error is a `WatchKeyError` (a ValueError) saying what is wrong without quoting the text:
 whatever was pasted may be a private key. Private keys (xprv, WIF) are refused: the app only
@@ -92,6 +95,7 @@ class WatchedKey:
     path: str | None  # from that fingerprint, e.g. "m/84'/0'/0'/0/0"; None for a bare key
     source: KeySource
     derived: str  # the steps taken below the given key, e.g. "/0/0" ("" when none)
+    origin_given: bool = True  # False: no [fingerprint/path] of the master was given
 
     @property
     def origin(self) -> str | None:
@@ -271,27 +275,33 @@ class _KeyExpression:
         if len(sec) != 33 and kind is not AddressType.P2PKH:
             raise WatchKeyError(f"{kind.value} addresses need a compressed public key")
         derived = "".join(f"/{step}" for step in steps)
-        return WatchedKey(kind, sec, fingerprint, path, self.source, derived)
+        master = self.origin_fingerprint is not None or (self.hd is not None and self.hd.depth == 0)
+        return WatchedKey(kind, sec, fingerprint, path, self.source, derived, master)
 
     def _address_type(self, wanted: AddressType | None, script: AddressType | None) -> AddressType:
         said = None if self.version is None else self.version.address_type
         if said is not None and script is not None and said is not script:
+            name = self.version.name if self.version else "key"
             raise WatchKeyError(
-                f"a {self.version.name if self.version else ''} is for {said.value} addresses "
-                f"but the descriptor says {script.value}"
+                f"{_a(name)} is for {said.value} addresses but the descriptor says {script.value}"
             )
         # What the text says wins; the caller's type (a preset's) only fills in for an xpub.
         found = script or said or wanted or self._purpose_type()
         if found is None:
             name = self.version.name if self.version else "key"
             raise AddressTypeNeededError(
-                f"an {name} does not say which address type it is for: choose the wallet it "
+                f"{_a(name)} does not say which address type it is for: choose the wallet it "
                 "comes from, or paste a descriptor such as wpkh(...) or tr(...)"
             )
         return found
 
     def _purpose_type(self) -> AddressType | None:
         return _PURPOSES.get(self.origin_path[0]) if self.origin_path else None
+
+
+def _a(name: str) -> str:
+    """`name` with its article as said aloud: "an xpub" (ex-pub), "a tpub", "a upub"."""
+    return f"{'an' if name[:1].lower() == 'x' else 'a'} {name}"
 
 
 def _parse_key_expression(

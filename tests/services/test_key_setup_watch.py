@@ -57,6 +57,8 @@ def test_a_vpub_and_a_taproot_descriptor_watch_what_the_phrase_signs(vault: Vaul
     assert (preview.payment.source, preview.payment.derived) == ("extended public key", "/0/0")
     assert preview.ordinals.source == "descriptor"
     assert preview.ordinals.origin == f"{FINGERPRINT}/86'/1'/0'/0/0"
+    # The vpub came without its master's origin (the window warns); the descriptor with it.
+    assert not preview.payment.origin_given and preview.ordinals.origin_given
 
     assert not has_secret(vault, "Watch")
     public = watch_only_public_keys(vault, "Watch", "regtest")

@@ -186,12 +186,16 @@ def test_watch_only_checks_the_addresses_and_has_nothing_to_unlock(
     choose_custom_service(qtbot, app, DUMMY_URL)
     dialog = start_key_setup(qtbot, app, KeyKind.WATCH)
     page = dialog.watch_page
+    assert not page.payment_key.isVisibleTo(page)  # asked only beside an address
     type_into(qtbot, page.payment, BIP84_FIRST)  # a mainnet address on a regtest profile
     type_into(qtbot, page.ordinals, "bcrt1q6rhpng9evdsfnn833a4f4vej0asu6dk5srld6x")
+    assert page.payment_key.isVisibleTo(page) and page.ordinals_key.isVisibleTo(page)
     click(qtbot, dialog.next_button)
     qtbot.waitUntil(page.error.isVisible)
     assert "is not a regtest address" in page.error.text()
+    assert not dialog.next_button.isEnabled()  # not while the refusal is shown
     page.payment.clear()
+    assert not page.error.isVisible() and not page.payment_key.isVisibleTo(page)
     type_into(qtbot, page.payment, "bcrt1q6rhpng9evdsfnn833a4f4vej0asu6dk5srld6x")
     with qtbot.waitSignal(app.window.controller.ready, timeout=30_000):
         click(qtbot, dialog.next_button)
@@ -245,6 +249,10 @@ def test_watch_only_from_a_vpub_and_a_descriptor_shows_the_addresses_before_savi
     assert keys.payment.address in shown and keys.ordinals.address in shown
     assert "/0/0 below the key" in shown and "key origin [73c5da0a/86'/1'/0'/0/0]" in shown
     assert not page.error.isVisible()
+    # The zpub came without its origin: its signer may not know it; the descriptor had one.
+    assert page.warning.text() == strings.WATCH_NO_ORIGIN.format(role="payment", path="84h/1h/0h")
+    assert not page.payment_key.isVisibleTo(page)  # a key needs no public key beside it
+    assert "[fingerprint/84h/1h/0h]tpub…" in page.intro.text()  # examples for regtest
 
     with qtbot.waitSignal(app.window.controller.ready, timeout=30_000):
         click(qtbot, dialog.next_button)

@@ -127,8 +127,11 @@ def test_bip49_upub_is_nested_segwit_on_testnet() -> None:
 
 
 def test_bip86_xpub_needs_a_type_then_gives_its_taproot_address() -> None:
-    with pytest.raises(AddressTypeNeededError, match="choose the wallet"):
+    with pytest.raises(AddressTypeNeededError, match=r"^an xpub does not say"):
         parse_watch_key(BIP86_XPUB, MAIN)
+    tpub = bip32.HDKey.from_base58(BIP86_XPUB).to_base58(NETWORKS["test"]["xpub"])
+    with pytest.raises(AddressTypeNeededError, match=r"^a tpub does not say"):
+        parse_watch_key(tpub, Network.TESTNET)
     watched = parse_watch_key(BIP86_XPUB, MAIN, AddressType.P2TR)
     assert watched.public_key[1:].hex() == BIP86_INTERNAL_KEY
     assert watched.role_key(KeyRole.ORDINALS, MAIN).address == BIP86_ADDRESS
@@ -142,6 +145,18 @@ def test_an_xpub_with_its_origin_takes_the_type_of_its_purpose_and_keeps_the_ori
     assert key.address == BIP86_ADDRESS
     assert key.master_fingerprint == bytes.fromhex(ABANDON_FINGERPRINT)
     assert key.derivation_path == "m/86'/0'/0'/0/0"
+    assert watched.origin_given
+
+
+def test_only_a_key_without_its_masters_origin_is_said_to_lack_it() -> None:
+    """Signers look keys up by their master's fingerprint: a bare account key cannot name it,
+    a key with its origin and a master key itself can."""
+    assert not parse_watch_key(BIP84_ZPUB, MAIN).origin_given
+    assert not parse_watch_key(f"wpkh({BIP84_ZPUB}/0/*)", MAIN).origin_given
+    with_origin = f"wpkh([{ABANDON_FINGERPRINT}/84h/0h/0h]{BIP84_ZPUB}/0/*)"
+    assert parse_watch_key(with_origin, MAIN).origin_given
+    assert parse_watch_key(TV1_MASTER, MAIN, AddressType.P2WPKH).origin_given
+    assert not parse_watch_key(f"wpkh({BIP84_PUBKEY})", MAIN).origin_given
 
 
 def test_a_bare_xpub_uses_its_own_fingerprint_like_bitcoin_core() -> None:
@@ -298,7 +313,7 @@ def test_a_multisig_slip132_key_is_refused() -> None:
 
 
 def test_a_slip132_key_that_contradicts_its_descriptor_is_refused() -> None:
-    with pytest.raises(WatchKeyError, match="p2wpkh addresses but the descriptor says p2tr"):
+    with pytest.raises(WatchKeyError, match=r"^a zpub is for p2wpkh addresses but the descrip"):
         parse_watch_key(f"tr({BIP84_ZPUB}/0/*)", MAIN)
 
 

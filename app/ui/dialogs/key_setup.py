@@ -250,7 +250,7 @@ class KeySetupDialog(QDialog):
             )
         except ValueError as exc:
             self._set_busy(False)
-            set_message(page.error, strings.WATCH_INVALID.format(reason=exc))
+            page.show_error(strings.WATCH_INVALID.format(reason=exc))  # Finish waits for an edit
             return
         except Exception as exc:
             self._set_busy(False)
