@@ -60,6 +60,7 @@ from app.services.errors import (
 from app.services.open_bids import fetch_open_bids
 from app.wallet.addresses import InvalidAddressError, Network
 from app.wallet.message import MessageScheme, SignatureError, verify_message
+from app.wallet.message_mismatch import SignatureMismatch, why_not_verified
 
 # Sent no later than this before the marketplace stops accepting the timestamp (travel time).
 SEND_MARGIN_MS: Final = 5_000
@@ -244,17 +245,43 @@ async def _verify(
         raise ImportedSignatureError(f"Paste the signature of the {what}.")
     try:
         independent = await ctx.run_cpu(_verified, address, message, signature, ctx.network)
-    except (SignatureError, InvalidAddressError) as exc:
+    except (SignatureError, InvalidAddressError):
+        why = await ctx.run_cpu(why_not_verified, address, message, signature, ctx.network)
         raise ImportedSignatureError(
-            f"The signature does not prove that {address} signed this {what} "
-            f"({type(exc).__name__}): it was changed, made for other text, or by another key. "
-            "Nothing was sent."
+            _REFUSALS[why].format(address=address, what=what) + " Nothing was sent."
         ) from None
     if not independent:
         raise ImportedSignatureError(
             f"The independent BIP-322 verifier did not check the signature of the {what}; "
             "nothing was sent."
         )
+
+
+# What went wrong, as far as the signature can tell (`why_not_verified`), in the user's words.
+_REFUSALS: Final = {
+    SignatureMismatch.NOT_BASE64: (
+        "This is not a base64 signature: paste the whole signature your wallet made."
+    ),
+    SignatureMismatch.NOT_A_SIGNATURE: (
+        "This is not a message signature (BIP-322 or BIP-137): paste the signature your wallet"
+        " made of the {what}."
+    ),
+    SignatureMismatch.LINE_ADDED: (
+        "This signs a different message: a line ending was added or changed. Sign the {what}"
+        " exactly as shown, with no line added."
+    ),
+    SignatureMismatch.OTHER_KEY: (
+        "The {what} was signed by another key, not by {address}: sign it with that address."
+    ),
+    SignatureMismatch.OTHER_MESSAGE: (
+        "{address} signed a different message: sign the {what} exactly as shown (check no"
+        " line was added or changed)."
+    ),
+    SignatureMismatch.UNKNOWN: (
+        "The signature does not prove that {address} signed this {what}: it signed a different"
+        " message (check no line was added) or was made by another key."
+    ),
+}
 
 
 def _verified(address: str, message: str, signature: str, network: Network) -> bool:

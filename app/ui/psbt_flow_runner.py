@@ -78,7 +78,8 @@ class FlowSteps(Generic[PlanT, ResultT]):
     dialog draws; `accept_fee` re-decides a plan once the user accepted its fee; `execute` signs
     and submits (or writes files). Both get what `open` gives, by default the connection's
     `ServiceContext` (asked again before `execute`: a lock meanwhile stops it); `signs`: that
-    context holds the keys, so the wallet is unlocked first. The offline signer opens its keys."""
+    context holds the keys, so the wallet is unlocked first. The offline signer opens its keys.
+    `signed_in_other_wallet`: a watch-only profile exports it, and the review says so."""
 
     title: str
     action: str | Callable[[PlanT], str]  # the dialog's button; from the plan when it counts it
@@ -88,6 +89,7 @@ class FlowSteps(Generic[PlanT, ResultT]):
     notes: Callable[[PlanT], Sequence[str]] = lambda _plan: ()
     accept_fee: Callable[[PlanT], PlanT] | None = None
     signs: bool = True
+    signed_in_other_wallet: bool = False
     open: Callable[[], Awaitable[Any]] | None = None
     failed: Callable[[BaseException], str] = failure_text
     working: str = strings.FLOW_SIGNING
@@ -135,6 +137,7 @@ class PsbtFlowRunner:
             title=steps.title,
             action=action,
             notes=list(steps.notes(plan)),
+            signed_here=not steps.signed_in_other_wallet,
         ):
             self._show(strings.FLOW_CANCELLED, "hint")
             return None

@@ -1,28 +1,30 @@
 """What a watch-only profile does where others sign: its keys are in another wallet.
 
 - A PSBT flow (Fund, Withdraw, Inscription bid; Listings has its own buttons) is reviewed by
-  the one flow runner as always, then written to a folder for the other wallet instead of
-  signed (`SignElsewhere.export`, services.offline.export_for_signing: the PSBT names its keys
-  by origin). `SignElsewhere.import_and_submit` reads that folder back once the signed PSBT is
-  saved in it: reviewed again, checked signature by signature, submitted the flow's way.
+  the one flow runner as always (saying nothing is signed here), then, once accepted, written
+  to a folder the user chooses for the other wallet instead of signed (`SignElsewhere.export`,
+  services.offline.export_for_signing: the PSBT names its keys by origin).
+  `SignElsewhere.import_and_submit` reads that folder back once the signed PSBT is saved in
+  it: reviewed again, checked signature by signature, submitted the flow's way.
 - A collection, trait or rune bid and a cancel need a message signature: the exact message (or
-  challenge) and the address that signs it are shown, the signature pasted back is verified
-  and sent (`place_bid_signed_elsewhere`, `cancel_signed_elsewhere`, services.signed_elsewhere).
+  challenge) and the address that signs it are shown with the time left to sign it, the
+  signature pasted back is verified and sent (`place_bid_signed_elsewhere`,
+  `cancel_signed_elsewhere`, services.signed_elsewhere); once that time has passed, the dialog
+  offers a new message (the pre-flight runs again) rather than a send the service would refuse.
 """
 
 from __future__ import annotations
 
-import time
 import weakref
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtWidgets import QPushButton, QWidget
 
 from app.ui import strings
-from app.ui.dialogs.sign_message_dialog import MessageToSign, SignMessageDialog
+from app.ui.dialogs.sign_message_dialog import Deadline, MessageToSign, SignMessageDialog
 from app.ui.file_dialogs import ask_folder
 from app.ui.profile_session import failure_text, profile_session, tracked
 from app.ui.psbt_flow_runner import FlowRun, FlowSteps, PsbtFlowRunner, Show
@@ -79,18 +81,22 @@ class SignElsewhere:
         steps: FlowSteps[PlanT, Any],
         items: Callable[[PlanT], Sequence[ExportItem]],
     ) -> Manifest | None:
-        """`steps`' review, then its PSBTs written for signing elsewhere (not signed here)."""
+        """`steps`' review, then (the folder asked once it is accepted) its PSBTs written for
+        signing elsewhere (not signed here)."""
         from app.services.offline import export_for_signing
 
-        folder = await self.ask_folder(self._parent, strings.ELSEWHERE_EXPORT_FOLDER)
-        if folder is None:
-            return None
+        chosen: list[Path] = []
 
-        async def execute(ctx: ServiceContext, plan: PlanT, _run: FlowRun) -> Manifest:
+        async def execute(ctx: ServiceContext, plan: PlanT, _run: FlowRun) -> Manifest | None:
+            folder = await self.ask_folder(self._parent, strings.ELSEWHERE_EXPORT_FOLDER)
+            if folder is None:
+                self._show(strings.ELSEWHERE_NOT_EXPORTED, "hint")
+                return None
+            chosen.append(folder)
             async with tracked(self._context, "psbt.export", folder=str(folder)):
                 return await export_for_signing(ctx, folder, items(plan))
 
-        exporting: FlowSteps[PlanT, Manifest] = FlowSteps(
+        exporting: FlowSteps[PlanT, Manifest | None] = FlowSteps(
             title=steps.title,
             action=strings.ELSEWHERE_EXPORT_ACTION,
             prepare=steps.prepare,
@@ -99,11 +105,13 @@ class SignElsewhere:
             notes=steps.notes,
             accept_fee=steps.accept_fee,
             signs=False,  # signed in the other wallet
+            signed_in_other_wallet=True,
             failed=steps.failed,
             working=strings.ELSEWHERE_EXPORTING,
         )
         manifest = await self._runner.run(exporting)
         if manifest is not None:
+            folder = chosen[0]
             _exported.setdefault(self._context, {})[folder.resolve()] = manifest
             files = ", ".join(item.psbt_file for item in manifest.items)
             text = strings.counted(
@@ -178,69 +186,94 @@ async def place_bid_signed_elsewhere(
     parent: QWidget, context: AppContext, spec: BidSpec
 ) -> BidOutcome | None:
     """Pre-flight `spec`, show its exact message to sign elsewhere, then verify and place
-    the signature pasted back; None when the user closed the dialog. Errors of the
-    pre-flight (rules, pools, the network) are raised for the tab to say."""
-    from app.services.signed_elsewhere import place_signed_bid, prepare_bid_message
+    the signature pasted back; None when the user closed the dialog. A new message (after
+    the 2 minutes passed) runs the pre-flight again. Errors of the pre-flight (rules, pools,
+    the network) are raised for the tab to say."""
+    from app.services.signed_elsewhere import (
+        SEND_MARGIN_MS,
+        BidToSign,
+        place_signed_bid,
+        prepare_bid_message,
+    )
 
     session = profile_session(context)
     await session.ensure_ready()
     ctx = session.read_context()
-    wanted = await prepare_bid_message(ctx, spec)
     placed: list[BidOutcome] = []
 
-    async def send(signatures: dict[str, str]) -> None:
+    async def send_signed(wanted: BidToSign, signatures: dict[str, str]) -> None:
         async with tracked(context, "bid.place", collection=spec.collection_slug):
             placed.append(await place_signed_bid(ctx, wanted, signatures[wanted.address]))
 
-    deadline = _wall_clock(wanted.deadline_ms, session.clock.now_ms())
-    dialog = SignMessageDialog(
-        title=strings.ELSEWHERE_BID_TITLE,
-        intro=strings.ELSEWHERE_BID_INTRO.format(address=wanted.address, deadline=deadline),
-        items=[MessageToSign(wanted.address, wanted.message, "bid-message.txt")],
-        send_label=strings.ELSEWHERE_SEND_BID,
-        send=send,
-        context=context,
-        deadline_ms=wanted.deadline_ms,
-        now_ms=session.clock.now_ms,
-        parent=parent,
-    )
-    return placed[0] if await dialog.run() and placed else None
+    while True:
+        wanted = await prepare_bid_message(ctx, spec)
+        dialog = SignMessageDialog(
+            title=strings.ELSEWHERE_BID_TITLE,
+            intro=strings.ELSEWHERE_BID_INTRO.format(address=wanted.address),
+            items=[MessageToSign(wanted.address, wanted.message, "bid-message.txt")],
+            send_label=strings.ELSEWHERE_SEND_BID,
+            send=partial(send_signed, wanted),
+            context=context,
+            deadline=Deadline(  # what this app still sends: the travel margin before it
+                wanted.deadline_ms - SEND_MARGIN_MS,
+                session.clock.now_ms,
+                strings.ELSEWHERE_TIME_UP,
+                strings.ELSEWHERE_RENEW_BID,
+            ),
+            parent=parent,
+        )
+        sent = await dialog.run()
+        if not dialog.renew_asked:
+            return placed[0] if sent and placed else None
 
 
 async def cancel_signed_elsewhere(
     parent: QWidget, context: AppContext, bid_ids: Sequence[str]
 ) -> CancelReport | None:
     """The challenge of each address that cancels `bid_ids`, signed elsewhere, verified and
-    used; None when the user closed the dialog."""
-    from app.services.signed_elsewhere import cancel_with_signatures, prepare_cancel
+    used; None when the user closed the dialog. The challenges' expiry is counted down; once
+    it passed, new challenges can be asked for."""
+    from app.services.signed_elsewhere import (
+        SEND_MARGIN_MS,
+        CancelToSign,
+        cancel_with_signatures,
+        prepare_cancel,
+    )
 
     session = profile_session(context)
     await session.ensure_ready()
     ctx = session.read_context()
-    wanted = await prepare_cancel(ctx, bid_ids)
     reports: list[CancelReport] = []
 
-    async def send(signatures: dict[str, str]) -> None:
+    async def send_signed(wanted: CancelToSign, signatures: dict[str, str]) -> None:
         async with tracked(context, "bids.cancel", count=len(wanted.bid_ids)):
             reports.append(await cancel_with_signatures(ctx, wanted, signatures))
 
-    items = [
-        MessageToSign(c.address, c.challenge, f"cancel-challenge-{n}.txt")
-        for n, c in enumerate(wanted.challenges, start=1)
-    ]
-    dialog = SignMessageDialog(
-        title=strings.ELSEWHERE_CANCEL_TITLE,
-        intro=strings.counted(strings.ELSEWHERE_CANCEL_INTRO, len(items)),
-        items=items,
-        send_label=strings.ELSEWHERE_SEND_CANCEL,
-        send=send,
-        context=context,
-        parent=parent,
-    )
-    return reports[0] if await dialog.run() and reports else None
-
-
-def _wall_clock(service_ms: int, service_now_ms: int) -> str:
-    """A time on the service's clock as this computer's local time of day."""
-    local = time.time() + (service_ms - service_now_ms) / 1000
-    return datetime.fromtimestamp(local).strftime("%H:%M:%S")
+    while True:
+        wanted = await prepare_cancel(ctx, bid_ids)
+        items = [
+            MessageToSign(c.address, c.challenge, f"cancel-challenge-{n}.txt")
+            for n, c in enumerate(wanted.challenges, start=1)
+        ]
+        expiries = [c.expires_at_ms for c in wanted.challenges if c.expires_at_ms is not None]
+        deadline = None
+        if expiries:  # the service said when: counted down, as it refuses a late one
+            deadline = Deadline(
+                min(expiries) - SEND_MARGIN_MS,
+                session.clock.now_ms,
+                strings.ELSEWHERE_CANCEL_TIME_UP,
+                strings.ELSEWHERE_RENEW_CANCEL,
+            )
+        dialog = SignMessageDialog(
+            title=strings.ELSEWHERE_CANCEL_TITLE,
+            intro=strings.counted(strings.ELSEWHERE_CANCEL_INTRO, len(items)),
+            items=items,
+            send_label=strings.ELSEWHERE_SEND_CANCEL,
+            send=partial(send_signed, wanted),
+            context=context,
+            deadline=deadline,
+            parent=parent,
+        )
+        sent = await dialog.run()
+        if not dialog.renew_asked:
+            return reports[0] if sent and reports else None

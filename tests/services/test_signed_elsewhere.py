@@ -150,8 +150,15 @@ async def test_a_bid_signed_elsewhere_is_verified_placed_and_cancelled(
     )
 
     forged = sign_message(collector.keys.ordinals, wanted.message).signature  # another key
-    with pytest.raises(ImportedSignatureError, match="does not prove"):
+    with pytest.raises(ImportedSignatureError, match="signed by another key") as refused:
         await place_signed_bid(watching, wanted, forged)
+    assert "Error" not in str(refused.value)  # said in words, not by an exception's name
+    for bad, says in (
+        ("not a signature", "not a base64 signature"),
+        (sign_message(collector.keys.payment, wanted.message + "\n").signature, "line ending"),
+    ):
+        with pytest.raises(ImportedSignatureError, match=says):
+            await place_signed_bid(watching, wanted, bad)
     signature = sign_message(collector.keys.payment, wanted.message).signature
     tampered = base64.b64encode(bytearray(base64.b64decode(signature))[:-1] + b"\x01").decode()
     with pytest.raises(ImportedSignatureError, match="Nothing was sent"):

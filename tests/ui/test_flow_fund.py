@@ -132,9 +132,10 @@ def test_watch_only_profile_shows_the_wallet_and_funds_by_exporting(
     gui_thread: GuiThreadWatch,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Addresses and public keys only: the balance and pools show; funding asks where to
-    write the PSBT for the wallet that signs (tests/ui/test_flow_signed_elsewhere.py follows
-    it to the end), and closing that question does nothing."""
+    """Addresses and public keys only: the balance and pools show; funding is reviewed (the
+    review says nothing is signed here), then asks where to write the PSBT for the wallet that
+    signs (tests/ui/test_flow_signed_elsewhere.py follows it to the end), and closing that
+    question writes nothing."""
     from embit import bip39
 
     from app.services.key_setup import save_watch_only
@@ -145,7 +146,7 @@ def test_watch_only_profile_shows_the_wallet_and_funds_by_exporting(
     from app.wallet.vault_file_store import FileStore
     from app.wallet.vault_models import MnemonicSecret, ProfileMeta
     from tests.ui.conftest import FAST_KDF
-    from tests.ui.flows import fund_bidding_wallet
+    from tests.ui.flows import fund_bidding_wallet, sandbox_post
 
     options = make_options()
     secret = MnemonicSecret(bip39.mnemonic_from_bytes(bytes(range(16))))
@@ -171,6 +172,8 @@ def test_watch_only_profile_shows_the_wallet_and_funds_by_exporting(
     qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
     assert app.context.watch_only and not app.context.wallet_lock.unlocked
     fund_bidding_wallet(app, qloop, 70_000)
+    sandbox_post(root, "/sandbox/faucet", {"address": keys.payment.address, "sats": 200_000})
+    sandbox_post(root, "/sandbox/mine", {"blocks": 1})  # coins to fund from
 
     gui_thread.start()
     app.window.show_tab("wallet")
@@ -189,12 +192,17 @@ def test_watch_only_profile_shows_the_wallet_and_funds_by_exporting(
 
     monkeypatch.setattr(SignElsewhere, "ask_folder", staticmethod(no_folder))
     assert tab.fund.import_button.isVisible()
-    dialogs = len(app.dialogs)
     type_into(qtbot, tab.fund.amount.edit, "10,000")
     click(qtbot, tab.fund.fund_button)
+    review = wait_dialog(qtbot, app, PsbtReviewDialog, timeout=30_000)
+    assert asked == []  # the folder is asked once the review is accepted
+    assert review.sign_button is not None
+    assert "nothing is signed here" in review.verdict_label.text()
+    assert "will be signed" not in review.verdict_label.text()
+    click(qtbot, review.sign_button)
     qtbot.waitUntil(lambda: asked == [strings.ELSEWHERE_EXPORT_FOLDER])
+    qtbot.waitUntil(lambda: tab.fund.message.text() == strings.ELSEWHERE_NOT_EXPORTED)
     qtbot.waitUntil(tab.fund.fund_button.isEnabled)
-    assert len(app.dialogs) == dialogs  # no folder: no review, nothing written
     gui_thread.assert_not_blocked()
 
 

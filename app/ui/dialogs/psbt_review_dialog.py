@@ -87,9 +87,11 @@ class PsbtReviewDialog(QDialog):
         title: str = strings.REVIEW_TITLE_DEFAULT,
         action: str = strings.REVIEW_SIGN,
         notes: Sequence[str] = (),
+        signed_here: bool = True,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
+        self.signed_here = signed_here  # False: exported for another wallet to sign
         if not plans:
             raise ValueError("PsbtReviewDialog needs at least one reviewed PSBT")
         self.setObjectName("psbt_review_dialog")
@@ -212,7 +214,8 @@ class PsbtReviewDialog(QDialog):
         return "error" if self.refused else "warning" if self.needs_consent else "ok"
 
     def _show_verdict(self) -> None:
-        set_message(self.verdict_label, verdict_text(self.plans), self._verdict_style())
+        text = verdict_text(self.plans, signed_here=self.signed_here)
+        set_message(self.verdict_label, text, self._verdict_style())
 
     @property
     def fee_accepted(self) -> bool:
@@ -251,11 +254,14 @@ class PsbtReviewDialog(QDialog):
         action: str,
         notes: Sequence[str] = (),
         context: AppContext | None = None,
+        signed_here: bool = True,
     ) -> bool:
         """Show the review window-modal (no nested loop); True when the user pressed `action`.
 
         Pass `context` so the dialog is announced on `context.dialog_opened` (tests drive it)."""
-        dialog = cls(plans, title=title, action=action, notes=notes, parent=parent)
+        dialog = cls(
+            plans, title=title, action=action, notes=notes, signed_here=signed_here, parent=parent
+        )
 
         def lock_changed(unlocked: bool) -> None:
             if not unlocked:  # locked (by hand or when idle) while reviewing: sign nothing

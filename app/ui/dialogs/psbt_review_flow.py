@@ -76,11 +76,18 @@ async def confirm(
     title: str,
     action: str,
     notes: Sequence[str] = (),
+    signed_here: bool = True,
 ) -> bool:
     from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 
     return await PsbtReviewDialog.ask(
-        parent, plans, title=title, action=action, notes=notes, context=context
+        parent,
+        plans,
+        title=title,
+        action=action,
+        notes=notes,
+        context=context,
+        signed_here=signed_here,
     )
 
 

@@ -59,7 +59,9 @@ def findings_text(review: Review, verdict: Verdict) -> str:
     return strings.REVIEW_FINDINGS + ":\n" + "\n".join(lines)
 
 
-def verdict_text(plans: Sequence[ReviewedPsbt]) -> str:
+def verdict_text(plans: Sequence[ReviewedPsbt], *, signed_here: bool = True) -> str:
+    """The review's verdict; `signed_here` False: a watch-only profile exports the PSBT for
+    its other wallet to sign, and the approval says nothing is signed here."""
     refused = [p for p in plans if not p.verdict.approved and not p.verdict.needs_fee_consent]
     consent = [p for p in plans if p.verdict.needs_fee_consent]
     if consent and not refused:
@@ -68,12 +70,15 @@ def verdict_text(plans: Sequence[ReviewedPsbt]) -> str:
         first = plans[0].verdict
         inputs = sorted({p.input_index for plan in plans for p in plan.verdict.to_sign})
         listed = ", ".join(str(i) for i in inputs)
+        one, every = (
+            (strings.REVIEW_APPROVED, strings.REVIEW_APPROVED_ALL)
+            if signed_here
+            else (strings.REVIEW_APPROVED_ELSEWHERE, strings.REVIEW_APPROVED_ALL_ELSEWHERE)
+        )
         if len(plans) == 1:
-            return strings.counted(
-                strings.REVIEW_APPROVED, len(inputs), flow=first.flow, inputs=listed
-            )
+            return strings.counted(one, len(inputs), flow=first.flow, inputs=listed)
         return strings.counted(
-            strings.REVIEW_APPROVED_ALL,
+            every,
             len(inputs),
             transactions=len(plans),
             flow=first.flow,

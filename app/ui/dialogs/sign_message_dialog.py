@@ -1,18 +1,21 @@
 """Sign in another wallet: the exact text to sign and the address that must sign it (copy, or
 save to a file), a field for each signature (paste, or open a file), and the button that has
-the signature verified and sent. A refusal (a signature that does not verify, one that came
-back too late) is said here and the dialog stays open to try again; a bid's message shows the
-seconds left in the marketplace's 2-minute window."""
+the signature verified and sent. A refusal (a signature that does not verify) is said here
+and the dialog stays open to try again. With a deadline (a bid's message: the marketplace's
+2-minute window; a cancel's challenge: its expiry) the time left is counted down; once it has
+passed, nothing can be sent and the dialog offers a new message instead (`renew_asked`)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer
-from PySide6.QtGui import QFont, QGuiApplication
+from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
@@ -37,6 +40,31 @@ if TYPE_CHECKING:
     from app.ui.context import AppContext
 
 Send = Callable[[dict[str, str]], Awaitable[None]]  # address -> signature; raises to refuse
+MESSAGE_LINES = 5  # the text to sign keeps this height whatever is said below it
+
+
+def wall_clock(service_ms: int, service_now_ms: int) -> str:
+    """A time on the service's clock as this computer's local time of day."""
+    local = time.time() + (service_ms - service_now_ms) / 1000
+    return datetime.fromtimestamp(local).strftime("%H:%M:%S")
+
+
+def time_left_text(seconds: int) -> str:
+    """ "58 s", or "9 min 58 s" from a minute on."""
+    if seconds < 60:
+        return strings.ELSEWHERE_SECONDS.format(seconds=seconds)
+    return strings.ELSEWHERE_MINUTES.format(minutes=seconds // 60, seconds=seconds % 60)
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """When what is signed stops being accepted, on the service's clock (`now_ms`), and what
+    to say and offer once it has."""
+
+    at_ms: int
+    now_ms: Callable[[], int]
+    passed: str  # what is said once it has passed
+    renew_label: str  # the button that makes a new message to sign
 
 
 @dataclass(frozen=True)
@@ -55,15 +83,18 @@ class _MessageBox(QGroupBox):
         self._dialog = dialog
         self.address = QLineEdit(item.address)
         self.address.setReadOnly(True)
+        self.address.setCursorPosition(0)  # its start shown, not its end
         self.message = QPlainTextEdit(item.message)
         self.message.setReadOnly(True)
         mono = QFont("monospace")
         mono.setStyleHint(QFont.StyleHint.TypeWriter)
         self.message.setFont(mono)
-        self.message.setMaximumHeight(96)
+        margins = 2 * (self.message.frameWidth() + int(self.message.document().documentMargin()))
+        lines = QFontMetrics(mono).lineSpacing() * MESSAGE_LINES
+        self.message.setFixedHeight(lines + margins)
         self.signature = QPlainTextEdit()
         self.signature.setTabChangesFocus(True)
-        self.signature.setMaximumHeight(64)
+        self.signature.setFixedHeight(64)
         copy_address = QPushButton(strings.ELSEWHERE_COPY_ADDRESS)
         copy_message = QPushButton(strings.ELSEWHERE_COPY_MESSAGE)
         self.save_button = QPushButton(strings.ELSEWHERE_SAVE_MESSAGE)
@@ -136,8 +167,7 @@ class SignMessageDialog(QDialog):
         send_label: str,
         send: Send,
         context: AppContext,
-        deadline_ms: int | None = None,
-        now_ms: Callable[[], int] | None = None,
+        deadline: Deadline | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -145,9 +175,10 @@ class SignMessageDialog(QDialog):
         self.setMinimumWidth(640)
         self._send = send
         self._context = context
-        self._deadline_ms = deadline_ms
-        self._now_ms = now_ms
+        self._deadline = deadline
         self._busy = False
+        self._expired = False
+        self.renew_asked = False  # closed to make a new message (the deadline passed)
         intro_label = message_label("hint")
         intro_label.setText(intro)
         self.boxes = [_MessageBox(item, self) for item in items]
@@ -156,13 +187,17 @@ class SignMessageDialog(QDialog):
         self.status = message_label("hint")
         self.status.setVisible(False)
         self.send_button = QPushButton(send_label)
+        self.renew_button = QPushButton(deadline.renew_label if deadline else "")
+        self.renew_button.setVisible(False)
         self.cancel_button = QPushButton(strings.BUTTON_CANCEL)
-        make_default(self.send_button, self.cancel_button)
+        make_default(self.send_button, self.cancel_button, self.renew_button)
         self.send_button.clicked.connect(self.send)
+        self.renew_button.clicked.connect(self.renew)
         self.cancel_button.clicked.connect(self.reject)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.send_button)
+        buttons.addWidget(self.renew_button)
         buttons.addWidget(self.cancel_button)
         layout = QVBoxLayout(self)
         layout.addWidget(intro_label)
@@ -174,10 +209,12 @@ class SignMessageDialog(QDialog):
         self._tick = QTimer(self)
         self._tick.setInterval(1_000)
         self._tick.timeout.connect(self._show_time_left)
-        if deadline_ms is not None and now_ms is not None:
+        if deadline is not None:
             self._tick.start()
             self._show_time_left()
         self.update_send()
+        if self.boxes:  # where the user pastes, not the address (read-only, copied by button)
+            self.boxes[0].signature.setFocus()
 
     # -- file dialogs (tests monkeypatch these two) ------------------------------------------
 
@@ -206,24 +243,67 @@ class SignMessageDialog(QDialog):
         }
 
     def update_send(self) -> None:
-        self.send_button.setEnabled(bool(self.signatures()) and not self._busy)
+        ready = bool(self.signatures()) and not self._busy and not self._expired
+        self.send_button.setEnabled(ready)
 
     def say(self, text: str, role: str = "hint") -> None:
         set_message(self.status, text, role)
+        self._fit()
+
+    def _fit(self) -> None:
+        """Grow to show every line: a window's layout does not count how its wrapped labels
+        grow, and would squeeze the message to sign instead."""
+        layout = self.layout()
+        if layout is None or not layout.hasHeightForWidth():
+            return
+        needed = layout.totalHeightForWidth(self.width())
+        if needed > self.height():
+            self.resize(self.width(), needed)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._fit()
 
     def copy(self, text: str, what: str) -> None:
         QGuiApplication.clipboard().setText(text)
         self.say(strings.COPIED.format(what=what), "ok")
 
+    def _time_is_up(self) -> bool:
+        deadline = self._deadline
+        return deadline is not None and deadline.now_ms() >= deadline.at_ms
+
     def _show_time_left(self) -> None:
-        if self._deadline_ms is None or self._now_ms is None:
+        deadline = self._deadline
+        if deadline is None or self._expired:
             return
-        left = (self._deadline_ms - self._now_ms()) // 1000
+        now = deadline.now_ms()
+        left = (deadline.at_ms - now) // 1000
         if left > 0:
-            set_message(self.time_left, strings.ELSEWHERE_TIME_LEFT.format(seconds=left), "hint")
-        else:
-            set_message(self.time_left, strings.ELSEWHERE_TIME_UP, "error")
-            self._tick.stop()
+            until = wall_clock(deadline.at_ms, now)
+            text = strings.ELSEWHERE_TIME_LEFT.format(left=time_left_text(left), deadline=until)
+            set_message(self.time_left, text, "hint")
+            self._fit()
+        elif not self._busy:  # sending: its outcome says what happened
+            self._expire()
+
+    def _expire(self) -> None:
+        """The deadline passed: one line says so, nothing can be sent, a new message can be
+        made instead."""
+        assert self._deadline is not None
+        self._expired = True
+        self._tick.stop()
+        set_message(self.time_left, self._deadline.passed, "error")
+        self.say("")  # fits the dialog to the lines shown
+        self.update_send()
+        self.renew_button.setVisible(True)
+        self.send_button.setDefault(False)
+        make_default(self.renew_button, self.send_button, self.cancel_button)
+        self.renew_button.setFocus()
+
+    def renew(self) -> None:
+        """Close, asking the caller for a new message to sign."""
+        self.renew_asked = True
+        self.reject()
 
     @async_slot()
     async def send(self) -> None:
@@ -236,7 +316,12 @@ class SignMessageDialog(QDialog):
         try:
             await self._send(self.signatures())
         except Exception as exc:
-            self.say(failure_text(exc), "error")  # a bug re-raises: the app's error dialog
+            text = failure_text(exc)  # a bug re-raises: the app's error dialog
+            self._busy = False
+            if self._time_is_up():  # refused as too late: said once, by the countdown's line
+                self._expire()
+            else:
+                self.say(text, "error")
             return
         finally:
             self._busy = False
