@@ -4,12 +4,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Body, Path
 from fastapi.responses import JSONResponse
+from pydantic import Field
 
 from app.sandbox.http.deps import NodeDep
 from app.sandbox.http.errors import NOT_FOUND, ApiError, error_responses
-from app.sandbox.http.params import AddressPath, InscriptionIdPath, OutpointPath
+from app.sandbox.http.params import (
+    INSCRIPTION_ID_PATTERN,
+    OUTPOINT_PATTERN,
+    AddressPath,
+    InscriptionIdPath,
+    OutpointPath,
+)
 from app.sandbox.http.schemas_ord import OrdAddress, OrdInscription, OrdOutput, OrdRune
 
 router = APIRouter(prefix="/ord", tags=["ord"], responses=error_responses(400, 413, 500))
@@ -40,6 +47,53 @@ def get_output(outpoint: OutpointPath, node: NodeDep) -> Any:
     if output is None:
         raise ApiError(404, NOT_FOUND, f"output {outpoint} not found")
     return output
+
+
+# ord's batch lookups take any number; the sandbox bounds a request to what a bulk review needs.
+MAX_BATCH = 1000
+OutpointList = Annotated[
+    list[Annotated[str, Field(pattern=OUTPOINT_PATTERN)]],
+    Body(max_length=MAX_BATCH, description="`<txid>:<vout>` strings"),
+]
+InscriptionIdList = Annotated[
+    list[Annotated[str, Field(pattern=INSCRIPTION_ID_PATTERN)]],
+    Body(max_length=MAX_BATCH, description="inscription ids `<txid>i<n>`"),
+]
+
+
+@router.post(
+    "/outputs",
+    response_model=list[OrdOutput],
+    responses=error_responses(404),
+    summary="several outputs in one request, in the order asked (ord's `POST /outputs`)",
+    description="404 when any of them is unknown, as `GET /ord/output/{outpoint}` answers.",
+)
+def post_outputs(outpoints: OutpointList, node: NodeDep) -> Any:
+    found = []
+    for outpoint in outpoints:
+        output = node.ord_served_output(outpoint.lower())
+        if output is None:
+            raise ApiError(404, NOT_FOUND, f"output {outpoint} not found")
+        found.append(output)
+    # A Response skips FastAPI's re-validation of up to MAX_BATCH outputs; the model documents it.
+    return JSONResponse(found)
+
+
+@router.post(
+    "/inscriptions",
+    response_model=list[OrdInscription],
+    responses=error_responses(404),
+    summary="several inscriptions in one request, in the order asked (ord's `POST /inscriptions`)",
+    description="404 when any of them is unknown, as `GET /ord/inscription/{id}` answers.",
+)
+def post_inscriptions(inscription_ids: InscriptionIdList, node: NodeDep) -> Any:
+    found = []
+    for inscription_id in inscription_ids:
+        inscription = node.ord_inscription(inscription_id.lower())
+        if inscription is None:
+            raise ApiError(404, NOT_FOUND, f"inscription {inscription_id} not found")
+        found.append(inscription)
+    return JSONResponse(found)
 
 
 @router.get(

@@ -35,6 +35,8 @@ EXPECTED_OPERATIONS = {
     ("get", "/esplora/block/{hash}"),
     ("get", "/ord/blockheight"),
     ("get", "/ord/output/{outpoint}"),
+    ("post", "/ord/outputs"),
+    ("post", "/ord/inscriptions"),
     ("get", "/ord/inscription/{inscription_id}"),
     ("get", "/ord/address/{address}"),
     ("get", "/ord/rune/{name}"),
