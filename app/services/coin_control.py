@@ -4,6 +4,7 @@ confirmations and what ord says it carries, or that ord has not indexed it yet.
     coins = await payment_coins(ctx)              # in the order coin selection prefers them
     chosen = [c.outpoint for c in coins if c.spendable][:2]
     plan = await prepare_funding(ctx, 100_000, coins=chosen)
+    balance = await payment_balance(ctx)          # the same coins, summed by what they may do
 
 Only a coin ord has indexed and that carries nothing may fund the bidding wallet (`spendable`);
 `refusal` says why another may not, in the words `prepare_funding` refuses it with. A coin ord
@@ -23,7 +24,15 @@ from app.net.errors import NetError
 from app.net.esplora import Utxo
 from app.services.context import ServiceContext
 
-__all__ = ["CoinUse", "PaymentCoin", "payment_coins", "preferred_order", "refusal"]
+__all__ = [
+    "CoinUse",
+    "PaymentBalance",
+    "PaymentCoin",
+    "payment_balance",
+    "payment_coins",
+    "preferred_order",
+    "refusal",
+]
 
 
 class CoinUse(StrEnum):
@@ -78,6 +87,30 @@ class PaymentCoin:
         return refusal(self.contents)
 
 
+@dataclass(frozen=True)
+class PaymentBalance:
+    """The payment address's coins summed by what funding may do with them (the rule of
+    `PaymentCoin.use`): `spendable` is what the next funding may spend, the rest is held."""
+
+    spendable: int  # indexed, carries nothing
+    carrying: int  # holds inscriptions or runes: funding never spends it
+    waiting: int  # ord has not indexed it yet
+    coins: int
+
+    @property
+    def total(self) -> int:
+        return self.spendable + self.carrying + self.waiting
+
+    @classmethod
+    def of(cls, coins: Iterable[PaymentCoin]) -> PaymentBalance:
+        sums = dict.fromkeys(CoinUse, 0)
+        count = 0
+        for coin in coins:
+            sums[coin.use] += coin.value
+            count += 1
+        return cls(sums[CoinUse.SPENDABLE], sums[CoinUse.CARRIES], sums[CoinUse.WAITING], count)
+
+
 def use_of(contents: OutpointContents | None) -> CoinUse:
     if contents is None:
         return CoinUse.WAITING
@@ -113,6 +146,12 @@ async def payment_coins(ctx: ServiceContext) -> list[PaymentCoin]:
         PaymentCoin(u.outpoint, u.value, _confirmations(u, tip), contents[u.outpoint])
         for u in ordered
     ]
+
+
+async def payment_balance(ctx: ServiceContext) -> PaymentBalance:
+    """What the payment address holds, and how much of it funding may spend (`payment_coins`'
+    errors)."""
+    return PaymentBalance.of(await payment_coins(ctx))
 
 
 async def _tip_height(ctx: ServiceContext) -> int | None:

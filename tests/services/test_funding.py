@@ -10,6 +10,7 @@ import pytest
 
 from app.core.signing_policy import FeeBounds, RefusalCode
 from app.services.bidding_wallet import bidding_wallet_balance, get_bidding_wallet
+from app.services.coin_control import payment_balance, payment_coins
 from app.services.context import ServiceContext
 from app.services.errors import (
     InsufficientFundsError,
@@ -76,6 +77,26 @@ async def test_assets_are_not_spent_even_when_cardinal_coins_fall_short(
     assert (
         "(2 coins carrying inscriptions or runes were left untouched)" in caught.value.user_message
     )
+
+
+async def test_the_spendable_payment_balance_is_what_funding_would_spend(
+    make_context: ContextFactory, keys: WalletKeys, asset_rich_keys: dict[str, str]
+) -> None:
+    """The Wallet tab's "spendable" figure counts the coins funding may spend, no more: asking
+    for more is refused with exactly that much available; the held coins make up the total."""
+    ctx = make_context(keys)
+    balance = await payment_balance(ctx)
+    coins = await payment_coins(ctx)
+    assert balance.spendable == 300_000 and balance.waiting == 0 and balance.coins == 3
+    assert balance.carrying == sum(
+        c.value for c in coins if c.outpoint != asset_rich_keys["cardinal"]
+    )
+    assert balance.total == sum(c.value for c in coins) > balance.spendable
+    with pytest.raises(InsufficientFundsError) as caught:
+        await prepare_funding(ctx, balance.spendable, fee_rate=2)
+    assert caught.value.available == balance.spendable
+    plan = await prepare_funding(ctx, balance.spendable - 1_000, fee_rate=2)
+    assert sum(c.value for c in plan.selection.coins) == balance.spendable
 
 
 async def test_ord_unreachable_refuses_and_sends_nothing(
