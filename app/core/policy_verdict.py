@@ -19,6 +19,7 @@ class Flow(StrEnum):
     INSCRIPTION_BID = "inscription bid"
     SECURE_LISTING = "secure listing"
     FUNDING = "funding"
+    END_LISTING = "listing end"
 
 
 class RefusalCode(StrEnum):

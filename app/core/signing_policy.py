@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from app.core.policy_end_listing import EndListingIntent, check_end_listing
 from app.core.policy_funding import FundingIntent, check_funding
 from app.core.policy_inscription_bid import InscriptionBidIntent, check_inscription_bid
 from app.core.policy_secure_listing import SecureListingIntent, check_secure_listing
@@ -29,9 +30,12 @@ from app.core.policy_verdict import (
 from app.core.policy_withdraw import WithdrawIntent, check_withdraw
 from app.core.psbt_review import Review
 
-Intent = WithdrawIntent | InscriptionBidIntent | SecureListingIntent | FundingIntent
+Intent = (
+    WithdrawIntent | InscriptionBidIntent | SecureListingIntent | FundingIntent | EndListingIntent
+)
 
 __all__ = [
+    "EndListingIntent",
     "FeeBounds",
     "FeeConsent",
     "Flow",
@@ -58,6 +62,8 @@ def flow_of(intent: Intent) -> Flow:
         return Flow.INSCRIPTION_BID
     if isinstance(intent, SecureListingIntent):
         return Flow.SECURE_LISTING
+    if isinstance(intent, EndListingIntent):
+        return Flow.END_LISTING
     return Flow.FUNDING
 
 
@@ -70,7 +76,7 @@ def with_fee_consent(intent: Intent, consent: FeeConsent | None) -> Intent:
         return replace(intent, fee_consent=consent)
     if isinstance(intent, InscriptionBidIntent):
         return replace(intent, fee_consent=consent)
-    if isinstance(intent, FundingIntent):
+    if isinstance(intent, FundingIntent | EndListingIntent):
         return replace(intent, fee_consent=consent)
     raise PolicyError(f"a {flow_of(intent)} has no fee of the user's to consent to")
 
@@ -85,4 +91,6 @@ def evaluate(review: Review, intent: Intent) -> Verdict:
         return check_secure_listing(review, intent)
     if isinstance(intent, FundingIntent):
         return check_funding(review, intent)
+    if isinstance(intent, EndListingIntent):
+        return check_end_listing(review, intent)
     raise PolicyError(f"no signing policy for {type(intent).__name__}")

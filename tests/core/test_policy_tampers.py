@@ -1,4 +1,4 @@
-"""The tamper table: every malicious variant of the four flows is refused with its specific
+"""The tamper table: every malicious variant of every flow is refused with its specific
 reason, naming the input or output at fault, and nothing is left to sign."""
 
 from __future__ import annotations

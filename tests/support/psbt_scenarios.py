@@ -1,4 +1,4 @@
-"""Realistic PSBTs of the four guarded flows, built with embit on regtest (test-only keys).
+"""Realistic PSBTs of the five guarded flows, built with embit on regtest (test-only keys).
 
 Each `Scenario` is a good case: the PSBT a correct service (or our own builder, for funding)
 would produce, the `ReviewContext` the app would assemble (our addresses, the service's, ord's
@@ -30,6 +30,7 @@ from app.core.psbt_review_context import (
 )
 from app.core.psbt_review_time import ChainTip
 from app.core.signing_policy import (
+    EndListingIntent,
     FeeBounds,
     FundingIntent,
     InscriptionBidIntent,
@@ -307,6 +308,29 @@ def funding() -> Scenario:
     return Scenario("funding", psbt, ctx, FundingIntent(100_000, FEES), p, coins, p.payment)
 
 
+def end_listing(runes: bool = False) -> Scenario:
+    """End our listing by moving the listed inscription (or runes, 10,000 sats) back to our
+    ordinals address; a plain 20,000-sat payment coin pays the 2,100-sat fee (~210 vB),
+    change to the payment address. Two keys sign: `signer` (ordinals) input 0, payment 1."""
+    p = parties()
+    item = coin(p.ordinals_spk, 10_000, _fill_taproot_key(p.ordinals))
+    pay = coin(p.payment_spk, 20_000)
+    psbt = build_psbt((item, pay), [(p.ordinals_spk, 10_000), (p.payment_spk, 17_900)])
+    carries = (
+        OutpointContents(runes=(RuneAmount("UNCOMMON•GOODS", 2_500),))
+        if runes
+        else OutpointContents((InscriptionAt(INSCRIPTION, 0),))
+    )
+    ctx = p.context((item, pay), contents={item.outpoint: carries, pay.outpoint: NOTHING})
+    intent = (
+        EndListingIntent(FEES, runes_outpoint=item.outpoint)
+        if runes
+        else EndListingIntent(FEES, inscription_id=INSCRIPTION)
+    )
+    name = "end_listing_runes" if runes else "end_listing"
+    return Scenario(name, psbt, ctx, intent, p, (item, pay), p.ordinals)
+
+
 SCENARIOS: dict[str, Callable[[], Scenario]] = {
     "withdraw": withdraw,
     "inscription_bid": inscription_bid,
@@ -314,4 +338,6 @@ SCENARIOS: dict[str, Callable[[], Scenario]] = {
     "secure_listing": secure_listing,
     "secure_listing_runes": lambda: secure_listing(runes=True),
     "funding": funding,
+    "end_listing": end_listing,
+    "end_listing_runes": lambda: end_listing(runes=True),
 }
