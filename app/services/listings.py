@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.core.limits import MAX_LISTINGS_PER_BULK_REQUEST
+from app.core.psbt_review_context import ReviewContext
 from app.core.psbt_review_summary import sats
 from app.core.signing_policy import Refusal, RefusalCode, SecureListingIntent, Verdict
 from app.net.errors import MarketplaceError, SecureListingUnsupported
@@ -41,6 +42,7 @@ from app.services.psbt_flow import (
     read_served_psbt,
     sign_plans,
 )
+from app.wallet.acp_ledger import AcpLedger
 from app.wallet.addresses import AddressType, KeyRole
 
 TAP_TRANSFER_EXPLANATION = (
@@ -179,19 +181,40 @@ async def prepare_listings(
     ]
     facts, _ = await asyncio.gather(gather_facts(ctx, outpoints), forget_spent_signatures(ctx))
     context = ctx.review_context(facts)
+    loop = asyncio.get_running_loop()
+
+    def report(done: int, total: int) -> None:  # from the executor: progress runs on the loop
+        if progress is not None:
+            loop.call_soon_threadsafe(progress, done, total)
+
+    reviews = [
+        (listing, psbt, item.label)
+        for item, listing, psbt in zip(items, listings, served, strict=True)
+    ]
+    planned = await ctx.run_cpu(review_listings, ctx.acp_ledger, context, reviews, report, cancel)
+    return ListingPlan(tuple(planned), listings[0].seller_receive_address)
+
+
+def review_listings(
+    ledger: AcpLedger | None,
+    context: ReviewContext,
+    reviews: Sequence[tuple[Listing, SecureListingPsbt, str]],
+    progress: Progress,
+    cancel: CancelToken | None,
+) -> list[PlannedListing]:
+    """Every (listing, served PSBT, label) reviewed with the secure listing policy, its
+    `indicesToSign` checked, then the batch against our live ANYONECANPAY signatures and
+    itself: one CPU pass (an executor), a cancel taking effect between items."""
     planned: list[PlannedListing] = []
-    for item, listing, psbt in zip(items, listings, served, strict=True):
+    for listing, psbt, label in reviews:
         if cancel is not None and cancel.cancelled:
-            raise OperationCancelledError(len(planned), len(items))
-        plan = await ctx.run_cpu(
-            decide, psbt.psbt_base64, context, intent_of(listing), KeyRole.ORDINALS, item.label
-        )
+            raise OperationCancelledError(len(planned), len(reviews))
+        plan = decide(psbt.psbt_base64, context, intent_of(listing), KeyRole.ORDINALS, label)
         check_indices(plan, psbt.indices_to_sign)
         planned.append(PlannedListing(listing, plan, psbt.indices_to_sign))
-        if progress is not None:
-            progress(len(planned), len(items))
-    await ctx.run_cpu(refuse_colliding, ctx.acp_ledger, [p.psbt for p in planned])
-    return ListingPlan(tuple(planned), listings[0].seller_receive_address)
+        progress(len(planned), len(reviews))
+    refuse_colliding(ledger, [p.psbt for p in planned])
+    return planned
 
 
 def check_indices(plan: PsbtPlan, indices_to_sign: Sequence[int]) -> None:
