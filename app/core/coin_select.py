@@ -1,12 +1,14 @@
-"""Coin selection for paying from a single-key address (funding the bidding wallet).
+"""Coin selection for paying from a single-key address (funding the bidding wallet; the fee of
+moving an item back to end its listing).
 
 Pure: the caller says which coins are cardinal (ord answered "no inscription, no runes" for
 each); a coin that carries anything, or whose contents are unknown, is never a candidate.
 
 `select_coins` takes the largest coins first (confirmed before unconfirmed) until the amount and
 the fee are covered; `spend_coins` spends exactly the coins the user chose (coin control);
-change below the dust limit is left to the fee rather than creating an output nobody can
-spend economically. Sizes are BIP-141 weights of the signed inputs, so the fee rate the
+`select_fee_coins` pays only a fee (the rest of the transaction balances itself); change
+below the dust limit is left to the fee rather than creating an output nobody can spend
+economically. Sizes are BIP-141 weights of the signed inputs, so the fee rate the
 transaction pays is at least the rate asked for.
 """
 
@@ -91,6 +93,34 @@ def select_coins(
     per_input, base, with_change = _weights(
         amount, fee_rate, spend_script, output_scripts, change_script
     )
+    return _largest_first(coins, amount, fee_rate, per_input, base, with_change)
+
+
+def select_fee_coins(
+    coins: Iterable[Coin],
+    fee_rate: Fraction,
+    spend_script: bytes,
+    fixed_weight: int,
+    change_script: bytes,
+) -> Selection:
+    """Coins (all of `spend_script`) paying only the fee of a transaction whose other inputs
+    and outputs balance each other and weigh `fixed_weight` (e.g. an item moved whole from
+    one of our addresses to another), plus change; `amount` is 0."""
+    if fee_rate <= 0:
+        raise CoinSelectionError("the fee rate must be positive")
+    per_input = input_weight(spend_script)
+    base = TX_OVERHEAD_WEIGHT + fixed_weight
+    return _largest_first(coins, 0, fee_rate, per_input, base, base + output_weight(change_script))
+
+
+def _largest_first(
+    coins: Iterable[Coin],
+    amount: int,
+    fee_rate: Fraction,
+    per_input: int,
+    base: int,
+    with_change: int,
+) -> Selection:
     ordered = sorted(coins, key=lambda c: (not c.confirmed, -c.value, c.outpoint))
     chosen: list[Coin] = []
     for coin in ordered:
