@@ -27,6 +27,7 @@ from app.sandbox.chain.keys import SandboxKeys
 from app.sandbox.chain.rawtx import ParsedTx, parse_hex_tx, parse_tx
 from app.sandbox.chain.recovery import reconcile
 from app.sandbox.chain.store import Store
+from app.sandbox.chain.traffic import add_traffic
 from app.sandbox.chain.transfer import transfer_inscription
 from app.sandbox.chain.wallet import Payment, SandboxWallet
 from app.sandbox.clock import ServiceClock
@@ -198,6 +199,15 @@ class Node:
             self._accepted(tx, tx.txid, events)
             return tx.txid, 0
 
+    def add_traffic(self, fee_rate: float, vbytes: int) -> list[str]:
+        """Fill the mempool with about `vbytes` of the sandbox wallet's transactions paying
+        `fee_rate` sat/vB (`traffic.add_traffic`); their txids, in the mempool."""
+        with self._locked() as events:
+            txs = add_traffic(self._wallet, fee_rate, vbytes)
+            for tx in txs:
+                self._accepted(tx, tx.txid, events)
+            return [tx.txid for tx in txs]
+
     def fee_estimates(self) -> dict[str, float]:
         """Esplora `GET /fee-estimates`: {"1": 1.0, ..., "25", "144", "504", "1008"} sat/vB."""
         with self._locked():
@@ -358,6 +368,18 @@ class Node:
             return None
         keys = ("rune", "spaced", "symbol", "divisibility", "number")
         return dict(zip(keys, row, strict=True))
+
+    def runes_page(self, offset: int, limit: int) -> tuple[list[Json], bool]:
+        """Etched runes, the newest first (ord's `/runes` order): `limit` from `offset`, and
+        whether more follow. Each as `rune()` gives it."""
+        keys = ("rune", "spaced", "symbol", "divisibility", "number")
+        with self._locked():
+            rows = self._store.conn.execute(
+                "SELECT rune, spaced, symbol, divisibility, number FROM runes "
+                "ORDER BY number DESC LIMIT ? OFFSET ?",
+                (limit + 1, offset),
+            ).fetchall()
+        return [dict(zip(keys, row, strict=True)) for row in rows[:limit]], len(rows) > limit
 
     def create_inscription(
         self,

@@ -12,7 +12,7 @@ from fastapi import APIRouter, FastAPI
 
 from app import __version__
 from app.sandbox.chain.node import Node
-from app.sandbox.http import routes_esplora, routes_ord, routes_scenario
+from app.sandbox.http import routes_esplora, routes_ord, routes_ord_runes, routes_scenario
 from app.sandbox.http.errors import install_error_handlers
 from app.sandbox.http.middleware import (
     BodyLimitMiddleware,
@@ -26,6 +26,7 @@ from app.sandbox.market.service import Market
 ROUTERS: tuple[APIRouter, ...] = (
     routes_esplora.router,
     routes_ord.router,
+    routes_ord_runes.router,
     routes_scenario.router,
 )
 

@@ -46,6 +46,16 @@ class OrdRune(BaseModel):
     parent: str | None = None
 
 
+class OrdRunesPage(BaseModel):
+    """ord's `/runes` and `/runes/<PAGE>`: `[id, entry]` pairs, the newest rune first, with
+    the neighbouring pages. The id is null on the sandbox, as in its `/rune/<RUNE>`."""
+
+    entries: list[tuple[str | None, OrdRuneEntry]]
+    more: bool
+    prev: int | None = None
+    next: int | None = None
+
+
 class InscriptionTrait(BaseModel):
     trait_type: str
     value: str

@@ -40,6 +40,8 @@ EXPECTED_OPERATIONS = {
     ("get", "/ord/inscription/{inscription_id}"),
     ("get", "/ord/address/{address}"),
     ("get", "/ord/rune/{name}"),
+    ("get", "/ord/runes"),
+    ("get", "/ord/runes/{page}"),
     ("get", "/sandbox/info"),
     ("post", "/sandbox/faucet"),
     ("post", "/sandbox/mine"),
