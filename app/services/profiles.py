@@ -253,6 +253,7 @@ class AppSettings:
     profiles: tuple[AppProfile, ...] = ()
     active: str | None = None
     theme: Theme = Theme.SYSTEM
+    notifications: bool = True  # desktop notifications of fills, sales, expiries...
 
     def get(self, name: str) -> AppProfile | None:
         return next((p for p in self.profiles if p.name == name), None)
@@ -306,7 +307,11 @@ class ProfileStore:
             raise ProfileFileError(f"{self.path} has version {doc.get('version')!r}")
         try:
             profiles = tuple(AppProfile.from_json(p) for p in doc.get("profiles", []))
-            return AppSettings(profiles, doc.get("active"), Theme(doc.get("theme", "system")))
+            notify = doc.get("notifications", True)
+            if not isinstance(notify, bool):
+                raise ValueError("notifications must be true or false")
+            theme = Theme(doc.get("theme", "system"))
+            return AppSettings(profiles, doc.get("active"), theme, notifications=notify)
         except (ValueError, TypeError) as exc:
             raise ProfileFileError(f"{self.path}: {exc}") from None
 
@@ -318,6 +323,7 @@ class ProfileStore:
             "version": FILE_VERSION,
             "active": settings.active,
             "theme": settings.theme.value,
+            "notifications": settings.notifications,
             "profiles": [p.to_json() for p in settings.profiles],
         }
         try:
