@@ -1,9 +1,10 @@
 """Start of the desktop app: time from process start to the main window shown, and resident
-memory then (sandbox start not included: it runs after the window is up).
+memory then (the sandbox start to a usable wallet: bench_ui_ready.py).
 
-Each run spawns `python -m app` on the offscreen platform with BIDWALLET_STARTUP_PROBE set: the
-app prints CLOCK_MONOTONIC (shared by every process on Linux) once the window is shown and its
-first events are processed, plus VmRSS, then closes. Scenarios:
+Each run spawns `python -m app` on the offscreen platform with BIDWALLET_STARTUP_PROBE set
+(app/ui/startup_probe.py): the app prints CLOCK_MONOTONIC (shared by every process on Linux)
+once the window is shown and its first events are processed, plus VmRSS, then closes.
+Scenarios:
 - "profile": an existing custom profile with a locked key (the usual start);
 - "first run": no profile (the window shows, the first-run dialog follows);
 - "offline": the offline signer.

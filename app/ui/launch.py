@@ -8,14 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import sys
-import time
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
 import qasync
-from PySide6.QtCore import QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
@@ -26,14 +23,11 @@ from app.ui.controller import AppController
 from app.ui.error_reporting import ErrorReporter
 from app.ui.icons import app_icon
 from app.ui.main_window import MainWindow
+from app.ui.startup_probe import install_startup_probe
 from app.ui.tabs import tabs_for
 from app.ui.theme import apply_theme
 
 log = logging.getLogger(__name__)
-
-# Benchmarks set this: print when the window is shown (CLOCK_MONOTONIC, shared by processes
-# on Linux) and the resident memory, then close.
-STARTUP_PROBE_ENV = "BIDWALLET_STARTUP_PROBE"
 
 
 def build_window(context: AppContext) -> MainWindow:
@@ -114,8 +108,7 @@ async def _main(
 
         smoke = start_smoke_test(window, reporter)
     window.show()
-    if os.environ.get(STARTUP_PROBE_ENV):
-        QTimer.singleShot(0, lambda: _report_startup(window))
+    install_startup_probe(window)  # benchmarks only (BIDWALLET_STARTUP_PROBE)
     start = window.run(window.controller.start())  # its errors reach the error dialog
     await closed.wait()
     if not start.done():
@@ -127,16 +120,3 @@ async def _main(
 
         return exit_code(smoke)
     return 0
-
-
-def _report_startup(window: MainWindow) -> None:
-    shown = time.monotonic()
-    rss_kb = 0
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                rss_kb = int(line.split()[1])
-    except OSError:
-        pass
-    print(f"window-shown {shown:.6f} rss-kb {rss_kb}", flush=True)
-    window.close()

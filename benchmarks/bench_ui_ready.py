@@ -1,0 +1,127 @@
+"""Start of the desktop app on the embedded sandbox, to the moment the user can act.
+
+Each run spawns `python -m app --sandbox` on the offscreen platform with
+BIDWALLET_STARTUP_PROBE=ready (app/ui/startup_probe.py): the app prints CLOCK_MONOTONIC (shared
+by every process on Linux) when its clients are connected ("Connected") and when the Wallet tab
+shows balances loaded over that connection with the wallet unlocked, then closes. Scenarios:
+- "first run": a new data directory each run: the sandbox profile is created, the sandbox
+  starts on an empty data directory, a demo key is made and funded (faucet, inscriptions,
+  runes, a block), then balances show. The probe must report funded=1.
+- "first run, no cached chain": the same with the prebuilt demo chain's cache emptied before
+  each run (the sandbox mines its initial chain itself, and caches it for later first runs).
+- "relaunch": the same data directory again: the sandbox resumes its chain, the demo key is
+  unlocked, balances show.
+
+Every run uses a data directory and cache directory (XDG_CACHE_HOME) of its own under a
+temporary directory: nothing of the user's is read or written.
+
+Run: .venv/bin/python -m benchmarks.bench_ui_ready [--runs 5]   (or ./dev bench ui_ready)
+Targets (issue 15): first run to a funded demo wallet <= 2 s; relaunch to Connected with
+balances shown <= 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+FIRST_RUN_TARGET_S = 2.0
+RELAUNCH_TARGET_S = 1.0
+
+
+@dataclass(frozen=True)
+class Sample:
+    window: float
+    connected: float
+    ready: float
+    funded: bool
+
+
+def one_start(data_dir: Path, cache_dir: Path) -> Sample:
+    env = dict(os.environ)
+    env |= {
+        "QT_QPA_PLATFORM": "offscreen",
+        "BIDWALLET_STARTUP_PROBE": "ready",
+        "BIDWALLET_DATA_DIR": str(data_dir),
+        "XDG_CONFIG_HOME": str(data_dir / "config"),  # window state: not the user's own
+        "XDG_CACHE_HOME": str(cache_dir),
+    }
+    started = time.monotonic()
+    result = subprocess.run(
+        [sys.executable, "-m", "app", "--sandbox"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    marks: dict[str, float] = {}
+    funded = False
+    for line in result.stdout.splitlines():
+        words = line.split()
+        if words and words[0] in ("window-shown", "connected", "ready"):
+            marks[words[0]] = float(words[1]) - started
+            if words[0] == "ready":
+                funded = "funded=1" in words
+    if "ready" not in marks or "connected" not in marks:
+        raise SystemExit(
+            f"no ready report (exit {result.returncode}):\n{result.stdout[-1000:]}\n"
+            f"{result.stderr[-3000:]}"
+        )
+    return Sample(marks["window-shown"], marks["connected"], marks["ready"], funded)
+
+
+def report(name: str, samples: list[Sample], target_s: float) -> None:
+    def ms(values: list[float]) -> str:
+        return (
+            f"{statistics.median(values) * 1000:5.0f} ms "
+            f"({min(values) * 1000:.0f}-{max(values) * 1000:.0f})"
+        )
+
+    ready = [s.ready for s in samples]
+    verdict = "ok" if statistics.median(ready) <= target_s else "OVER TARGET"
+    print(
+        f"  {name:<28} window {ms([s.window for s in samples])}, "
+        f"Connected {ms([s.connected for s in samples])}, "
+        f"balances shown {ms(ready)}  target <= {target_s:.1f} s: {verdict}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    runs = parser.parse_args().runs
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"UI ready on the sandbox, {runs} runs each (median; min-max); load average {load}")
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        cache = root / "cache"
+        one_start(root / "warm", cache)  # warm the OS file cache, build the chain cache once
+        first: list[Sample] = []
+        cold: list[Sample] = []
+        for number in range(runs):
+            first.append(one_start(root / f"first-{number}", cache))
+            cold_cache = root / f"cold-cache-{number}"
+            cold.append(one_start(root / f"cold-{number}", cold_cache))
+            shutil.rmtree(cold_cache, ignore_errors=True)
+        if not all(s.funded for s in first + cold):
+            raise SystemExit("a first run ended without a funded demo wallet")
+        relaunch = [one_start(root / "first-0", cache) for _ in range(runs)]
+        report("first run (funded wallet)", first, FIRST_RUN_TARGET_S)
+        report("first run, no cached chain", cold, FIRST_RUN_TARGET_S)
+        report("relaunch", relaunch, RELAUNCH_TARGET_S)
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"  load average after: {load}")
+
+
+if __name__ == "__main__":
+    main()
