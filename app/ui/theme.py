@@ -23,7 +23,7 @@ COLORS: Final[dict[str, dict[str, str]]] = {
         "text": "#1d2330",
         "muted": "#6b7280",
         "border": "#c9ced8",
-        "accent": "#d9750f",
+        "accent": "#cc6d0c",  # 3.3:1 on the window: a line or a focus ring in it reads
         "accent_text": "#ffffff",
         "error": "#b42318",
         "ok": "#16794c",

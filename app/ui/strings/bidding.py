@@ -16,10 +16,21 @@ WALLET_PAYMENT_WHAT: Final = "Payment address"
 WALLET_ORDINALS_WHAT: Final = "Ordinals address"
 WALLET_BIDDING_WHAT: Final = "Bidding wallet address"
 WALLET_ADDRESS_UNKNOWN: Final = "—"
-WALLET_BALANCE: Final = "Bidding wallet balance"
+WALLET_BALANCE: Final = "Balances"
 WALLET_CONFIRMED: Final = "Confirmed:"
 WALLET_UNCONFIRMED: Final = "Unconfirmed:"
-WALLET_TOTAL: Final = "Counts for bids:"
+WALLET_TOTAL: Final = "Bidding wallet (counts for bids):"
+WALLET_PAYMENT_SPENDABLE: Final = "Payment address, spendable:"
+WALLET_PAYMENT_SPENDABLE_TIP: Final = (
+    "What funding the bidding wallet may spend: the payment address's coins that ord has"
+    " indexed and that carry no inscription or runes."
+)
+WALLET_PAYMENT_OF_TOTAL: Final = "of {total} in total"
+WALLET_PAYMENT_ALL_SPENDABLE: Final = "all of its {total} can fund the bidding wallet"
+WALLET_PAYMENT_CARRYING: Final = "{sats} carry inscriptions or runes (never spent to fund)"
+WALLET_PAYMENT_WAITING: Final = "{sats} wait for the indexer"
+WALLET_PAYMENT_LOADING: Final = "Reading the payment address's coins…"
+WALLET_PAYMENT_UNKNOWN: Final = "Not known now: {reason}"
 WALLET_POOLS: Final = "Bid pools"
 WALLET_POOLS_HINT: Final = (
     "What each pool commits (its open bids plus their maker fees) against the balance."
@@ -110,6 +121,9 @@ FEE_CUSTOM: Final = "Custom"
 FEE_NO_ESTIMATES: Final = "No fee estimates: enter a rate yourself."
 POOL_CHART_LINE: Final = "{committed} of {balance} · open bids: {bids}"
 POOL_CHART_OVER: Final = "over by {over}"
+POOL_CHART_VALUE: Final = Counted("{sats} · {count} bid", "{sats} · {count} bids")
+POOL_CHART_BALANCE: Final = "Your balance: {balance}"
+POOL_CHART_AXIS_BTC: Final = "{btc} BTC"
 
 # -- Bid tab (UI-A) ------------------------------------------------------------------------
 TAB_BID: Final = "Bid"
@@ -206,7 +220,10 @@ BID_PREVIEW_FITS: Final = "yes"
 BID_PREVIEW_SHORT: Final = "no: {short} short"
 BID_PREVIEW_MESSAGE: Final = "Message to be signed (the timestamp is set when you place it):"
 BID_PREVIEW_NO_KEYS: Final = "Unlock the wallet to see the exact message."
-BID_PREVIEW_INCOMPLETE: Final = "The exact message shows here once the form is complete."
+BID_PREVIEW_READING_KEYS: Final = "Reading the wallet's addresses for the message…"
+BID_PREVIEW_INCOMPLETE: Final = (
+    "The exact message shows here once every field is filled in and follows the rules."
+)
 BID_PREVIEW_NO_BALANCE: Final = "The balance is not known yet: refresh the Wallet tab."
 BID_PLACE: Final = "&Place bid"
 BID_PLACING: Final = "Signing, checking the signature and sending…"
@@ -218,11 +235,57 @@ BID_PLACED: Final = Counted(
 BID_ATTEMPTS_ONE: Final = "Accepted at the first attempt."
 BID_ATTEMPTS_MANY: Final = "Accepted at attempt {n} ({why})."
 BID_NOT_PLACED: Final = "Not placed: {reason}"
+# The question before a bid message is signed (bid_confirm.py).
+BID_CONFIRM_TITLE: Final = "Sign this bid?"
+BID_CONFIRM_INTRO: Final = Counted(
+    "Your payment key signs this message and the bid is sent: {count:,} bid for {total} in"
+    " all, paid from the bidding wallet only if it fills.",
+    "Your payment key signs this message and the bids are sent: {count:,} bids for {total} in"
+    " all, paid from the bidding wallet only as they fill.",
+)
+BID_CONFIRM_POOLS: Final = "Pool:"
+BID_CONFIRM_POOL_LINE: Final = Counted("{pool}: {count:,} bid", "{pool}: {count:,} bids")
+BID_CONFIRM_PRICE: Final = "Price:"
+BID_CONFIRM_PRICE_ITEM: Final = "{price} per item"
+BID_CONFIRM_PRICE_RUNE: Final = "{price} for all the units together"
+BID_CONFIRM_QUANTITY: Final = "Quantity:"
+BID_CONFIRM_ITEMS: Final = Counted("{count:,} item", "up to {count:,} items")
+BID_CONFIRM_UNITS: Final = Counted("{count:,} unit", "{count:,} units")
+BID_CONFIRM_EXPIRY: Final = "Expires:"
+BID_CONFIRM_FEE_RATE: Final = "Fee rate:"
+BID_CONFIRM_MESSAGE: Final = (
+    "Message to be signed (its timestamp is set again at the moment it is signed):"
+)
+BID_CONFIRM_DONT_ASK: Final = "&Don't ask again (Settings turns this question back on)"
+BID_CONFIRM_SIGN: Final = "&Sign and place"
+BID_CONFIRM_CANCEL: Final = "Cancel"
+BID_CONFIRM_CANCELLED: Final = "Not placed: nothing was signed."
+BID_CONFIRM_NOT_SAVED: Final = "“Don't ask again” could not be saved: {reason}"
+SETTINGS_BIDS: Final = "Bids"
+SETTINGS_CONFIRM_BIDS: Final = "Ask before si&gning a bid, showing what will be signed"
 BID_ELSEWHERE_CLOSED: Final = "Not placed: nothing was sent."
 BID_NEED_SLUG: Final = "Enter the collection to bid on."
 BID_NEED_RUNE: Final = "Enter the rune to bid on."
 BID_NEED_PRICE: Final = "Enter a price."
 BID_EXPIRY_PAST: Final = "Choose a time at least 15 minutes from now."
+# The rules of app.core.bid_validation, said at the field (bid_messages.py).
+BID_RULE_PRICE_MIN: Final = "Offer at least {min} per item."
+BID_RULE_RUNE_PRICE_MIN: Final = "Offer at least {min} for all the units together."
+BID_RULE_PRICE_STEP: Final = "Prices go in steps of {step}{options}."
+BID_RULE_PRICE_OPTIONS: Final = ": {low} or {high}"
+BID_RULE_QUANTITY_MIN: Final = "Bid on at least 1 item."
+BID_RULE_UNITS_MIN: Final = "Bid on at least 1 unit."
+BID_RULE_TOO_MANY_BIDS: Final = (
+    "That makes {count:,} bids (one per item and trait); one request places at most {limit:,}:"
+    " lower the quantity or tick fewer traits."
+)
+BID_RULE_NO_TRAITS: Final = "Traits apply to a collection only: untick them."
+BID_RULE_TRAIT_TEXT: Final = "A trait needs a type and a value, like “Background: Blue”."
+BID_RULE_TRAIT_TWICE: Final = "The same trait is ticked twice: untick one."
+BID_RULE_WHAT_SLUG: Final = "A collection slug"
+BID_RULE_WHAT_RUNE: Final = "A rune name"
+BID_RULE_NAME_COLON: Final = "{what} never contains “:”: check it."
+BID_RULE_NAME_CONTROL: Final = "{what} never contains control characters: check it."
 
 # -- Open bids tab (UI-A) ------------------------------------------------------------------
 TAB_OPEN_BIDS: Final = "Open bids"

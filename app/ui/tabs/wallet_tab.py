@@ -1,6 +1,7 @@
-"""Wallet: the payment, ordinals and bidding wallet addresses, the bidding wallet's balance
-(confirmed and unconfirmed, refreshed on a timer and after every action), Fund, and a chart of
-the bid pools (what each commits against the balance)."""
+"""Wallet: the payment, ordinals and bidding wallet addresses; the balances (the bidding
+wallet's, confirmed and unconfirmed, refreshed on a timer and after every action, and beside it
+what the payment address may spend on funding, told apart from its total); Fund; and a chart
+of the bid pools (what each commits against the balance)."""
 
 from __future__ import annotations
 
@@ -21,9 +22,10 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui import strings
+from app.ui.async_tools import async_slot
 from app.ui.icons import set_themed_icon
 from app.ui.maker_fee_note import maker_fee_note
-from app.ui.profile_session import profile_session
+from app.ui.profile_session import NotReadyError, failure_text, profile_session
 from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.wallet_addresses import AddressRow
 from app.ui.tabs.wallet_fund import FundPanel
@@ -31,6 +33,7 @@ from app.ui.widgets import message_label, set_message
 from app.ui.widgets.pool_chart import PoolBar, PoolChart
 
 if TYPE_CHECKING:
+    from app.services.coin_control import PaymentBalance
     from app.services.open_bids import OpenBidsView
     from app.ui.context import AppContext
     from app.ui.controller import AppController
@@ -84,6 +87,13 @@ class WalletTab(QWidget):
         balance_form.addRow(strings.WALLET_TOTAL, self.total)
         balance_form.addRow(strings.WALLET_CONFIRMED, self.confirmed)
         balance_form.addRow(strings.WALLET_UNCONFIRMED, self.unconfirmed)
+        # The payment address beside it: what funding may spend, told apart from its total.
+        self.payment_spendable = QLabel("—")
+        self.payment_spendable.setToolTip(strings.WALLET_PAYMENT_SPENDABLE_TIP)
+        self.payment_held = message_label("hint")
+        balance_form.addRow(strings.WALLET_PAYMENT_SPENDABLE, self.payment_spendable)
+        balance_form.addRow("", self.payment_held)
+        self.payment_balance: PaymentBalance | None = None
 
         self.fund = FundPanel(context, controller)
 
@@ -179,6 +189,55 @@ class WalletTab(QWidget):
         set_message(self.pools_note, maker_fee_note(view.maker_fee), "hint")
         stamp = datetime.now().strftime("%H:%M:%S")
         self.updated_label.setText(strings.UPDATED_AT.format(time=stamp))
+        self.load_payment_balance()
+
+    @async_slot()
+    async def load_payment_balance(self) -> None:
+        """The payment address's spendable and total amounts, read with every refresh (a
+        funding, a fill or a coin from elsewhere changes them)."""
+        from app.services.errors import NetError, ServiceError
+
+        services = self.context.connection
+        if self.payment_balance is None:
+            set_message(self.payment_held, strings.WALLET_PAYMENT_LOADING, "hint")
+        try:
+            await self.session.ensure_ready()
+            ctx = self.session.read_context()
+            from app.services.coin_control import payment_balance  # loaded by ensure_ready
+
+            balance = await payment_balance(ctx)
+        except (NotReadyError, ServiceError, NetError) as exc:
+            if self.context.connection is services:
+                self.payment_balance = None
+                self.payment_spendable.setText("—")
+                reason = failure_text(exc)
+                set_message(self.payment_held, strings.WALLET_PAYMENT_UNKNOWN.format(reason=reason))
+            return
+        except Exception:
+            if self.context.connection is not services:
+                return  # the connection closed under the request
+            raise
+        self.show_payment_balance(balance)
+
+    def show_payment_balance(self, balance: PaymentBalance) -> None:
+        self.payment_balance = balance
+        self.payment_spendable.setText(amount_text(balance.spendable))
+        total = strings.SATS.format(sats=balance.total)
+        held = []
+        if balance.carrying:
+            sats = strings.SATS.format(sats=balance.carrying)
+            held.append(strings.WALLET_PAYMENT_CARRYING.format(sats=sats))
+        if balance.waiting:
+            held.append(
+                strings.WALLET_PAYMENT_WAITING.format(
+                    sats=strings.SATS.format(sats=balance.waiting)
+                )
+            )
+        if held:
+            text = "; ".join([strings.WALLET_PAYMENT_OF_TOTAL.format(total=total), *held])
+        else:
+            text = strings.WALLET_PAYMENT_ALL_SPENDABLE.format(total=total)
+        set_message(self.payment_held, text[0].upper() + text[1:] + ".", "hint")
 
     def _show_error(self, text: str) -> None:
         set_message(self.notice, text, "error" if self.session.public_keys else "hint")
