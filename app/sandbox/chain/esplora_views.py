@@ -9,7 +9,12 @@ from typing import Any
 
 from app.sandbox.chain.addresses import address_for_script
 from app.sandbox.chain.blocks import HEADER_SIZE, block_transactions
-from app.sandbox.chain.consensus import compact_size, sha256d
+from app.sandbox.chain.consensus import (
+    COINBASE_WEIGHT_RESERVE,
+    MAX_BLOCK_WEIGHT,
+    compact_size,
+    sha256d,
+)
 from app.sandbox.chain.errors import InvalidRequest
 from app.sandbox.chain.mempool import Mempool
 from app.sandbox.chain.rawtx import ParsedTx, parse_tx
@@ -18,7 +23,8 @@ from app.sandbox.chain.script_info import script_asm, script_type
 Json = dict[str, Any]
 TXID_PATTERN = re.compile(r"^[0-9a-f]{64}$")
 FEE_TARGETS = [*range(1, 26), 144, 504, 1008]
-BLOCK_VBYTES = 1_000_000
+# What a mined block holds (engine._template): the block weight less the coinbase's reserve.
+BLOCK_VBYTES = (MAX_BLOCK_WEIGHT - COINBASE_WEIGHT_RESERVE) // 4
 
 
 def check_txid(txid: Any) -> str:
@@ -239,8 +245,13 @@ def _inputs_json(conn: sqlite3.Connection, tx: ParsedTx) -> list[Json]:
 
 
 def fee_estimates(mempool: Mempool, floor: float) -> dict[str, float]:
-    """Fee rate needed to be within the first `n` blocks of the current mempool, never below
-    the relay minimum (an empty mempool gives the minimum for every target)."""
+    """For each confirmation target n, the fee rate a transaction needs to be among the first
+    n blocks mined from the current mempool: blocks are projected as the sandbox mines them
+    (BLOCK_VBYTES each, best fee rate first, like mempool.space's projected blocks), and the
+    rate is that of the transaction waiting just past n blocks' worth, the one to outbid.
+    Never below the relay minimum: with less than n blocks' worth waiting, the minimum is
+    enough (an empty mempool gives it for every target). A busy mempool
+    (`POST /sandbox/mempool/traffic`) makes them differ by target."""
     rates = mempool.fee_rates_at_depths([t * BLOCK_VBYTES for t in FEE_TARGETS])
     return {
         str(target): round(max(floor, rate or floor), 3)

@@ -48,6 +48,10 @@ class Mempool:
     def clear(self) -> None:
         self._entries.clear()
 
+    def vsize(self) -> int:
+        """The virtual size of every transaction waiting."""
+        return sum(e.tx.vsize for e in self._entries.values())
+
     def entries(self) -> list[MempoolEntry]:
         return list(self._entries.values())
 

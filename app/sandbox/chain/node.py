@@ -203,7 +203,7 @@ class Node:
         """Fill the mempool with about `vbytes` of the sandbox wallet's transactions paying
         `fee_rate` sat/vB (`traffic.add_traffic`); their txids, in the mempool."""
         with self._locked() as events:
-            txs = add_traffic(self._wallet, fee_rate, vbytes)
+            txs = add_traffic(self._wallet, self._engine.mempool, fee_rate, vbytes)
             for tx in txs:
                 self._accepted(tx, tx.txid, events)
             return [tx.txid for tx in txs]

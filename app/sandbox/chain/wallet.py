@@ -65,15 +65,24 @@ class SandboxWallet:
             for txid, vout, value, cb, height in rows
         ]
 
-    def pay(self, payments: Sequence[Payment], declare: DeclareFor | None = None) -> ParsedTx:
+    def pay(
+        self,
+        payments: Sequence[Payment],
+        declare: DeclareFor | None = None,
+        fee_rate: float = FUNDING_FEE_RATE,
+    ) -> ParsedTx:
         """Build, sign and accept a transaction paying `payments` (in order) from the miner
-        key, change last. `declare` writes the sandbox's declarations about it (inscription,
-        rune issue) in the same SQLite transaction that acknowledges it."""
+        key, change last, at `fee_rate` sat/vB. `declare` writes the sandbox's declarations
+        about it (inscription, rune issue) in the same SQLite transaction that acknowledges
+        it."""
         for p in payments:
             check_not_dust(p)
         needed = sum(p.value for p in payments)
-        funding = self.select(needed, fixed_inputs=0, outputs=len(payments) + 1)
-        tx = self.build(funding, payments)
+        extra = sum(max(0, len(p.script_pubkey) - 34) for p in payments)  # large outputs
+        funding = self.select(
+            needed + math.ceil(extra * fee_rate), 0, len(payments) + 1, fee_rate=fee_rate
+        )
+        tx = self.build(funding, payments, fee_rate=fee_rate)
         return self.accept(tx, declare)
 
     def accept(self, tx: ParsedTx, declare: DeclareFor | None = None) -> ParsedTx:
@@ -81,7 +90,12 @@ class SandboxWallet:
         return tx
 
     def select(
-        self, needed: int, fixed_inputs: int, outputs: int, exclude: Sequence[Coin] = ()
+        self,
+        needed: int,
+        fixed_inputs: int,
+        outputs: int,
+        exclude: Sequence[Coin] = (),
+        fee_rate: float = FUNDING_FEE_RATE,
     ) -> list[Coin]:
         """Funding coins worth `needed` sats plus the fee of the whole transaction."""
         skip = {(c.txid, c.vout) for c in exclude}
@@ -94,19 +108,24 @@ class SandboxWallet:
             total += coin.value
             inputs = fixed_inputs + len(chosen)
             vbytes = _OVERHEAD_VBYTES + inputs * _INPUT_VBYTES + outputs * _OUTPUT_VBYTES
-            if total >= needed + math.ceil(vbytes * FUNDING_FEE_RATE) + _CHANGE_FLOOR:
+            if total >= needed + math.ceil(vbytes * fee_rate) + _CHANGE_FLOOR:
                 return chosen
         raise InsufficientFunds(
             f"the sandbox wallet cannot fund {needed} sats right now; mine blocks to mature "
             "more coinbase coins"
         )
 
-    def build(self, coins: Sequence[Coin], outputs: Sequence[Payment]) -> ParsedTx:
+    def build(
+        self,
+        coins: Sequence[Coin],
+        outputs: Sequence[Payment],
+        fee_rate: float = FUNDING_FEE_RATE,
+    ) -> ParsedTx:
         """Sign `coins` -> `outputs` + a change output to the miner key that takes what is
         left after the fee (dropped into the fee when below dust)."""
         change = sum(c.value for c in coins) - sum(p.value for p in outputs)
         draft = self._sign(coins, [*outputs, Payment(self.change_script, max(change, 0))])
-        change -= math.ceil(draft.vsize * FUNDING_FEE_RATE) + 2  # + margin: signature lengths vary
+        change -= math.ceil(draft.vsize * fee_rate) + 2  # + margin: signature lengths vary
         if change < 0:
             raise InsufficientFunds("the selected coins do not cover the outputs and the fee")
         final = list(outputs)

@@ -27,6 +27,8 @@ from app.sandbox.http.schemas_scenario import (
     FaucetResponse,
     Info,
     InscriptionCreated,
+    MempoolTrafficRequest,
+    MempoolTrafficResponse,
     MineRequest,
     MineResponse,
     OrdMempoolMode,
@@ -140,6 +142,24 @@ def post_transfer(body: TransferRequest, node: NodeDep) -> Any:
 def post_clock(body: ClockRequest, node: NodeDep) -> Any:
     clock_ms = node.clock.advance(body.advanceMs)
     return {"clockMs": clock_ms, "clockOffsetMs": node.clock.offset_ms}
+
+
+@router.post(
+    "/mempool/traffic",
+    response_model=MempoolTrafficResponse,
+    responses=error_responses(409),
+    summary="fill the mempool with transactions at a fee rate (a busy network's fee estimates)",
+    description=(
+        "The sandbox's wallet sends about `vbytes` of transactions paying `feeRate` sat/vB "
+        "(OP_RETURN data: ord ignores them). Fee estimates follow the mempool by projected "
+        "block, so with more than a block's worth waiting they differ by confirmation target; "
+        "mining confirms them best fee rate first. Refused (409 MEMPOOL_BUSY) while the "
+        "mempool holds more than 6,000,000 vbytes."
+    ),
+)
+def post_mempool_traffic(body: MempoolTrafficRequest, node: NodeDep) -> Any:
+    txids = node.add_traffic(body.feeRate, body.vbytes)
+    return {"txids": txids, "feeEstimates": node.fee_estimates()}
 
 
 @router.post(

@@ -12,6 +12,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.sandbox.chain.catalog import SLUG_PATTERN
 from app.sandbox.chain.node import MAX_BLOCKS_PER_CALL, MAX_POSTAGE
+from app.sandbox.chain.traffic import (
+    MAX_TRAFFIC_FEE_RATE,
+    MAX_TRAFFIC_VBYTES,
+    MIN_TRAFFIC_VBYTES,
+)
 from app.sandbox.clock import MAX_ADVANCE_MS
 from app.sandbox.http.params import INSCRIPTION_ID_PATTERN, MAX_ADDRESS_CHARS
 
@@ -156,3 +161,15 @@ class Info(BaseModel):
     rateLimit: dict[str, float] | None = None
     # False while `POST /sandbox/ord/mempool {"indexed": false}` is in force.
     ordIndexesMempool: bool = True
+
+
+class MempoolTrafficRequest(StrictRequest):
+    """About `vbytes` of transactions paying `feeRate` sat/vB, added to the mempool."""
+
+    feeRate: Annotated[float, Field(ge=1, le=MAX_TRAFFIC_FEE_RATE)]
+    vbytes: Annotated[int, Field(ge=MIN_TRAFFIC_VBYTES, le=MAX_TRAFFIC_VBYTES)]
+
+
+class MempoolTrafficResponse(BaseModel):
+    txids: list[str]
+    feeEstimates: dict[str, float]  # `GET /esplora/fee-estimates` with them in the mempool

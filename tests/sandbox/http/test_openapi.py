@@ -53,6 +53,7 @@ EXPECTED_OPERATIONS = {
     ("post", "/sandbox/transfer"),
     ("post", "/sandbox/clock"),
     ("post", "/sandbox/ord/mempool"),
+    ("post", "/sandbox/mempool/traffic"),
     ("get", "/sandbox/addresses/{label}"),
     ("post", "/sandbox/bids/fill"),
     ("post", "/sandbox/inscription-bids/accept"),
