@@ -76,7 +76,9 @@ def test_the_spendable_payment_balance_is_shown_apart_from_the_total(
     held = tab.payment_held.text()
     total = f"{DEMO_FAUCET_SATS + balance.carrying:,} sats"
     assert held.startswith(f"Of {total} in total; ") and "carry inscriptions or runes" in held
-    form = tab.payment_spendable.parentWidget().layout()
+    box = tab.payment_spendable.parentWidget()
+    assert box is not None
+    form = box.layout()
     assert isinstance(form, QFormLayout)
     row_label = form.labelForField(tab.payment_spendable)
     assert isinstance(row_label, QLabel) and "spendable" in row_label.text()
