@@ -1,24 +1,29 @@
 """The window's first size shows the Wallet tab whole (no horizontal scroll bar, the first
 screen a new user sees); made narrower, the addresses elide in their middle while the copy
-button and the tooltip still give them whole. Check boxes draw a tick in both themes."""
+button and the tooltip still give them whole. At 1024x700 (a small laptop) every tab, with a
+funded wallet's data, fits without scrolling sideways. Check boxes draw a tick in both
+themes."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QSize
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QApplication, QScrollArea
+from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.services.profiles import Theme
-from app.ui.main_window import DEFAULT_SIZE, MINIMUM_SIZE
+from app.services.sandbox_process import SandboxProcess
+from app.ui.main_window import DEFAULT_SIZE, MINIMUM_SIZE, MainWindow
 from app.ui.tabs.wallet_tab import WalletTab
 from app.ui.theme import COLORS, apply_theme, check_mark_path, stylesheet
 from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import click, prepare_profile, unlock_by_typing
+from tests.ui.flows import click, open_funded_app, prepare_profile, unlock_by_typing
 
 
 @pytest.fixture
@@ -27,8 +32,44 @@ def light_theme_after(qapp: QApplication) -> Iterator[None]:
     apply_theme(qapp, Theme.LIGHT)  # the application is shared by every test
 
 
-def _scrolls_sideways(tab: WalletTab) -> bool:
-    return any(area.horizontalScrollBar().isVisible() for area in tab.findChildren(QScrollArea))
+def _scrolls_sideways(tab: QWidget) -> bool:
+    return any(
+        area.horizontalScrollBar().isVisible() for area in tab.findChildren(QAbstractScrollArea)
+    )
+
+
+def _sideways(window: MainWindow) -> list[str]:
+    """The tabs of `window` that scroll sideways, each shown in turn."""
+    found = []
+    for spec in window.tab_specs:
+        window.show_tab(spec.key)
+        tab = window.current_tab()
+        tab.layout() and tab.layout().activate()  # type: ignore[union-attr]
+        QApplication.processEvents()
+        if _scrolls_sideways(tab) or tab.minimumSizeHint().width() > tab.width():
+            found.append(spec.key)
+    return found
+
+
+SMALL_LAPTOP = QSize(1024, 700)
+
+
+def test_every_tab_fits_1024_by_700_without_scrolling_sideways(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+) -> None:
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    window = funded.app.window
+    window.resize(SMALL_LAPTOP)
+    wallet = window.tab("wallet")
+    assert isinstance(wallet, WalletTab)
+    qtbot.waitUntil(lambda: wallet.payment_balance is not None, timeout=20_000)
+    assert window.width() == SMALL_LAPTOP.width()
+    # A scroll bar shown at a size passed through goes once the layout settles.
+    qtbot.waitUntil(lambda: _sideways(window) == [], timeout=10_000)
 
 
 def test_the_wallet_tab_fits_the_first_size_and_elides_addresses_when_narrow(
@@ -63,6 +104,21 @@ def test_the_wallet_tab_fits_the_first_size_and_elides_addresses_when_narrow(
     assert tab.ordinals.address() == ordinals and tab.ordinals.text.toolTip() == ordinals
     click(qtbot, tab.ordinals.copy_button)
     assert QGuiApplication.clipboard().text() == ordinals
+
+
+def test_the_offline_signers_tabs_fit_1024_by_700(
+    qtbot: QtBot,
+    data_dir: Path,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+) -> None:
+    prepare_profile(data_dir)
+    app = open_app(make_options(offline=True))
+    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    window = app.window
+    window.resize(SMALL_LAPTOP)
+    assert [spec.key for spec in window.tab_specs] == ["psbt_files", "activity", "settings"]
+    qtbot.waitUntil(lambda: _sideways(window) == [], timeout=10_000)
 
 
 @pytest.mark.parametrize("name", ["light", "dark"])
