@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 
-from app import __version__
+from app import version
 
 NO_DISPLAY_EXIT_CODE = 3
 SMOKE_TEST_NEEDS_SANDBOX = (
@@ -19,12 +19,25 @@ SMOKE_TEST_NEEDS_SANDBOX = (
 )
 
 
+class _VersionAction(argparse.Action):
+    """argparse's "version" action, reading the version only when asked (not at every start)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        super().__init__(
+            option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show the version"
+        )
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(f"bidwallet {version()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="bidwallet",
         description="Desktop bidding wallet for Bitcoin inscriptions and runes.",
     )
-    parser.add_argument("--version", action="version", version=f"bidwallet {__version__}")
+    parser.add_argument("--version", action=_VersionAction)
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument(
         "--sandbox",
