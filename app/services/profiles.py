@@ -254,6 +254,7 @@ class AppSettings:
     active: str | None = None
     theme: Theme = Theme.SYSTEM
     notifications: bool = True  # desktop notifications of fills, sales, expiries...
+    confirm_bids: bool = True  # ask before a bid message is signed ("Don't ask again": False)
 
     def get(self, name: str) -> AppProfile | None:
         return next((p for p in self.profiles if p.name == name), None)
@@ -310,8 +311,17 @@ class ProfileStore:
             notify = doc.get("notifications", True)
             if not isinstance(notify, bool):
                 raise ValueError("notifications must be true or false")
+            confirm_bids = doc.get("confirm_bids", True)
+            if not isinstance(confirm_bids, bool):
+                raise ValueError("confirm_bids must be true or false")
             theme = Theme(doc.get("theme", "system"))
-            return AppSettings(profiles, doc.get("active"), theme, notifications=notify)
+            return AppSettings(
+                profiles,
+                doc.get("active"),
+                theme,
+                notifications=notify,
+                confirm_bids=confirm_bids,
+            )
         except (ValueError, TypeError) as exc:
             raise ProfileFileError(f"{self.path}: {exc}") from None
 
@@ -324,6 +334,7 @@ class ProfileStore:
             "active": settings.active,
             "theme": settings.theme.value,
             "notifications": settings.notifications,
+            "confirm_bids": settings.confirm_bids,
             "profiles": [p.to_json() for p in settings.profiles],
         }
         try:

@@ -1,7 +1,8 @@
 """`bidwallet --sandbox --smoke-test`: the built bundle's end-to-end check, through the real
 window and controller, as a user would go: the sandbox profile starts (child process, demo
 wallet), the Wallet tab funds the bidding wallet (its review dialog accepted here), the Bid tab
-places ONE collection bid on the first demo collection, and the sandbox lists it.
+places ONE collection bid on the first demo collection (its question before signing answered
+Sign), and the sandbox lists it.
 
 Prints `smoke-test ok bid=<id>` (stdout) or `smoke-test failed: <reason>` (stderr); the exit
 code comes from `exit_code`. It only ever confirms dialogs of a sandbox profile on a local
@@ -17,12 +18,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QObject, QTimer, SignalInstance
-from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QDialog, QPushButton
 
 from app.core.pools import bid_cost
 from app.services.profiles import ServiceKind
 from app.ui.error_reporting import ErrorReporter
 from app.ui.state.wallet_state import WalletState
+from app.ui.tabs.bid_confirm import BidConfirmDialog
 from app.ui.tabs.bid_form import COLLECTION
 from app.ui.tabs.bid_tab import BidTab
 from app.ui.tabs.wallet_tab import WalletTab
@@ -59,6 +61,7 @@ class SmokeTestDriver(QObject):
         self._entries: list[ActivityEntry] = []
         self._last_error = ""
         self._review_expected = False  # only the funding review is ever accepted
+        self._bid_question_expected = False  # and the question before the one bid is signed
         window.controller.ready.connect(self._on_ready)
         self.context.dialog_opened.connect(self._on_dialog)
         self.context.activity_added.connect(self._entries.append)
@@ -191,13 +194,17 @@ class SmokeTestDriver(QObject):
         await self._until("the bid preview", placeable, tab.state.updated, form.changed)
         before = {b.bid_id for b in (tab.state.view.bids if tab.state.view else ())}
         seen = len(self._entries)
+        self._bid_question_expected = True
         tab.place_button.click()
 
         def placed() -> bool | None:
             self._raise_on_failed_entry(seen, "bid.place", "bid not placed", tab.result.text())
             return any(e.action == "bid.place" and e.ok for e in self._entries[seen:]) or None
 
-        await self._until("the bid placement", placed, self.context.activity_added)
+        try:
+            await self._until("the bid placement", placed, self.context.activity_added)
+        finally:
+            self._bid_question_expected = False
 
         def in_bid_list() -> str | None:
             view = tab.state.view
@@ -292,6 +299,9 @@ class SmokeTestDriver(QObject):
 
         if not isinstance(dialog, QDialog):
             return
+        if isinstance(dialog, BidConfirmDialog) and self._bid_question_expected:
+            self._press_when_shown(dialog, dialog.sign_button)  # "Sign and place"
+            return
         if not isinstance(dialog, PsbtReviewDialog) or not self._review_expected:
             QTimer.singleShot(0, dialog.reject)
             self._fail(f"unexpected dialog {type(dialog).__name__} {dialog.windowTitle()!r}")
@@ -301,6 +311,24 @@ class SmokeTestDriver(QObject):
             self._fail(f"the funding review refused it: {dialog.verdict_label.text()}")
             return
         self._accept_when_shown(dialog)
+
+    def _press_when_shown(self, dialog: QDialog, button: QPushButton) -> None:
+        """Click `button` once `dialog` is open, for a sandbox profile only."""
+
+        def press() -> None:
+            if self._failure is not None:
+                return
+            if not dialog.isVisible():
+                QTimer.singleShot(RECHECK_MS, press)
+                return
+            problem = self._sandbox_problem()  # never sign for anything but the sandbox
+            if problem is not None:
+                dialog.reject()
+                self._fail(problem)
+                return
+            button.click()
+
+        QTimer.singleShot(0, press)
 
     def _accept_when_shown(self, dialog: QDialog) -> None:
         """Press Sign once the dialog is open (it is announced just before `open()`: a click

@@ -301,6 +301,19 @@ def wait_new_dialog(
     return dialog
 
 
+def place_from_bid_tab(qtbot: QtBot, app: AppHarness, tab: BidTab) -> dict[str, str]:
+    """Press Place and sign at the question before signing; what it showed (pools, price,
+    quantity, expiry, fee rate, and the message)."""
+    from app.ui.tabs.bid_confirm import BidConfirmDialog
+
+    before = len(app.dialogs)
+    click(qtbot, tab.place_button)
+    dialog = wait_new_dialog(qtbot, app, BidConfirmDialog, before, timeout=10_000)
+    shown = dict(dialog.values, message=dialog.message.toPlainText())
+    click(qtbot, dialog.sign_button)
+    return shown
+
+
 def paste_into(qtbot: QtBot, widget: QWidget, text: str) -> None:
     """Paste `text` with Ctrl+V (QTest cannot type characters such as the rune spacer •)."""
     from PySide6.QtGui import QGuiApplication

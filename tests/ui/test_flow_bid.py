@@ -20,9 +20,9 @@ from app.ui.tabs.wallet_tab import WalletTab
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import (
     bid_tab_ready,
-    click,
     fund_bidding_wallet,
     open_funded_app,
+    place_from_bid_tab,
     set_spin,
     type_into,
 )
@@ -73,7 +73,7 @@ def test_collection_bid_preview_place_and_listed(
     assert tab.form.price.value() == PRICE
 
     loads = tab.state.loads
-    click(qtbot, tab.place_button)
+    place_from_bid_tab(qtbot, app, tab)
     qtbot.waitUntil(lambda: tab.result.text().startswith("Placed:"), timeout=30_000)
     assert tab.result.text() == (
         f"Placed: {QUANTITY} bids in {slug}. Accepted at the first attempt."

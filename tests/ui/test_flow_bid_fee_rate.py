@@ -19,10 +19,10 @@ from app.ui.widgets.fee_picker import FeePicker
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import (
     bid_tab_ready,
-    click,
     fund_bidding_wallet,
     new_collection,
     open_funded_app,
+    place_from_bid_tab,
     sandbox_post,
     type_into,
 )
@@ -102,7 +102,7 @@ def test_a_bid_asks_the_chosen_rate_and_fills_at_it(
     assert tab.form.draft(0).fee_rate == BidFeeRate.custom(RATE)
     assert tab.fee_rate_label.text() == f"Asks to be filled at {RATE} sat/vB."
     assert tab.last_preview.placeable, tab.last_preview.errors
-    click(qtbot, tab.place_button)
+    place_from_bid_tab(qtbot, app, tab)
     qtbot.waitUntil(lambda: tab.result.text().startswith("Placed:"), timeout=30_000)
     gui_thread.assert_not_blocked()
 

@@ -26,10 +26,10 @@ from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import (
     SandboxClockSleeper,
     bid_tab_ready,
-    click,
     fund_bidding_wallet,
     new_collection,
     open_funded_app,
+    place_from_bid_tab,
     type_into,
 )
 from tests.ui.gui_thread import GuiThreadWatch
@@ -77,7 +77,7 @@ def test_rate_limited_placement_waits_then_succeeds(
         run_async(qloop, other.aclose())
 
     gui_thread.start()
-    click(qtbot, tab.place_button)
+    place_from_bid_tab(qtbot, app, tab)
     qtbot.waitUntil(lambda: tab.result.text().startswith(("Placed:", "Not placed")), timeout=30_000)
     assert tab.result.text() == (f"Placed: 1 bid in {slug}. Accepted at attempt 2 (rate limited).")
     # One wait, exactly what the service asked for (at most the 20 s of 40 traits).

@@ -23,6 +23,7 @@ from tests.ui.flows import (
     fund_bidding_wallet,
     open_funded_app,
     paste_into,
+    place_from_bid_tab,
     set_spin,
     type_into,
 )
@@ -72,7 +73,7 @@ def test_rune_bid_total_price_for_its_units(
     assert f":{TOTAL}:{UNITS}:" in message and f":{DEMO_RUNE}:" in message
     assert "\n" not in message  # no traits: the colon line alone
 
-    click(qtbot, tab.place_button)
+    place_from_bid_tab(qtbot, app, tab)
     qtbot.waitUntil(lambda: tab.result.text().startswith("Placed:"), timeout=30_000)
     assert tab.result.text() == (f"Placed: 1 bid in {DEMO_RUNE}. Accepted at the first attempt.")
     gui_thread.assert_not_blocked()

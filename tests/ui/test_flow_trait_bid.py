@@ -16,9 +16,9 @@ from app.services.sandbox_process import SandboxProcess
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import (
     bid_tab_ready,
-    click,
     fund_bidding_wallet,
     open_funded_app,
+    place_from_bid_tab,
     set_spin,
     tick_trait,
     type_into,
@@ -77,7 +77,7 @@ def test_trait_bid_with_three_traits(
         '{"trait_type":"Eyes","value":"🔥 Fire"},{"trait_type":"Hat","value":"Crown"}]'
     )
 
-    click(qtbot, tab.place_button)
+    place_from_bid_tab(qtbot, app, tab)
     qtbot.waitUntil(lambda: tab.result.text().startswith("Placed:"), timeout=30_000)
     assert tab.result.text().startswith("Placed: 6 bids in ")
     for label in (label for _, label in TRAITS):

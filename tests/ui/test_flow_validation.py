@@ -80,7 +80,7 @@ def test_every_field_says_what_is_wrong(
     # moves as its message comes and goes.
     price_at = widget_top(form.price)
     type_into(qtbot, form.slug, "bad:slug")
-    assert "must not contain ':'" in _error(tab, "slug")
+    assert _error(tab, "slug") == "A collection slug never contains “:”: check it."
     _retype(qtbot, form.slug, slug)
     assert _error(tab, "slug") == ""
     assert widget_top(form.price) == price_at
@@ -89,9 +89,12 @@ def test_every_field_says_what_is_wrong(
     type_into(qtbot, form.price.edit, "abc")
     assert _error(tab, "price") == "Enter an amount in sats, like 20,000."
     _retype(qtbot, form.price.edit, "500")
-    assert "at least 1,000 sats" in _error(tab, "price")
+    assert _error(tab, "price") == "Offer at least 1,000 sats per item."
+    assert tab.count_label.text() == "" and tab.pools.rowCount() == 0  # no "Fits: yes"
+    assert tab.message.toPlainText() == strings.BID_PREVIEW_INCOMPLETE
     _retype(qtbot, form.price.edit, "1,500")
-    assert "use 1,000 sats or 2,000 sats" in _error(tab, "price")
+    assert _error(tab, "price") == "Prices go in steps of 1,000 sats: 1,000 sats or 2,000 sats."
+    assert tab.count_label.text() == "" and tab.pools.rowCount() == 0
     form.price.unit.setCurrentIndex(1)  # BTC: the amount is kept, shown in BTC
     assert form.price.edit.text() == "0.000015"
     _retype(qtbot, form.price.edit, "0.000000001")
@@ -102,7 +105,8 @@ def test_every_field_says_what_is_wrong(
 
     # Quantity: at least 1.
     set_spin(qtbot, form.quantity, 0)
-    assert "quantity must be at least 1" in _error(tab, "quantity")
+    assert _error(tab, "quantity") == strings.BID_RULE_QUANTITY_MIN
+    assert tab.count_label.text() == "" and tab.pools.rowCount() == 0
     assert not tab.place_button.isEnabled()
     set_spin(qtbot, form.quantity, 1)
 
@@ -124,7 +128,7 @@ def test_every_field_says_what_is_wrong(
     assert form.traits.count_label.text() == strings.BID_TRAITS_LIMIT.format(limit=50)
     # 50 traits x 21 items = 1,050 bids: over the 1,000-bid cap, said at the quantity.
     set_spin(qtbot, form.quantity, 21)
-    assert "would place 1,050 bids" in _error(tab, "quantity")
+    assert _error(tab, "quantity").startswith("That makes 1,050 bids")
     set_spin(qtbot, form.quantity, 1)
     # Each trait is its own pool: 50 pools, each fits the balance on its own.
     assert tab.pools.rowCount() == 50 and tab.last_preview.placeable
@@ -151,6 +155,6 @@ def test_every_field_says_what_is_wrong(
     assert form.slug.text() == "" and form.price.value() is None and form.quantity.value() == 1
     assert _error(tab, "price") == ""  # emptied, not edited yet
     type_into(qtbot, form.price.edit, "5,000")
-    assert "at least 10,000 sats" in _error(tab, "price")
+    assert _error(tab, "price") == "Offer at least 10,000 sats for all the units together."
     assert not tab.place_button.isEnabled()
     gui_thread.assert_not_blocked()

@@ -4,8 +4,10 @@ a date and time), the fee rate the fill is asked at (the service's named rates w
 estimates, or sat/vB) and traits. Each field has its own message line under it, where the preview
 shows the rules it breaks: one line of height is kept for it even when empty, so nothing moves
 under the cursor while the user types, and a field that starts empty says it is missing only
-once it was edited (or Place was tried). Switching between ordinals and runes empties the
-fields whose meaning changes (the name, the price, the quantity). `draft(now_ms)` reads it all
+once it was edited (or Place was tried). Ordinals and runes each keep their own values
+(`bid_kind_memory`): switching shows the other kind's, never carries a name, price or quantity
+across. The rune field suggests the service's rune names matched whatever their spacers
+(`bid_rune_completion`). `draft(now_ms)` reads it all
 as a `BidDraft`; the rune's lookup in ord (pending, failed, etched) and a collection the service
 said it does not know are kept here for the tab to decide whether anything can be signed."""
 
@@ -34,6 +36,8 @@ from PySide6.QtWidgets import (
 from app.core.bid_fee_rate import MIN_BID_FEE_RATE, BidFeeRate, FeeRateName
 from app.core.limits import MAX_TRAITS_PER_REQUEST, MIN_BID_EXPIRY_MS
 from app.ui import strings
+from app.ui.tabs.bid_form_lines import MessageLine, with_message
+from app.ui.tabs.bid_kind_memory import STARTS_EMPTY, KindValues, apply_values, read_values
 from app.ui.tabs.bid_preview import (
     EXPIRY,
     KIND,
@@ -43,7 +47,8 @@ from app.ui.tabs.bid_preview import (
     TRAITS,
     BidDraft,
 )
-from app.ui.widgets import message_label, set_message
+from app.ui.tabs.bid_rune_completion import RuneCompletion
+from app.ui.widgets import message_label
 from app.ui.widgets.amount_edit import AmountEdit
 from app.ui.widgets.fee_picker import FeePicker, FeePreset
 from app.ui.widgets.trait_picker import TraitPicker
@@ -74,8 +79,6 @@ BID_FEE_PRESETS = tuple(
         (strings.BID_FEE_MINIMUM, strings.BID_FEE_MINIMUM_UNKNOWN, FeeRateName.MINIMUM),
     )
 )
-# Fields that start empty: "missing" is said only once the user edited them (or tried Place).
-STARTS_EMPTY = frozenset({SLUG, PRICE})
 
 
 class RuneLookup(Enum):
@@ -84,57 +87,6 @@ class RuneLookup(Enum):
     PENDING = "pending"  # not asked yet, or asking: its etched spelling is not known
     FAILED = "failed"  # not a rune name, no such rune, or ord could not be asked
     ETCHED = "etched"  # the field holds the etched spelling ord gave
-
-
-class MessageLine(QWidget):
-    """A field's line under it: the rule it breaks, else its hint. With `reserve`, one line of
-    height is kept even when both are empty (an empty line of the same style stands in), so
-    the fields below never move while the user types."""
-
-    def __init__(
-        self, hint: QLabel | None = None, *, reserve: bool = True, parent: QWidget | None = None
-    ) -> None:
-        super().__init__(parent)
-        self.hint = hint
-        self.error = message_label("error")
-        self.error.setVisible(False)
-        self.blank = message_label("hint")
-        self.blank.setText(" ")  # one line tall in the messages' own font and style
-        self.blank.setVisible(reserve)
-        self._reserve = reserve
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(0)
-        if hint is not None:
-            layout.addWidget(hint)
-        layout.addWidget(self.error)
-        layout.addWidget(self.blank)
-
-    def set_error(self, text: str) -> None:
-        set_message(self.error, text, "error")
-        self._show_one()
-
-    def set_hint(self, text: str, level: str = "hint") -> None:
-        if self.hint is not None:
-            set_message(self.hint, text, level)
-            self._show_one()
-
-    def _show_one(self) -> None:
-        hint_shown = self.hint is not None and bool(self.hint.text()) and not self.error.text()
-        if self.hint is not None:
-            self.hint.setVisible(hint_shown)
-        self.blank.setVisible(self._reserve and not hint_shown and not self.error.text())
-
-
-def _with_message(widget: QWidget, line: MessageLine) -> QWidget:
-    """`widget` with its message line under it."""
-    box = QWidget()
-    layout = QVBoxLayout(box)
-    layout.setContentsMargins(0, 0, 0, 0)
-    layout.setSpacing(2)
-    layout.addWidget(widget)
-    layout.addWidget(line)
-    return box
 
 
 class BidForm(QWidget):
@@ -168,7 +120,9 @@ class BidForm(QWidget):
         completer = QCompleter(self.slug_names, self)
         completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.slug_completer = completer
         self.slug.setCompleter(completer)
+        self.rune_completion = RuneCompletion(self.slug, self)
         self.slug_hint = message_label("hint")  # what the catalog says of the slug
         self.slug_hint.setVisible(False)
         self._searchable = True  # the suggestions are every collection the service has
@@ -178,6 +132,7 @@ class BidForm(QWidget):
         self._traits_typed: set[str] = set()  # slugs whose traits the service cannot list
         self._looked_up: set[str] = set()  # slugs the service described (their traits known)
         self._pristine = set(STARTS_EMPTY)  # fields not edited since they were emptied
+        self._kept: dict[bool, KindValues] = {}  # runes? -> the values of the kind not shown
         self.price = AmountEdit(step=1_000)
         self.price.setMaximumWidth(320)
         self.price_hint = message_label("hint")
@@ -246,7 +201,7 @@ class BidForm(QWidget):
                 )
                 self.lines[field_key] = line
                 self.messages[field_key] = line.error
-                form.addRow(row_label, _with_message(widget, line))
+                form.addRow(row_label, with_message(widget, line))
                 self.labels[field_key] = row_label
             row_label.setBuddy(widget.focusProxy() or widget)
         self.labels[SLUG].setBuddy(self.slug)
@@ -260,6 +215,7 @@ class BidForm(QWidget):
         self.slug.textChanged.connect(self._slug_changed)
         self.slug.editingFinished.connect(self._slug_committed)
         completer.activated.connect(self._slug_committed)
+        self.rune_completion.chosen.connect(self._rune_chosen)
         self.price.changed.connect(self.changed)
         self.quantity.valueChanged.connect(self.changed)
         self.expiry_at.dateTimeChanged.connect(self.changed)
@@ -342,6 +298,10 @@ class BidForm(QWidget):
         self.slug_names.setStringList([] if self.runes else sorted(self._collections))
         self._slug_changed()
 
+    def set_rune_names(self, names: Sequence[str]) -> None:
+        """The service's etched rune names, suggested in the rune field."""
+        self.rune_completion.set_names(names)
+
     def collection(self, slug: str) -> CollectionInfo | None:
         return self._collections.get(slug.strip())
 
@@ -354,6 +314,10 @@ class BidForm(QWidget):
         if slug and (self.runes or self.scope.currentData() == COLLECTION):
             self._pristine.discard(SLUG)
             self.slug_committed.emit(slug)
+
+    def _rune_chosen(self, _name: str) -> None:
+        self._touched(SLUG)
+        self._slug_committed()
 
     # -- what the catalog learnt -----------------------------------------------------------
 
@@ -420,19 +384,23 @@ class BidForm(QWidget):
         return not self.runes and self.scope.currentData() == COLLECTION
 
     def _kind_switched(self, *_: object) -> None:
-        """Ordinals <-> runes: a collection slug is no rune name, a price per item no total
-        and a quantity of items no number of units; those fields start again."""
-        for widget in (self.slug, self.price.edit, self.quantity):
-            widget.blockSignals(True)
-        self.slug.clear()
-        self.price.set_value(None)
-        self.quantity.setValue(1)
-        for widget in (self.slug, self.price.edit, self.quantity):
-            widget.blockSignals(False)
-        self._pristine = set(STARTS_EMPTY)
-        self._slug_changed()
+        """Ordinals <-> runes: the kind left keeps its values, the kind chosen gets its own
+        back (empty the first time); nothing crosses (`bid_kind_memory`)."""
+        leaving = not self.runes
+        self._kept[leaving] = read_values(self, leaving)
+        apply_values(self, self._kept.get(self.runes, KindValues()))
         self._layout_changed()
         self.edited.emit()
+
+    def pristine_fields(self) -> set[str]:
+        return set(self._pristine)
+
+    def set_pristine_fields(self, fields: frozenset[str]) -> None:
+        self._pristine = set(fields)
+
+    def refresh_slug(self) -> None:
+        """Re-read the name field (its traits, notes), as after an edit."""
+        self._slug_changed()
 
     def _layout_changed(self, *_: object) -> None:
         runes = self.runes
@@ -444,6 +412,9 @@ class BidForm(QWidget):
             strings.BID_RUNE_PLACEHOLDER if runes else strings.BID_COLLECTION_PLACEHOLDER
         )
         self.slug_names.setStringList([] if runes else sorted(self._collections))
+        # The rune field has its own suggestions (spacers ignored): Qt's would compare text.
+        self.slug.setCompleter(None if runes else self.slug_completer)  # type: ignore[arg-type]
+        self.rune_completion.active = runes
         self.labels[PRICE].setText(strings.BID_RUNE_PRICE if runes else strings.BID_PRICE)
         self.lines[PRICE].set_hint(strings.BID_RUNE_PRICE_HINT if runes else strings.BID_PRICE_HINT)
         self.price.step = 10_000 if runes else 1_000

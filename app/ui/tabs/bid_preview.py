@@ -1,8 +1,9 @@
 """The Bid tab's live preview, computed without widgets: from what the form holds (`BidDraft`)
-to every rule it breaks (each at its form field, from `app.core.bid_validation`), the number of
-bids, the pools it touches and whether each fits (`app.core.pools`), the fee rate the fill is
-asked at (`feeRate`, not signed), and the exact message the payment key will sign
-(`app.core.bid_message`)."""
+to every rule it breaks (each at its form field, from `app.core.bid_validation`, in the user's
+words: `bid_messages`), the number of bids, the pools it touches and whether each fits
+(`app.core.pools`; none of these while the price or quantity breaks a rule), the fee rate the
+fill is asked at (`feeRate`, not signed), and the exact message the payment key will sign
+(`app.core.bid_message`; only once no rule is broken)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from app.core.bid_request import (
 from app.core.bid_validation import validate_bid_request
 from app.core.pools import check_request_fits
 from app.ui import strings
+from app.ui.tabs.bid_messages import user_message
 from app.ui.widgets.fee_picker import rate_text
 
 if TYPE_CHECKING:
@@ -142,7 +144,9 @@ def _form_errors(
         skip.add("bidExpiry")
     for violation in validate_bid_request(request, now_ms):
         if violation.field.split("[", 1)[0] not in skip:
-            errors[form_field(violation.field)].append(violation.message)
+            text = user_message(violation, draft.runes, draft.target)
+            if text:
+                errors[form_field(violation.field)].append(text)
     return errors
 
 
@@ -157,7 +161,9 @@ def preview(
     """Everything the preview panel shows for `draft` at `now_ms` (the service clock)."""
     request = build_unsigned(draft, who, now_ms)
     errors = _form_errors(draft, request, now_ms)
-    if draft.price is None or draft.quantity < 1:
+    if draft.price is None or errors[PRICE] or errors[QUANTITY]:
+        # No count, total or pool for a price or quantity the service would refuse: the
+        # preview would say "places 1 bid … Fits: yes" of a request that cannot be placed.
         return BidPreview(errors, balance_known=balance is not None)
     count = request.bid_count()
     total = draft.price if draft.runes else count * draft.price
@@ -171,7 +177,8 @@ def preview(
             PoolLine(str(u.pool), u.committed, u.adding, u.available, u.shortfall)
             for u in report.pools
         )
-    message = bid_message(request) if who is not None and not errors[SLUG] else None
+    # The message is shown only as it would be signed: never for a request with a broken rule.
+    message = bid_message(request) if who is not None and not any(errors.values()) else None
     assumed = maker_fee if pools else None
     return BidPreview(errors, count, total, pools, message, balance is not None, assumed)
 

@@ -6,7 +6,8 @@ counted against the pools or offered to sign while the rune's etched name is not
 for a rune ord refused or a collection the service said it does not know. Place signs, checks
 the signature with the independent verifier and sends by the services' retry rules
 (`services.bids.place_bid`), showing any wait the rate limit imposes; its result stays shown
-until the user changes the form."""
+until the user changes the form. Before signing, it shows what will be signed and asks
+(`bid_confirm`, unless the user chose "Don't ask again")."""
 
 from __future__ import annotations
 
@@ -40,6 +41,7 @@ from app.ui.profile_session import NotReadyError, failure_text, profile_session,
 from app.ui.sign_elsewhere import place_bid_signed_elsewhere
 from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.bid_catalog import BidCatalog
+from app.ui.tabs.bid_confirm import confirm_bid
 from app.ui.tabs.bid_form import BidForm, RuneLookup
 from app.ui.tabs.bid_preview import (
     GENERAL,
@@ -286,7 +288,8 @@ class BidTab(QWidget):
     def _message_text(self, result: BidPreview, rune_pending: bool, refused: str | None) -> str:
         """The exact message, or why it cannot be shown yet (each true at that moment)."""
         if self.session.public_keys is None:
-            return strings.BID_PREVIEW_NO_KEYS
+            locked = not self.context.wallet_lock.unlocked and not self.context.watch_only
+            return strings.BID_PREVIEW_NO_KEYS if locked else strings.BID_PREVIEW_READING_KEYS
         if refused:
             return strings.BID_PREVIEW_NOTHING_TO_SIGN.format(reason=refused)
         if rune_pending and self.form.target():
@@ -340,7 +343,6 @@ class BidTab(QWidget):
         draft = self.form.draft(self.session.clock.now_ms())
         self.placing = True
         self.place_button.setEnabled(False)
-        set_message(self.result, strings.BID_PLACING, "hint")
         try:
             await self._place(draft)
         finally:
@@ -359,11 +361,22 @@ class BidTab(QWidget):
 
         try:
             if self.context.watch_only:  # the keys are in another wallet: it signs the message
+                set_message(self.result, strings.BID_PLACING, "hint")
                 placed = await place_bid_signed_elsewhere(self, self.context, spec)
                 # Closed: the user may have signed in the other wallet, but nothing was sent.
                 text = strings.BID_ELSEWHERE_CLOSED if placed is None else outcome_text(placed)
                 set_message(self.result, text, "hint" if placed is None else "ok")
                 return
+            self.session.signing_context()  # locked: said now, before any question
+            who = self._identity()
+            if who is None:
+                raise NotReadyError(strings.UNLOCK_TO_SIGN_HINT)
+            fee_rate = fee_rate_text(draft.fee_rate, self.form.fee_rate.estimate())
+            now = self.session.clock.now_ms()
+            if not await confirm_bid(self, self.context, draft, who, now, fee_rate):
+                set_message(self.result, strings.BID_CONFIRM_CANCELLED, "hint")
+                return
+            set_message(self.result, strings.BID_PLACING, "hint")
             async with tracked(self.context, "bid.place", collection=spec.collection_slug) as rec:
                 ctx = self.session.signing_context()
                 ctx.sleeper = NotifyingSleeper(ctx.sleeper, waiting)

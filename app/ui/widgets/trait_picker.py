@@ -28,6 +28,15 @@ from app.ui.widgets import message_label, set_message
 PAIR_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
+def _pair_item(pair: tuple[str, str]) -> QStandardItem:
+    """A checkable row showing "trait_type: value"."""
+    item = QStandardItem(f"{pair[0]}: {pair[1]}")
+    item.setData(pair, PAIR_ROLE)
+    item.setCheckable(True)
+    item.setEditable(False)
+    return item
+
+
 class TraitPicker(QWidget):
     changed = Signal()
 
@@ -79,11 +88,7 @@ class TraitPicker(QWidget):
         self.model.clear()
         for trait_type, values in traits:
             for value in values:
-                item = QStandardItem(f"{trait_type}: {value}")
-                item.setData((trait_type, value), PAIR_ROLE)
-                item.setCheckable(True)
-                item.setEditable(False)
-                self.model.appendRow(item)
+                self.model.appendRow(_pair_item((trait_type, value)))
         self.model.blockSignals(False)
         self.proxy.invalidate()
         self._checked = []
@@ -101,14 +106,8 @@ class TraitPicker(QWidget):
                 set_message(self.count_label, strings.BID_TRAITS_TYPED_BAD)
             return False
         pair = (trait_type, value)
-        if not any(
-            self.model.item(r).data(PAIR_ROLE) == pair for r in range(self.model.rowCount())
-        ):
-            item = QStandardItem(f"{trait_type}: {value}")
-            item.setData(pair, PAIR_ROLE)
-            item.setCheckable(True)
-            item.setEditable(False)
-            self.model.appendRow(item)
+        if pair not in self.pairs():
+            self.model.appendRow(_pair_item(pair))
         self.search.clear()
         return self.set_checked(pair, True) and pair in self._checked
 
@@ -125,6 +124,23 @@ class TraitPicker(QWidget):
     def selected(self) -> list[tuple[str, str]]:
         """The ticked (trait_type, value) pairs, in the order they were ticked."""
         return list(self._checked)
+
+    def pairs(self) -> list[tuple[str, str]]:
+        """Every pair offered, in list order (typed ones included)."""
+        return [self.model.item(r).data(PAIR_ROLE) for r in range(self.model.rowCount())]
+
+    def restore(
+        self, listed: Sequence[tuple[str, str]], checked: Sequence[tuple[str, str]]
+    ) -> None:
+        """Offer `listed` again (typed pairs the list lacks are added) and tick `checked`, in
+        that order: a form's earlier state coming back (the Bid tab's kinds)."""
+        offered = set(self.pairs())
+        for pair in listed:
+            if pair not in offered:
+                self.model.appendRow(_pair_item(pair))
+                offered.add(pair)
+        for pair in checked:
+            self.set_checked(pair, True)
 
     def set_checked(self, pair: tuple[str, str], checked: bool) -> bool:
         """Tick or untick `pair` as a click would; False when it is not offered."""
