@@ -92,7 +92,10 @@ def test_offline_signer_opens_saves_and_unlocks_without_any_network_client(
     assert tab.loaded is None
     click(qtbot, tab.open_button)
     expected = strings.OFFLINE_LOADED.format(
-        name="bid.psbt", inputs=1, outputs=2, signed=strings.OFFLINE_SIGNED_STATE[0]
+        name="bid.psbt",
+        inputs="1 input",
+        outputs="2 outputs",
+        signed=strings.OFFLINE_SIGNED_STATE[0],
     )
     qtbot.waitUntil(lambda: tab.file_status.text() == expected)
     assert not tab.save_button.isEnabled()  # nothing signed, nothing to save

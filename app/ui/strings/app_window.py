@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from app.ui.strings.plural import Counted
+
 APP_NAME: Final = "Bidwallet"
 ORG_NAME: Final = "Bidwallet"
 WINDOW_TITLE: Final = "Bidwallet"
@@ -270,6 +272,10 @@ SETTINGS_SAVED: Final = "Settings saved."
 SETTINGS_SAVED_RECONNECT_NETWORK: Final = "Settings saved. Reconnecting on {network}…"
 SETTINGS_SAVED_RECONNECT_URLS: Final = "Settings saved. Reconnecting to the new service URLs…"
 SETTINGS_SAVED_RECONNECT_RATE: Final = "Settings saved. Reconnecting to apply the request rate…"
+SETTINGS_SAVED_CONNECTED: Final = "Settings saved and applied: connected to {url}."
+SETTINGS_SAVED_NOT_CONNECTED: Final = (
+    "Settings saved, but the service is not connected: the status bar says why."
+)
 SETTINGS_INVALID: Final = "Not saved: {reason}"
 SETTINGS_INVALID_RATE: Final = "Not saved: the request rate above is not valid."
 SUFFIX_SAT_VB: Final = " sat/vB"
@@ -286,7 +292,9 @@ OFFLINE_SAVE: Final = "&Save signed PSBT…"
 OFFLINE_UNLOCK: Final = "&Unlock signing key…"
 OFFLINE_PROFILE: Final = "Signing &key:"
 OFFLINE_NO_FILE: Final = "No file opened."
-OFFLINE_LOADED: Final = "{name}: a PSBT with {inputs} inputs and {outputs} outputs, {signed}."
+OFFLINE_LOADED: Final = "{name}: a PSBT with {inputs} and {outputs}, {signed}."
+OFFLINE_INPUTS: Final = Counted("{count} input", "{count} inputs")
+OFFLINE_OUTPUTS: Final = Counted("{count} output", "{count} outputs")
 OFFLINE_SIGNED_STATE: Final = ("not signed yet", "partly signed", "signed")
 OFFLINE_NOT_A_PSBT: Final = "{name} is not a PSBT file Bidwallet can read: {reason}."
 OFFLINE_READ_FAILED: Final = "{name} could not be read: {reason}."

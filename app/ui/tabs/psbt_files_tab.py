@@ -182,8 +182,8 @@ class PsbtFilesTab(QWidget):
         self.set_signed(None)
         text = strings.OFFLINE_LOADED.format(
             name=path.name,
-            inputs=loaded.inputs,
-            outputs=loaded.outputs,
+            inputs=strings.counted(strings.OFFLINE_INPUTS, loaded.inputs),
+            outputs=strings.counted(strings.OFFLINE_OUTPUTS, loaded.outputs),
             signed=strings.OFFLINE_SIGNED_STATE[loaded.sign_state],
         )
         if self.export_folder is None:
