@@ -5,12 +5,15 @@
 
 A secure listing is our ALL|ANYONECANPAY signature over the item's output: it stays valid
 while that output is unspent, whatever the service says. So ending it spends the output: input
-0 is the item (our ordinals address), the other inputs plain coins of the payment address that
-pay the fee; output 0 gives the item's whole value back to our ordinals address (ord's
-first-in-first-out rule puts the inscribed sat, or the runes, there), output 1 the change.
-The ordinals address is the wallet's only one (the wallet watches that address, so the item
-stays in view); a new output there is what ends the listing, on the service (the spec's check:
-the item has not moved) and for anyone holding the old signature.
+0 is the item (our ordinals address), the other inputs plain, confirmed coins of the payment
+address that pay the fee (an unconfirmed coin's transaction could be replaced by its sender,
+dropping the move and reviving the listing); output 0 gives the item's whole value back to
+our ordinals address (ord's first-in-first-out rule puts the inscribed sat, or the runes,
+there), output 1 the change. The ordinals address is the wallet's only one (the wallet
+watches that address, so the item stays in view); a new output there is what ends the
+listing, on the service (the spec's check: the item has not moved) and, once it confirms, for
+anyone holding the old signature: until then a holder of it can still race the move with a
+purchase (which pays the price).
 
 We build it, and the end-listing policy (`app.core.policy_end_listing`) still reviews it like a
 PSBT from anyone: a bug here cannot send the item or the coins elsewhere. Two keys sign it
@@ -38,7 +41,7 @@ from app.core.coin_select import (
 from app.core.psbt_review_context import Role
 from app.core.signing_policy import EndListingIntent
 from app.net.errors import BroadcastRejected, NetError
-from app.services.coin_control import payment_coins
+from app.services.coin_control import PaymentCoin, payment_coins
 from app.services.context import ReviewFacts, ServiceContext
 from app.services.errors import BroadcastError, InsufficientFundsError, ServiceError
 from app.services.funding import RBF_SEQUENCE, choose_fee_rate
@@ -105,13 +108,17 @@ async def prepare_end_listing(
             "has moved already (refresh the list)."
         )
     payment = ctx.payment_public
-    spendable = [Coin(c.outpoint, c.value, c.confirmed) for c in coins if c.spendable]
+    # Confirmed coins only: the move must not hang on a transaction someone else can replace.
+    spendable = [Coin(c.outpoint, c.value, True) for c in coins if c.spendable and c.confirmed]
     fixed = input_weight(ordinals.script_pubkey) + output_weight(ordinals.script_pubkey)
     try:
         selection = select_fee_coins(
             spendable, rate, payment.script_pubkey, fixed, payment.script_pubkey
         )
     except NotEnoughFunds as exc:
+        pending = [c for c in coins if c.spendable and not c.confirmed]
+        if pending:
+            raise _unconfirmed_only(pending) from None
         skipped = sum(1 for c in coins if c.inscriptions or c.runes)
         waiting = [c for c in coins if not c.indexed]
         raise InsufficientFundsError(
@@ -145,6 +152,18 @@ async def prepare_end_listing(
         end_label(item),
     )
     return EndListingPlan(item, plan, selection, rate)
+
+
+def _unconfirmed_only(pending: list[PaymentCoin]) -> ServiceError:
+    one = len(pending) == 1
+    count = "1 unconfirmed coin" if one else f"{len(pending)} unconfirmed coins"
+    them, they = ("it", "it confirms") if one else ("them", "they confirm")
+    return ServiceError(
+        "Ending a listing pays its fee only with confirmed coins, and the payment address's "
+        f"confirmed coins cannot pay it; its {count} ({sum(c.value for c in pending):,} sats) "
+        f"could be replaced by whoever sent {them}, which would undo the move and keep the "
+        f"listing valid. Try again once {they}."
+    )
 
 
 def _build_psbt(

@@ -1,0 +1,63 @@
+"""Ending a secure listing, as an attacker sees it, against a real sandbox process.
+
+A listing's ALL|ANYONECANPAY signature stays valid until the item's output is spent by a
+transaction that stays spent. The move that ends it must therefore not hang on anything
+someone else can undo: a fee coin whose own transaction is still unconfirmed can be replaced
+by whoever funded it (the service itself, for a withdrawal from the 1-of-2 bidding wallet),
+which drops the move from every mempool and revives the listing while the service and this
+wallet say it ended.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from app.services.context import ServiceContext
+from app.services.end_listing import prepare_end_listing
+from app.services.errors import ServiceError
+from app.services.listings_inventory import held_items
+from tests.services.conftest import ContextFactory, SandboxControl
+from tests.services.test_listings import inscribe
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+FEE_COIN = 50_000
+
+
+async def _bare_with_item(
+    make_context: ContextFactory, make_keys: object, sandbox: SandboxControl
+) -> tuple[ServiceContext, str]:
+    """A wallet holding one confirmed inscription and no payment coin yet."""
+    ctx = make_context(make_keys())  # type: ignore[operator]
+    inscription = (await inscribe(sandbox, ctx.ordinals_address))["inscriptionId"]
+    return ctx, inscription
+
+
+async def test_an_unconfirmed_fee_coin_is_not_spent_to_end_a_listing(
+    make_context: ContextFactory, make_keys: object, sandbox: SandboxControl
+) -> None:
+    ctx, inscription = await _bare_with_item(make_context, make_keys, sandbox)
+    pending = await sandbox.faucet(ctx.payment_address, FEE_COIN, mine=False)
+    item = next(i for i in await held_items(ctx) if i.inscription_id == inscription)
+
+    with pytest.raises(ServiceError, match="only with confirmed coins") as refused:
+        await prepare_end_listing(ctx, item, fee_rate=2)
+    assert "1 unconfirmed coin" in str(refused.value)
+
+    # Once it confirms, the same coin pays.
+    await sandbox.mine()
+    plan = await prepare_end_listing(ctx, item, fee_rate=2)
+    assert plan.psbt.verdict.approved
+    assert [c.outpoint for c in plan.selection.coins] == [pending]
+
+
+async def test_confirmed_coins_pay_even_beside_an_unconfirmed_larger_one(
+    make_context: ContextFactory, make_keys: object, sandbox: SandboxControl
+) -> None:
+    ctx, inscription = await _bare_with_item(make_context, make_keys, sandbox)
+    confirmed = await sandbox.faucet(ctx.payment_address, FEE_COIN)
+    await sandbox.faucet(ctx.payment_address, 10 * FEE_COIN, mine=False)
+    item = next(i for i in await held_items(ctx) if i.inscription_id == inscription)
+
+    plan = await prepare_end_listing(ctx, item, fee_rate=2)
+    assert [c.outpoint for c in plan.selection.coins] == [confirmed]
