@@ -15,6 +15,7 @@ from app.core.poll_schedule import PollSchedule, PollTiming
 from app.services.bids import BidSpec, place_bid
 from app.services.cancel import cancel_bids
 from app.services.context import ServiceContext
+from app.services.listings import ListingItem, execute_listings, prepare_listings
 from app.services.open_bids import fetch_open_bids
 from app.services.watch import MarketReading, MarketWatcher
 from tests.services.conftest import (
@@ -24,34 +25,11 @@ from tests.services.conftest import (
     hour_from_now,
 )
 from tests.support.proxy import Fault, FaultProxy
+from tests.support.step_sleeper import StepSleeper
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 TIMING = PollTiming(start_ms=1_000, fast_ms=1_000, fast_polls=0, base_ms=2_000, idle_max_ms=8_000)
-GUARD_S = 120  # a guard against a hang, not a timing assertion
-
-
-class StepSleeper:
-    """The watcher's waits, each ended when the test says (`elapse`)."""
-
-    def __init__(self) -> None:
-        self.waits: list[int] = []
-        self._started: asyncio.Queue[int] = asyncio.Queue()
-        self._go: asyncio.Queue[None] = asyncio.Queue()
-
-    async def sleep_ms(self, ms: int) -> None:
-        self.waits.append(ms)
-        self._started.put_nowait(ms)
-        await self._go.get()
-
-    async def next_wait(self) -> int:
-        """The next wait the watcher starts."""
-        return await asyncio.wait_for(self._started.get(), GUARD_S)
-
-    async def elapse(self) -> None:
-        """End the wait in progress; return once the watcher waits again."""
-        self._go.put_nowait(None)
-        await self.next_wait()
 
 
 class Watch:
@@ -209,3 +187,27 @@ def _trait(trait_type: str, value: str) -> Any:
     from app.core.bid_request import Trait
 
     return Trait(trait_type, value)
+
+
+async def test_a_sale_is_told_with_its_transaction(
+    ctx: ServiceContext, sandbox: SandboxControl
+) -> None:
+    created = await sandbox.inscribe(ctx.ordinals_address)
+    item = ListingItem(150_000, created["inscriptionId"])
+    done = await execute_listings(ctx, await prepare_listings(ctx, [item]))
+    listing_id = done.listings[0].listing_id
+    watch = await Watch(ctx).started()
+    try:
+        assert await watch.tick() == []
+        sold = await sandbox.http.post("/sandbox/listings/purchase", json={"listingId": listing_id})
+        assert sold.status_code == 200, sold.text
+        events = await watch.tick()
+    finally:
+        await watch.stop()
+    sale = [e for e in events if e.kind is EventKind.LISTING_SOLD]
+    assert [(e.subject, e.what, e.price) for e in sale] == [
+        (listing_id, created["inscriptionId"], 150_000)
+    ]
+    assert sale[0].txid is not None and len(sale[0].txid) == 64
+    # The buyer paid the payment address: a balance change, and no bid event.
+    assert {e.kind for e in events} == {EventKind.LISTING_SOLD, EventKind.BALANCE_CHANGED}
