@@ -15,7 +15,7 @@ from app.ui import strings
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 from app.ui.tabs.inscription_bid_tab import InscriptionBidTab
 from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import click, open_funded_app, type_into, wait_dialog
+from tests.ui.flows import click, open_funded_app, type_into, wait_dialog, widget_top
 from tests.ui.gui_thread import GuiThreadWatch
 
 PRICE = 30_000
@@ -50,17 +50,28 @@ def test_inscription_bid_placed_then_accepted_shows_filled(
     qtbot.waitUntil(lambda: tab.bids is not None, timeout=20_000)
     assert tab.model.rowCount() == 0 and tab.list_hint.text() == strings.INSCRIPTION_BID_NONE
 
-    # Every field says what is wrong with it, and Review stays disabled meanwhile.
+    # Nothing is red before it is touched, nor while it is being typed; each field says what
+    # is wrong with it once left, under it, without moving the fields below; Review stays off.
+    assert not tab.inscription_error.isVisible() and not tab.price_error.isVisible()
+    app.window.activateWindow()  # focus moves (leaving a field) only in the active window
+    qtbot.waitUntil(app.window.isActiveWindow)
+    price_at = widget_top(tab.price)
     type_into(qtbot, tab.inscription, "not-an-id")
+    assert not tab.inscription_error.isVisible()  # still typing
+    type_into(qtbot, tab.price.edit, "9,000")  # the id field is left
     assert tab.inscription_error.text() == strings.INSCRIPTION_BID_ID_INVALID
-    type_into(qtbot, tab.price.edit, "9,000")
-    assert "10,000" in tab.price_error.text()
+    assert tab.inscription_error.isVisible() and widget_top(tab.price) == price_at
+    assert not tab.price_error.isVisible()
+    tab.inscription.setFocus()  # the price field is left
+    assert tab.price_error.text() == "Offer at least 10,000 sats for one inscription."
     assert not tab.review_button.isEnabled()
     tab.inscription.clear()
     type_into(qtbot, tab.inscription, inscription)
+    assert not tab.inscription_error.isVisible()  # fixed: gone at once
     tab.price.edit.clear()
     type_into(qtbot, tab.price.edit, f"{PRICE:,}")
     assert not tab.inscription_error.isVisible() and not tab.price_error.isVisible()
+    assert widget_top(tab.price) == price_at
 
     click(qtbot, tab.review_button)
     dialog = wait_dialog(qtbot, app, PsbtReviewDialog, timeout=30_000)

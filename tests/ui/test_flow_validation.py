@@ -93,7 +93,7 @@ def test_every_field_says_what_is_wrong(
     assert tab.count_label.text() == "" and tab.pools.rowCount() == 0  # no "Fits: yes"
     assert tab.message.toPlainText() == strings.BID_PREVIEW_INCOMPLETE
     _retype(qtbot, form.price.edit, "1,500")
-    assert _error(tab, "price") == "Prices go in steps of 1,000 sats: 1,000 sats or 2,000 sats."
+    assert _error(tab, "price") == "Steps of 1,000 sats: use 1,000 or 2,000 sats."
     assert tab.count_label.text() == "" and tab.pools.rowCount() == 0
     form.price.unit.setCurrentIndex(1)  # BTC: the amount is kept, shown in BTC
     assert form.price.edit.text() == "0.000015"
@@ -144,6 +144,7 @@ def test_every_field_says_what_is_wrong(
 
     # Ranges take no traits (the picker is off) and no collection name.
     form.scope.setCurrentIndex(1)  # sub1k
+    assert form.traits.count_label.text() == strings.BID_TRAITS_NOT_RANGES
     assert not form.slug.isEnabled() and not form.traits.isEnabled()
     _retype(qtbot, form.price.edit, "3,000")
     assert tab.last_preview.placeable and tab.pools.item(0, 0).text() == "sub1k"
@@ -153,6 +154,7 @@ def test_every_field_says_what_is_wrong(
     # quantity of items no number of units); the total is at least 10,000 sats.
     click(qtbot, form.runes_radio)
     assert form.slug.text() == "" and form.price.value() is None and form.quantity.value() == 1
+    assert form.traits.count_label.text() == strings.BID_TRAITS_NOT_RUNES
     assert _error(tab, "price") == ""  # emptied, not edited yet
     type_into(qtbot, form.price.edit, "5,000")
     assert _error(tab, "price") == "Offer at least 10,000 sats for all the units together."

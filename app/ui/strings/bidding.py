@@ -47,9 +47,9 @@ MAKER_FEE_SOURCES: Final = {
 }
 WALLET_FUND: Final = "Fund the bidding wallet"
 WALLET_FUND_AMOUNT: Final = "&Amount:"
-WALLET_FUND_FEE: Final = "&Fee rate:"
-WALLET_FUND_BUTTON: Final = "Re&view and fund…"
-WALLET_FUND_QR: Final = "Pay from &another wallet (QR)"
+WALLET_FUND_FEE: Final = "F&ee rate:"
+WALLET_FUND_BUTTON: Final = "Review and f&und…"
+WALLET_FUND_QR: Final = "Pay from another wallet (&QR)"
 WALLET_FUND_QR_HINT: Final = "Scan with any Bitcoin wallet, or copy the payment link:"
 WALLET_FUND_COPY_LINK: Final = "Copy &link"
 WALLET_FUND_LINK_WHAT: Final = "Payment link"
@@ -80,7 +80,7 @@ WALLET_FUND_NOTE_CHOSEN: Final = Counted(
     "Spends the {count} coins you chose ({sats}).",
 )
 # Coin control: the Fund panel's "Choose coins…" and its dialog.
-WALLET_FUND_CHOOSE: Final = "C&hoose coins…"
+WALLET_FUND_CHOOSE: Final = "Choose &coins…"
 WALLET_FUND_ANY_COINS: Final = "Let the &wallet choose"
 WALLET_FUND_LOADING_COINS: Final = "Reading the payment address's coins and what they carry…"
 WALLET_FUND_CHOSEN: Final = Counted(
@@ -171,6 +171,8 @@ BID_TRAITS: Final = "Traits (optional)"
 BID_TRAITS_SEARCH: Final = "Search traits…"
 BID_TRAITS_TYPE: Final = "Type a trait as “type: value” and press Enter to add it."
 BID_TRAITS_WAIT: Final = "Traits appear once a collection is chosen."
+BID_TRAITS_NOT_RUNES: Final = "A rune bid takes no traits."
+BID_TRAITS_NOT_RANGES: Final = "A range bid takes no traits: any inscription in it fills."
 BID_TRAITS_TYPED_PLACEHOLDER: Final = "type: value, then Enter"
 BID_TRAITS_TYPED_BAD: Final = "Write a trait as “type: value”, e.g. “Background: Blue”."
 # The catalog (services/catalog.py): what the slug's hint line says.
@@ -261,6 +263,7 @@ BID_CONFIRM_SIGN: Final = "&Sign and place"
 BID_CONFIRM_CANCEL: Final = "Cancel"
 BID_CONFIRM_CANCELLED: Final = "Not placed: nothing was signed."
 BID_CONFIRM_NOT_SAVED: Final = "“Don't ask again” could not be saved: {reason}"
+INSCRIPTION_BID_PRICE_MIN: Final = "Offer at least {min} for one inscription."
 SETTINGS_BIDS: Final = "Bids"
 SETTINGS_CONFIRM_BIDS: Final = "Ask before si&gning a bid, showing what will be signed"
 BID_ELSEWHERE_CLOSED: Final = "Not placed: nothing was sent."
@@ -271,8 +274,8 @@ BID_EXPIRY_PAST: Final = "Choose a time at least 15 minutes from now."
 # The rules of app.core.bid_validation, said at the field (bid_messages.py).
 BID_RULE_PRICE_MIN: Final = "Offer at least {min} per item."
 BID_RULE_RUNE_PRICE_MIN: Final = "Offer at least {min} for all the units together."
-BID_RULE_PRICE_STEP: Final = "Prices go in steps of {step}{options}."
-BID_RULE_PRICE_OPTIONS: Final = ": {low} or {high}"
+BID_RULE_PRICE_STEP: Final = "Steps of {step}{options}."
+BID_RULE_PRICE_OPTIONS: Final = ": use {low} or {high}"
 BID_RULE_QUANTITY_MIN: Final = "Bid on at least 1 item."
 BID_RULE_UNITS_MIN: Final = "Bid on at least 1 unit."
 BID_RULE_TOO_MANY_BIDS: Final = (

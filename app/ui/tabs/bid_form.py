@@ -421,6 +421,13 @@ class BidForm(QWidget):
         self.labels[QUANTITY].setText(strings.BID_UNITS if runes else strings.BID_QUANTITY)
         self.expiry_at.setVisible(self.expiry_preset.currentData() == CUSTOM_EXPIRY)
         self.traits.setEnabled(self._traits_apply())
+        self.traits.set_not_applicable(
+            strings.BID_TRAITS_NOT_RUNES
+            if runes
+            else None
+            if collection
+            else strings.BID_TRAITS_NOT_RANGES
+        )
         self._show_search_note()
         self.changed.emit()
 

@@ -56,7 +56,7 @@ def _price_step(step: object, requested: object) -> str:
     lower = requested // step * step
     if lower <= 0:
         return ""  # under the first step: the price floor says it
-    options = strings.BID_RULE_PRICE_OPTIONS.format(low=_sats(lower), high=_sats(lower + step))
+    options = strings.BID_RULE_PRICE_OPTIONS.format(low=f"{lower:,}", high=_sats(lower + step))
     return strings.BID_RULE_PRICE_STEP.format(step=_sats(step), options=options)
 
 

@@ -1,5 +1,6 @@
-"""Bid on one inscription: id and price (10,000 sats minimum), review ("you pay ... you receive
-inscription ... at ..."), sign, place; below, the user's inscription bids with their state,
+"""Bid on one inscription: id and price (10,000 sats minimum; each field says what is wrong
+under it once the user has left it, in a line that keeps its height), review ("you pay ... you
+receive inscription ... at ..."), sign, place; below, the user's inscription bids with their state,
 refreshed on a timer and after every action. A watch-only profile exports the reviewed PSBT
 for the wallet that holds its keys, and imports what it signed (`sign_elsewhere`)."""
 
@@ -35,6 +36,7 @@ from app.ui.models.review_model import SIZE_FROM_ROWS, RowsModel
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
 from app.ui.psbt_flow_runner import FlowSteps, PsbtFlowRunner
 from app.ui.sign_elsewhere import SignElsewhere, import_button
+from app.ui.tabs.bid_form_lines import MessageLine, with_message
 from app.ui.tabs.inscription_bid_list import bid_cells
 from app.ui.widgets import message_label, set_message
 from app.ui.widgets.amount_edit import AmountEdit
@@ -74,11 +76,16 @@ class InscriptionBidTab(QWidget):
 
         self.inscription = QLineEdit()
         self.inscription.setPlaceholderText(strings.INSCRIPTION_BID_ID_PLACEHOLDER)
-        self.inscription_error = message_label("error")
-        self.inscription_error.setVisible(False)
+        # Each field's line keeps its height (nothing below moves) and is red only once the
+        # user has left the field (or after a refusal): never while they are still typing.
+        self.inscription_line = MessageLine()
+        self.inscription_error = self.inscription_line.error
         self.price = AmountEdit(step=1_000)
-        self.price_error = message_label("error")
-        self.price_error.setVisible(False)
+        price_hint = message_label("hint")
+        price_hint.setText(strings.INSCRIPTION_BID_PRICE_HINT)
+        self.price_line = MessageLine(price_hint)
+        self.price_error = self.price_line.error
+        self._left: set[QWidget] = set()  # fields the user has typed in and left
         self.review_button = QPushButton(strings.INSCRIPTION_BID_REVIEW)
         self.import_button = import_button(context)  # watch-only: signed in another wallet
         self.status = message_label("hint")
@@ -104,6 +111,8 @@ class InscriptionBidTab(QWidget):
 
         self.inscription.textChanged.connect(self._validate)
         self.price.changed.connect(self._validate)
+        self.inscription.editingFinished.connect(lambda: self._leave(self.inscription))
+        self.price.edit.editingFinished.connect(lambda: self._leave(self.price))
         self.review_button.clicked.connect(self.place)
         self.refresh_button.clicked.connect(self.refresh)
         profile_session(context).changed.connect(self._session_changed)
@@ -115,13 +124,10 @@ class InscriptionBidTab(QWidget):
         intro = message_label("hint")
         intro.setText(strings.INSCRIPTION_BID_INTRO)
         form.addRow(intro)
-        form.addRow(strings.INSCRIPTION_BID_ID, self.inscription)
-        form.addRow("", self.inscription_error)
-        form.addRow(strings.INSCRIPTION_BID_PRICE, self.price)
-        hint = message_label("hint")
-        hint.setText(strings.INSCRIPTION_BID_PRICE_HINT)
-        form.addRow("", hint)
-        form.addRow("", self.price_error)
+        form.addRow(
+            strings.INSCRIPTION_BID_ID, with_message(self.inscription, self.inscription_line)
+        )
+        form.addRow(strings.INSCRIPTION_BID_PRICE, with_message(self.price, self.price_line))
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.review_button)
@@ -141,7 +147,8 @@ class InscriptionBidTab(QWidget):
     # -- input ------------------------------------------------------------------------------
 
     def valid_input(self) -> tuple[str, int] | None:
-        """(inscription id, price) when both are valid; each problem is shown at its field."""
+        """(inscription id, price) when both are valid; each problem is shown at its field
+        once the user has left it."""
         text = self.inscription.text().strip()
         id_error = (
             "" if not text or INSCRIPTION_ID.match(text) else strings.INSCRIPTION_BID_ID_INVALID
@@ -149,12 +156,24 @@ class InscriptionBidTab(QWidget):
         price = self.price.value()
         price_error = self.price.error()
         if not price_error and price is not None:
-            price_error = " ".join(v.message for v in validate_single_inscription_price(price))
-        set_message(self.inscription_error, id_error)
-        set_message(self.price_error, price_error)
+            floor = validate_single_inscription_price(price)
+            if floor:
+                limit = floor[0].details.get("limit", 0)
+                price_error = strings.INSCRIPTION_BID_PRICE_MIN.format(min=sats(int(limit)))
+        shown = self._left
+        self.inscription_line.set_error(id_error if self.inscription in shown else "")
+        self.price_line.set_error(price_error if self.price in shown else "")
         if not text or id_error or price is None or price_error:
             return None
         return text, price
+
+    def _leave(self, field: QWidget) -> None:
+        """The user left `field`: what is wrong with it is said from now on (an empty field
+        is not wrong yet)."""
+        edit = self.inscription if field is self.inscription else self.price.edit
+        if edit.text().strip():
+            self._left.add(field)
+        self._validate()
 
     def _validate(self) -> None:
         self.review_button.setEnabled(self.valid_input() is not None and not self._busy)

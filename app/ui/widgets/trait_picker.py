@@ -71,6 +71,7 @@ class TraitPicker(QWidget):
         self.setFocusProxy(self.search)
         self._checked: list[tuple[str, str]] = []
         self._waiting = False
+        self._not_applicable: str | None = None  # why the bid takes no traits (None: it does)
         self.model.itemChanged.connect(self._item_changed)
         self._update_count()
         self.restyle()
@@ -116,6 +117,13 @@ class TraitPicker(QWidget):
         so typing them is not suggested."""
         if waiting != self._waiting:
             self._waiting = waiting
+            self._update_count()
+
+    def set_not_applicable(self, reason: str | None) -> None:
+        """`reason` the bid takes no traits (a rune, a range), said under the list instead of
+        the count; None: it takes them."""
+        if reason != self._not_applicable:
+            self._not_applicable = reason
             self._update_count()
 
     def available(self) -> int:
@@ -179,6 +187,9 @@ class TraitPicker(QWidget):
         self.changed.emit()
 
     def _update_count(self) -> None:
+        if self._not_applicable is not None:
+            set_message(self.count_label, self._not_applicable, "hint")
+            return
         listed = self.model.rowCount() > 0
         typed = not listed and not self._waiting
         self.search.setPlaceholderText(
