@@ -5,9 +5,9 @@ that output is spent, so the only sure way to end a listing is to spend it. This
 does that and gives nothing away:
 
 - the item's input (the one ord says carries the listed inscription, or the listed runes
-  outpoint) is at our ordinals address; every other input is a coin of our payment address
-  that ord says carries nothing (it pays the fee). Another of our items, a coin ord cannot
-  describe, or anyone else's coin is refused;
+  outpoint, which ord must describe too) is at our ordinals address; every other input is a
+  coin of our payment address that ord says carries nothing (it pays the fee). Another of our
+  items, a coin ord cannot describe, or anyone else's coin is refused;
 - every output pays our ordinals or our payment address (change): no one else, no bidding
   wallet (the service co-signs it), no OP_RETURN;
 - every inscription lands on our ordinals address, and the runes (no runestone: they all go
@@ -105,6 +105,16 @@ def check_end_listing(review: Review, intent: EndListingIntent) -> Verdict:
 
 def _check_item(inp: InputReview, intent: EndListingIntent) -> list[Refusal]:
     if Role.ORDINALS in inp.roles:
+        if inp.contents is None:  # a runes item is named by its outpoint alone
+            return [
+                Refusal(
+                    RefusalCode.CONTENTS_UNKNOWN,
+                    f"Input {inp.index} ({inp.outpoint}): ord's answer about what it carries "
+                    f"is unknown, so where {intent.item} and anything else on it land "
+                    "cannot be checked.",
+                    input_index=inp.index,
+                )
+            ]
         return []
     code = RefusalCode.ITEM_NOT_OURS if not inp.is_ours else RefusalCode.INPUT_NOT_ALLOWED
     return [

@@ -256,3 +256,14 @@ def test_a_single_address_wallet_pays_the_fee_from_the_same_address() -> None:
     )
     assert s.verdict().approved, s.verdict().reasons()
     assert addr(p.payment_spk) == addr(p.ordinals_spk)
+
+
+def test_a_runes_item_ord_cannot_describe_is_refused() -> None:
+    """A runes listing names only its outpoint: with ord's answer unknown, where its runes and
+    any inscription land cannot be checked (here runes would go to the payment change first)."""
+    p = parties()
+    s = end_listing(runes=True, outputs=[(p.payment_spk, FEE_COIN - FEE), (p.ordinals_spk, 10_000)])
+    contents = dict(s.context.contents)
+    del contents[s.coins[0].outpoint]
+    s = s.with_(context=dataclasses.replace(s.context, contents=contents))
+    assert_refused(s.verdict(), RefusalCode.CONTENTS_UNKNOWN, "Input 0")

@@ -73,6 +73,11 @@ def fee_coin_unknown_to_ord(t: Target) -> str:
     return "Input 1"
 
 
+def item_unknown_to_ord(t: Target) -> str:
+    set_contents(t, t.outpoint(ITEM), None)
+    return "Input 0"
+
+
 def strangers_coin(t: Target) -> str:
     return f"Input {add_input(t, ATTACKER_SPK, 5_000, NOTHING)}"
 
@@ -144,6 +149,13 @@ END_LISTING_TAMPERS = (
         sighash(FEE_COIN, 0x83),
     ),
     Tamper("end listing: fee coin NONE", E, C.SIGHASH_NOT_ALLOWED, "psbt", sighash(FEE_COIN, 0x02)),
+    Tamper(
+        "end listing (runes): ord cannot describe the item",
+        ER,
+        C.CONTENTS_UNKNOWN,
+        "facts",
+        item_unknown_to_ord,
+    ),
     Tamper(
         "end listing (runes): runes to an attacker",
         ER,
