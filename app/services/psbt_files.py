@@ -1,6 +1,7 @@
-"""A PSBT file the user opens or saves by hand (the offline signer's PSBT files tab): read it
-and count its signed inputs, or write one as base64 text. Exports with their manifest are
-written and read by `offline`. Blocking file I/O: call from an executor.
+"""A PSBT file the user opens or saves by hand (the offline signer's PSBT files tab, the review
+dialog's "Save PSBT…"): read it and count its signed inputs, or write one as base64 text or
+as binary (BIP-174's .psbt file); and the raw transaction a PSBT holds, for copying. Exports
+with their manifest are written and read by `offline`. Blocking file I/O: call from an executor.
 """
 
 from __future__ import annotations
@@ -75,12 +76,42 @@ def load_psbt_file(path: Path) -> LoadedPsbt:
     return LoadedPsbt(path, psbt, len(psbt.inputs), len(psbt.outputs), signed)
 
 
-def save_psbt_file(path: Path, psbt: FixedPSBT) -> None:
-    """Write the PSBT as base64 text (what wallets and the marketplace exchange), atomically."""
-    from app.wallet.psbt_io import psbt_to_base64
+def save_psbt_file(path: Path, psbt: FixedPSBT | str, *, binary: bool = False) -> None:
+    """Write the PSBT (parsed, or its base64 text) atomically: base64 text (what wallets and
+    the marketplace exchange), or with `binary` the raw bytes of BIP-174 (Sparrow's and
+    Bitcoin Core's .psbt files)."""
+    from app.wallet.psbt_io import PsbtDecodeError, parse_psbt, psbt_to_base64, psbt_to_bytes
     from app.wallet.vault_file_store import write_atomically
 
     try:
-        write_atomically(path, (psbt_to_base64(psbt) + "\n").encode("ascii"))
+        parsed = parse_psbt(psbt) if isinstance(psbt, str) else psbt
+    except PsbtDecodeError as exc:
+        raise PsbtFileError(str(exc)) from None
+    data = psbt_to_bytes(parsed) if binary else (psbt_to_base64(parsed) + "\n").encode("ascii")
+    try:
+        write_atomically(path, data)
     except OSError as exc:
         raise PsbtFileError(exc.strerror or type(exc).__name__) from None
+
+
+@dataclass(frozen=True)
+class RawTransaction:
+    """The network transaction a PSBT holds, as hex: `signed` when every input is finalised
+    (it could be broadcast as is), else the unsigned transaction (no signatures)."""
+
+    hex: str
+    signed: bool
+
+
+def raw_transaction(psbt_base64: str) -> RawTransaction:
+    """The PSBT's transaction: finalised when every input is, else unsigned."""
+    from app.wallet.finalize import extract_transaction, is_finalized
+    from app.wallet.psbt_io import PsbtDecodeError, parse_psbt
+
+    try:
+        psbt = parse_psbt(psbt_base64)
+    except PsbtDecodeError as exc:
+        raise PsbtFileError(str(exc)) from None
+    if psbt.inputs and all(is_finalized(inp) for inp in psbt.inputs):
+        return RawTransaction(extract_transaction(psbt).serialize().hex(), True)
+    return RawTransaction(psbt.tx.serialize().hex(), False)

@@ -41,17 +41,18 @@ def test_an_approved_inscription_bid_shows_what_you_give_and_receive(qtbot: QtBo
     assert plan.verdict.approved
     dialog = PsbtReviewDialog([plan], title="Bid", action="&Sign and place")
     qtbot.addWidget(dialog)
-    assert dialog.summary_label.text().startswith("You give ")
+    assert dialog.summary_label.text().startswith("You pay 52,546 sats for inscription")
+    assert "546 sats of postage" in dialog.summary_label.text()
     assert f"You receive inscription {INSCRIPTION}." in dialog.details_label.text()
     assert f"Inscription {INSCRIPTION} (input 0) lands on output 0" in dialog.details_label.text()
     assert "2,000 sats" in dialog.fee_label.text() and "sat/vB" in dialog.fee_label.text()
     # Inputs: the seller's inscription is someone else's and marked, ours are payment.
-    owners = column_texts(dialog, "inputs", 3)
+    owners = column_texts(dialog, "inputs", 4)
     assert owners == [Role.STRANGER.value, Role.PAYMENT.value, Role.PAYMENT.value]
-    assert column_texts(dialog, "inputs", 4)[0].startswith("◆ inscription")
-    assert column_texts(dialog, "inputs", 5) == ["signed by its owner"] + ["not set (ALL)"] * 2
+    assert column_texts(dialog, "inputs", 5)[0].startswith("◆ inscription")
+    assert column_texts(dialog, "inputs", 6) == ["signed by its owner"] + ["not set (ALL)"] * 2
     brush = dialog.inputs_model.data(
-        dialog.inputs_model.index(1, 3), Qt.ItemDataRole.ForegroundRole
+        dialog.inputs_model.index(1, 4), Qt.ItemDataRole.ForegroundRole
     )
     assert isinstance(brush, QBrush) and brush.color().name() == role_color(Role.PAYMENT)
     assert column_texts(dialog, "outputs", 3)[0] == Role.ORDINALS.value
@@ -110,9 +111,9 @@ def test_bulk_review_lists_every_psbt_and_shows_the_selected_one(qtbot: QtBot) -
     assert model.rowCount() == 2
     assert [model.cell(r, 0).text for r in range(2)] == ["List A", "List B"]
     assert [model.cell(r, 4).text for r in range(2)] == ["OK to sign", "OK to sign"]
-    assert column_texts(dialog, "inputs", 5) == ["ALL|ANYONECANPAY"]
+    assert column_texts(dialog, "inputs", 6) == ["ALL|ANYONECANPAY (Note)"]
     dialog.plans_view.selectRow(1)
-    assert "UNCOMMON•GOODS" in column_texts(dialog, "inputs", 4)[0]
+    assert "UNCOMMON•GOODS" in column_texts(dialog, "inputs", 5)[0]
     assert dialog.sign_button is not None
 
 
@@ -142,9 +143,9 @@ def test_unknown_amounts_show_an_unknown_fee(qtbot: QtBot) -> None:
     plan = Reviewed(scenario.review(), scenario.verdict())
     dialog = PsbtReviewDialog([plan], title="W", action="&Sign")
     qtbot.addWidget(dialog)
-    unknown = "Network fee: unknown (an input amount is missing or not confirmed by the chain)"
+    unknown = "unknown (an input amount is missing or not confirmed by the chain)"
     assert dialog.fee_label.text() == unknown
-    assert column_texts(dialog, "inputs", 2) == ["unknown", "unknown"]
+    assert column_texts(dialog, "inputs", 3) == ["unknown", "unknown"]
     assert dialog.sign_button is None
 
 

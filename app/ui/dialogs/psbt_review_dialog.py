@@ -14,19 +14,24 @@ fee; the caller then re-decides the PSBT with that consent (`accept_fee`) before
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QItemSelection, Qt
+from PySide6.QtCore import QItemSelection, QModelIndex, QRect, QSize, Qt
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QDialog,
+    QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTableView,
     QVBoxLayout,
@@ -34,24 +39,30 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.psbt_review import Review
+from app.core.psbt_review_headline import bulk_headline, headline
+from app.core.psbt_review_parties import input_parties, output_parties
 from app.ui import strings
 from app.ui.async_tools import exec_dialog
+from app.ui.dialogs.psbt_review_export import ExportButton
+from app.ui.dialogs.psbt_review_table import ReviewTable
 from app.ui.dialogs.psbt_review_text import (
     consent_label,
     fee_text,
     findings_text,
     landing_lines,
     legend_html,
+    size_text,
     time_lines,
     verdict_text,
 )
 from app.ui.models.review_model import (
-    SIZE_FROM_ROWS,
     ReviewedPsbt,
     RowsModel,
     input_rows,
     output_rows,
     plan_rows,
+    psbt_text,
+    totals_text,
 )
 from app.ui.widgets import make_default, message_label, set_message
 
@@ -59,21 +70,53 @@ if TYPE_CHECKING:
     from app.ui.context import AppContext
 
 
-def _table(model: RowsModel, name: str) -> QTableView:
-    view = QTableView()
-    view.setObjectName(name)
-    view.setModel(model)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    view.setAlternatingRowColors(True)
-    view.verticalHeader().setVisible(False)
-    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    # Size columns from the first rows only: measuring all 100 rows of a bulk review would
-    # keep the GUI thread busy for ~100 ms.
-    view.horizontalHeader().setResizeContentsPrecision(SIZE_FROM_ROWS)
-    view.horizontalHeader().setStretchLastSection(True)
-    view.setWordWrap(False)
-    return view
+def _selectable(label: QLabel, name: str) -> QLabel:
+    label.setObjectName(name)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
+def _captioned(caption: str, *widgets: QWidget) -> QWidget:
+    """A caption line above `widgets`, without a group box's frame (the rows need the room)."""
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.setSpacing(2)
+    title = QLabel(caption)
+    font = title.font()
+    font.setBold(True)
+    title.setFont(font)
+    layout.addWidget(title)
+    for widget in widgets:
+        layout.addWidget(widget, 1 if isinstance(widget, QTableView) else 0)
+    return box
+
+
+def _file_name(label: str) -> str:
+    """A file name from a plan's label: letters, digits, '-' and '_' only."""
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", label).strip("-") or "transaction"
+
+
+ROWS_SHOWN = 5  # table rows the first size shows (Sparrow's viewer shows about as many)
+FIRST_SIZE = QSize(1000, 720)  # at most; a smaller screen's free area less a title bar
+MIN_SIZE = QSize(640, 480)
+
+
+def first_size(free: QRect | None) -> QSize:
+    """The dialog's first size: FIRST_SIZE, or the screen's free area less room for a title
+    bar and a margin when that is smaller (a 1024x700 screen gets 1000x660)."""
+    if free is None:
+        return FIRST_SIZE
+    return FIRST_SIZE.boundedTo(QSize(free.width() - 24, free.height() - 40))
+
+
+def _scrolled(widget: QWidget) -> QScrollArea:
+    area = QScrollArea()
+    area.setWidget(widget)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setMinimumHeight(40)
+    return area
 
 
 class PsbtReviewDialog(QDialog):
@@ -98,51 +141,72 @@ class PsbtReviewDialog(QDialog):
         self.setWindowTitle(title)
         self.plans = tuple(plans)
         self.action = action
+        self.notes = tuple(notes)
         self.refused = tuple(
             p for p in self.plans if not p.verdict.approved and not p.verdict.needs_fee_consent
         )
         self.needs_consent = tuple(p for p in self.plans if p.verdict.needs_fee_consent)
+        bulk = len(self.plans) > 1
 
         self.verdict_label = message_label(self._verdict_style())
         self.verdict_label.setObjectName("review_verdict")
         self.verdict_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        # What the flow adds in its own words ("you pay ... you receive ..."), above the review.
-        self.notes_label = message_label("title")
-        self.notes_label.setObjectName("review_notes")
+        # Several transactions: their figures added up, above the one selected.
+        self.headline_label = _selectable(message_label("title"), "review_headline")
+        flow = self.plans[0].verdict.flow
+        self.headline_label.setText(
+            bulk_headline([p.review for p in self.plans], flow) if bulk else ""
+        )
+        self.headline_label.setVisible(bulk)
+        # What the flow adds in its own words (the bids a withdrawal cancels...).
+        self.notes_label = _selectable(message_label("hint"), "review_notes")
         self.notes_label.setText("\n".join(notes))
         self.notes_label.setVisible(bool(notes))
-        self.notes_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.summary_label = QLabel()
-        self.summary_label.setObjectName("review_summary")
-        self.summary_label.setWordWrap(True)
-        self.summary_label.setProperty("role", "title")
-        self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.details_label = message_label("hint")
-        self.details_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.fee_label = QLabel()
-        self.fee_label.setObjectName("review_fee")
-        self.fee_label.setWordWrap(True)
-        self.time_label = message_label("hint")
-        self.time_label.setObjectName("review_time")
-        self.findings_label = message_label("hint")
-        self.findings_label.setObjectName("review_findings")
+        # The transaction's headline: at the top for one, in its box for several.
+        self.summary_label = _selectable(message_label("title"), "review_summary")
+        self.plan_headline = _selectable(message_label("title"), "review_plan_headline")
+        self.summary_label.setVisible(not bulk)
+        self.plan_headline.setVisible(bulk)
+        self._split_done = False
+        self.details_label = _selectable(message_label("hint"), "review_details")
+        self.findings_label = _selectable(message_label("hint"), "review_findings")
+        self.txid_field = QLineEdit()
+        self.txid_field.setObjectName("review_txid")
+        self.txid_field.setReadOnly(True)
+        self.size_label = _selectable(QLabel(), "review_size")
+        self.fee_label = _selectable(message_label("normal"), "review_fee")
+        self.time_label = _selectable(message_label("hint"), "review_time")
         self.legend = QLabel(legend_html())
         self.legend.setObjectName("review_legend")
         self.legend.setWordWrap(True)
+        # The selected input's or output's whole address, to select and copy.
+        self.row_detail = QLineEdit()
+        self.row_detail.setObjectName("review_row_detail")
+        self.row_detail.setReadOnly(True)
+        self.row_detail.setPlaceholderText(strings.REVIEW_ROW_HINT)
+        self.status_label = message_label("hint")
+        self.status_label.setObjectName("review_status")
+        self.status_label.setVisible(False)
+        self.export_button = ExportButton()
+        self.export_button.said.connect(self._say)
 
         self.inputs_model = RowsModel(strings.REVIEW_INPUT_HEADERS)
         self.outputs_model = RowsModel(strings.REVIEW_OUTPUT_HEADERS)
-        self.inputs_view = _table(self.inputs_model, "review_inputs")
-        self.outputs_view = _table(self.outputs_model, "review_outputs")
+        self.inputs_view = ReviewTable(self.inputs_model, "review_inputs", wrapped=2)
+        self.outputs_view = ReviewTable(self.outputs_model, "review_outputs", wrapped=1)
+        self.inputs_view.clicked.connect(self._input_clicked)
+        self.outputs_view.clicked.connect(self._output_clicked)
         self.plans_model = RowsModel(strings.REVIEW_PLANS_HEADERS)
         self.plans_model.set_rows(plan_rows(self.plans))
-        self.plans_view = _table(self.plans_model, "review_plans")
-        self.plans_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.plans_view = ReviewTable(self.plans_model, "review_plans")
         # The item's label takes the spare width, elided in the middle (ids end in "i0").
         self.plans_view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         plans_header = self.plans_view.horizontalHeader()
         plans_header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         plans_header.setStretchLastSection(False)
+        self.totals_label = _selectable(message_label("hint"), "review_totals")
+        self.totals_label.setText(totals_text(self.plans) if bulk else "")
+        self.tx_box = QGroupBox(strings.REVIEW_TRANSACTION)
 
         self.cancel_button = QPushButton(strings.REVIEW_CANCEL)
         self.cancel_button.clicked.connect(self.reject)
@@ -150,6 +214,7 @@ class PsbtReviewDialog(QDialog):
         self.sign_button: QPushButton | None = None
         self.consent_box: QCheckBox | None = None
         buttons = QHBoxLayout()
+        buttons.addWidget(self.export_button)
         if self.needs_consent and not self.refused:
             self.consent_box = QCheckBox(consent_label(self.plans))
             self.consent_box.setObjectName("review_fee_consent")
@@ -167,7 +232,7 @@ class PsbtReviewDialog(QDialog):
                 self.consent_box.toggled.connect(self.sign_button.setEnabled)
                 make_default(self.cancel_button)
             else:
-                make_default(self.sign_button, self.cancel_button)
+                make_default(self.sign_button, self.cancel_button, self.export_button)
         else:
             self.cancel_button.setText(strings.REVIEW_CLOSE)  # nothing to cancel: only to read
             make_default(self.cancel_button)
@@ -175,40 +240,75 @@ class PsbtReviewDialog(QDialog):
         self._layout(buttons)
         self._show_verdict()
         self.show_plan(0)
-        if len(self.plans) > 1:
+        if bulk:
             self.plans_view.selectRow(0)
             self.plans_view.selectionModel().selectionChanged.connect(self._plan_selected)
-        self.resize(980, 680)
+        self.setMinimumSize(MIN_SIZE)
+        screen = self.screen()
+        self.resize(first_size(None if screen is None else screen.availableGeometry()))
 
     def _layout(self, buttons: QHBoxLayout) -> None:
-        you = QGroupBox(strings.REVIEW_YOU)
-        you_layout = QVBoxLayout(you)
-        you_layout.addWidget(self.summary_label)
-        you_layout.addWidget(self.details_label)
-        you_layout.addWidget(self.fee_label)
-        you_layout.addWidget(self.time_label)
-        ins = QGroupBox(strings.REVIEW_INPUTS)
-        QVBoxLayout(ins).addWidget(self.inputs_view)
-        outs = QGroupBox(strings.REVIEW_OUTPUTS)
-        QVBoxLayout(outs).addWidget(self.outputs_view)
-        splitter = QSplitter(Qt.Orientation.Vertical)
+        facts = QFormLayout()
+        facts.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        facts.addRow(strings.REVIEW_TXID, self.txid_field)
+        facts.addRow(strings.REVIEW_FEE_ROW, self.fee_label)
+        facts.addRow(strings.REVIEW_SIZE, self.size_label)
+        facts.addRow(strings.REVIEW_WHEN, self.time_label)
+        what = QVBoxLayout()
+        what.addWidget(self.plan_headline)
+        what.addWidget(self.details_label)
+        what.addWidget(self.findings_label)
+        what.addStretch(1)
+        columns = QHBoxLayout(self.tx_box)
+        columns.addLayout(what, 1)
+        columns.addLayout(facts, 1)
+        self.splitter = splitter = QSplitter(Qt.Orientation.Vertical)
         if len(self.plans) > 1:
-            plans_box = QGroupBox(strings.REVIEW_PLANS_INTRO.format(count=len(self.plans)))
-            QVBoxLayout(plans_box).addWidget(self.plans_view)
-            splitter.addWidget(plans_box)
-        splitter.addWidget(ins)
-        splitter.addWidget(outs)
-        for index in range(splitter.count()):
-            splitter.setStretchFactor(index, 1)
+            intro = strings.REVIEW_PLANS_INTRO.format(count=len(self.plans))
+            splitter.addWidget(_captioned(intro, self.plans_view, self.totals_label))
+        splitter.addWidget(_scrolled(self.tx_box))
+        splitter.addWidget(_captioned(strings.REVIEW_INPUTS, self.inputs_view))
+        splitter.addWidget(
+            _captioned(strings.REVIEW_OUTPUTS, self.outputs_view, self.row_detail, self.legend)
+        )
         splitter.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
+        layout.setSpacing(6)
         layout.addWidget(self.verdict_label)
+        layout.addWidget(self.headline_label)
+        layout.addWidget(self.summary_label)
         layout.addWidget(self.notes_label)
-        layout.addWidget(you)
         layout.addWidget(splitter, 1)
-        layout.addWidget(self.findings_label)
-        layout.addWidget(self.legend)
+        layout.addWidget(self.status_label)
         layout.addLayout(buttons)
+
+    def _split(self) -> None:
+        """Give each table room for its rows (at most ROWS_SHOWN, at least 2; in a bulk review
+        the list of transactions first), the facts what they need of the rest, and any room
+        left to the tables: the facts scroll, and the splitter moves."""
+        bulk = len(self.plans) > 1
+        tables = [self.plans_view] if bulk else []
+        tables += [self.inputs_view, self.outputs_view]
+        wanted = []
+        for table in tables:
+            box = table.parentWidget()
+            assert box is not None  # each table sits in its captioned box
+            count = table.model().rowCount()
+            rows = min(ROWS_SHOWN, max(2, count)) if bulk else ROWS_SHOWN
+            extra = box.sizeHint().height() - table.sizeHint().height()
+            wanted.append(extra + table.height_for(rows))
+        total = sum(self.splitter.sizes())
+        facts = min(self.tx_box.sizeHint().height() + 4, max(40, total - sum(wanted)))
+        spare = max(0, total - facts - sum(wanted))
+        sizes = [size + spare // len(wanted) for size in wanted]
+        sizes.insert(1 if bulk else 0, facts)
+        self.splitter.setSizes(sizes)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._split_done:
+            self._split_done = True
+            self._split()
 
     def _verdict_style(self) -> str:
         return "error" if self.refused else "warning" if self.needs_consent else "ok"
@@ -228,21 +328,64 @@ class PsbtReviewDialog(QDialog):
             self.show_plan(rows[0].row())
 
     def show_plan(self, row: int) -> None:
-        """Draw plan `row` in the summary and the input and output tables."""
+        """Draw plan `row`: what it does, its facts, its inputs and outputs."""
         plan = self.plans[row]
         review: Review = plan.review
+        flow = plan.verdict.flow
+        if len(self.plans) > 1:
+            label = plan.label or review.txid
+            self.tx_box.setTitle(
+                strings.REVIEW_TRANSACTION_OF.format(
+                    number=row + 1, count=len(self.plans), label=label
+                )
+            )
         lines = review.summary.lines()
-        # The first line is the headline; the last is the fee, drawn with its rate below.
-        self.summary_label.setText(lines[0])
-        details = [*lines[1:-1], *landing_lines(review)]
-        details.append(strings.REVIEW_NETWORK.format(network=review.network, txid=review.txid))
-        self.details_label.setText("\n".join(details))
+        self.summary_label.setText(headline(review, flow))
+        self.plan_headline.setText(self.summary_label.text())
+        # The summary's own lines, less its headline and fee (drawn with its rate).
+        self.details_label.setText("\n".join([*lines[1:-1], *landing_lines(review)]))
+        self.txid_field.setText(review.txid)
+        self.txid_field.setCursorPosition(0)
+        self.txid_field.setToolTip(
+            strings.REVIEW_NETWORK.format(network=review.network, txid=review.txid)
+        )
+        self.size_label.setText(size_text(review))
         self.fee_label.setText(fee_text(review, plan.verdict))
         self.time_label.setText("\n".join(time_lines(review)))
-        self.inputs_model.set_rows(input_rows(review))
-        self.outputs_model.set_rows(output_rows(review))
+        self.input_parties = input_parties(review)
+        self.output_parties = output_parties(review, flow)
+        self.inputs_model.set_rows(input_rows(review, self.input_parties))
+        self.outputs_model.set_rows(output_rows(review, self.output_parties))
+        self.row_detail.clear()
         findings = findings_text(review, plan.verdict)
         set_message(self.findings_label, findings, "hint")
+        name = (plan.label or f"transaction-{review.txid[:12]}")[:60]
+        self.export_button.set_psbt(psbt_text(plan), _file_name(name))
+
+    def _say(self, text: str, role: str) -> None:
+        set_message(self.status_label, text, role)
+
+    def _input_clicked(self, index: QModelIndex) -> None:
+        self._row_chosen("inputs", index.row())
+
+    def _output_clicked(self, index: QModelIndex) -> None:
+        self._row_chosen("outputs", index.row())
+
+    def _row_chosen(self, which: str, row: int) -> None:
+        """The selected input's or output's whole address (and more) in one selectable line."""
+        model = self.inputs_model if which == "inputs" else self.outputs_model
+        cells = [model.cell(row, c).text for c in range(model.columnCount())]
+        if which == "inputs":
+            coin = model.cell(row, 1).tooltip or cells[1]
+            text = strings.REVIEW_ROW_INPUT.format(
+                index=cells[0], address=cells[2], amount=cells[3], owner=cells[4], coin=coin
+            )
+        else:
+            text = strings.REVIEW_ROW_OUTPUT.format(
+                index=cells[0], address=cells[1], amount=cells[2], owner=cells[3]
+            )
+        self.row_detail.setText(text)
+        self.row_detail.setCursorPosition(0)
 
     @classmethod
     async def ask(

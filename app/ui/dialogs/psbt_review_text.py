@@ -14,9 +14,14 @@ from app.ui.models.review_model import ReviewedPsbt, role_color, sats
 from app.ui.theme import ThemeState
 
 
+def share_text(share: float) -> str:
+    """A percentage readable at any size: '2.3', '0.031' (two figures below 1%)."""
+    return f"{share:.1f}" if share >= 1 else f"{share:.2g}"
+
+
 def fee_text(review: Review, verdict: Verdict | None = None) -> str:
-    """'Network fee: 2,310 sats at 15.0 sat/vB (about 154 vB once signed), 2.3% of the
-    100,000 sats moved': in sats, sat/vB and, where the flow moves an amount, its share."""
+    """'2,310 sats · 15.0 sat/vB · 2.3% of the 100,000 sats moved': in sats, sat/vB and,
+    where the flow moves an amount, its share of it (Sparrow shows the first two)."""
     if review.fee is None:
         return strings.REVIEW_FEE_UNKNOWN
     if review.fee < 0:
@@ -24,14 +29,19 @@ def fee_text(review: Review, verdict: Verdict | None = None) -> str:
     rate = review.fee_rate
     template = strings.REVIEW_RATE if review.vsize.exact_types else strings.REVIEW_RATE_GUESSED
     rate_text = strings.REVIEW_UNKNOWN if rate is None else template.format(rate=float(rate))
-    text = strings.REVIEW_FEE.format(fee=sats(review.fee), rate=rate_text, vsize=review.vsize.vsize)
+    text = strings.REVIEW_FEE.format(fee=sats(review.fee), rate=rate_text)
     assessed = None if verdict is None else verdict.fee
     if assessed is not None and assessed.share is not None and assessed.moved:
-        share = strings.REVIEW_FEE_SHARE.format(
-            share=float(assessed.share) * 100, moved=assessed.moved
-        )
-        text += f", {share}"
+        share = share_text(float(assessed.share) * 100)
+        text += " · " + strings.REVIEW_FEE_SHARE.format(share=share, moved=assessed.moved)
     return text
+
+
+def size_text(review: Review) -> str:
+    """'about 153 vB once signed (1 in, 2 out)'."""
+    return strings.REVIEW_SIZE_TEXT.format(
+        vsize=review.vsize.vsize, inputs=len(review.inputs), outputs=len(review.outputs)
+    )
 
 
 def time_lines(review: Review) -> list[str]:
@@ -116,7 +126,8 @@ def consent_label(plans: Sequence[ReviewedPsbt]) -> str:
 
 
 def legend_html() -> str:
-    """A coloured swatch per owner role: the key to the tables' Owner column."""
+    """A coloured swatch per owner role: the key to the tables' Owner column (the service's
+    colour also marks the outputs named as its fee or as holding a listed item)."""
     shown = (Role.PAYMENT, Role.ORDINALS, Role.BIDDING_WALLET, Role.SERVICE, Role.STRANGER)
     parts = [f'<span style="color:{role_color(r)}">■</span> {html.escape(r.value)}' for r in shown]
     accent = ThemeState.colors["accent"]

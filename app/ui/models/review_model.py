@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     # their values.
     from app.core.psbt_review import InputReview, OutputReview, Review
     from app.core.psbt_review_context import Role
+    from app.core.psbt_review_parties import Party
+    from app.core.psbt_review_summary import Summary
     from app.core.signing_policy import Verdict
 
 # Role colours, chosen to read on both themes' table backgrounds (light first, dark second).
@@ -35,6 +37,7 @@ ROLE_COLORS: dict[str, tuple[str, str]] = {
     "unknown (no UTXO data)": ("#b42318", "#ff8a80"),
 }
 RISK_COLOR_NAMES = {"ok": "ok", "note": "warning", "danger": "error"}
+
 SIZE_FROM_ROWS = 25  # tables size their columns from this many rows (Qt measures all by default)
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -50,6 +53,13 @@ class ReviewedPsbt(Protocol):
 
     @property
     def label(self) -> str: ...  # what the user asked ("" when nothing better)
+
+
+def psbt_text(plan: object) -> str | None:
+    """The PSBT of a reviewed plan as served (base64), for export; None when the plan holds
+    none (a refusal drawn from an error carries only its review and verdict)."""
+    text = getattr(plan, "psbt_base64", None)
+    return text if isinstance(text, str) and text else None
 
 
 def role_color(role: Role | str) -> str:
@@ -116,11 +126,23 @@ class RowsModel(QAbstractTableModel):
         return None
 
 
-def input_rows(review: Review) -> list[tuple[Cell, ...]]:
-    return [_input_row(inp) for inp in review.inputs]
+def sighash_cell(inp: InputReview) -> Cell:
+    """The sighash an input of ours is signed with, its risk in words when not OK."""
+    if not inp.is_ours:  # its owner signs it: what the PSBT asks of them is not a risk of ours
+        return Cell(strings.REVIEW_SIGHASH_THEIRS, "muted", strings.REVIEW_SIGHASH_THEIRS_TIP)
+    risk = str(inp.sighash.risk)
+    name = strings.REVIEW_SIGHASH_DEFAULT if inp.sighash.value is None else inp.sighash.name
+    if risk != "ok":
+        name = strings.REVIEW_SIGHASH_RISK.format(name=name, risk=strings.REVIEW_RISKS[risk])
+    return Cell(name, RISK_COLOR_NAMES[risk], inp.sighash.explanation)
 
 
-def _input_row(inp: InputReview) -> tuple[Cell, ...]:
+def input_rows(review: Review, parties: Sequence[Party]) -> list[tuple[Cell, ...]]:
+    """One row per input; `parties` names each input's owner (`psbt_review_parties`)."""
+    return [_input_row(inp, p) for inp, p in zip(review.inputs, parties, strict=True)]
+
+
+def _input_row(inp: InputReview, party: Party) -> tuple[Cell, ...]:
     if inp.contents is None:
         carries = Cell(strings.REVIEW_UNKNOWN, "error", "ord could not say what this coin holds")
     else:
@@ -129,32 +151,24 @@ def _input_row(inp: InputReview) -> tuple[Cell, ...]:
         parts += [f"{r.amount:,} {r.rune}" for r in inp.contents.runes]
         marked = "◆ " + ", ".join(parts) if parts else text
         carries = Cell(marked, "accent" if parts else None, text)
-    risk = inp.sighash.risk
-    if inp.is_ours:
-        name = strings.REVIEW_SIGHASH_DEFAULT if inp.sighash.value is None else inp.sighash.name
-        sighash = Cell(name, RISK_COLOR_NAMES[str(risk)], inp.sighash.explanation)
-        risk_cell = Cell(
-            strings.REVIEW_RISKS[str(risk)], RISK_COLOR_NAMES[str(risk)], inp.sighash.explanation
-        )
-    else:  # its owner signs it: what the PSBT asks of them is not a risk of ours
-        sighash = Cell(strings.REVIEW_SIGHASH_THEIRS, "muted", strings.REVIEW_SIGHASH_THEIRS_TIP)
-        risk_cell = Cell("", None, strings.REVIEW_SIGHASH_THEIRS_TIP)
+    address = inp.address or strings.REVIEW_UNKNOWN
     return (
         Cell(str(inp.index)),
-        Cell(short(inp.outpoint, 12), tooltip=inp.outpoint),
+        Cell(short(inp.outpoint, 10), tooltip=inp.outpoint),
+        Cell(address),  # whole: the column wraps it
         Cell(sats(inp.value), None if inp.value is not None else "error"),
-        Cell(inp.role.value, role_color(inp.role), inp.address or ""),
+        Cell(party.name, role_color(party.role), party.tip or address),
         carries,
-        sighash,
-        risk_cell,
+        sighash_cell(inp),
     )
 
 
-def output_rows(review: Review) -> list[tuple[Cell, ...]]:
-    return [_output_row(out) for out in review.outputs]
+def output_rows(review: Review, parties: Sequence[Party]) -> list[tuple[Cell, ...]]:
+    """One row per output; `parties` names whom each pays (`psbt_review_parties`)."""
+    return [_output_row(out, p) for out, p in zip(review.outputs, parties, strict=True)]
 
 
-def _output_row(out: OutputReview) -> tuple[Cell, ...]:
+def _output_row(out: OutputReview, party: Party) -> tuple[Cell, ...]:
     items = [f"inscription {i}" for i in out.inscriptions]
     items += [f"{r.amount:,} {r.rune}" for r in out.runes]
     receives = Cell(
@@ -165,9 +179,9 @@ def _output_row(out: OutputReview) -> tuple[Cell, ...]:
     address = out.address or out.script_type.value
     return (
         Cell(str(out.index)),
-        Cell(short(address, 14), tooltip=address),
+        Cell(address),  # whole: the column wraps it
         Cell(sats(out.value)),
-        Cell(out.role.value, role_color(out.role), address),
+        Cell(party.name, role_color(party.role), party.tip or address),
         receives,
     )
 
@@ -176,9 +190,7 @@ def plan_rows(plans: Sequence[ReviewedPsbt]) -> list[tuple[Cell, ...]]:
     return [_plan_row(plan) for plan in plans]
 
 
-def _plan_row(plan: ReviewedPsbt) -> tuple[Cell, ...]:
-    summary = plan.review.summary
-    label = plan.label or short(plan.review.txid, 8)
+def _gives_and_receives(summary: Summary) -> tuple[str, str]:
     give = [sats(summary.you_give) if summary.you_give is not None else strings.REVIEW_UNKNOWN]
     if summary.you_give is not None and summary.you_give < 0:
         give = ["0 sats"]
@@ -187,6 +199,12 @@ def _plan_row(plan: ReviewedPsbt) -> tuple[Cell, ...]:
     receive = [sats(-summary.you_give)] if summary.you_give and summary.you_give < 0 else []
     receive += [short(i, 8) for i in summary.inscriptions_received]
     receive += [f"{r.amount:,} {r.rune}" for r in summary.runes_received]
+    return ", ".join(give), ", ".join(receive) or strings.REVIEW_NOTHING
+
+
+def _plan_row(plan: ReviewedPsbt) -> tuple[Cell, ...]:
+    label = plan.label or short(plan.review.txid, 8)
+    give, receive = _gives_and_receives(plan.review.summary)
     if plan.verdict.approved:
         text, color = strings.REVIEW_VERDICT_OK, "ok"
     elif plan.verdict.needs_fee_consent:
@@ -196,8 +214,22 @@ def _plan_row(plan: ReviewedPsbt) -> tuple[Cell, ...]:
     verdict = Cell(text, color, " ".join(plan.verdict.reasons()) or None)
     return (
         Cell(label, tooltip=plan.review.txid),
-        Cell(", ".join(give)),
-        Cell(", ".join(receive) or strings.REVIEW_NOTHING),
+        Cell(give),
+        Cell(receive),
         Cell(sats(plan.review.fee) if (plan.review.fee or 0) >= 0 else "0 sats"),
         verdict,
     )
+
+
+def totals_text(plans: Sequence[ReviewedPsbt]) -> str:
+    """The plans' figures added up: what the table's rows sum to."""
+    gives = [p.review.summary.you_give for p in plans]
+    fees = [p.review.fee for p in plans]
+    if None in gives:
+        give = receive = strings.REVIEW_UNKNOWN
+    else:
+        known = [g for g in gives if g is not None]
+        give = sats(sum(g for g in known if g > 0))
+        receive = sats(sum(-g for g in known if g < 0))
+    fee = strings.REVIEW_UNKNOWN if None in fees else sats(sum(max(0, f or 0) for f in fees))
+    return strings.REVIEW_TOTALS.format(give=give, receive=receive, fees=fee, count=len(plans))

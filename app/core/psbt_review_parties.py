@@ -1,0 +1,84 @@
+"""Who each output of a reviewed PSBT pays, named for the user (display only: no policy reads
+it; the guard decides on `Review` roles alone).
+
+The service publishes none of its addresses, so an output that is not ours is named by what
+the flow's rules say it is: in an inscription bid the seller is paid at the address its input
+spends from, and the rest not ours is the service's fee (spec: "the service fee is taken from
+the seller's proceeds"); in a secure listing the output that receives the item holds it for
+the service until a buyer pays, and the rest not ours is its fee. Each such name says it is
+inferred; an address the caller knows as the service's (`Role.SERVICE`) is named plainly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.core.policy_verdict import Flow
+from app.core.psbt_review import InputReview, OutputReview, Review
+from app.core.psbt_review_context import Role
+
+_INFERRED = " Inferred from the flow: Bidwallet cannot see whose key this is."
+BIDDING_WALLET_TIP = (
+    "Your bidding wallet: a 1-of-2 multisig of your key and the service's, spendable by you "
+    "or the service (it completes a sale when a seller accepts your bid)."
+)
+
+
+@dataclass(frozen=True)
+class Party:
+    """Who an output pays: `role` picks its colour, `name` is shown, `tip` explains."""
+
+    role: Role
+    name: str
+    tip: str = ""
+
+
+def _stranger(review: Review, flow: str, out: OutputReview) -> Party:
+    their_inputs = {
+        i.address: i.index for i in review.inputs if not i.is_ours and i.address is not None
+    }
+    receives_item = any(x.output_index == out.index and x.from_ours for x in review.landings)
+    # Inferred only where nothing else can be meant: no address of the service is known, and
+    # every other output not ours is accounted for.
+    strangers = [o for o in review.outputs if o.role is Role.STRANGER]
+    known_service = any(o.role is Role.SERVICE for o in review.outputs)
+    if flow == Flow.INSCRIPTION_BID:
+        if out.address in their_inputs:
+            index = their_inputs[out.address]
+            tip = f"Not yours: the address input {index} (the inscription) is spent from."
+            return Party(Role.STRANGER, "the seller", tip)
+        sellers = [o for o in strangers if o.address in their_inputs]
+        if not known_service and len(sellers) == 1 and len(strangers) == 2:
+            tip = "Not yours: the service's fee, taken from the seller's proceeds." + _INFERRED
+            return Party(Role.SERVICE, "the service (its fee)", tip)
+    elif flow == Flow.SECURE_LISTING and not known_service and len(strangers) <= 2:
+        if receives_item:
+            tip = "Not yours: holds the item for the service until a buyer pays." + _INFERRED
+            return Party(Role.SERVICE, "the service (holds the item)", tip)
+        tip = "Not yours: the service's fee, paid by the buyer." + _INFERRED
+        return Party(Role.SERVICE, "the service (its fee)", tip)
+    return Party(Role.STRANGER, Role.STRANGER.value, "Not yours, and not an address you know.")
+
+
+def input_party(inp: InputReview) -> Party:
+    """Whose coin `inp` spends, named for the user."""
+    role = inp.role
+    return Party(role, role.value, BIDDING_WALLET_TIP if role is Role.BIDDING_WALLET else "")
+
+
+def input_parties(review: Review) -> tuple[Party, ...]:
+    return tuple(input_party(inp) for inp in review.inputs)
+
+
+def output_parties(review: Review, flow: str) -> tuple[Party, ...]:
+    return tuple(output_party(review, flow, out) for out in review.outputs)
+
+
+def output_party(review: Review, flow: str, out: OutputReview) -> Party:
+    """Who `out` pays, named for the user."""
+    role = out.role
+    if role is Role.BIDDING_WALLET:
+        return Party(role, role.value, BIDDING_WALLET_TIP)
+    if role is Role.STRANGER:
+        return _stranger(review, flow, out)
+    return Party(role, role.value)

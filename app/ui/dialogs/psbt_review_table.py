@@ -1,0 +1,104 @@
+"""The review dialog's tables: read-only rows of `Cell`s, one line each, an address column
+wrapped anywhere (whole, never cut), sized from their first rows."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtGui import QPainter, QPalette, QResizeEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QHeaderView,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+)
+
+from app.ui.models.review_model import SIZE_FROM_ROWS, RowsModel
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class WrapAnywhere(QStyledItemDelegate):
+    """Draws a cell's text wrapped anywhere (an address has no spaces for Qt's word wrap),
+    its row as tall as the lines need."""
+
+    _MARGIN = 4
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        text, opt.text = opt.text, ""
+        widget = opt.widget
+        style = widget.style() if widget is not None else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        painter.save()
+        painter.setPen(opt.palette.color(role))
+        area = opt.rect.adjusted(self._MARGIN, 0, -self._MARGIN, 0)
+        flags = Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWrapAnywhere
+        painter.drawText(area, int(flags), text)
+        painter.restore()
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
+        view = self.parent()
+        width = view.columnWidth(index.column()) if isinstance(view, QTableView) else 200
+        text = str(index.data() or "")
+        bounds = QRect(0, 0, max(20, width - 2 * self._MARGIN), 10_000)
+        lines = option.fontMetrics.boundingRect(bounds, int(Qt.TextFlag.TextWrapAnywhere), text)
+        return QSize(width, lines.height() + 8)
+
+
+class ReviewTable(QTableView):
+    """A read-only table; column `wrapped` (an address) takes the spare width and wraps
+    anywhere, whole, its rows as tall as it needs."""
+
+    def __init__(self, model: RowsModel, name: str, wrapped: int | None = None) -> None:
+        super().__init__()
+        self.setObjectName(name)
+        model.setParent(self)  # the model goes with its view
+        self.setModel(model)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setAlternatingRowColors(True)
+        rows = self.verticalHeader()
+        rows.setVisible(False)
+        # One line of text and a little air: the rows Sparrow shows, not Qt's roomier default.
+        rows.setDefaultSectionSize(self.fontMetrics().height() + 8)
+        rows.setMinimumSectionSize(self.fontMetrics().height() + 6)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # Size columns from the first rows only: measuring all 100 rows of a bulk review would
+        # keep the GUI thread busy for ~100 ms.
+        header.setResizeContentsPrecision(SIZE_FROM_ROWS)
+        header.setStretchLastSection(wrapped is None)
+        self.setWordWrap(wrapped is not None)
+        if wrapped is not None:
+            header.setSectionResizeMode(wrapped, QHeaderView.ResizeMode.Stretch)
+            self.setItemDelegateForColumn(wrapped, WrapAnywhere(self))
+            self.setTextElideMode(Qt.TextElideMode.ElideNone)
+            header.sectionResized.connect(self._fit_rows)
+            model.modelReset.connect(self._fit_rows)
+
+    def _fit_rows(self, *_: object) -> None:
+        self.resizeRowsToContents()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self.wordWrap():  # a narrower address column wraps into taller rows
+            self.resizeRowsToContents()
+
+    def height_for(self, rows: int) -> int:
+        """The height showing the header and `rows` one-line rows."""
+        frame = 2 * self.frameWidth()
+        row = self.verticalHeader().defaultSectionSize()
+        return self.horizontalHeader().sizeHint().height() + rows * row + frame
+
+
+def visible_rows(view: QTableView) -> int:
+    """How many whole one-line rows `view`'s viewport shows."""
+    row = max(1, view.verticalHeader().defaultSectionSize())
+    return view.viewport().height() // row
