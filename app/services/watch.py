@@ -76,12 +76,17 @@ def schedule_for(
     return PollSchedule(timing, floor_ms=floor, jitter=jitter)
 
 
-async def read_market(ctx: ServiceContext) -> MarketReading:
+async def read_market(
+    ctx: ServiceContext, *, listings_offered: bool = True, states_offered: bool = True
+) -> MarketReading:
+    """One reading; a list the service said it does not offer (`*_offered` False) is not
+    asked again."""
     view = await load_open_bids(ctx)
     payment = await ctx.clients.esplora.address_balance(ctx.payment_address)
     market = ctx.clients.marketplace
-    listings = await market.get_seller_listings(ctx.ordinals_address)
-    states = await market.get_inscription_bid_states(ctx.ordinals_address)
+    address = ctx.ordinals_address
+    listings = await market.get_seller_listings(address) if listings_offered else None
+    states = await market.get_inscription_bid_states(address) if states_offered else None
     snapshot = MarketSnapshot(
         now_ms=ctx.clock.now_ms(),
         bids=tuple(_watched(entry) for entry in view.bids),
@@ -142,7 +147,8 @@ OnError = Callable[[BaseException, int], None]  # the error, and the wait before
 
 class MarketWatcher:
     """Reads the market through `context()` until cancelled, handing each reading and its
-    events to `on_reading`. One watcher per connection: its first reading is the baseline."""
+    events to `on_reading`. Its first reading is the baseline, unless it is given the
+    `differ` of an earlier watcher of the same connection (what changed meanwhile is told)."""
 
     def __init__(
         self,
@@ -152,13 +158,15 @@ class MarketWatcher:
         sleeper: Sleeper,
         schedule: PollSchedule,
         on_error: OnError | None = None,
+        differ: MarketDiffer | None = None,
     ) -> None:
         self._context = context
         self._on_reading = on_reading
         self._on_error = on_error
         self.sleeper = sleeper
         self.schedule = schedule
-        self.differ = MarketDiffer()
+        self.differ = differ or MarketDiffer()
+        self._offered = {"listings": True, "states": True}  # until the service says not
         self.readings = 0  # readings that went through (tests count them)
         self._woken = asyncio.Event()
         self._nudged_ms: int | None = None
@@ -178,13 +186,19 @@ class MarketWatcher:
     async def read_once(self) -> int:
         """Read, tell, and say how long to wait before the next reading."""
         try:
-            reading = await read_market(self._context())
+            reading = await read_market(
+                self._context(),
+                listings_offered=self._offered["listings"],
+                states_offered=self._offered["states"],
+            )
         except (NetError, ServiceError) as exc:
             wait = self.schedule.after_error()
             log.info("live update failed (%s); next try in %d ms", type(exc).__name__, wait)
             if self._on_error is not None:
                 self._on_error(exc, wait)
             return wait
+        self._offered["listings"] = reading.listings is not None
+        self._offered["states"] = reading.inscription_bids is not None
         events = self.differ.diff(reading.snapshot)
         self.readings += 1
         shape = _shape(reading.snapshot)
