@@ -78,6 +78,15 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         "(default: a temporary directory removed at exit)",
     )
     parser.add_argument(
+        "--chain-cache",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="keep the initial demo chain in DIR and start an empty data directory from it: "
+        "its blocks are validated again by the kernel and its indexes rebuilt (default: "
+        "build the chain each time)",
+    )
+    parser.add_argument(
         "--block-interval",
         type=_positive_seconds,
         default=None,
@@ -179,6 +188,7 @@ def run_serve(args: argparse.Namespace) -> int:
         port=DEFAULT_PORT if port is None else port,
         data_dir=getattr(args, "data", None),
         settings=settings,
+        chain_cache=getattr(args, "chain_cache", None),
     )
     try:
         return serve(options)

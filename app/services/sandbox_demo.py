@@ -28,6 +28,10 @@ DEMO_PRESET: Final = "xverse-native"  # P2WPKH payments, P2TR ordinals
 # the vault file when there is none): it protects worthless regtest coins only, and the vault
 # refuses empty passwords.
 DEMO_PASSWORD_ENTRY: Final = "sandbox-demo-password:{name}"
+# Since that password sits in the same store as the encrypted key, a costly Argon2id would
+# protect nothing and cost ~0.4-1.3 s at every start: the demo key takes the smallest cost the
+# vault accepts (time_cost, memory_kib, parallelism). Real keys keep the vault's default.
+DEMO_KDF_COST: Final = (1, 8 * 1024, 1)
 _TIMEOUT: Final = httpx.Timeout(60.0, connect=5.0)  # inscribing builds and mines real txs
 
 
@@ -116,6 +120,8 @@ def create_demo_key(vault: Vault, key_name: str) -> WalletKeys:
     key of that name (a setup that failed half-way) is replaced; any other key is refused."""
     from app.services.key_setup import new_mnemonic
     from app.services.session import keys_from_secret, layout_for_preset
+    from app.wallet.vault import Vault
+    from app.wallet.vault_crypto import Argon2idParams
     from app.wallet.vault_models import MnemonicSecret, ProfileMeta
 
     if vault.exists(key_name) and vault.info(key_name).meta.network != "regtest":
@@ -123,7 +129,8 @@ def create_demo_key(vault: Vault, key_name: str) -> WalletKeys:
     secret = MnemonicSecret(new_mnemonic())
     meta = ProfileMeta(name=key_name, network="regtest", layout=layout_for_preset(DEMO_PRESET))
     password = secrets.token_urlsafe(24)
-    vault.create(meta, secret, password, overwrite=True)
+    demo_vault = Vault(vault.store, Argon2idParams(*DEMO_KDF_COST))
+    demo_vault.create(meta, secret, password, overwrite=True)
     vault.store.set(DEMO_PASSWORD_ENTRY.format(name=key_name), password)
     return keys_from_secret(secret, meta)
 

@@ -1,7 +1,9 @@
 """The embedded sandbox as a child process of the app.
 
 `start_sandbox` runs `python -m app sandbox serve --port 0 --data DIR`, reads its stdout until
-`ready http://HOST:PORT` (with a deadline) and returns a `SandboxProcess`. Its stderr goes to
+`ready http://HOST:PORT` (with a deadline) and returns a `SandboxProcess`. Its two halves,
+`launch_sandbox` (spawn, return at once) and `SandboxLaunch.ready()`, let the app start the
+child first and build its window and open its key while the child starts. Its stderr goes to
 `sandbox.log` next to the data directory, whose tail is quoted when the start fails.
 
 The child must not outlive the app, however the app ends:
@@ -153,27 +155,101 @@ async def _drain(stream: asyncio.StreamReader) -> None:
         pass
 
 
-def sandbox_command(data_dir: Path, python: str = sys.executable) -> list[str]:
+def default_chain_cache_dir() -> Path:
+    """Where the app keeps the sandbox's prebuilt demo chain: the user's cache directory
+    ($XDG_CACHE_HOME/bidwallet on Linux)."""
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("bidwallet")) / "sandbox-chain"
+
+
+def sandbox_command(
+    data_dir: Path, python: str = sys.executable, chain_cache: Path | None = None
+) -> list[str]:
     serve = ["sandbox", "serve", "--port", "0", "--data", str(data_dir)]
+    if chain_cache is not None:
+        serve += ["--chain-cache", str(chain_cache)]
     if getattr(sys, "frozen", False):
         # A PyInstaller bundle: sys.executable is the bidwallet program itself, which has no -m.
         return [sys.executable, *serve]
     return [python, "-m", "app", *serve]
 
 
-async def start_sandbox(
+class SandboxLaunch:
+    """A sandbox process started and not yet ready: `ready()` waits for its ready line (the
+    caller does other work meanwhile: the child imports and opens its chain on its own)."""
+
+    def __init__(
+        self,
+        proc: asyncio.subprocess.Process,
+        data_dir: Path,
+        log_path: Path,
+        log_offset: int,
+        deadline: float,
+        timeout_s: float,
+    ) -> None:
+        self._proc = proc
+        self.data_dir = data_dir
+        self._log_path = log_path
+        self._log_offset = log_offset  # quote only this run's stderr on failure
+        self._deadline = deadline  # loop time: the timeout counts from the spawn
+        self._timeout_s = timeout_s
+        self._waited = False
+
+    @property
+    def pid(self) -> int:
+        return self._proc.pid
+
+    async def ready(self) -> SandboxProcess:
+        """The running sandbox once it said `ready`. Raises SandboxStartError with the
+        process's stderr tail on failure or timeout (the process is killed then). Once only."""
+        if self._waited:
+            raise RuntimeError("SandboxLaunch.ready() awaited twice")
+        self._waited = True
+        proc, log_path, offset = self._proc, self._log_path, self._log_offset
+        timeout_s = self._deadline - asyncio.get_running_loop().time()
+        try:
+            url = await asyncio.wait_for(_read_ready_line(proc), max(timeout_s, 0.0))
+        except TimeoutError:
+            await _kill(proc)
+            raise SandboxStartError(
+                f"the sandbox did not start within {self._timeout_s:.0f} s"
+                + _stderr_tail(log_path, offset)
+            ) from None
+        except SandboxStartError as exc:
+            await _kill(proc)
+            raise SandboxStartError(str(exc) + _stderr_tail(log_path, offset)) from None
+        except BaseException:  # cancelled: never leave the child behind
+            await _kill(proc)
+            raise
+        process = SandboxProcess(proc, url, self.data_dir, log_path)
+        process._start_draining()
+        log.info("sandbox %d ready at %s", proc.pid, url)
+        return process
+
+    async def abandon(self) -> None:
+        """Kill a launch nobody will wait for (e.g. the profile changed before it was used)."""
+        self._waited = True
+        await _kill(self._proc)
+        log.info("sandbox process %d abandoned before use", self._proc.pid)
+
+
+async def launch_sandbox(
     data_dir: Path,
     *,
     ready_timeout_s: float = READY_TIMEOUT_S,
     command: list[str] | None = None,
-) -> SandboxProcess:
-    """Start the sandbox on `data_dir` (created if missing) and wait for its ready line.
-    Raises SandboxStartError with the process's stderr tail on failure or timeout."""
+    chain_cache: Path | None = None,
+) -> SandboxLaunch:
+    """Spawn the sandbox on `data_dir` (created if missing) and return at once; await
+    `.ready()` for the running process. Must run on the app's main thread (see PDEATHSIG).
+    `chain_cache`: where the sandbox keeps its prebuilt demo chain (none: built each time)."""
     data_dir.mkdir(parents=True, exist_ok=True)
     log_path = data_dir.parent / "sandbox.log"
-    args = command or sandbox_command(data_dir)
+    args = command or sandbox_command(data_dir, chain_cache=chain_cache)
+    deadline = asyncio.get_running_loop().time() + ready_timeout_s
     with log_path.open("ab") as stderr:
-        offset = stderr.tell()  # quote only this run's stderr on failure
+        offset = stderr.tell()
         proc = await asyncio.create_subprocess_exec(
             *args,
             stdin=asyncio.subprocess.DEVNULL,
@@ -183,24 +259,22 @@ async def start_sandbox(
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
     log.info("started sandbox process %d on %s", proc.pid, data_dir)
-    try:
-        url = await asyncio.wait_for(_read_ready_line(proc), ready_timeout_s)
-    except TimeoutError:
-        await _kill(proc)
-        raise SandboxStartError(
-            f"the sandbox did not start within {ready_timeout_s:.0f} s"
-            + _stderr_tail(log_path, offset)
-        ) from None
-    except SandboxStartError as exc:
-        await _kill(proc)
-        raise SandboxStartError(str(exc) + _stderr_tail(log_path, offset)) from None
-    except BaseException:  # cancelled: never leave the child behind
-        await _kill(proc)
-        raise
-    process = SandboxProcess(proc, url, data_dir, log_path)
-    process._start_draining()
-    log.info("sandbox %d ready at %s", proc.pid, url)
-    return process
+    return SandboxLaunch(proc, data_dir, log_path, offset, deadline, ready_timeout_s)
+
+
+async def start_sandbox(
+    data_dir: Path,
+    *,
+    ready_timeout_s: float = READY_TIMEOUT_S,
+    command: list[str] | None = None,
+    chain_cache: Path | None = None,
+) -> SandboxProcess:
+    """Start the sandbox on `data_dir` (created if missing) and wait for its ready line.
+    Raises SandboxStartError with the process's stderr tail on failure or timeout."""
+    launch = await launch_sandbox(
+        data_dir, ready_timeout_s=ready_timeout_s, command=command, chain_cache=chain_cache
+    )
+    return await launch.ready()
 
 
 async def _read_ready_line(proc: asyncio.subprocess.Process) -> str:

@@ -4,6 +4,7 @@ the executor; every dialog is announced on `context.dialog_opened` before it is 
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import logging
 from collections.abc import Callable
@@ -24,7 +25,7 @@ from app.ui import strings
 from app.ui.async_tools import exec_dialog, run_blocking
 from app.ui.context import AppContext
 from app.ui.dialogs.first_run import FirstRunChoice, FirstRunDialog, unique_name
-from app.ui.sandbox_setup import start_profile_sandbox
+from app.ui.sandbox_setup import discard_early_launch, launch_early, start_profile_sandbox
 from app.ui.service_connection import ServiceConnection
 
 log = logging.getLogger(__name__)
@@ -40,15 +41,49 @@ def preload(names: tuple[str, ...]) -> None:
         importlib.import_module(name)
 
 
+def initial_profile(settings: AppSettings, *, sandbox: bool) -> tuple[AppProfile | None, bool]:
+    """The profile a start opens, and whether it is new (to be saved): with --sandbox the
+    first sandbox profile, or a new one; else the active profile."""
+    if sandbox:
+        existing = settings.first_of_kind(ServiceKind.SANDBOX)
+        if existing is not None:
+            return existing, False
+        name = unique_name("Sandbox", {p.name for p in settings.profiles})
+        return AppProfile.sandbox(name), True
+    return settings.active_profile, False
+
+
+async def launch_sandbox_early(context: AppContext, settings: AppSettings) -> None:
+    """Spawn the sandbox the start will open (if it opens one) before the window is built:
+    the child imports and opens its chain meanwhile (`AppController.start` then uses it)."""
+    if context.options.offline:
+        return
+    profile, _ = initial_profile(settings, sandbox=context.options.sandbox)
+    if profile is not None and profile.kind is ServiceKind.SANDBOX:
+        await launch_early(context, profile)
+
+
+def _log_warm_failure(task: asyncio.Future[None]) -> None:
+    # Not fatal: the first use imports the module again and reports what fails.
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("preloading the use cases failed: %r", task.exception())
+
+
 class AppController(QObject):
     ready = Signal()  # start() finished: a profile is active (or none could be)
 
     def __init__(
-        self, context: AppContext, parent_widget: Callable[[], QWidget | None] = lambda: None
+        self,
+        context: AppContext,
+        parent_widget: Callable[[], QWidget | None] = lambda: None,
+        warm_modules: tuple[str, ...] = (),
     ) -> None:
         super().__init__()
         self.context = context
         self._parent = parent_widget
+        # Imported in the executor while a profile opens: the first refresh needs them.
+        self._warm_modules = warm_modules
+        self._warming: asyncio.Future[None] | None = None
 
     # -- dialogs ----------------------------------------------------------------------------
 
@@ -69,10 +104,14 @@ class AppController(QObject):
         context = self.context
         online = () if context.options.offline else PRELOAD_ONLINE_MODULES
         await run_blocking(preload, PRELOAD_MODULES + online)
+        if online and self._warm_modules:
+            self._warming = asyncio.ensure_future(run_blocking(preload, self._warm_modules))
+            self._warming.add_done_callback(_log_warm_failure)
         try:
             context.settings = await run_blocking(context.store.load)
         except ProfileFileError as exc:
             context.error(strings.PROFILE_FILE_DAMAGED.format(details=exc))
+            await discard_early_launch(context)
             self.ready.emit()
             return
         profile = await self._initial_profile(context.settings)
@@ -88,18 +127,15 @@ class AppController(QObject):
             )
         else:
             await self.activate(profile)
+        await discard_early_launch(context)
         self.ready.emit()
 
     async def _initial_profile(self, settings: AppSettings) -> AppProfile | None:
-        if self.context.options.sandbox and not self.context.options.offline:
-            existing = settings.first_of_kind(ServiceKind.SANDBOX)
-            if existing is not None:
-                return existing
-            name = unique_name("Sandbox", {p.name for p in settings.profiles})
-            new = AppProfile.sandbox(name)
-            await self.context.save_settings(settings.with_profile(new))
-            return new
-        return settings.active_profile
+        options = self.context.options
+        profile, new = initial_profile(settings, sandbox=options.sandbox and not options.offline)
+        if new and profile is not None:
+            await self.context.save_settings(settings.with_profile(profile))
+        return profile
 
     async def _add(self, choice: FirstRunChoice) -> AppProfile:
         context = self.context
@@ -271,4 +307,5 @@ class AppController(QObject):
         self.context.wallet_lock.lock()
 
     async def shutdown(self) -> None:
+        await discard_early_launch(self.context)
         await self.context.shutdown()

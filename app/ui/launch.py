@@ -19,10 +19,11 @@ from PySide6.QtWidgets import QApplication
 from app.services.profiles import ProfileFileError, Theme, default_data_dir
 from app.ui import strings
 from app.ui.context import AppContext, AppOptions
-from app.ui.controller import AppController
+from app.ui.controller import AppController, launch_sandbox_early
 from app.ui.error_reporting import ErrorReporter
 from app.ui.icons import app_icon
 from app.ui.main_window import MainWindow
+from app.ui.profile_session import SERVICE_MODULES
 from app.ui.startup_probe import install_startup_probe
 from app.ui.tabs import tabs_for
 from app.ui.theme import apply_theme
@@ -33,7 +34,9 @@ log = logging.getLogger(__name__)
 def build_window(context: AppContext) -> MainWindow:
     """The main window (or the offline signer's) with its controller, not yet shown."""
     holder: list[MainWindow] = []
-    controller = AppController(context, lambda: holder[0] if holder else None)
+    controller = AppController(
+        context, lambda: holder[0] if holder else None, warm_modules=SERVICE_MODULES
+    )
     window = MainWindow(context, controller, tabs_for(context.options.offline))
     holder.append(window)
     return window
@@ -94,10 +97,12 @@ async def _main(
     reporter = ErrorReporter(log_path)
     reporter.install(loop)
     try:
-        theme = context.store.load().theme
+        settings = context.store.load()
     except ProfileFileError:
-        theme = Theme.SYSTEM  # the controller reports the damaged file
-    apply_theme(app, theme)
+        settings = None  # the controller reports the damaged file
+    apply_theme(app, Theme.SYSTEM if settings is None else settings.theme)
+    if settings is not None:  # the sandbox child starts while the window is built
+        await launch_sandbox_early(context, settings)
     window = build_window(context)
     reporter.set_parent_widget(window)
     closed = asyncio.Event()

@@ -1,27 +1,71 @@
 """The sandbox profile's start: the child process, then (first time) a demo key marked
 "sandbox only", funded from the faucet and given inscriptions and runes; later times, the demo
-key is unlocked with its stored password."""
+key is unlocked with its stored password.
+
+The child takes most of the start (its imports, its chain): it is spawned before the window is
+built (`launch_early`, from launch.py), and the demo key is opened or made while it starts;
+only the funding waits for it."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import weakref
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.services import sandbox_process  # start_sandbox read at each call: tests replace it
 from app.services.profiles import AppProfile
-from app.services.sandbox_process import SandboxProcess, SandboxStartError
+from app.services.sandbox_process import SandboxLaunch, SandboxProcess, SandboxStartError
 from app.ui import strings
 from app.ui.async_tools import run_blocking
 
 if TYPE_CHECKING:
+    from app.services.key_vault import WalletKeys
     from app.ui.context import AppContext
 
 log = logging.getLogger(__name__)
 
+# A child spawned before the window was built, waiting for `start_profile_sandbox`.
+_early_launches: weakref.WeakKeyDictionary[AppContext, SandboxLaunch] = weakref.WeakKeyDictionary()
+
 
 def demo_key_name(profile: AppProfile) -> str:
     return f"{profile.name} ({strings.SANDBOX_ONLY_BADGE})"
+
+
+def sandbox_data_dir(context: AppContext, profile: AppProfile) -> Path:
+    return context.store.profile_dir(profile) / "sandbox"
+
+
+async def launch_early(context: AppContext, profile: AppProfile) -> None:
+    """Spawn `profile`'s sandbox now; `start_profile_sandbox` waits for this child instead of
+    starting one. A failure to spawn is only logged: the start tries again and says why."""
+    try:
+        launch = await sandbox_process.launch_sandbox(
+            sandbox_data_dir(context, profile),
+            chain_cache=sandbox_process.default_chain_cache_dir(),
+        )
+    except OSError as exc:
+        log.warning("could not spawn the sandbox early: %s", exc)
+        return
+    _early_launches[context] = launch
+
+
+async def discard_early_launch(context: AppContext) -> None:
+    """Stop a child spawned early that no start took (another profile opened instead)."""
+    launch = _early_launches.pop(context, None)
+    if launch is not None:
+        await launch.abandon()
+
+
+async def _launch_for(context: AppContext, data_dir: Path) -> SandboxLaunch | None:
+    launch = _early_launches.pop(context, None)
+    if launch is not None and launch.data_dir != data_dir:
+        await launch.abandon()
+        return None
+    return launch
 
 
 async def start_profile_sandbox(
@@ -30,18 +74,30 @@ async def start_profile_sandbox(
     """Start the sandbox of `profile` and make sure its demo wallet exists and is unlocked.
     Returns the running process and the (possibly updated) profile; None when it failed
     (the error is shown)."""
-    data_dir = context.store.profile_dir(profile) / "sandbox"
+    data_dir = sandbox_data_dir(context, profile)
     context.sandbox_starting = True
     context.connection_changed.emit()
     context.info(strings.STARTING_SANDBOX)
+    # Opening (or making) the demo key needs no sandbox: it runs while the child starts.
+    demo_key = asyncio.ensure_future(_open_demo_key(context, profile))
     try:
-        sandbox = await sandbox_process.start_sandbox(data_dir)
+        launch = await _launch_for(context, data_dir)
+        if launch is None:
+            sandbox = await sandbox_process.start_sandbox(
+                data_dir, chain_cache=sandbox_process.default_chain_cache_dir()
+            )
+        else:
+            sandbox = await launch.ready()
     except (SandboxStartError, OSError) as exc:
+        await _drop(demo_key)
         log.error("sandbox start failed: %s", exc)
         if context.activity is not None:
             context.activity.record_error("sandbox.start", exc)
         context.error(strings.SANDBOX_FAILED.format(details=str(exc).splitlines()[0]))
         return None
+    except BaseException:
+        await _drop(demo_key)
+        raise
     finally:
         context.sandbox_starting = False
         context.connection_changed.emit()
@@ -51,33 +107,50 @@ async def start_profile_sandbox(
         context.activity.record("sandbox.start", ok=True, message=sandbox.url)
     context.info(strings.SANDBOX_READY.format(url=sandbox.url))
     try:
-        profile = await _demo_wallet(context, profile, sandbox)
+        profile = await _demo_wallet(context, profile, sandbox, demo_key)
     except Exception as exc:  # vault trouble: the sandbox still runs, unlock later
         log.error("sandbox demo wallet: %s", type(exc).__name__)
         context.error(strings.DEMO_WALLET_FAILED.format(details=exc))
     return sandbox, profile
 
 
+async def _drop(task: asyncio.Future[tuple[WalletKeys, str]]) -> None:
+    """Cancel the demo key's opening (its executor job may still finish: a demo key made
+    then is replaced at the next start) and consume its outcome."""
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+
+
+async def _open_demo_key(context: AppContext, profile: AppProfile) -> tuple[WalletKeys, str]:
+    """The demo key's keys and name: unlocked with its stored password, or made (first time)."""
+    from app.services.sandbox_demo import create_demo_key, unlock_demo_key
+
+    vault = await context.vault()
+    if profile.key_name is not None:
+        return await run_blocking(unlock_demo_key, vault, profile.key_name), profile.key_name
+    key_name = demo_key_name(profile)
+    return await run_blocking(create_demo_key, vault, key_name), key_name
+
+
 async def _demo_wallet(
-    context: AppContext, profile: AppProfile, sandbox: SandboxProcess
+    context: AppContext,
+    profile: AppProfile,
+    sandbox: SandboxProcess,
+    demo_key: asyncio.Future[tuple[WalletKeys, str]],
 ) -> AppProfile:
     from app.services.sandbox_demo import (
         DEMO_FAUCET_SATS,
         DEMO_RUNE,
         SandboxDemoError,
-        create_demo_key,
         provision_demo_wallet,
-        unlock_demo_key,
     )
 
-    vault = await context.vault()
     if profile.key_name is not None:
-        keys = await run_blocking(unlock_demo_key, vault, profile.key_name)
-        context.wallet_lock.unlock(keys, profile.key_name)
+        keys, key_name = await demo_key
+        context.wallet_lock.unlock(keys, key_name)
         return profile
-    key_name = demo_key_name(profile)
     context.info(strings.CREATING_DEMO_WALLET)
-    keys = await run_blocking(create_demo_key, vault, key_name)
+    keys, key_name = await demo_key
     context.wallet_lock.unlock(keys, key_name)
     try:
         assets = await provision_demo_wallet(

@@ -82,6 +82,7 @@ def sandbox(
 def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "data"
     monkeypatch.setenv("BIDWALLET_DATA_DIR", str(path))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # the sandbox's chain cache
     return path
 
 

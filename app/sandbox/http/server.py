@@ -18,10 +18,10 @@ from typing import Any
 import uvicorn
 
 from app.sandbox.chain.errors import ChainError
-from app.sandbox.chain.node import Node
 from app.sandbox.http.app import create_app
 from app.sandbox.http.block_timer import BlockTimer
 from app.sandbox.http.settings import SandboxSettings
+from app.sandbox.prebuilt_chain import open_node
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +39,7 @@ class ServeOptions:
     port: int
     data_dir: Path | None
     settings: SandboxSettings
+    chain_cache: Path | None = None  # where a prebuilt demo chain is kept (prebuilt_chain.py)
 
 
 def is_loopback(host: str) -> bool:
@@ -156,16 +157,17 @@ def serve(options: ServeOptions) -> int:
 def _bind_and_serve(options: ServeOptions, data_dir: Path, stop: _StopSignals) -> None:
     sock = bind_listener(options.host, options.port)
     try:
-        _serve_on(sock, data_dir, options.settings, stop)
+        _serve_on(sock, data_dir, options, stop)
     finally:
         sock.close()
 
 
 def _serve_on(
-    sock: socket.socket, data_dir: Path, settings: SandboxSettings, stop: _StopSignals
+    sock: socket.socket, data_dir: Path, options: ServeOptions, stop: _StopSignals
 ) -> None:
+    settings = options.settings
     try:
-        node = Node.open(data_dir)
+        node = open_node(data_dir, options.chain_cache)
     except ChainError as exc:  # e.g. another sandbox holds the directory
         raise ServeError(f"cannot open the sandbox data in {data_dir}: {exc.message}") from exc
     timer: BlockTimer | None = None
