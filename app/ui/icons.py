@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import cache
 
 from PySide6.QtCore import QByteArray, QRectF, Qt
-from PySide6.QtGui import QIcon, QPainter, QPixmap
+from PySide6.QtGui import QGuiApplication, QIcon, QPainter, QPixmap
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QAbstractButton, QApplication, QPushButton
 
@@ -14,7 +14,7 @@ from app.ui.resources import icon_path
 from app.ui.theme import ThemeState
 
 _SIZES = (16, 24, 32, 48)
-_SCALES = (1.0, 2.0)
+_HIGH_DPI_SCALE = 2.0  # drawn too where no screen says its ratio (no application yet)
 
 
 def render_svg(svg: bytes, size: int, scale: float) -> QPixmap:
@@ -33,9 +33,17 @@ def _icon(name: str, color: str) -> QIcon:
     svg = icon_path(name).read_bytes().replace(b"currentColor", color.encode("ascii"))
     icon = QIcon()
     for size in _SIZES:
-        for scale in _SCALES:
+        for scale in _screen_scales():
             icon.addPixmap(render_svg(svg, size, scale))
     return icon
+
+
+def _screen_scales() -> tuple[float, ...]:
+    """1x, and each connected screen's device pixel ratio: drawing 2x pixmaps for a desktop
+    with only 1x screens doubled the icons' share of the start."""
+    screens = QGuiApplication.screens() if QGuiApplication.instance() is not None else []
+    ratios = {s.devicePixelRatio() for s in screens} if screens else {_HIGH_DPI_SCALE}
+    return tuple(sorted({1.0} | ratios))
 
 
 def icon(name: str, color: str | None = None) -> QIcon:

@@ -46,6 +46,8 @@ DEFERRED: dict[str, str] = {
     # dialogs whose module imports the vault's use cases at its top
     "app.ui.dialogs.key_setup": "app.services.key_setup and key_vault (embit, cryptography)",
     "app.ui.dialogs.unlock": "app.services.key_vault (embit, cryptography, argon2, keyring)",
+    # the QR encoder: a QR shows only once asked for (the Fund panel's "Show QR")
+    "segno": "the QR encoder (~10 ms with its writers)",
     # only with --smoke-test: it imports every flow tab and drives the window
     "app.ui.smoke_test": "every flow tab, for the packaged app's check only",
 }

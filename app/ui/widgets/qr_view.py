@@ -1,11 +1,11 @@
 """A QR code of a text (an address, a BIP-21 payment link), drawn crisp at any size.
 
-segno encodes; the modules are painted as whole-pixel squares with the 4-module quiet zone,
-always dark on white (scanners read that in both themes)."""
+segno encodes (imported with the first code made); the modules are painted as whole-pixel
+squares with the 4-module quiet zone, always dark on white (scanners read that in both
+themes)."""
 
 from __future__ import annotations
 
-import segno
 from PySide6.QtCore import QRect, QSize
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QWidget
@@ -15,6 +15,8 @@ QUIET_ZONE = 4  # modules of white around the code (ISO/IEC 18004)
 
 def qr_matrix(text: str) -> tuple[tuple[bool, ...], ...]:
     """The dark/light modules of `text`'s QR code (medium error correction), no border."""
+    import segno  # ~10 ms the window does not wait for: a QR shows only when asked
+
     code = segno.make(text, error="m", micro=False)
     return tuple(tuple(bool(cell) for cell in row) for row in code.matrix)
 
