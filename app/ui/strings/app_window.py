@@ -207,11 +207,40 @@ ACTIVITY_ERRORS_ONLY: Final = "&Errors only"
 ACTIVITY_COPY_TXID: Final = "&Copy txid"
 ACTIVITY_COPIED: Final = "Txid copied to the clipboard."
 ACTIVITY_EMPTY: Final = "Requests and their results appear here."
+# Each action the app records, in the user's words (the Result column says how it went);
+# the internal name stays in the row's tooltip for support. What the market did by itself is
+# named in live_updates.ACTIVITY_ACTION_NAMES.
+ACTIVITY_ACTIONS: Final = {
+    "sandbox.start": "Start the sandbox",
+    "sandbox.faucet": "Demo coins to your wallet",
+    "sandbox.collections": "Read the demo collections",
+    "sandbox.inscribe": "Demo inscription to your wallet",
+    "sandbox.runes": "Demo runes to your wallet",
+    "sandbox.mine": "Mine a sandbox block",
+    "fund.prepare": "Prepare a funding",
+    "fund.broadcast": "Fund the bidding wallet",
+    "bid.place": "Place a bid",
+    "bids.cancel": "Cancel bids",
+    "withdraw.prepare": "Prepare a withdrawal",
+    "withdraw": "Withdraw",
+    "inscription_bid.prepare": "Prepare an inscription bid",
+    "inscription_bid.place": "Place an inscription bid",
+    "listings.prepare": "Prepare listings",
+    "listings.submit": "List items",
+    "listings.export": "Export listings for signing",
+    "listings.import": "Import signed listings",
+    "listings.end": "End a listing",
+    "psbt.open": "Open a PSBT file",
+    "psbt.sign": "Sign a PSBT",
+    "psbt.save": "Save a PSBT file",
+    "psbt.export": "Export for signing elsewhere",
+    "psbt.import": "Import what was signed elsewhere",
+}
 
 # -- settings ------------------------------------------------------------------------------
 SETTINGS_PROFILES: Final = "Profiles"
 SETTINGS_ACTIVE_SUFFIX: Final = " (active)"
-SETTINGS_SWITCH: Final = "&Switch to"
+SETTINGS_SWITCH: Final = "S&witch to"
 SETTINGS_ADD: Final = "&Add…"
 SETTINGS_REMOVE: Final = "&Remove"
 SETTINGS_REMOVE_CONFIRM: Final = (
@@ -222,18 +251,18 @@ SETTINGS_SERVICE: Final = "Service"
 SETTINGS_KIND: Final = "Kind:"
 SETTINGS_KINDS: Final = {"sandbox": "Sandbox", "satflow": "Public service", "custom": "Custom"}
 SETTINGS_SANDBOX_URL: Final = "(chosen when the sandbox starts)"
-SETTINGS_API_KEY_SAVE: Final = "Save &key"
+SETTINGS_API_KEY_SAVE: Final = "Save ke&y"
 SETTINGS_API_KEY_CLEAR: Final = "C&lear key"
 SETTINGS_API_KEY_SAVED: Final = "API key saved in the system keychain."
 SETTINGS_API_KEY_CLEARED: Final = "API key removed."
 SETTINGS_API_KEY_SET: Final = "a key is stored"
 SETTINGS_PSBT_GUARD: Final = "Fee limits (checked before signing)"
-SETTINGS_MIN_RATE: Final = "Mi&nimum fee rate:"
+SETTINGS_MIN_RATE: Final = "M&inimum fee rate:"
 SETTINGS_MAX_RATE: Final = "Ma&ximum fee rate:"
-SETTINGS_MAX_FEE: Final = "Maximum &fee:"
+SETTINGS_MAX_FEE: Final = "Maximum fee:"  # every letter is taken on the tab
 SETTINGS_SECURITY: Final = "Security"
-SETTINGS_LOCK_TIMEOUT: Final = "&Lock after:"
-SETTINGS_REQUEST_RATE: Final = "Request &rate:"
+SETTINGS_LOCK_TIMEOUT: Final = "Lo&ck after:"
+SETTINGS_REQUEST_RATE: Final = "Re&quest rate:"
 SETTINGS_REQUEST_RATE_DEFAULT: Final = "default: 5 per second, bursts of 10"
 SETTINGS_REQUEST_RATE_NONE: Final = "default: no limit (the sandbox enforces none)"
 SETTINGS_REQUEST_RATE_HINT: Final = (
@@ -248,7 +277,7 @@ SETTINGS_LOCK_SUFFIX: Final = " min without activity"
 SETTINGS_MAKER_FEE: Final = "Maker fee (bid pools)"
 SETTINGS_MAKER_FEE_USE_DEFAULT: Final = "&Use the default"
 SETTINGS_MAKER_FEE_SATS: Final = "Per &bid:"
-SETTINGS_MAKER_FEE_BPS: Final = "Plus a s&hare of its price:"
+SETTINGS_MAKER_FEE_BPS: Final = "Plus a share of its &price:"
 SETTINGS_MAKER_FEE_BPS_SUFFIX: Final = " bps (100 bps = 1%)"
 SETTINGS_MAKER_FEE_HINT: Final = (
     "The pool checks and figures add this to every bid: a pool's open bids and their maker"

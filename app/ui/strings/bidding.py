@@ -177,8 +177,7 @@ BID_TRAITS_TYPED_PLACEHOLDER: Final = "type: value, then Enter"
 BID_TRAITS_TYPED_BAD: Final = "Write a trait as “type: value”, e.g. “Background: Blue”."
 # The catalog (services/catalog.py): what the slug's hint line says.
 BID_CATALOG_SEARCH_NONE: Final = (
-    "This service lists no collections to search: type the collection's slug (as in its page"
-    " on the marketplace); its traits load once the service finds it."
+    "This service lists no collections: type the slug of the collection's marketplace page."
 )
 BID_CATALOG_LOOKING: Final = "Looking up {slug}…"
 BID_CATALOG_FOUND: Final = "{name}: {items}."
@@ -193,7 +192,7 @@ BID_CATALOG_FAILED: Final = "The collection could not be looked up ({reason}): t
 BID_TRAITS_COUNT: Final = "{count} of at most {limit} selected: one bid per trait and item."
 BID_TRAITS_LIMIT: Final = "At most {limit} traits per request: unselect one first."
 BID_TRAITS_CLEAR: Final = "C&lear"
-BID_FEE_RATE: Final = "&Fee rate when the bid fills:"
+BID_FEE_RATE: Final = "Fee &rate when the bid fills:"
 BID_FEE_RATE_HINT: Final = "Sent with the bid, not signed: the service may use another rate."
 BID_FEE_FASTEST: Final = "Fastest — {rate} sat/vB now"
 BID_FEE_HALF_HOUR: Final = "Within half an hour — {rate} sat/vB now"
@@ -278,10 +277,7 @@ BID_RULE_PRICE_STEP: Final = "Steps of {step}{options}."
 BID_RULE_PRICE_OPTIONS: Final = ": use {low} or {high}"
 BID_RULE_QUANTITY_MIN: Final = "Bid on at least 1 item."
 BID_RULE_UNITS_MIN: Final = "Bid on at least 1 unit."
-BID_RULE_TOO_MANY_BIDS: Final = (
-    "That makes {count:,} bids (one per item and trait); one request places at most {limit:,}:"
-    " lower the quantity or tick fewer traits."
-)
+BID_RULE_TOO_MANY_BIDS: Final = "That makes {count:,} bids; one request places {limit:,} at most."
 BID_RULE_NO_TRAITS: Final = "Traits apply to a collection only: untick them."
 BID_RULE_TRAIT_TEXT: Final = "A trait needs a type and a value, like “Background: Blue”."
 BID_RULE_TRAIT_TWICE: Final = "The same trait is ticked twice: untick one."

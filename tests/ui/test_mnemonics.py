@@ -1,0 +1,89 @@
+"""No two visible widgets of one window answer to the same Alt+letter: on every tab of the main
+window (with a funded wallet, the funding QR shown) and of the offline signer, the menu bar's
+letters included. A shared letter only moves the focus between its widgets and presses none
+("Alt+P bound twice")."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtWidgets import QApplication, QGroupBox, QLabel, QLineEdit, QPushButton, QWidget
+from pytestqt.qtbot import QtBot
+
+from app.services.sandbox_process import SandboxProcess
+from app.ui.main_window import MainWindow
+from app.ui.tabs.wallet_tab import WalletTab
+from tests.ui.conftest import AppHarness, OptionsFactory
+from tests.ui.flows import click, open_funded_app, prepare_profile
+from tests.ui.mnemonics import mnemonic, shared_mnemonics
+
+
+def _shared_on_each_tab(window: MainWindow) -> dict[str, dict[str, list[str]]]:
+    found = {}
+    for spec in window.tab_specs:
+        window.show_tab(spec.key)
+        QApplication.processEvents()
+        shared = shared_mnemonics(window)
+        if shared:
+            found[spec.key] = shared
+    return found
+
+
+def test_the_mnemonic_scan_on_a_sample(qtbot: QtBot) -> None:
+    assert [mnemonic(t) for t in ("&Save", "Fee &rate:", "A && B", "A && &B", "None")] == [
+        "s",
+        "r",
+        None,
+        "b",
+        None,
+    ]
+    window = QWidget()
+    qtbot.addWidget(window)
+    first, second, hidden = QPushButton("&Place"), QPushButton("&Pay"), QPushButton("&Print")
+    label = QLabel("&Price:", window)
+    label.setBuddy(QLineEdit(window))
+    plain = QLabel("&Plain, no buddy", window)  # a label without a buddy takes no mnemonic
+    checkable = QGroupBox("&Pool", window)
+    checkable.setCheckable(True)
+    for button in (first, second, hidden):
+        button.setParent(window)
+    window.show()
+    hidden.hide()
+    assert plain.text()
+    shared = shared_mnemonics(window)
+    assert list(shared) == ["p"] and sorted(shared["p"]) == ["&Pay", "&Place", "&Pool", "&Price:"]
+    second.setEnabled(False)  # a disabled button takes none either
+    assert sorted(shared_mnemonics(window)["p"]) == ["&Place", "&Pool", "&Price:"]
+
+
+def test_no_two_visible_widgets_share_a_mnemonic_on_any_tab(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+) -> None:
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    window = funded.app.window
+    window.resize(1024, 700)
+    wallet = window.tab("wallet")
+    assert isinstance(wallet, WalletTab)
+    window.show_tab("wallet")
+    qtbot.waitUntil(lambda: wallet.fund.qr_button.isEnabled(), timeout=20_000)
+    click(qtbot, wallet.fund.qr_button)  # the payment link's widgets too
+    assert wallet.fund.copy_link.isVisible()
+    assert _shared_on_each_tab(window) == {}
+
+
+def test_no_two_visible_widgets_share_a_mnemonic_in_the_offline_signer(
+    qtbot: QtBot,
+    data_dir: Path,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+) -> None:
+    prepare_profile(data_dir)
+    app = open_app(make_options(offline=True))
+    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    assert _shared_on_each_tab(app.window) == {}
