@@ -1,4 +1,5 @@
-"""The Listings tab's table of held items: a check box to select each, and an editable price."""
+"""The Listings tab's table of held items: a check box to select each, whether it is listed
+(the service's word: at what price, or unknown), and an editable price."""
 
 from __future__ import annotations
 
@@ -6,16 +7,19 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QBrush, QColor
 
 from app.ui import strings
 from app.ui.models.review_model import short
-from app.ui.tabs.listings_items import kind_text
+from app.ui.tabs.listings_items import ListingMark, kind_text
+from app.ui.theme import ThemeState
 
 if TYPE_CHECKING:
     from app.services.listings_inventory import HeldItem
 
 _Index = QModelIndex | QPersistentModelIndex
-CHECK, ITEM, KIND, COLLECTION, PRICE = range(5)
+CHECK, ITEM, KIND, COLLECTION, LISTED, PRICE = range(6)
+UNKNOWN_MARK = ListingMark(False)
 
 
 class HeldItemsModel(QAbstractTableModel):
@@ -26,6 +30,7 @@ class HeldItemsModel(QAbstractTableModel):
         self.items: list[HeldItem] = []
         self.checked: list[bool] = []
         self.prices: list[int | None] = []
+        self.marks: dict[str, ListingMark] = {}  # by item key; missing: unknown
 
     def set_items(self, items: Sequence[HeldItem]) -> None:
         """Replace the items, keeping the choices made for those still held."""
@@ -38,6 +43,14 @@ class HeldItemsModel(QAbstractTableModel):
         self.prices = [kept.get(i.key, (False, None))[1] for i in self.items]
         self.endResetModel()
         self.selection_changed.emit()
+
+    def set_marks(self, marks: dict[str, ListingMark]) -> None:
+        """Whether each item is listed (by its key), as the service last said."""
+        self.marks = dict(marks)
+        self._changed_column(LISTED)
+
+    def mark(self, row: int) -> ListingMark:
+        return self.marks.get(self.items[row].key, UNKNOWN_MARK)
 
     def selected(self) -> list[tuple[HeldItem, int | None]]:
         return [(i, p) for i, c, p in zip(self.items, self.checked, self.prices, strict=True) if c]
@@ -90,6 +103,12 @@ class HeldItemsModel(QAbstractTableModel):
             return _state(self.checked[index.row()])
         if role == Qt.ItemDataRole.ToolTipRole and column == ITEM:
             return item.inscription_id or f"{item.runes} on {item.outpoint}"
+        if column == LISTED and role == Qt.ItemDataRole.ToolTipRole:
+            return self.mark(index.row()).tip
+        if column == LISTED and role == Qt.ItemDataRole.ForegroundRole:
+            mark = self.mark(index.row())
+            color = "ok" if mark.listing is not None else None if mark.known else "muted"
+            return None if color is None else QBrush(QColor(ThemeState.colors[color]))
         if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             return None
         price = self.prices[index.row()]
@@ -99,6 +118,8 @@ class HeldItemsModel(QAbstractTableModel):
             return kind_text(item)
         if column == COLLECTION:
             return item.collection or ""
+        if column == LISTED:
+            return self.mark(index.row()).text
         if column == PRICE:
             if role == Qt.ItemDataRole.EditRole:
                 return "" if price is None else str(price)

@@ -103,7 +103,7 @@ INSCRIPTION_BID_OPEN_ONLY: Final = (
 # -- Listings tab (UI-B) -------------------------------------------------------------------
 TAB_LISTINGS: Final = "Listings"
 LISTINGS_HELD: Final = "Your inscriptions and runes"
-LISTINGS_HELD_HEADERS: Final = ("List", "Item", "Kind", "Collection", "Price (sats)")
+LISTINGS_HELD_HEADERS: Final = ("List", "Item", "Kind", "Collection", "Listed", "Price (sats)")
 LISTINGS_KIND_INSCRIPTION: Final = "Inscription"
 LISTINGS_KIND_RUNES: Final = "Runes"
 LISTINGS_KIND_TAP: Final = "Inscription (TAP transfer)"

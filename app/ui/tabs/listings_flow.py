@@ -1,10 +1,12 @@
-"""The Listings tab's three flows, each review-first:
+"""The Listings tab's four flows, each review-first:
 
 - sign here: request and review every PSBT (progress) -> one review table -> sign each in the
   executor (progress, Cancel between items) -> one submission;
 - export: the same review -> the PSBTs and their manifest written to a folder;
 - import: the signed folder re-reviewed online and checked against its signatures -> the review
-  table -> one submission.
+  table -> one submission;
+- end a listing: the item moved back to the ordinals address (our transaction, fee from the
+  payment address) -> the review (fee consent when outside the bounds) -> sign -> broadcast.
 Nothing is sent unless every item was reviewed, approved, signed and checked.
 """
 
@@ -12,17 +14,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.ui import strings
 from app.ui.profile_session import failure_text, tracked
 from app.ui.psbt_flow_runner import FlowRun, FlowSteps, PsbtFlowRunner
+from app.ui.tabs.listings_items import item_name, price_text
 
 if TYPE_CHECKING:
     from app.services.context import ServiceContext
+    from app.services.end_listing import EndListingDone, EndListingPlan
     from app.services.listings import ListingPlan, ListingsDone
-    from app.services.listings_inventory import HeldItem
+    from app.services.listings_inventory import HeldItem, SellerListing
     from app.services.offline import ImportedItem
     from app.services.offline_manifest import Manifest
     from app.ui.context import AppContext
@@ -165,3 +171,41 @@ class ListingsFlow:
             count = await self._runner().run(steps)
         if count is not None:
             self._tab.show_status(strings.counted(strings.LISTINGS_DONE, count), "ok")
+
+    async def end_listing(self, item: HeldItem, listing: SellerListing, rate: Fraction) -> None:
+        from app.services.end_listing import execute_end_listing, prepare_end_listing
+        from app.services.psbt_flow import accept_fee
+
+        async def prepare(ctx: ServiceContext, _run: FlowRun) -> EndListingPlan:
+            return await prepare_end_listing(ctx, item, rate)
+
+        async def execute(ctx: ServiceContext, plan: EndListingPlan, _run: FlowRun) -> str:
+            async with tracked(self._context, "listings.end", item=item.key) as result:
+                done: EndListingDone = await execute_end_listing(ctx, plan)
+                result.message = done.txid
+            return done.txid
+
+        def note(plan: EndListingPlan) -> list[str]:
+            what = item_name(item)
+            return [
+                strings.END_LISTING_NOTE.format(
+                    item=what[:1].upper() + what[1:],
+                    address=plan.psbt.review.outputs[0].address or "",
+                    price=price_text(listing.price),
+                )
+            ]
+
+        steps = FlowSteps(
+            title=strings.END_LISTING_TITLE,
+            action=strings.END_LISTING_ACTION,
+            prepare=prepare,
+            plans=lambda plan: [plan.psbt],
+            notes=note,
+            accept_fee=lambda plan: replace(plan, psbt=accept_fee(plan.psbt)),
+            execute=execute,
+            failed=lambda exc: strings.END_LISTING_NOT_DONE.format(reason=failure_text(exc)),
+        )
+        with self._running():
+            txid = await self._runner().run(steps)
+        if txid is not None:
+            self._tab.show_status(strings.END_LISTING_DONE.format(txid=txid), "ok")

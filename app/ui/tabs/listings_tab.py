@@ -1,10 +1,13 @@
-"""Secure listings: pick inscriptions or runes the ordinals address holds, price each (or all at
-once), then review every PSBT in one table -> sign with a cancellable progress bar -> submit;
-or export them for an offline signer and import the signed files later. Below, the user's
-listings with their state."""
+"""Secure listings: pick inscriptions or runes the ordinals address holds (each marked listed at
+its price, not listed, or unknown when the service gives no list), price each (or all at once),
+then review every PSBT in one table -> sign with a cancellable progress bar -> submit; or export
+them for an offline signer and import the signed files later. Items listed already are named
+first, with what a new listing does (`listings_relist`). Below, the user's listings with their
+state, and End listing: the item moved back to the ordinals address, through the PSBT runner."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
@@ -30,14 +33,23 @@ from app.ui.icons import icon_button
 from app.ui.models.listings_model import HeldItemsModel
 from app.ui.models.review_model import SIZE_FROM_ROWS, Cell, RowsModel, short
 from app.ui.profile_session import NotReadyError, failure_text, profile_session
+from app.ui.state.market_watch import MarketWatch
 from app.ui.tabs.listings_flow import ListingsFlow
-from app.ui.tabs.listings_items import MAX_PER_REQUEST, batch_problem
+from app.ui.tabs.listings_items import (
+    MAX_PER_REQUEST,
+    active_listing,
+    batch_problem,
+    marks_for,
+)
+from app.ui.tabs.listings_relist import RelistDialog
 from app.ui.theme import ThemeState
 from app.ui.widgets import message_label, set_message
 from app.ui.widgets.amount_edit import AmountEdit
+from app.ui.widgets.fee_picker import FeePicker
 from app.ui.widgets.progress_panel import ProgressPanel
 
 if TYPE_CHECKING:
+    from app.services.context import ServiceContext
     from app.services.listings_inventory import HeldItem, SellerListing
     from app.ui.context import AppContext
     from app.ui.controller import AppController
@@ -64,9 +76,11 @@ class ListingsTab(QWidget):
     ) -> None:
         super().__init__(parent)
         self._context = context
+        self._controller = controller
         self.held: list[HeldItem] | None = None
         self.mine: list[SellerListing] | None = None
         self._held_of = connection_key(context)
+        self._refreshes = 0  # refreshes started; only the latest one's answer shows
 
         self.held_hint = message_label("hint")
         self.refresh_button = QPushButton(strings.REFRESH)
@@ -94,6 +108,10 @@ class ListingsTab(QWidget):
         self.mine_view.setModel(self.mine_model)
         self.mine_hint = message_label("hint")
         self.mine_hint.setVisible(False)
+        self.end_fee = FeePicker()
+        self.end_button = QPushButton(strings.END_LISTING)
+        self.end_button.setToolTip(strings.END_LISTING_TIP)
+        self.end_hint = message_label("hint")
         self.flow = ListingsFlow(self, context, controller)
         self._layout()
 
@@ -105,8 +123,12 @@ class ListingsTab(QWidget):
         self.sign_button.clicked.connect(self.sign_selected)
         self.export_button.clicked.connect(self.export_selected)
         self.import_button.clicked.connect(self.import_signed)
+        self.end_button.clicked.connect(self.end_selected)
+        self.mine_view.selectionModel().selectionChanged.connect(self._mine_selection_changed)
         profile_session(context).changed.connect(self._session_changed)
+        MarketWatch.of(context).listings_changed.connect(self._listings_changed)
         self._selection_changed()
+        self._mine_selection_changed()
 
     def _layout(self) -> None:
         held = QGroupBox(strings.LISTINGS_HELD)
@@ -143,7 +165,15 @@ class ListingsTab(QWidget):
         mine = QGroupBox(strings.LISTINGS_MINE)
         mine_layout = QVBoxLayout(mine)
         mine_layout.addWidget(self.mine_hint)
-        mine_layout.addWidget(self.mine_view)
+        mine_layout.addWidget(self.mine_view, 1)
+        end = QHBoxLayout()
+        fee_label = QLabel(strings.END_LISTING_FEE)
+        fee_label.setBuddy(self.end_fee)
+        end.addWidget(fee_label)
+        end.addWidget(self.end_fee)
+        end.addWidget(self.end_hint, 1)
+        end.addWidget(self.end_button)
+        mine_layout.addLayout(end)
         # The items to list get most of the room; the user can move the divider.
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(held)
@@ -183,6 +213,7 @@ class ListingsTab(QWidget):
         self.sign_button.setEnabled(ready)
         self.export_button.setEnabled(ready)
         self.import_button.setEnabled(not self.flow.busy)
+        self._mine_selection_changed()
 
     def _apply_price(self) -> None:
         price = self.price_all.value()
@@ -208,32 +239,70 @@ class ListingsTab(QWidget):
         if self.isVisible() and profile_session(self._context).connected:
             self.refresh()
 
+    def _listings_changed(self) -> None:
+        """The live updates saw our listings change (a sale, an ended listing): read the
+        items and listings again, now if shown, else when next shown."""
+        if self.isVisible():
+            self.refresh()
+        else:
+            self.held = None
+
     @async_slot()
     async def refresh(self) -> None:
+        """Read the held items, our listings and the fee estimates together; only the latest
+        of overlapping refreshes shows (and says `refreshed`), so an older answer never
+        overwrites a newer one."""
         services = self._context.connection
+        self._refreshes += 1
+        this = self._refreshes
         try:
             ctx = await public_context(self._context)  # the services modules loaded first
-            from app.services.listings_inventory import held_items, my_listings
+            from app.services.listings_inventory import held_items
 
-            held = await held_items(ctx)
-            mine = await my_listings(ctx)
+            held, (mine, unread), estimates = await asyncio.gather(
+                held_items(ctx), self._read_mine(ctx), self._fee_estimates(ctx)
+            )
         except NotReadyError as exc:
-            self.held_hint.setText(exc.user_message)
+            if this == self._refreshes:
+                self.held_hint.setText(exc.user_message)
+                self.refreshed.emit()
             return
         except Exception as exc:
-            if self._context.connection is services:
-                self.held_hint.setText(failure_text(exc))
+            if this == self._refreshes:
+                if self._context.connection is services:
+                    self.held_hint.setText(failure_text(exc))
+                self.refreshed.emit()
             return
-        finally:
-            self.refreshed.emit()
+        if this != self._refreshes:
+            return
         self.held, self.mine = held, mine
         self.items_model.set_items(held)
+        self.items_model.set_marks(marks_for(held, mine, unread))
+        self.end_fee.set_estimates(estimates)
         hint = strings.LISTINGS_HELD_BY.format(address=ctx.ordinals_address)
         self.held_hint.setText(hint if held else strings.LISTINGS_NONE_HELD)
         self.receive_label.setText(f"{ctx.payment_address} ({strings.LISTINGS_RECEIVE_HINT})")
-        self._show_mine(mine)
+        self._show_mine(mine, unread)
+        self.refreshed.emit()
 
-    def _show_mine(self, mine: list[SellerListing] | None) -> None:
+    async def _read_mine(self, ctx: ServiceContext) -> tuple[list[SellerListing] | None, str]:
+        """Our listings, or None and why not: the held items still show, marked unknown."""
+        from app.services.listings_inventory import my_listings
+
+        try:
+            return await my_listings(ctx), ""
+        except Exception as exc:  # the service's list is beyond the spec: never fatal here
+            return None, failure_text(exc)
+
+    async def _fee_estimates(self, ctx: ServiceContext) -> dict[int, float] | None:
+        from app.services.funding import fee_estimates
+
+        try:
+            return await fee_estimates(ctx)
+        except Exception:  # the picker offers a custom rate without estimates
+            return None
+
+    def _show_mine(self, mine: list[SellerListing] | None, unread: str = "") -> None:
         rows = [
             (
                 Cell(short(m.item, 10), tooltip=m.item),
@@ -247,7 +316,10 @@ class ListingsTab(QWidget):
             for m in mine or []
         ]
         self.mine_model.set_rows(rows)
-        if mine is None:
+        self._mine_selection_changed()
+        if unread:
+            set_message(self.mine_hint, strings.LISTINGS_MINE_UNREAD.format(reason=unread), "hint")
+        elif mine is None:
             set_message(self.mine_hint, strings.LISTINGS_MINE_UNAVAILABLE, "hint")
         else:
             set_message(self.mine_hint, "" if mine else strings.LISTINGS_MINE_NONE, "hint")
@@ -263,14 +335,14 @@ class ListingsTab(QWidget):
     @async_slot()
     async def sign_selected(self) -> None:
         items, prices, problem = self.batch()
-        if items and not problem:
+        if items and not problem and await self.relisting_confirmed(items):
             await self.flow.sign_and_submit(items, [p or 0 for p in prices])
             self.refresh()
 
     @async_slot()
     async def export_selected(self) -> None:
         items, prices, problem = self.batch()
-        if not items or problem:
+        if not items or problem or not await self.relisting_confirmed(items):
             return
         folder = await self.ask_folder(self, strings.LISTINGS_EXPORT_FOLDER)
         if folder is not None:
@@ -281,6 +353,54 @@ class ListingsTab(QWidget):
         folder = await self.ask_folder(self, strings.LISTINGS_IMPORT_FOLDER)
         if folder is not None:
             await self.flow.import_and_submit(folder)
+            self.refresh()
+
+    async def relisting_confirmed(self, items: list[HeldItem]) -> bool:
+        """True unless some items are listed already and the user keeps them as they are."""
+        listed = [
+            (i, m) for i in items if (m := active_listing(i.key, self.mine or [])) is not None
+        ]
+        if not listed:
+            return True
+        if await self._controller.show_dialog(RelistDialog(listed, self)):
+            return True
+        self.show_status(strings.RELIST_CANCELLED)
+        return False
+
+    # -- ending a listing -------------------------------------------------------------------
+
+    def selected_listing(self) -> SellerListing | None:
+        rows = self.mine_view.selectionModel().selectedRows()
+        mine = self.mine or []
+        return mine[rows[0].row()] if len(rows) == 1 and rows[0].row() < len(mine) else None
+
+    def held_item_of(self, listing: SellerListing) -> HeldItem | None:
+        return next((i for i in self.held or [] if i.key == listing.item), None)
+
+    def _end_problem(self) -> str:
+        """Why End listing cannot run now ("" when it can)."""
+        listing = self.selected_listing()
+        if self._context.watch_only:
+            return strings.END_LISTING_WATCH_ONLY
+        if listing is None or listing.state != "active":
+            return strings.END_LISTING_PICK
+        if self.held_item_of(listing) is None:
+            return strings.END_LISTING_NOT_HELD
+        return ""
+
+    def _mine_selection_changed(self, *_: object) -> None:
+        problem = self._end_problem()
+        self.end_hint.setText(problem)
+        self.end_button.setEnabled(not problem and not self.flow.busy)
+
+    @async_slot()
+    async def end_selected(self) -> None:
+        listing = self.selected_listing()
+        if listing is None or self._end_problem():
+            return
+        item = self.held_item_of(listing)
+        if item is not None:
+            await self.flow.end_listing(item, listing, self.end_fee.rate())
             self.refresh()
 
     # A folder chosen by the user (tests monkeypatch it on the class).

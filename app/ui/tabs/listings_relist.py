@@ -1,0 +1,69 @@
+"""The question before listing items that are listed already: which ones and at what price,
+what a new listing does (the service replaces the current one), and what it does not (the old
+signature stays valid until the item moves; End listing moves it). Enter keeps them as they
+are: relisting takes a deliberate click."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QListWidget,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui import strings
+from app.ui.tabs.listings_items import item_name, price_text
+from app.ui.widgets import make_default
+
+if TYPE_CHECKING:
+    from app.services.listings_inventory import HeldItem, SellerListing
+
+
+class RelistDialog(QDialog):
+    def __init__(
+        self, listed: Sequence[tuple[HeldItem, SellerListing]], parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(strings.RELIST_TITLE)
+        count = len(listed)
+        if count == 1:
+            ((item, listing),) = listed
+            head = strings.RELIST_ONE.format(
+                item=item_name(item)[0].upper() + item_name(item)[1:],
+                price=price_text(listing.price),
+            )
+        else:
+            head = strings.counted(strings.RELIST_MANY, count)
+        self.head = QLabel(head)
+        self.head.setWordWrap(True)
+        self.list = QListWidget()
+        self.list.addItems(
+            [
+                strings.RELIST_LINE.format(item=item_name(i), price=price_text(m.price))
+                for i, m in listed
+            ]
+        )
+        self.list.setVisible(count > 1)
+        self.explain = QLabel(strings.RELIST_EXPLAIN)
+        self.explain.setWordWrap(True)
+        self.yes_button = QPushButton(strings.counted(strings.RELIST_YES, count))
+        self.no_button = QPushButton(strings.RELIST_NO)
+        buttons = QDialogButtonBox()
+        buttons.addButton(self.yes_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        buttons.addButton(self.no_button, QDialogButtonBox.ButtonRole.RejectRole)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        make_default(self.no_button, self.yes_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.head)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(self.explain)
+        layout.addWidget(buttons)
+        self.resize(560, 300 if count > 1 else 220)

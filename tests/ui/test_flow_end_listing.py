@@ -1,0 +1,158 @@
+"""The seller's side of the Listings tab through the widgets against the real sandbox: each held
+item is marked with its listing (or "Not listed"); listing a listed item again asks first (Cancel
+sends nothing, "List it again" replaces the listing at the new price); End listing reviews the
+move of the item back to the ordinals address in the one review dialog, signs and sends it, and
+the listing is gone. A service that gives no list of our listings marks every item "Unknown",
+never "Not listed"."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+
+import httpx
+import pytest
+from pytestqt.qtbot import QtBot
+
+from app.services.sandbox_process import SandboxProcess
+from app.ui import strings
+from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
+from app.ui.models.listings_model import LISTED
+from app.ui.tabs.listings_relist import RelistDialog
+from app.ui.tabs.listings_tab import ListingsTab
+from tests.support.proxy import Fault, FaultProxy
+from tests.ui.conftest import AppHarness, OptionsFactory
+from tests.ui.flows import click, open_funded_app, type_into, wait_new_dialog
+from tests.ui.gui_thread import GuiThreadWatch
+from tests.ui.helpers import run_async
+
+FIRST, SECOND = 30_000, 40_000
+
+
+@pytest.fixture
+def proxy(qloop: asyncio.AbstractEventLoop, sandbox: SandboxProcess) -> Iterator[FaultProxy]:
+    running = run_async(qloop, FaultProxy(upstream=sandbox.url).__aenter__())
+    yield running
+    run_async(qloop, running.__aexit__(None, None, None))
+
+
+def listings_tab(qtbot: QtBot, app: AppHarness) -> ListingsTab:
+    app.window.show_tab("listings")
+    tab = app.window.tab("listings")
+    assert isinstance(tab, ListingsTab)
+    qtbot.waitUntil(lambda: tab.held is not None, timeout=30_000)
+    return tab
+
+
+def mark(tab: ListingsTab, key: str) -> str:
+    return str(tab.items_model.index(tab.row_of(key), LISTED).data())
+
+
+def list_at(qtbot: QtBot, app: AppHarness, tab: ListingsTab, key: str, price: int) -> None:
+    """Select only `key` and price it."""
+    tab.items_model.check_all(False)
+    tab.items_model.set_checked(tab.row_of(key), True)
+    tab.price_all.edit.clear()
+    type_into(qtbot, tab.price_all.edit, f"{price:,}")
+    click(qtbot, tab.apply_price)
+
+
+def sign_in_review(qtbot: QtBot, app: AppHarness, tab: ListingsTab, before: int) -> None:
+    dialog = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
+    assert dialog.sign_button is not None
+    with qtbot.waitSignal(tab.refreshed, timeout=60_000):
+        click(qtbot, dialog.sign_button)
+        qtbot.waitUntil(lambda: not tab.flow.busy, timeout=60_000)
+
+
+def test_marks_relist_question_and_end_listing(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    gui_thread: GuiThreadWatch,
+) -> None:
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    app = funded.app
+    item, other = funded.assets.inscription_ids[:2]
+    gui_thread.start()
+    tab = listings_tab(qtbot, app)
+    assert mark(tab, item) == mark(tab, other) == strings.LISTINGS_NOT_LISTED
+    assert not tab.end_button.isEnabled()
+
+    # List it: its row says so, with the price.
+    list_at(qtbot, app, tab, item, FIRST)
+    before = len(app.dialogs)
+    click(qtbot, tab.sign_button)
+    sign_in_review(qtbot, app, tab, before)
+    listed_at = strings.LISTINGS_LISTED_AT.format(price=f"{FIRST:,} sats")
+    assert mark(tab, item) == listed_at
+    assert mark(tab, other) == strings.LISTINGS_NOT_LISTED
+
+    # Again at another price: asked first; Cancel sends nothing.
+    list_at(qtbot, app, tab, item, SECOND)
+    before = len(app.dialogs)
+    click(qtbot, tab.sign_button)
+    question = wait_new_dialog(qtbot, app, RelistDialog, before)
+    assert f"is listed at {FIRST:,} sats" in question.head.text()
+    assert "replaces the current one" in question.explain.text()
+    assert "stays valid until the item moves" in question.explain.text()
+    click(qtbot, question.no_button)
+    qtbot.waitUntil(lambda: tab.status.text() == strings.RELIST_CANCELLED)
+    assert not any(isinstance(d, PsbtReviewDialog) for d in app.dialogs[before:])
+    assert mark(tab, item) == listed_at
+
+    # "List it again": the new listing replaces the old one.
+    before = len(app.dialogs)
+    click(qtbot, tab.sign_button)
+    click(qtbot, wait_new_dialog(qtbot, app, RelistDialog, before).yes_button)
+    sign_in_review(qtbot, app, tab, before)
+    assert mark(tab, item) == strings.LISTINGS_LISTED_AT.format(price=f"{SECOND:,} sats")
+    states = sorted((m.price, m.state) for m in tab.mine or [])
+    assert states == [(FIRST, "replaced"), (SECOND, "active")]
+
+    # End listing: the active one selected, reviewed, signed, sent; the listing is gone.
+    active_row = next(r for r, m in enumerate(tab.mine or []) if m.state == "active")
+    tab.mine_view.selectRow(active_row)
+    assert tab.end_button.isEnabled(), tab.end_hint.text()
+    before = len(app.dialogs)
+    click(qtbot, tab.end_button)
+    dialog = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
+    assert dialog.sign_button is not None and dialog.sign_button.isEnabled()
+    assert "moves back to your ordinals address" in dialog.notes_label.text()
+    assert f"listing at {SECOND:,} sats" in dialog.notes_label.text()
+    with qtbot.waitSignal(tab.refreshed, timeout=60_000):
+        click(qtbot, dialog.sign_button)
+        qtbot.waitUntil(lambda: not tab.flow.busy, timeout=60_000)
+    assert tab.status.text().startswith("Sent ")
+    txid = tab.status.text().split()[1].rstrip(":")
+    assert mark(tab, item) == strings.LISTINGS_NOT_LISTED
+    assert sorted(m.state for m in tab.mine or []) == ["item_moved", "replaced"]
+    assert not tab.end_button.isEnabled()
+    moved = next(i for i in tab.held or [] if i.key == item)
+    assert moved.outpoint == f"{txid}:0"  # still ours, on the new output
+    gui_thread.assert_not_blocked()
+    with gui_thread.paused(), httpx.Client(base_url=funded.root_url, timeout=60) as http:
+        assert http.post("/sandbox/mine", json={"blocks": 1}).is_success
+        status = http.get(f"/esplora/tx/{txid}/status").json()
+    assert status["confirmed"] is True
+
+
+def test_a_service_without_a_list_of_listings_marks_items_unknown(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    proxy: FaultProxy,
+) -> None:
+    proxy.add_fault(Fault.reply("GET", "/v1/listings", 404, {"error": "Not Found"}, times=None))
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop, proxy.url)
+    tab = listings_tab(qtbot, funded.app)
+    item = funded.assets.inscription_ids[0]
+    assert mark(tab, item) == strings.LISTINGS_LISTED_UNKNOWN
+    tip = tab.items_model.index(tab.row_of(item), LISTED).data(3)  # ToolTipRole
+    assert tip == strings.LISTINGS_LISTED_UNKNOWN_TIP
+    assert tab.mine_hint.text() == strings.LISTINGS_MINE_UNAVAILABLE
+    assert not tab.end_button.isEnabled()
