@@ -15,7 +15,9 @@ shows balances loaded over that connection with the wallet unlocked, then closes
 Every run uses a data directory and cache directory (XDG_CACHE_HOME) of its own under a
 temporary directory: nothing of the user's is read or written.
 
-Run: .venv/bin/python -m benchmarks.bench_ui_ready [--runs 5]   (or ./dev bench ui_ready)
+Run: .venv/bin/python -m benchmarks.bench_ui_ready [--runs 5] [--repo TREE]
+(or ./dev bench ui_ready). The machine's load average is printed before and after: on a shared
+machine compare trees with --repo, run alternately.
 Targets (issue 15): first run to a funded demo wallet <= 2 s; relaunch to Connected with
 balances shown <= 1 s.
 """
@@ -41,12 +43,13 @@ RELAUNCH_TARGET_S = 1.0
 @dataclass(frozen=True)
 class Sample:
     window: float
+    sandbox: float
     connected: float
     ready: float
     funded: bool
 
 
-def one_start(data_dir: Path, cache_dir: Path) -> Sample:
+def one_start(data_dir: Path, cache_dir: Path, repo: Path = REPO) -> Sample:
     env = dict(os.environ)
     env |= {
         "QT_QPA_PLATFORM": "offscreen",
@@ -58,7 +61,7 @@ def one_start(data_dir: Path, cache_dir: Path) -> Sample:
     started = time.monotonic()
     result = subprocess.run(
         [sys.executable, "-m", "app", "--sandbox"],
-        cwd=REPO,
+        cwd=repo,
         env=env,
         capture_output=True,
         text=True,
@@ -68,7 +71,7 @@ def one_start(data_dir: Path, cache_dir: Path) -> Sample:
     funded = False
     for line in result.stdout.splitlines():
         words = line.split()
-        if words and words[0] in ("window-shown", "connected", "ready"):
+        if words and words[0] in ("window-shown", "sandbox-ready", "connected", "ready"):
             marks[words[0]] = float(words[1]) - started
             if words[0] == "ready":
                 funded = "funded=1" in words
@@ -77,7 +80,9 @@ def one_start(data_dir: Path, cache_dir: Path) -> Sample:
             f"no ready report (exit {result.returncode}):\n{result.stdout[-1000:]}\n"
             f"{result.stderr[-3000:]}"
         )
-    return Sample(marks["window-shown"], marks["connected"], marks["ready"], funded)
+    return Sample(
+        marks["window-shown"], marks["sandbox-ready"], marks["connected"], marks["ready"], funded
+    )
 
 
 def report(name: str, samples: list[Sample], target_s: float) -> None:
@@ -90,32 +95,43 @@ def report(name: str, samples: list[Sample], target_s: float) -> None:
     ready = [s.ready for s in samples]
     verdict = "ok" if statistics.median(ready) <= target_s else "OVER TARGET"
     print(
-        f"  {name:<28} window {ms([s.window for s in samples])}, "
+        f"  {name:<27} window {ms([s.window for s in samples])}, "
+        f"sandbox {ms([s.sandbox for s in samples])}, "
         f"Connected {ms([s.connected for s in samples])}, "
-        f"balances shown {ms(ready)}  target <= {target_s:.1f} s: {verdict}"
+        f"balances shown {ms(ready)}; target <= {target_s:.1f} s: {verdict}"
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    runs = parser.parse_args().runs
+    parser.add_argument(
+        "--repo",
+        type=Path,
+        default=REPO,
+        help="run the app of another source tree (e.g. an older commit exported with "
+        "`git archive`, plus this tree's app/ui/startup_probe.py) to compare on the same machine",
+    )
+    args = parser.parse_args()
+    runs, repo = args.runs, args.repo.resolve()
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"UI ready on the sandbox, {runs} runs each (median; min-max); load average {load}")
+    if repo != REPO:
+        print(f"  app from {repo}")
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         cache = root / "cache"
-        one_start(root / "warm", cache)  # warm the OS file cache, build the chain cache once
+        one_start(root / "warm", cache, repo)  # warm the OS file cache, build the chain cache once
         first: list[Sample] = []
         cold: list[Sample] = []
         for number in range(runs):
-            first.append(one_start(root / f"first-{number}", cache))
+            first.append(one_start(root / f"first-{number}", cache, repo))
             cold_cache = root / f"cold-cache-{number}"
-            cold.append(one_start(root / f"cold-{number}", cold_cache))
+            cold.append(one_start(root / f"cold-{number}", cold_cache, repo))
             shutil.rmtree(cold_cache, ignore_errors=True)
         if not all(s.funded for s in first + cold):
             raise SystemExit("a first run ended without a funded demo wallet")
-        relaunch = [one_start(root / "first-0", cache) for _ in range(runs)]
+        relaunch = [one_start(root / "first-0", cache, repo) for _ in range(runs)]
         report("first run (funded wallet)", first, FIRST_RUN_TARGET_S)
         report("first run, no cached chain", cold, FIRST_RUN_TARGET_S)
         report("relaunch", relaunch, RELAUNCH_TARGET_S)

@@ -3,10 +3,11 @@
 With BIDWALLET_STARTUP_PROBE set, the app prints CLOCK_MONOTONIC (shared by every process on
 Linux) at the moments a user would notice, then closes:
 - any value: `window-shown T rss-kb N` once the window is shown and its first events ran;
-- `ready`: the window stays open and the probe also prints `connected T` when the profile's
-  clients are open (the status bar's "Connected"), then `ready T funded=0|1` when the Wallet
-  tab shows balances loaded over that connection with the wallet unlocked (funded=1: the
-  profile holds a funded demo key), and closes then.
+- `ready`: the window stays open and the probe also prints `sandbox-ready T` when a sandbox
+  child answers (sandbox profiles), `connected T` when the profile's clients are open (the
+  status bar's "Connected"), then `ready T funded=0|1` when the Wallet tab shows balances
+  loaded over that connection with the wallet unlocked (funded=1: the profile holds a funded
+  demo key), and closes then.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ class _ReadyProbe(QObject):
         self._window = window
         self._context = window.context
         self._connected = False
+        self._sandbox_seen = False
         self._done = False
         self._context.connection_changed.connect(self._connection_changed)
         # Connected after the Wallet tab's own slot (built with the window): the balances are
@@ -70,6 +72,9 @@ class _ReadyProbe(QObject):
         WalletState.of(self._context).updated.connect(self._updated)
 
     def _connection_changed(self) -> None:
+        if not self._sandbox_seen and self._context.sandbox is not None:
+            self._sandbox_seen = True
+            print(f"sandbox-ready {time.monotonic():.6f}", flush=True)
         if not self._connected and self._context.connection is not None:
             self._connected = True
             print(f"connected {time.monotonic():.6f}", flush=True)
