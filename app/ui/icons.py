@@ -3,12 +3,14 @@ before rendering, at several sizes and at 2x for high-DPI screens."""
 
 from __future__ import annotations
 
+import weakref
 from functools import cache
 
+import shiboken6
 from PySide6.QtCore import QByteArray, QRectF, Qt
 from PySide6.QtGui import QGuiApplication, QIcon, QPainter, QPixmap
 from PySide6.QtSvg import QSvgRenderer
-from PySide6.QtWidgets import QAbstractButton, QApplication, QPushButton
+from PySide6.QtWidgets import QAbstractButton, QPushButton
 
 from app.ui.resources import icon_path
 from app.ui.theme import ThemeState
@@ -51,12 +53,15 @@ def icon(name: str, color: str | None = None) -> QIcon:
     return _icon(name, color or ThemeState.colors["text"])
 
 
-_ICON_PROPERTY = "themedIcon"
+# The buttons whose icon follows the theme, with their icon's name. Walking
+# QApplication.allWidgets() instead made wrappers for every widget, dialogs being torn down
+# included, and crashed the interpreter on a theme change after review dialogs closed.
+_themed: weakref.WeakKeyDictionary[QAbstractButton, str] = weakref.WeakKeyDictionary()
 
 
 def set_themed_icon(button: QAbstractButton, name: str) -> None:
     """Give `button` the icon `name` and redraw it in the new colour when the theme changes."""
-    button.setProperty(_ICON_PROPERTY, name)
+    _themed[button] = name
     button.setIcon(icon(name))
 
 
@@ -68,10 +73,9 @@ def icon_button(name: str, text: str) -> QPushButton:
 
 def refresh_themed_icons() -> None:
     """Redraw every icon set with `set_themed_icon` in the current theme's colour."""
-    for widget in QApplication.allWidgets():
-        name = widget.property(_ICON_PROPERTY)
-        if isinstance(widget, QAbstractButton) and isinstance(name, str):
-            widget.setIcon(icon(name))
+    for button, name in list(_themed.items()):
+        if shiboken6.isValid(button):  # its C++ side may be gone while Python still holds it
+            button.setIcon(icon(name))
 
 
 def app_icon() -> QIcon:
