@@ -198,6 +198,7 @@ class BidForm(QWidget):
                 line = MessageLine(
                     {PRICE: self.price_hint, SLUG: self.slug_hint}.get(field_key),
                     reserve=field_key not in (KIND, TRAITS),
+                    lines=2 if field_key == SLUG else 1,  # the catalog's notes run to two
                 )
                 self.lines[field_key] = line
                 self.messages[field_key] = line.error

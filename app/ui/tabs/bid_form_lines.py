@@ -15,14 +15,21 @@ class MessageLine(QWidget):
     the fields below never move while the user types."""
 
     def __init__(
-        self, hint: QLabel | None = None, *, reserve: bool = True, parent: QWidget | None = None
+        self,
+        hint: QLabel | None = None,
+        *,
+        reserve: bool = True,
+        lines: int = 1,
+        parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.hint = hint
         self.error = message_label("error")
         self.error.setVisible(False)
         self.blank = message_label("hint")
-        self.blank.setText(" ")  # one line tall in the messages' own font and style
+        # `lines` lines tall in the messages' own font and style: a shorter message keeps
+        # that height too (a field whose notes run to two lines reserves two).
+        self.blank.setText("\n".join(" " * lines))
         self.blank.setVisible(reserve)
         self._reserve = reserve
         layout = QVBoxLayout(self)
@@ -53,6 +60,8 @@ class MessageLine(QWidget):
         if self.hint is not None:
             self.hint.setVisible(hint_shown)
         self.blank.setVisible(self._reserve and not hint_shown and not self.error.text())
+        if self._reserve:
+            self.setMinimumHeight(self.blank.sizeHint().height())
 
 
 def with_message(widget: QWidget, line: MessageLine) -> QWidget:
