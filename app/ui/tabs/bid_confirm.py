@@ -31,7 +31,7 @@ from app.services.profiles import ProfileFileError
 from app.ui import strings
 from app.ui.async_tools import exec_dialog
 from app.ui.tabs.bid_preview import BidDraft, build_unsigned
-from app.ui.widgets import make_default, message_label
+from app.ui.widgets import make_default
 
 if TYPE_CHECKING:
     from app.services.bids import BidderIdentity
@@ -66,8 +66,8 @@ class BidConfirmDialog(QDialog):
         count = request.bid_count()
         assert draft.price is not None and draft.expiry_ms is not None
         total = draft.price if draft.runes else count * draft.price
-        intro = message_label("hint")
-        intro.setText(strings.counted(strings.BID_CONFIRM_INTRO, count, total=_sats(total)))
+        intro = QLabel(strings.counted(strings.BID_CONFIRM_INTRO, count, total=_sats(total)))
+        intro.setWordWrap(True)
         pools = "\n".join(
             strings.counted(strings.BID_CONFIRM_POOL_LINE, added, pool=str(pool))
             for pool, added in request_pools(request).items()
