@@ -75,6 +75,8 @@ class AppContext(QObject):
         self.connection: ServiceConnection | None = None
         self.sandbox: SandboxProcess | None = None
         self.sandbox_starting = False
+        # The app or a profile is starting (its keys, sandbox, clients): not connected yet.
+        self.connecting = not options.offline
         self.watch_only = False  # the active profile's key holds no secret
         self.session_api_keys: dict[str, str] = {}  # only when there is no system keychain
         self._vault: Vault | None = None

@@ -101,6 +101,19 @@ class AppController(QObject):
     # -- start ------------------------------------------------------------------------------
 
     async def start(self) -> None:
+        # The context starts "connecting" (when online): true until this ends.
+        try:
+            await self._start()
+        finally:
+            self._connecting_ended()
+
+    def _connecting_ended(self) -> None:
+        context = self.context
+        context.connecting = False
+        if context.connection is None:  # it ended without one: "not connected" is true now
+            context.connection_changed.emit()
+
+    async def _start(self) -> None:
         context = self.context
         online = () if context.options.offline else PRELOAD_ONLINE_MODULES
         await run_blocking(preload, PRELOAD_MODULES + online)
@@ -167,6 +180,15 @@ class AppController(QObject):
     async def activate(self, profile: AppProfile) -> None:
         """Make `profile` the active one: stop the old connection, start the sandbox if it is
         one, set up or unlock its keys, and connect (never when offline)."""
+        context = self.context
+        # Until this ends, "not connected" is not true yet: the tabs say "connecting".
+        context.connecting = True
+        try:
+            await self._activate(profile)
+        finally:
+            self._connecting_ended()
+
+    async def _activate(self, profile: AppProfile) -> None:
         context = self.context
         await context.close_connection()
         context.wallet_lock.lock()

@@ -54,10 +54,17 @@ SERVICE_MODULES = (
     "app.services.listings",
     "app.services.listings_inventory",
     "app.services.sandbox_facts",
+    "app.services.watch",
     "app.services.psbt_flow",
     "app.core.bid_validation",
     "app.core.bid_message",
 )
+
+
+def not_connected_text(context: AppContext) -> str:
+    """Why there is no connection right now: a profile is starting (it is being made), or none
+    is (choose one)."""
+    return strings.CONNECTING_HINT if context.connecting else strings.NOT_CONNECTED_HINT
 
 
 class NotReadyError(Exception):
@@ -180,7 +187,7 @@ class ProfileSession(QObject):
     def _clients(self) -> ServiceConnection:
         services = self.context.connection
         if services is None:
-            raise NotReadyError(strings.NOT_CONNECTED_HINT)
+            raise NotReadyError(not_connected_text(self.context))
         return services
 
     def read_context(self) -> ServiceContext:

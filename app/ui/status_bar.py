@@ -84,7 +84,7 @@ class AppStatusBar(QStatusBar):
             return strings.STATUS_SANDBOX.format(url=context.sandbox.url)
         if context.connection is not None:
             return strings.STATUS_SERVICE.format(url=context.connection.marketplace_url)
-        return strings.STATUS_NOT_CONNECTED
+        return strings.STATUS_CONNECTING if context.connecting else strings.STATUS_NOT_CONNECTED
 
     def _refresh_lock(self) -> None:
         context = self._context

@@ -15,8 +15,12 @@ from typing import TYPE_CHECKING, ClassVar
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from app.ui import strings
-from app.ui.profile_session import NotReadyError, failure_text, profile_session
+from app.ui.profile_session import (
+    NotReadyError,
+    failure_text,
+    not_connected_text,
+    profile_session,
+)
 
 if TYPE_CHECKING:
     from app.services.open_bids import OpenBidsView
@@ -65,7 +69,7 @@ class WalletState(QObject):
         if not self.session.connected:  # closed (or shut down): nothing to load until it is back
             self.timer.stop()
             self.view = None
-            self._fail(strings.NOT_CONNECTED_HINT)
+            self._fail(not_connected_text(self.context))
             return
         self.request_refresh()
 
@@ -79,11 +83,18 @@ class WalletState(QObject):
             return None
         if self._task is None or self._task.done():
             self._task = loop.create_task(self._run())
-            self._task.add_done_callback(_report_unexpected)
+            self._task.add_done_callback(report_unexpected)
             self.busy_changed.emit(True)
         else:
             self._again = True
         return self._task
+
+    def accept(self, view: OpenBidsView) -> None:
+        """A view the live updates read (`MarketWatch`): shown as one of this state's loads,
+        and the timer starts over (the watcher reads more often than it would)."""
+        self.view, self.error = view, ""
+        self.timer.start()
+        self.updated.emit(view)
 
     async def refresh(self) -> None:
         """Load now (or join the load in progress and the one after it)."""
@@ -137,7 +148,7 @@ class WalletState(QObject):
         self.failed.emit(text)
 
 
-def _report_unexpected(task: asyncio.Task[None]) -> None:
+def report_unexpected(task: asyncio.Task[None]) -> None:
     """A bug in a load reaches the app's error dialog (as @asyncSlot handlers do), not a
     "never retrieved" warning at garbage collection."""
     error = None if task.cancelled() else task.exception()

@@ -44,6 +44,7 @@ STATUS_SANDBOX: Final = "Sandbox: {url}"
 STATUS_SANDBOX_STARTING: Final = "Sandbox: starting…"
 STATUS_OFFLINE: Final = "Offline: no network"
 STATUS_NOT_CONNECTED: Final = "Not connected"
+STATUS_CONNECTING: Final = "Connecting…"
 STATUS_LOCKED: Final = "Locked"
 STATUS_UNLOCKED: Final = "Unlocked"
 STATUS_WATCH_ONLY: Final = "Watch-only"
@@ -67,6 +68,10 @@ DEMO_WALLET_FAILED: Final = (
     " Bidwallet to try again."
 )
 CONNECTED: Final = "Connected to {url}"
+# While a profile starts (its sandbox, keys and clients), in place of "Not connected".
+CONNECTING_HINT: Final = (
+    "Connecting to the service… Addresses, balances and bids show once it answers."
+)
 PROFILE_FILE_DAMAGED: Final = (
     "The profiles file could not be read ({details}). Rename or remove it to start over."
 )

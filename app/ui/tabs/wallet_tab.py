@@ -25,7 +25,12 @@ from app.ui import strings
 from app.ui.async_tools import async_slot
 from app.ui.icons import set_themed_icon
 from app.ui.maker_fee_note import maker_fee_note
-from app.ui.profile_session import NotReadyError, failure_text, profile_session
+from app.ui.profile_session import (
+    NotReadyError,
+    failure_text,
+    not_connected_text,
+    profile_session,
+)
 from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.wallet_addresses import AddressRow
 from app.ui.tabs.wallet_fund import FundPanel
@@ -170,7 +175,7 @@ class WalletTab(QWidget):
         self.bidding.set_address(self.session.bidding_wallet)
         if public is None:
             self._show_error(
-                strings.NOT_CONNECTED_HINT
+                not_connected_text(self.context)
                 if not self.session.connected
                 else strings.UNLOCK_FIRST_HINT
             )
@@ -240,4 +245,7 @@ class WalletTab(QWidget):
         set_message(self.payment_held, text[0].upper() + text[1:] + ".", "hint")
 
     def _show_error(self, text: str) -> None:
-        set_message(self.notice, text, "error" if self.session.public_keys else "hint")
+        # Not connected (yet) or locked is a state to act on, not a failure: never red.
+        states = (strings.CONNECTING_HINT, strings.NOT_CONNECTED_HINT, strings.UNLOCK_FIRST_HINT)
+        failed = text not in states and self.session.public_keys is not None
+        set_message(self.notice, text, "error" if failed else "hint")
