@@ -25,6 +25,7 @@ from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import click, open_funded_app, type_into, wait_new_dialog
 from tests.ui.gui_thread import GuiThreadWatch
 from tests.ui.helpers import run_async
+from tests.ui.mnemonics import shared_mnemonics
 
 FIRST, SECOND = 30_000, 40_000
 
@@ -116,6 +117,7 @@ def test_marks_relist_question_and_end_listing(
     active_row = next(r for r, m in enumerate(tab.mine or []) if m.state == "active")
     tab.mine_view.selectRow(active_row)
     assert tab.end_button.isEnabled(), tab.end_hint.text()
+    assert tab.export_button.isEnabled() and shared_mnemonics(app.window) == {}
     before = len(app.dialogs)
     click(qtbot, tab.end_button)
     dialog = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)

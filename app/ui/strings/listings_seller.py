@@ -40,7 +40,7 @@ RELIST_NO: Final = "Cancel"
 RELIST_CANCELLED: Final = "Not listed: nothing was signed."
 
 # -- ending a listing ------------------------------------------------------------------------
-END_LISTING: Final = "&End listing…"
+END_LISTING: Final = "En&d listing…"
 END_LISTING_TIP: Final = (
     "Moves the item back to your ordinals address in a transaction of yours (reviewed first). "
     "A listing's signature is valid until its item moves: this ends it for good."

@@ -122,7 +122,7 @@ LISTINGS_MIXED: Final = (
     "Inscriptions and runes cannot be listed in one request: the marketplace builds them"
     " separately. Select only inscriptions, or only runes, then list the others next."
 )
-LISTINGS_SIGN: Final = "Re&view and sign…"
+LISTINGS_SIGN: Final = "Review and si&gn…"
 LISTINGS_EXPORT: Final = "&Export for offline signing…"
 LISTINGS_IMPORT: Final = "&Import signed…"
 LISTINGS_REVIEWING: Final = "Reviewing"
