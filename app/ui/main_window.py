@@ -12,12 +12,14 @@ from PySide6.QtCore import QByteArray, QSize, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QTabWidget, QVBoxLayout, QWidget
 
-from app import __version__
+from app import version
 from app.ui import strings
 from app.ui.context import AppContext
 from app.ui.controller import AppController
 from app.ui.icons import app_icon, icon, refresh_themed_icons
 from app.ui.idle_lock import IdleLockWatcher
+from app.ui.notifications import Notifier
+from app.ui.state.market_watch import MarketWatch
 from app.ui.status_bar import AppStatusBar
 from app.ui.tabs import TabSpec
 
@@ -79,6 +81,9 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self.idle_lock = IdleLockWatcher(context.wallet_lock, context.options.idle_tick_ms, self)
         self.idle_lock.locked_by_idle.connect(self._locked_by_idle)
+        # Live updates: fills, sales, expiries... shown without Refresh, told by the tray.
+        self.notifier = Notifier(context, self)
+        MarketWatch.of(context).notifier = self.notifier
         context.theme_changed.connect(self._refresh_icons)
         context.lock_changed.connect(self._refresh_actions)
         context.profile_changed.connect(self._refresh_actions)
@@ -153,7 +158,7 @@ class MainWindow(QMainWindow):
     def _about(self) -> None:
         box = QMessageBox(self)
         box.setWindowTitle(strings.ACTION_ABOUT.replace("&", ""))
-        box.setText(strings.ABOUT_TEXT.format(version=__version__))
+        box.setText(strings.ABOUT_TEXT.format(version=version()))
         box.setIconPixmap(app_icon().pixmap(64, 64))
         box.open()
 
@@ -228,5 +233,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_state()
         self.idle_lock.stop()
+        MarketWatch.of(self.context).stop()
+        self.notifier.close()
         self.close_requested.emit()
         event.accept()

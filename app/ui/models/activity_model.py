@@ -1,4 +1,5 @@
-"""The activity log as a table: time, action, result, errorCode, message, txid."""
+"""The activity log as a table: time, action (in the user's words), result, errorCode, message,
+txid."""
 
 from __future__ import annotations
 
@@ -63,6 +64,8 @@ class ActivityTableModel(QAbstractTableModel):
             return _display(entry, column)
         if role == Qt.ItemDataRole.ToolTipRole and column in (COL_MESSAGE, COL_TXID):
             return _display(entry, column) or None
+        if role == Qt.ItemDataRole.ToolTipRole and column == COL_ACTION:
+            return entry.action  # the internal name, for a support request
         if role == Qt.ItemDataRole.ForegroundRole and not entry.ok and column == COL_RESULT:
             return QColor(ThemeState.colors["error"])
         if role == ENTRY_ROLE:
@@ -76,7 +79,7 @@ def _display(entry: ActivityEntry, column: int) -> str:
     if column == COL_TIME:
         return entry.at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
     if column == COL_ACTION:
-        return entry.action
+        return action_text(entry.action)
     if column == COL_RESULT:
         return strings.ACTIVITY_OK if entry.ok else strings.ACTIVITY_ERROR
     if column == COL_CODE:
@@ -84,6 +87,17 @@ def _display(entry: ActivityEntry, column: int) -> str:
     if column == COL_MESSAGE:
         return entry.message
     return entry.txid or ""
+
+
+def action_text(action: str) -> str:
+    """An action in the user's words: the app's own (`strings.ACTIVITY_ACTIONS`), the market's
+    (`strings.ACTIVITY_ACTION_NAMES`), else (an action a newer part of the app records) its
+    last part as words, never the dotted name."""
+    words = strings.ACTIVITY_ACTIONS.get(action) or strings.ACTIVITY_ACTION_NAMES.get(action)
+    if words is not None:
+        return words
+    text = action.rsplit(".", 1)[-1].replace("_", " ").strip()
+    return text[:1].upper() + text[1:]
 
 
 class ActivityFilterModel(QSortFilterProxyModel):

@@ -32,6 +32,7 @@ from app.ui.models.pools_model import COL_POOL as POOLS_COL_POOL
 from app.ui.models.pools_model import PoolsModel
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
 from app.ui.sign_elsewhere import cancel_signed_elsewhere
+from app.ui.state.market_watch import MarketWatch
 from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.open_bids_confirm import ConfirmCancelDialog
 from app.ui.widgets import message_label, set_message
@@ -223,9 +224,14 @@ class OpenBidsTab(QWidget):
         self.cancel_button.setEnabled(False)
         text = strings.counted(strings.OPEN_BIDS_CANCELLING, len(ids))
         set_message(self.cancel_status, text, "hint")
+        live = MarketWatch.of(self.context)
+        live.expect_own_cancel(ids)  # the live updates do not report our own cancel as news
+        report = None
         try:
             report = await self._cancel(ids)
         finally:
+            cancelled = () if report is None else report.cancelled_ids
+            live.forget_own_cancel(set(ids) - set(cancelled))
             self._selection_changed()
             self.state.request_refresh()
         if report is not None:

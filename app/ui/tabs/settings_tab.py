@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QApplication,
+    QCheckBox,
     QComboBox,
     QFormLayout,
     QGroupBox,
@@ -37,6 +38,7 @@ from app.ui import strings
 from app.ui.async_tools import async_slot, exec_dialog, run_blocking
 from app.ui.icons import icon_button
 from app.ui.profile_session import NotReadyError, profile_session
+from app.ui.tabs.bid_confirm_setting import ConfirmBidsSetting
 from app.ui.tabs.settings_profile_form import ProfileForm
 from app.ui.theme import apply_theme
 from app.ui.widgets import message_label, set_message
@@ -93,7 +95,11 @@ class SettingsTab(QWidget):
         profiles_layout.addWidget(self.profiles, 1)
         profiles_layout.addLayout(list_buttons)
         appearance = QGroupBox(strings.SETTINGS_APPEARANCE)
-        QFormLayout(appearance).addRow(strings.SETTINGS_THEME, self.theme)
+        appearance_form = QFormLayout(appearance)
+        appearance_form.addRow(strings.SETTINGS_THEME, self.theme)
+        self.notifications = QCheckBox(strings.SETTINGS_NOTIFICATIONS)
+        self.notifications.setToolTip(strings.SETTINGS_NOTIFICATIONS_HINT)
+        appearance_form.addRow(self.notifications)
 
         right = QWidget()
         right_layout = QVBoxLayout(right)
@@ -103,6 +109,8 @@ class SettingsTab(QWidget):
         save_row.addWidget(self.save_button)
         right_layout.addLayout(save_row)
         right_layout.addWidget(appearance)
+        self.confirm_bids = ConfirmBidsSetting(context)  # the question before a bid is signed
+        right_layout.addWidget(self.confirm_bids)
         right_layout.addStretch(1)
         self.form_scroll = QScrollArea()
         self.form_scroll.setWidgetResizable(True)
@@ -119,6 +127,7 @@ class SettingsTab(QWidget):
         self.form.save_key_button.clicked.connect(self.save_api_key)
         self.form.clear_key_button.clicked.connect(self.clear_api_key)
         self.theme.activated.connect(self.change_theme)
+        self.notifications.toggled.connect(self.change_notifications)
         context.profile_changed.connect(self.reload)
         context.connection_changed.connect(self._connection_changed)
         self.reload()
@@ -138,6 +147,9 @@ class SettingsTab(QWidget):
                 self.profiles.setCurrentItem(item)
         self.profiles.blockSignals(False)
         self.theme.setCurrentIndex(max(0, self.theme.findData(context.settings.theme.value)))
+        self.notifications.blockSignals(True)
+        self.notifications.setChecked(context.settings.notifications)
+        self.notifications.blockSignals(False)
         self._selected()
 
     def selected_name(self) -> str | None:
@@ -237,6 +249,13 @@ class SettingsTab(QWidget):
             await self._controller.reconnect()
         else:  # the same keys on new clients: the wallet stays unlocked
             await self._controller.reopen_clients()
+        # "Reconnecting…" was true until now: say how it ended.
+        connection = context.connection
+        if connection is None:
+            set_message(self.message, strings.SETTINGS_SAVED_NOT_CONNECTED, "error")
+        else:
+            url = connection.marketplace_url
+            set_message(self.message, strings.SETTINGS_SAVED_CONNECTED.format(url=url), "ok")
 
     @async_slot()
     async def save_api_key(self) -> None:
@@ -291,6 +310,14 @@ class SettingsTab(QWidget):
         self._context.dialog_opened.emit(box)
         if await exec_dialog(box) == QMessageBox.StandardButton.Yes:
             await self._controller.remove_profile(name)
+
+    @async_slot(bool)
+    async def change_notifications(self, on: bool) -> None:
+        context = self._context
+        try:
+            await context.save_settings(replace(context.settings, notifications=on))
+        except ProfileFileError as exc:
+            set_message(self.message, strings.SETTINGS_INVALID.format(reason=exc))
 
     @async_slot()
     async def change_theme(self) -> None:

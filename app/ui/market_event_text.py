@@ -1,0 +1,76 @@
+"""A market event in the user's words: a headline and its details (the notification), and
+the two in one sentence (the Activity tab)."""
+
+from __future__ import annotations
+
+from app.core.market_events import BIDDING, REASON_BALANCE, EventKind, MarketEvent
+from app.ui import strings
+from app.ui.models.review_model import short
+
+_BID_TITLES = {
+    EventKind.BID_FILLED: strings.LIVE_BID_FILLED,
+    EventKind.BID_PARTLY_FILLED: strings.LIVE_BID_PARTLY_FILLED,
+    EventKind.BID_EXPIRED: strings.LIVE_BID_EXPIRED,
+    EventKind.BID_CANCELLED_BY_SERVICE: strings.LIVE_BID_CANCELLED,
+    EventKind.BID_ENDED: strings.LIVE_BID_ENDED,
+}
+# What the user is told about as it happens; a balance change is only recorded (the Wallet
+# tab shows it, and a fill or a sale already says why it moved).
+NOTIFIED = frozenset(_BID_TITLES) | {EventKind.LISTING_SOLD, EventKind.LISTING_ENDED}
+
+
+def _price(sats: int | None) -> str:
+    return strings.LIVE_PRICE_UNKNOWN if sats is None else strings.LIVE_PRICE.format(sats=sats)
+
+
+def _what(event: MarketEvent) -> str:
+    return short(event.what, 12)  # an inscription id is 66 characters
+
+
+def headline(event: MarketEvent) -> tuple[str, str]:
+    """(title, details): "Bid filled", "1 × nodemonkes at 120,000 sats"."""
+    kind = event.kind
+    if kind in _BID_TITLES:
+        filled = event.quantity if kind is EventKind.BID_PARTLY_FILLED else None
+        units = (event.quantity or 0) + (event.remaining or 0) if filled else event.quantity
+        bid = strings.LIVE_BID.format(
+            quantity=units or 1, what=_what(event), price=_price(event.price)
+        )
+        return _BID_TITLES[kind], _bid_detail(event, bid)
+    if kind is EventKind.LISTING_SOLD:
+        return strings.LIVE_LISTING_SOLD, _listing(event)
+    if kind is EventKind.LISTING_ENDED:
+        state = strings.LISTINGS_STATES.get(event.reason, event.reason)
+        return strings.LIVE_LISTING_ENDED, f"{_listing(event)} ({state})" if state else _listing(
+            event
+        )
+    title = (
+        strings.LIVE_BALANCE_BIDDING if event.subject == BIDDING else strings.LIVE_BALANCE_PAYMENT
+    )
+    return title, strings.LIVE_BALANCE.format(before=event.before or 0, after=event.after or 0)
+
+
+def _bid_detail(event: MarketEvent, bid: str) -> str:
+    kind = event.kind
+    if kind is EventKind.BID_PARTLY_FILLED:
+        return strings.LIVE_PARTLY_DETAIL.format(
+            bid=bid, filled=event.quantity or 0, remaining=event.remaining or 0
+        )
+    if kind is EventKind.BID_CANCELLED_BY_SERVICE and event.reason == REASON_BALANCE:
+        return strings.LIVE_CANCELLED_BALANCE.format(bid=bid)
+    if kind is EventKind.BID_ENDED:
+        if not event.reason:
+            return strings.LIVE_ENDED_UNEXPLAINED.format(bid=bid)
+        state = strings.INSCRIPTION_BID_STATES.get(event.reason, event.reason)
+        return strings.LIVE_ENDED_BECAUSE.format(bid=bid, state=state)
+    return bid
+
+
+def _listing(event: MarketEvent) -> str:
+    return strings.LIVE_LISTING.format(what=_what(event), price=_price(event.price))
+
+
+def activity_text(event: MarketEvent) -> str:
+    """One sentence for the Activity tab (the bid's or listing's id is in its details)."""
+    title, detail = headline(event)
+    return strings.LIVE_ACTIVITY.format(title=title, detail=detail)
