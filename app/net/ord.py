@@ -133,7 +133,10 @@ class OrdClient(HttpClient):
 
     async def outputs(self, outpoints: Sequence[str]) -> list[OrdOutput]:
         """Several outputs, in the order asked: one ``POST /outputs`` (ord >= 0.21), or one
-        ``GET /output`` each where the server lacks it (the sandbox, older ord)."""
+        ``GET /output`` each where the server lacks it (the sandbox, older ord). A batch
+        entry must name the output it describes (an entry of another output is refused); a
+        batch whose entries do not all name one is asked again one ``GET`` each, since only
+        its order would tie an entry to an output."""
         if not outpoints:
             return []
         path = "/outputs"
@@ -143,6 +146,8 @@ class OrdClient(HttpClient):
         except HttpError as exc:
             if exc.status not in (404, 405):
                 raise
+            body = None
+        if _unnamed(body, "outpoint"):
             return list(await asyncio.gather(*(self.output(o) for o in outpoints)))
         if not isinstance(body, list) or len(body) != len(outpoints):
             raise r.error(f"expected a list of {len(outpoints)} outputs")
@@ -245,6 +250,17 @@ def parse_output(r: Reader, body: Any, outpoint: str | None) -> OrdOutput:
         spent=spent if isinstance(spent, bool) else None,
         indexed=indexed if isinstance(indexed, bool) else None,
         raw=entry,
+    )
+
+
+def _unnamed(body: Any, field: str) -> bool:
+    """No batch answer (None), or one with an entry not naming what it describes (`field`:
+    its outpoint, its id): only single lookups can then be trusted to be about what was
+    asked."""
+    if body is None:
+        return True
+    return isinstance(body, list) and not all(
+        isinstance(e, dict) and as_str(e.get(field)) is not None for e in body
     )
 
 
