@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from app.core.pools import MakerFee
 from app.core.rate_limit import DEFAULT_RATE_LIMIT, RateLimit, RateLimitError
+from app.data_dir import default_data_dir as data_dir
 from app.services.maker_fee import maker_fee_problem
 
 if TYPE_CHECKING:
@@ -51,8 +52,6 @@ def default_data_dir() -> Path:
     """Where the app keeps its files (profiles.json, the profiles' directories, the vault file
     when there is no system keychain): $BIDWALLET_DATA_DIR if set, else the platform's user
     data directory."""
-    from app.wallet.vault_file_store import default_data_dir as data_dir
-
     return data_dir()
 
 

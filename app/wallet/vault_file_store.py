@@ -11,8 +11,8 @@ import secrets
 from pathlib import Path
 from typing import Any, Final
 
-import platformdirs
-
+from app.data_dir import DATA_DIR_ENV as DATA_DIR_ENV
+from app.data_dir import default_data_dir as default_data_dir
 from app.wallet.vault_errors import (
     CorruptVaultError,
     UnsupportedVaultVersionError,
@@ -21,16 +21,9 @@ from app.wallet.vault_errors import (
 
 log = logging.getLogger(__name__)
 
-DATA_DIR_ENV: Final = "BIDWALLET_DATA_DIR"
 VAULT_FILE_NAME: Final = "vault.json"
 FILE_FORMAT: Final = "bidwallet-vault-file"
 FILE_VERSION: Final = 1
-
-
-def default_data_dir() -> Path:
-    """$BIDWALLET_DATA_DIR if set (tests, portable installs), else the platform's user data dir."""
-    override = os.environ.get(DATA_DIR_ENV)
-    return Path(override) if override else Path(platformdirs.user_data_dir("bidwallet"))
 
 
 class FileStore:
