@@ -1,8 +1,13 @@
-"""The status bar: profile, network, service or sandbox URL, lock state; notices in between."""
+"""The status bar: profile, network, service or sandbox URL, lock state; notices in between.
+
+A notice is never cut: while one is too long for the room the permanent labels leave, the
+profile, network and service labels step aside (they are in Settings and the title), and come
+back when it goes."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QStatusBar, QToolButton, QWidget
 
 from app.ui import strings
@@ -45,6 +50,7 @@ class AppStatusBar(QStatusBar):
         context.theme_changed.connect(self.refresh)
         context.notice.connect(self.show_notice)
         context.passing_notice.connect(self.show_passing_notice)
+        self.messageChanged.connect(self._make_room)
         self.refresh()
 
     def show_notice(self, level: str, text: str) -> None:
@@ -52,9 +58,50 @@ class AppStatusBar(QStatusBar):
             set_message(self.error_label, text, "error")
             self.error_label.setToolTip(text)
             self.clearMessage()
+            self._make_room()
         else:
             set_message(self.error_label, "")
             self.showMessage(text, NOTICE_MS)
+
+    def _yielding_labels(self) -> tuple[QLabel, ...]:
+        """What steps aside for a long notice, the least needed first."""
+        return (self.network_label, self.profile_label, self.service_label)
+
+    def _make_room(self, *_: object) -> None:
+        """Show every permanent label the notice leaves room for, hiding the rest."""
+        text = self.currentMessage() or (
+            self.error_label.text() if not self.error_label.isHidden() else ""
+        )
+        labels = self._yielding_labels()
+        for label in labels:
+            label.setVisible(bool(label.text()))
+        if not text:
+            return
+        needed = self.fontMetrics().horizontalAdvance(text) + 24
+        spacing = 12
+        fixed = sum(
+            w.sizeHint().width() + spacing
+            for w in (self.badge, self.lock_button)
+            if not w.isHidden()
+        )
+        room = (
+            self.width()
+            - fixed
+            - sum(label.sizeHint().width() + spacing for label in labels if not label.isHidden())
+        )
+        for label in labels:
+            if room >= needed:
+                break
+            if not label.isHidden():
+                label.hide()
+                room += label.sizeHint().width() + spacing
+
+    def room_for_notices(self) -> int:
+        """The width a notice has beside the permanent labels shown now (tests)."""
+        shown = [
+            w for w in (*self._yielding_labels(), self.badge, self.lock_button) if not w.isHidden()
+        ]
+        return self.width() - sum(w.sizeHint().width() + 12 for w in shown)
 
     def show_passing_notice(self, text: str, milliseconds: int) -> None:
         """An info line that is true only for `milliseconds` (a wait it describes); an error
@@ -73,6 +120,11 @@ class AppStatusBar(QStatusBar):
         self.badge.setVisible(profile is not None and profile.sandbox_only)
         self.service_label.setText(self._service_text())
         self._refresh_lock()
+        self._make_room()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._make_room()
 
     def _service_text(self) -> str:
         context = self._context
