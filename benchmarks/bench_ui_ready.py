@@ -76,9 +76,13 @@ def one_start(data_dir: Path, cache_dir: Path, repo: Path = REPO) -> Sample:
             if words[0] == "ready":
                 funded = "funded=1" in words
     if "ready" not in marks or "connected" not in marks:
+        logs = "".join(
+            path.read_text()[-2000:]
+            for path in [data_dir / "logs" / "bidwallet.log", *data_dir.glob("profiles/*/*.log")]
+        )
         raise SystemExit(
             f"no ready report (exit {result.returncode}):\n{result.stdout[-1000:]}\n"
-            f"{result.stderr[-3000:]}"
+            f"{result.stderr[-2000:]}\n{logs}"
         )
     return Sample(
         marks["window-shown"], marks["sandbox-ready"], marks["connected"], marks["ready"], funded

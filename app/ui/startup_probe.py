@@ -7,7 +7,8 @@ Linux) at the moments a user would notice, then closes:
   child answers (sandbox profiles), `connected T` when the profile's clients are open (the
   status bar's "Connected"), then `ready T funded=0|1` when the Wallet tab shows balances
   loaded over that connection with the wallet unlocked (funded=1: the profile holds a funded
-  demo key), and closes then.
+  demo key), and closes then; or `start-failed T` and closes when the start ended without a
+  connection (the benchmark then says so instead of waiting).
 """
 
 from __future__ import annotations
@@ -70,6 +71,13 @@ class _ReadyProbe(QObject):
         # Connected after the Wallet tab's own slot (built with the window): the balances are
         # on screen when this runs.
         WalletState.of(self._context).updated.connect(self._updated)
+        window.controller.ready.connect(self._start_ended)
+
+    def _start_ended(self) -> None:
+        if not self._done and self._context.connection is None:
+            self._done = True
+            print(f"start-failed {time.monotonic():.6f}", flush=True)
+            self._window.close()
 
     def _connection_changed(self) -> None:
         if not self._sandbox_seen and self._context.sandbox is not None:
