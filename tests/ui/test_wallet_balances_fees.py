@@ -15,9 +15,10 @@ from pytestqt.qtbot import QtBot
 from app.services.coin_control import payment_coins
 from app.services.sandbox_demo import DEMO_FAUCET_SATS
 from app.services.sandbox_process import SandboxProcess
+from app.ui import strings
 from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.wallet_tab import WalletTab, amount_text
-from app.ui.widgets.fee_picker import CUSTOM
+from app.ui.widgets.fee_picker import CUSTOM, FeePicker
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import open_funded_app, sandbox_post
 from tests.ui.gui_thread import GuiThreadWatch
@@ -127,3 +128,14 @@ def _busy_presets_shown(qtbot: QtBot, tab: WalletTab) -> None:
     ]
     estimate = picker.estimate()
     assert estimate is not None and round(estimate) == 3  # Normal stays chosen, at its estimate
+
+
+def test_presets_that_read_the_same_say_why(qtbot: QtBot) -> None:
+    picker = FeePicker()
+    qtbot.addWidget(picker)
+    picker.set_estimates({1: 1.0, 3: 1.0, 6: 1.0, 144: 1.0})  # a quiet mempool
+    assert strings.FEE_ALL_SAME in picker.choice.toolTip()
+    picker.set_estimates({1: 30.0, 3: 3.0, 6: 1.0})
+    assert strings.FEE_ALL_SAME not in picker.choice.toolTip()
+    labels = [picker.choice.itemText(i) for i in range(picker.choice.count() - 1)]
+    assert len(set(labels)) == 3 and picker.estimate() == 3.0

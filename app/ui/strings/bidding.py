@@ -119,6 +119,9 @@ FEE_NORMAL: Final = "Normal (~3 blocks): {rate} sat/vB"
 FEE_SLOW: Final = "Slow (~6 blocks): {rate} sat/vB"
 FEE_CUSTOM: Final = "Custom"
 FEE_NO_ESTIMATES: Final = "No fee estimates: enter a rate yourself."
+FEE_ALL_SAME: Final = (
+    "Every target has the same estimate now: the next block has room for all that waits."
+)
 POOL_CHART_LINE: Final = "{committed} of {balance} · open bids: {bids}"
 POOL_CHART_OVER: Final = "over by {over}"
 POOL_CHART_VALUE: Final = Counted("{sats} · {count} bid", "{sats} · {count} bids")

@@ -139,6 +139,8 @@ class FeePicker(QWidget):
         preset = self.preset()
         tips = ["" if preset is None else preset.tip]
         tips.append("" if self._estimated else strings.FEE_NO_ESTIMATES)
+        if len(self._rates) > 1 and len(set(self._rates.values())) == 1:
+            tips.append(strings.FEE_ALL_SAME)  # why fast and slow read the same
         self.choice.setToolTip("\n".join(t for t in tips if t))
         self.changed.emit()
 
