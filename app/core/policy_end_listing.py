@@ -171,7 +171,8 @@ def _check_landings(review: Review, intent: EndListingIntent) -> list[Refusal]:
                 Refusal(
                     RefusalCode.INSCRIPTION_NOT_RECEIVED,
                     f"Inscription {x.inscription_id} lands on output {out.index} "
-                    f"({out.address}), not on your ordinals address.",
+                    f"({out.address or 'a script with no address'}), not on your ordinals "
+                    "address.",
                     input_index=x.input_index,
                     output_index=out.index,
                 )
@@ -197,7 +198,8 @@ def _check_landings(review: Review, intent: EndListingIntent) -> list[Refusal]:
         found += [
             Refusal(
                 RefusalCode.INSCRIPTION_NOT_RECEIVED,
-                f"The runes go to output {o.index} ({o.address}), not to your ordinals address.",
+                f"The runes go to output {o.index} ({o.address or 'a script with no address'}), "
+                "not to your ordinals address.",
                 output_index=o.index,
             )
             for o in received

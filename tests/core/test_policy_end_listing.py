@@ -32,6 +32,7 @@ from tests.support.psbt_scenarios import (
     addr,
     build_psbt,
     coin,
+    hash160,
     key,
     p2wpkh_spk,
     parties,
@@ -267,3 +268,28 @@ def test_a_runes_item_ord_cannot_describe_is_refused() -> None:
     del contents[s.coins[0].outpoint]
     s = s.with_(context=dataclasses.replace(s.context, contents=contents))
     assert_refused(s.verdict(), RefusalCode.CONTENTS_UNKNOWN, "Input 0")
+
+
+def _lookalikes() -> dict[str, bytes]:
+    """Scripts of our own keys that are not our addresses: spendable with the keys, maybe,
+    but unwatched (the item would vanish from view) or not ours at all (an untweaked key)."""
+    ordinals, payment = key(2), key(1)
+    payment_hash = p2wpkh_spk(payment)[2:]
+    return {
+        "ordinals key untweaked as the output key": b"\x51\x20" + ordinals.xonly(),
+        "ordinals key as P2WPKH": p2wpkh_spk(ordinals),
+        "payment key as P2PKH": b"\x76\xa9\x14" + payment_hash + b"\x88\xac",
+        "payment key as P2SH-P2WPKH": b"\xa9\x14" + hash160(b"\x00\x14" + payment_hash) + b"\x87",
+        "payment key as a bare P2PK": bytes([33]) + payment.sec() + b"\xac",
+    }
+
+
+@pytest.mark.parametrize("lookalike", sorted(_lookalikes()))
+def test_the_item_to_an_address_that_only_looks_ours_is_refused(lookalike: str) -> None:
+    p = parties()
+    spk = _lookalikes()[lookalike]
+    s = end_listing(outputs=[(spk, ITEM_VALUE), (p.payment_spk, FEE_COIN - FEE)])
+    verdict = s.verdict()
+    assert_refused(verdict, RefusalCode.OUTPUT_NOT_ALLOWED, "output 0")
+    assert_refused(verdict, RefusalCode.INSCRIPTION_NOT_RECEIVED, "lands on output 0")
+    assert not any("(None)" in r.message for r in verdict.refusals)
