@@ -58,6 +58,10 @@ if TYPE_CHECKING:
 
 COLLECTION = "collection"
 CUSTOM_EXPIRY = -1
+# A preset's expiry is fixed when Place is pressed, then the question is answered, the message
+# signed and sent (a rate-limit wait included): the service counts its 15 minutes from the
+# request's arrival, so "15 minutes" from the click alone would always arrive too short.
+PRESET_SPARE_MS = 2 * 60_000
 MAX_QUANTITY = 1_000_000
 # Long choices are elided in the closed box rather than widening the form (about 24 letters).
 COMBO_MIN_CHARS = 24
@@ -251,11 +255,11 @@ class BidForm(QWidget):
         return self.slug.text().strip()
 
     def expiry_ms(self, now_ms: int) -> int | None:
-        """A preset counts from `now_ms` (the service clock); a date and time must be at least
-        15 minutes ahead of it."""
+        """A preset counts from `now_ms` (the service clock) with `PRESET_SPARE_MS` to spare;
+        a date and time must be at least 15 minutes ahead of it."""
         minutes = self.expiry_preset.currentData()
         if minutes != CUSTOM_EXPIRY:
-            return now_ms + int(minutes) * 60_000
+            return now_ms + int(minutes) * 60_000 + PRESET_SPARE_MS
         chosen = self.expiry_at.dateTime().toMSecsSinceEpoch()
         return chosen if chosen >= now_ms + MIN_BID_EXPIRY_MS else None
 

@@ -43,6 +43,7 @@ from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.bid_catalog import BidCatalog
 from app.ui.tabs.bid_confirm import confirm_bid
 from app.ui.tabs.bid_form import BidForm, RuneLookup
+from app.ui.tabs.bid_messages import user_message
 from app.ui.tabs.bid_preview import (
     GENERAL,
     BidDraft,
@@ -352,7 +353,7 @@ class BidTab(QWidget):
 
     async def _place(self, draft: BidDraft) -> None:
         from app.services.bids import place_bid
-        from app.services.errors import NetError, ServiceError
+        from app.services.errors import BidRejectedError, NetError, ServiceError
 
         spec = spec_of(draft)
 
@@ -382,6 +383,10 @@ class BidTab(QWidget):
                 ctx.sleeper = NotifyingSleeper(ctx.sleeper, waiting)
                 outcome = await place_bid(ctx, spec)
                 rec.message = outcome_text(outcome)
+        except BidRejectedError as exc:  # a rule broken by the time it was signed: its words
+            why = " ".join(user_message(v, draft.runes, draft.target) for v in exc.violations)
+            set_message(self.result, strings.BID_NOT_PLACED.format(reason=why))
+            return
         except (NotReadyError, ServiceError, NetError) as exc:
             set_message(self.result, strings.BID_NOT_PLACED.format(reason=failure_text(exc)))
             return
