@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -13,6 +13,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLineEdit,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -34,6 +36,16 @@ from app.ui.widgets import message_label
 if TYPE_CHECKING:
     from app.ui.context import AppContext
     from app.ui.controller import AppController
+
+
+class ElideRightDelegate(QStyledItemDelegate):
+    """Draws a cell elided at its end, whatever the view's elide mode."""
+
+    def initStyleOption(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideRight
 
 
 class ActivityTab(QWidget):
@@ -73,6 +85,9 @@ class ActivityTab(QWidget):
         header.setSectionResizeMode(COL_TXID, QHeaderView.ResizeMode.Interactive)
         header.resizeSection(COL_TXID, 240)
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        # A sentence is never cut in its middle: it reads from its start, whole in its tooltip.
+        self.message_delegate = ElideRightDelegate(self.table)
+        self.table.setItemDelegateForColumn(COL_MESSAGE, self.message_delegate)
         self.table.selectionModel().currentRowChanged.connect(self._update_copy)
         self.table.doubleClicked.connect(self._double_clicked)
         self.empty_hint = message_label("hint")
