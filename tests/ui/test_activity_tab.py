@@ -4,17 +4,31 @@ button, a filter; the log persists across a window restart and holds no secret."
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QStyleOptionViewItem
 from pytestqt.qtbot import QtBot
 
+from app.core.market_events import EventKind
 from app.net.errors import HttpError
+from app.services.activity import ActivityEntry
 from app.ui import strings
-from app.ui.models.activity_model import COL_CODE, COL_MESSAGE, COL_RESULT, COL_TXID
-from app.ui.tabs.activity_tab import ActivityTab
+from app.ui.models.activity_model import (
+    COL_ACTION,
+    COL_CODE,
+    COL_MESSAGE,
+    COL_RESULT,
+    COL_TXID,
+    ActivityTableModel,
+)
+from app.ui.state.market_watch import ACTION_PREFIX
+from app.ui.tabs.activity_tab import ActivityTab, ElideRightDelegate
 from tests.ui.conftest import AppHarness, OptionsFactory, close_app
 from tests.ui.flows import ABANDON, PASSWORD, click, prepare_profile
 from tests.ui.gui_thread import GuiThreadWatch
@@ -65,6 +79,7 @@ def test_activity_persists_across_restart_without_secrets(
 
     tab = app.window.tab("activity")
     assert isinstance(tab, ActivityTab)
+    assert isinstance(tab.table.itemDelegateForColumn(COL_MESSAGE), ElideRightDelegate)
     app.window.show_tab("activity")
     assert texts(tab, COL_RESULT) == [strings.ACTIVITY_ERROR, strings.ACTIVITY_OK]  # newest first
     assert texts(tab, COL_CODE) == ["BID_NOT_CANCELLABLE", ""]
@@ -95,3 +110,51 @@ def test_activity_persists_across_restart_without_secrets(
     for secret in ("abandon abandon", WIF, API_KEY, PASSWORD):
         assert secret not in log_text
     gui_thread.assert_not_blocked()
+
+
+# Where the app names an action it records: tracked(context, "x"), activity.track("x"),
+# activity.record("x"), a tab's _record("x"), the sandbox demo's api.call("x").
+_RECORDED_ACTION = re.compile(
+    r"(?:tracked\(\s*[\w.]+,\s*|\.track\(\s*|\.record\(\s*|_record\(\s*|api\.call\(\s*)"
+    r'"([a-z_]+(?:\.[a-z_]+)?)"'
+)
+
+
+def test_every_action_the_app_records_is_shown_in_the_users_words() -> None:
+    source = Path(__file__).resolve().parents[2] / "app"
+    recorded = {
+        name
+        for path in source.rglob("*.py")
+        for name in _RECORDED_ACTION.findall(path.read_text(encoding="utf-8"))
+    }
+    assert {"bid.place", "fund.broadcast", "sandbox.faucet", "psbt.sign"} <= recorded
+    named = set(strings.ACTIVITY_ACTIONS) | set(strings.ACTIVITY_ACTION_NAMES)
+    assert sorted(recorded - named) == []
+    market = {ACTION_PREFIX + kind.value for kind in EventKind}
+    assert sorted(market - named) == []
+    for words in {**strings.ACTIVITY_ACTIONS, **strings.ACTIVITY_ACTION_NAMES}.values():
+        assert "." not in words and "_" not in words and words[0].isupper()
+
+
+def test_the_action_column_shows_words_and_keeps_the_name_in_its_tooltip() -> None:
+    entries = [
+        ActivityEntry(at=datetime.now(UTC), action="bid.place", ok=True),
+        ActivityEntry(at=datetime.now(UTC), action="sandbox.inscribe", ok=True),
+        ActivityEntry(at=datetime.now(UTC), action="later.thing_done", ok=False),
+    ]
+    model = ActivityTableModel(entries)
+    shown = [model.index(row, COL_ACTION).data() for row in range(3)]
+    assert shown == ["Place a bid", "Demo inscription to your wallet", "Thing done"]
+    tip = model.index(0, COL_ACTION).data(Qt.ItemDataRole.ToolTipRole)
+    assert tip == "bid.place"
+
+
+def test_a_message_too_long_for_its_column_is_cut_at_its_end_not_its_middle(qtbot: QtBot) -> None:
+    long = "Bid filled: 1 × pixel-punks at 600,000 sats (bid 7c1d8e…) " * 3
+    model = ActivityTableModel(
+        [ActivityEntry(at=datetime.now(UTC), action="x.y", ok=True, message=long)]
+    )
+    option = QStyleOptionViewItem()
+    ElideRightDelegate().initStyleOption(option, model.index(0, COL_MESSAGE))
+    assert option.textElideMode == Qt.TextElideMode.ElideRight
+    assert model.index(0, COL_MESSAGE).data(Qt.ItemDataRole.ToolTipRole) == long  # whole

@@ -61,10 +61,11 @@ def test_request_rate_saved_used_and_waits_said(
     unlock_by_typing(qtbot, app)
     click(qtbot, tab.save_button)
     qtbot.waitUntil(lambda: app.context.connection not in (None, connection), timeout=10_000)
-    assert tab.message.text() == strings.SETTINGS_SAVED_RECONNECT_RATE
     assert app.context.wallet_lock.unlocked
     connection = app.context.connection
     assert connection is not None
+    done = strings.SETTINGS_SAVED_CONNECTED.format(url=connection.marketplace_url)
+    qtbot.waitUntil(lambda: tab.message.text() == done)  # no "Reconnecting…" once it is done
     assert ProfileStore(data_dir).load().get("Main").request_rate == "2/4"  # type: ignore[union-attr]
     assert connection.clients.config.rate_limit == RateLimit(2, 4)
 

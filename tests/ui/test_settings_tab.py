@@ -78,7 +78,8 @@ def test_fee_bounds_lock_timeout_urls_and_api_key(
         click(qtbot, tab.save_button)
     qtbot.waitUntil(lambda: app.context.connection is not None)
     assert app.context.connection.clients.config.esplora_url == "http://127.0.0.1:8/esplora"  # type: ignore[union-attr]
-    assert tab.message.text() == strings.SETTINGS_SAVED_RECONNECT_URLS
+    done = strings.SETTINGS_SAVED_CONNECTED.format(url=app.context.connection.marketplace_url)  # type: ignore[union-attr]
+    qtbot.waitUntil(lambda: tab.message.text() == done)  # "Reconnecting…" goes once done
 
     type_into(qtbot, form.api_key, "sk-new-key")
     click(qtbot, form.save_key_button)
