@@ -1,5 +1,5 @@
 """A market event in the user's words: a headline and its details (the notification), and
-the two in one sentence (the Activity tab)."""
+the details as the Activity tab's message (its Action column names the event)."""
 
 from __future__ import annotations
 
@@ -71,6 +71,12 @@ def _listing(event: MarketEvent) -> str:
 
 
 def activity_text(event: MarketEvent) -> str:
-    """One sentence for the Activity tab (the bid's or listing's id is in its details)."""
-    title, detail = headline(event)
-    return strings.LIVE_ACTIVITY.format(title=title, detail=detail)
+    """The Activity tab's message: the details (its Action column says the headline), a
+    balance with the wallet it is of. The bid's or listing's id is in the entry's details."""
+    if event.kind is EventKind.BALANCE_CHANGED:
+        bidding = event.subject == BIDDING
+        wallet = (
+            strings.LIVE_BALANCE_BIDDING_WALLET if bidding else strings.LIVE_BALANCE_PAYMENT_ADDRESS
+        )
+        return strings.LIVE_BALANCE_OF.format(wallet=wallet, change=headline(event)[1])
+    return headline(event)[1]

@@ -27,7 +27,10 @@ LIVE_LISTING_ENDED: Final = "Listing ended"
 LIVE_BALANCE_BIDDING: Final = "Bidding wallet balance changed"
 LIVE_BALANCE_PAYMENT: Final = "Payment address balance changed"
 LIVE_BALANCE: Final = "{before:,} → {after:,} sats"
-# The Activity line: headline and details in one sentence.
+LIVE_BALANCE_BIDDING_WALLET: Final = "Bidding wallet"
+LIVE_BALANCE_PAYMENT_ADDRESS: Final = "Payment address"
+LIVE_BALANCE_OF: Final = "{wallet}: {change}"
+# The status bar's line (where there is no tray): headline and details in one sentence.
 LIVE_ACTIVITY: Final = "{title}: {detail}"
 # How the Activity tab names an action recorded under an internal name (others as recorded).
 ACTIVITY_ACTION_NAMES: Final = {
