@@ -23,9 +23,11 @@ from app.net.ord_runes import (
     RuneBalance,
     RuneEntry,
     RuneHolding,
+    RunesPage,
     parse_output_runes,
     parse_rune_entry,
     parse_runes_balances,
+    parse_runes_page,
 )
 from app.net.rate_limit import HostPacer, RateLimits
 
@@ -37,6 +39,7 @@ __all__ = [
     "RuneBalance",
     "RuneEntry",
     "RuneHolding",
+    "RunesPage",
 ]
 
 OutputKind = Literal["any", "cardinal", "inscribed", "runic"]
@@ -166,20 +169,33 @@ class OrdClient(HttpClient):
     async def inscription(self, inscription_id: str) -> InscriptionLocation:
         """Where an inscription is now. Raises ``NotFound`` for an unknown id."""
         path = f"/inscription/{segment(inscription_id)}"
-        r = Reader(self.service, path)
-        body = r.obj(await self.get_json(path))
-        satpoint = as_str(body.get("satpoint")) or as_str(body.get("location"))
-        if satpoint is None or not _is_satpoint(satpoint):
-            raise r.error("missing or malformed field satpoint (txid:vout:offset)", "satpoint")
-        return InscriptionLocation(
-            inscription_id=as_str(body.get("id")) or inscription_id,
-            satpoint=satpoint,
-            # ord <= 0.16.0-rc1 named them inscription_number and output_value.
-            number=as_int(_first_present(body, "number", "inscription_number")),
-            address=as_str(body.get("address")),
-            value=as_int(_first_present(body, "value", "output_value")),
-            raw=body,
+        return parse_inscription(
+            Reader(self.service, path), await self.get_json(path), inscription_id
         )
+
+    async def inscriptions(self, inscription_ids: Sequence[str]) -> list[InscriptionLocation]:
+        """Where several inscriptions are now, in the order asked: one ``POST /inscriptions``,
+        or one ``GET /inscription`` each where the server lacks it or refuses the batch (404:
+        the single lookups then name the unknown id). Raises ``NotFound`` for an unknown id.
+        As with `outputs`, a batch whose entries do not all name their id is asked again one
+        ``GET`` each: two inscriptions of one output would swap places unseen."""
+        if not inscription_ids:
+            return []
+        path = "/inscriptions"
+        r = Reader(self.service, path)
+        try:
+            body = await self.post_json(path, list(inscription_ids))
+        except HttpError as exc:
+            if exc.status not in (404, 405):
+                raise
+            body = None
+        if _unnamed(body, "id"):
+            return list(await asyncio.gather(*(self.inscription(i) for i in inscription_ids)))
+        if not isinstance(body, list) or len(body) != len(inscription_ids):
+            raise r.error(f"expected a list of {len(inscription_ids)} inscriptions")
+        return [
+            parse_inscription(r, item, i) for item, i in zip(body, inscription_ids, strict=True)
+        ]
 
     async def address(self, address: str) -> OrdAddressContents:
         """Outputs, inscriptions and rune balances of an address (ord ``--index-addresses``)."""
@@ -213,6 +229,16 @@ class OrdClient(HttpClient):
             return None
         return parse_rune_entry(Reader(self.service, path), body)
 
+    async def runes(self, page: int = 0) -> RunesPage | None:
+        """A page of the etched runes, the newest first (ord ``/runes/<PAGE>``); None when
+        this ord lists none (404: built without ``--index-runes``, or too old)."""
+        path = f"/runes/{int(page)}"
+        try:
+            body = await self.get_json(path)
+        except NotFound:
+            return None
+        return parse_runes_page(Reader(self.service, path), body, page)
+
     async def block_height(self) -> int:
         """Height of the last block ord has indexed (compare with Esplora's tip)."""
         path = "/blockheight"
@@ -221,6 +247,26 @@ class OrdClient(HttpClient):
         if not is_int(height) or height < 0:
             raise r.error(f"expected a block height, got {type(height).__name__}")
         return int(height)
+
+
+def parse_inscription(r: Reader, data: Any, inscription_id: str) -> InscriptionLocation:
+    """One inscription's answer; one about another inscription than asked is refused."""
+    body = r.obj(data, "inscription")
+    reported = as_str(body.get("id"))
+    if reported is not None and reported.lower() != inscription_id.lower():
+        raise r.error(f"asked for {inscription_id}, ord answered about {reported}", "id")
+    satpoint = as_str(body.get("satpoint")) or as_str(body.get("location"))
+    if satpoint is None or not _is_satpoint(satpoint):
+        raise r.error("missing or malformed field satpoint (txid:vout:offset)", "satpoint")
+    return InscriptionLocation(
+        inscription_id=reported or inscription_id,
+        satpoint=satpoint,
+        # ord <= 0.16.0-rc1 named them inscription_number and output_value.
+        number=as_int(_first_present(body, "number", "inscription_number")),
+        address=as_str(body.get("address")),
+        value=as_int(_first_present(body, "value", "output_value")),
+        raw=body,
+    )
 
 
 def parse_output(r: Reader, body: Any, outpoint: str | None) -> OrdOutput:

@@ -4,6 +4,9 @@
 - current (0.18.4 on): ``{"UNCOMMON•GOODS": {"amount": 2, "divisibility": 0, "symbol": "⧉"}}``
 - 0.16.0-0.18.3: ``[["UNCOMMON•GOODS", {"amount": 2, "divisibility": 0, "symbol": "⧉"}]]``
 - older: ``{"UNCOMMONGOODS": 2}`` (versions per ord's git tags; tests/contract/test_ord_contract.py)
+``/runes`` and ``/runes/<PAGE>`` (etched runes, the newest first): ``{"entries": [["840000:3",
+  {...an entry as above...}], ...], "more": true, "prev": null, "next": 1}`` (older: ``entries``
+  alone).
 ``/address`` ``runes_balances``: ``[["RSIC•AUBERGINE", "1100000000", "🍆"], ...]`` (decimal text).
 ``/rune/<NAME>`` (a rune's entry):
 - current: ``{"entry": {"spaced_rune": "UNCOMMON•GOODS", "divisibility": 0, "symbol": "⧉",
@@ -82,6 +85,31 @@ def parse_rune_entry(r: Reader, body: Any) -> RuneEntry:
         symbol=as_str(entry.get("symbol")),
         number=as_int(entry.get("number")),
     )
+
+
+@dataclass(frozen=True)
+class RunesPage:
+    """One page of ord's rune list; ``next_page`` None when it is the last."""
+
+    entries: tuple[RuneEntry, ...]
+    next_page: int | None
+
+
+def parse_runes_page(r: Reader, body: Any, page: int) -> RunesPage:
+    """``/runes/<PAGE>`` in either shape. A malformed entry is a ``BadResponse``."""
+    outer = r.obj(body)
+    listed = outer.get("entries")
+    if not isinstance(listed, list):
+        raise r.error("missing field entries", "entries")
+    entries = []
+    for item in listed:
+        if not (isinstance(item, list) and len(item) == 2):
+            raise r.error("an entry is not an [id, entry] pair", "entries")
+        entries.append(parse_rune_entry(r, {"entry": item[1], "id": item[0]}))
+    more = outer.get("more")
+    following = as_int(outer.get("next"))
+    next_page = (following if following is not None else page + 1) if more is True else None
+    return RunesPage(tuple(entries), next_page)
 
 
 def parse_output_runes(r: Reader, value: Any, where: str) -> tuple[RuneBalance, ...]:

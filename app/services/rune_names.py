@@ -6,6 +6,10 @@ ord's rules (`app.core.rune_names`) and asks ord for the rune's entry, whose `sp
 the one spelling bids are placed, pooled and matched under. Answers are kept per context
 (a rune's spelling never changes).
 
+`suggested_rune_names` lists the etched names ord has (its `/runes`, newest first, a few pages:
+mainnet has far more runes than a completion list can hold; any other name is still found by
+its letters), for the Bid tab to suggest while the user types.
+
 `with_canonical_rune_names` gives listed rune bids that spelling too: a name the service
 lists with spacers is its spelling already (only '.' is written '•'); a name listed without
 any is looked up in ord, and kept as listed when ord cannot say (the list is still shown).
@@ -66,6 +70,29 @@ async def canonical_rune_name(ctx: ServiceContext, typed: str) -> str:
         )
     known[letters] = entry.spaced_name
     return entry.spaced_name
+
+
+# ord lists 100 runes a page: the newest 500 are suggested.
+SUGGESTION_PAGES = 5
+
+
+async def suggested_rune_names(ctx: ServiceContext) -> tuple[str, ...]:
+    """The etched spellings of the runes ord lists (up to `SUGGESTION_PAGES` pages), sorted;
+    () when this ord lists none. Raises `NetError` when ord cannot be asked."""
+    known = _spellings(ctx)
+    names: set[str] = set()
+    page: int | None = 0
+    for _ in range(SUGGESTION_PAGES):
+        if page is None:
+            break
+        listed = await ctx.clients.ord.runes(page)
+        if listed is None:
+            break
+        for entry in listed.entries:
+            names.add(entry.spaced_name)
+            known[entry.letters] = entry.spaced_name  # a rune's spelling never changes
+        page = listed.next_page
+    return tuple(sorted(names))
 
 
 async def with_canonical_rune_names(

@@ -121,3 +121,51 @@ async def test_an_entry_without_a_rune_name_is_refused(router: Router, entry: An
     async with client(router) as c:
         with pytest.raises(BadResponse):
             await c.rune("X")
+
+
+# ord's /runes/<PAGE> (the newest runes first, with the neighbouring pages).
+DOC_RUNES_PAGE: dict[str, Any] = {
+    "entries": [["1:0", DOC_RUNE["entry"]], ["10:9", OLD_RUNE["entry"]]],
+    "more": True,
+    "prev": None,
+    "next": 1,
+}
+
+
+async def test_a_page_of_runes_in_either_entry_shape(router: Router) -> None:
+    router.json("GET", "/ord/runes/0", DOC_RUNES_PAGE)
+    async with client(router) as c:
+        page = await c.runes(0)
+    assert page is not None
+    assert [(e.spaced_name, e.rune_id) for e in page.entries] == [
+        ("UNCOMMON•GOODS", "1:0"),
+        ("B•CGDENLQRQWDSLRUGSNLBTMFIJAV", "10:9"),
+    ]
+    assert page.next_page == 1
+
+
+async def test_the_last_page_and_the_older_shape_have_no_next(router: Router) -> None:
+    router.json("GET", "/ord/runes/3", {"entries": [[None, DOC_RUNE["entry"]]], "more": False})
+    router.json("GET", "/ord/runes/0", {"entries": [["1:0", DOC_RUNE["entry"]]]})
+    async with client(router) as c:
+        last, older = await c.runes(3), await c.runes(0)
+    assert last is not None and older is not None
+    assert (last.next_page, older.next_page) == (None, None)
+    assert last.entries[0].rune_id is None
+
+
+async def test_an_ord_without_a_rune_list_is_none(router: Router) -> None:
+    router.add("GET", "/ord/runes/0", httpx.Response(404, text="not found"))
+    async with client(router) as c:
+        assert await c.runes(0) is None
+
+
+@pytest.mark.parametrize(
+    "body",
+    [[], {"more": False}, {"entries": [["1:0"]]}, {"entries": [["1:0", {"rune": "AB1"}]]}],
+)
+async def test_a_malformed_page_is_refused(router: Router, body: Any) -> None:
+    router.json("GET", "/ord/runes/0", body)
+    async with client(router) as c:
+        with pytest.raises(BadResponse):
+            await c.runes(0)

@@ -8,6 +8,8 @@
   the field and its traits fill the picker; a slug the service does not know is said as such
   and the Bid tab does not place it (`BidForm.mark_unknown_collection`); a service without a
   catalog, or one that cannot be asked, leaves traits to be typed (and the bid placeable).
+- Rune names are suggested from ord's list of etched runes (`services.rune_names`), matched
+  whatever their spacers (`bid_rune_completion`).
 - A rune name the user commits is read by ord's rules (here, without asking anyone) and looked
   up in ord: the field then holds its etched spelling (`DOGGOTOTHEMOON` becomes
   `DOG•GO•TO•THE•MOON`), the one a bid is signed, placed and pooled under, so the preview's
@@ -53,6 +55,22 @@ class BidCatalog:
             return  # nothing to suggest: the slug is typed
         if found is not None:
             self.form.set_collections(found.collections, searchable=found.searchable)
+        await self.load_rune_names()
+
+    async def load_rune_names(self) -> None:
+        """The rune names ord lists, suggested in the rune field (none when it lists none or
+        cannot be asked: a name is then typed, and still looked up by its letters)."""
+        from app.services.errors import NetError
+        from app.services.rune_names import suggested_rune_names
+
+        if not self.session.connected:
+            return
+        try:
+            names = await self._ask(suggested_rune_names)
+        except (NotReadyError, NetError):
+            return
+        if names is not None:
+            self.form.set_rune_names(names)
 
     @async_slot(str)
     async def look_up(self, slug: str) -> None:

@@ -1,0 +1,165 @@
+"""Each kind of bid keeps its own form state, and rune names are suggested from the service.
+
+- A trait bid's collection, price, quantity and ticked traits come back after a look at the
+  Runes form, and the rune's name, total and units come back after a look at Ordinals: nothing
+  crosses (a 500-unit rune bid once came back as a quantity of 500 items).
+- The rune field suggests the names ord lists (the sandbox's `/ord/runes`), matched whatever
+  the spacers: typing the letters alone suggests the etched spelling, and picking it looks it
+  up as typed names are, so the bid can be placed under it.
+- Nothing is red before it is touched, and each state message is true: unlocked with a known
+  balance, the preview never says to unlock or that the balance is unknown."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import string
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from app.services.sandbox_demo import DEMO_RUNE
+from app.services.sandbox_process import SandboxProcess
+from app.ui import strings
+from app.ui.tabs.bid_tab import BidTab
+from tests.ui.conftest import AppHarness, OptionsFactory
+from tests.ui.flows import (
+    bid_tab_ready,
+    click,
+    fund_bidding_wallet,
+    open_funded_app,
+    paste_into,
+    sandbox_post,
+    set_spin,
+    tick_trait,
+    type_into,
+    widget_top,
+)
+from tests.ui.gui_thread import GuiThreadWatch
+
+
+def _error(tab: BidTab, field: str) -> str:
+    label = tab.form.messages[field]
+    return label.text() if label.isVisibleTo(tab) else ""
+
+
+def test_each_kind_keeps_its_own_values(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    gui_thread: GuiThreadWatch,
+) -> None:
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    app, slug = funded.app, funded.assets.collection_slug
+    fund_bidding_wallet(app, qloop, 300_000)
+    gui_thread.start()
+    tab = bid_tab_ready(qtbot, app, slug)
+    form = tab.form
+
+    # Untouched: nothing red, and every state line true for an unlocked wallet with a balance.
+    assert all(_error(tab, field) == "" for field in form.messages)
+    assert tab.balance_hint.text() == ""
+    assert tab.message.toPlainText() == strings.BID_PREVIEW_INCOMPLETE
+
+    # An ordinals trait bid, filled in.
+    type_into(qtbot, form.slug, slug)
+    qtbot.keyClick(form.slug, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: form.traits.available() > 0, timeout=20_000)
+    type_into(qtbot, form.price.edit, "12,000")
+    set_spin(qtbot, form.quantity, 3)
+    tick_trait(qtbot, tab, "Crown", "Hat: Crown")
+    assert form.traits.selected() == [("Hat", "Crown")]
+    assert tab.last_preview.placeable, tab.last_preview.errors
+
+    # Runes: its own, empty form; nothing of the trait bid is carried over, nothing is red.
+    click(qtbot, form.runes_radio)
+    assert (form.slug.text(), form.price.edit.text(), form.quantity.value()) == ("", "", 1)
+    assert all(_error(tab, field) == "" for field in form.messages)
+    paste_into(qtbot, form.slug, DEMO_RUNE)
+    qtbot.keyClick(form.slug, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: form.rune_is_etched(), timeout=20_000)
+    type_into(qtbot, form.price.edit, "50,000")
+    set_spin(qtbot, form.quantity, 500)
+    assert tab.last_preview.placeable, tab.last_preview.errors
+
+    # Back to Ordinals: the trait bid as it was, not 500 items of anything.
+    click(qtbot, form.ordinals_radio)
+    assert (form.slug.text(), form.price.value(), form.quantity.value()) == (slug, 12_000, 3)
+    assert form.traits.selected() == [("Hat", "Crown")]
+    assert tab.last_preview.placeable, tab.last_preview.errors
+    assert tab.count_label.text() == "This request places 3 bids for 36,000 sats in all."
+
+    # And Runes again: its name, total and units.
+    click(qtbot, form.runes_radio)
+    assert (form.slug.text(), form.price.value(), form.quantity.value()) == (
+        DEMO_RUNE,
+        50_000,
+        500,
+    )
+    assert form.rune_is_etched() and tab.last_preview.placeable
+    message = tab.message.toPlainText()
+    assert ":50000:500:" in message and f":{DEMO_RUNE}:" in message
+    gui_thread.assert_not_blocked()
+
+
+def test_rune_names_are_suggested_whatever_the_spacers(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    gui_thread: GuiThreadWatch,
+) -> None:
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    app = funded.app
+    stem = "".join(secrets.choice(string.ascii_uppercase) for _ in range(7))
+    etched = f"UNCOMMON•{stem}•GOODS"
+    sandbox_post(
+        funded.root_url,
+        "/sandbox/runes",
+        {"address": funded.keys.ordinals.address, "rune": etched, "amount": 1_000},
+    )
+    sandbox_post(funded.root_url, "/sandbox/mine", {"blocks": 1})
+    fund_bidding_wallet(app, qloop, 200_000)
+    gui_thread.start()
+    tab = bid_tab_ready(qtbot, app)
+    form = tab.form
+    click(qtbot, form.runes_radio)
+    tab.load_catalog()  # as coming to the tab does: the service's names are read
+    qtbot.waitUntil(lambda: etched in form.rune_completion.names, timeout=20_000)
+
+    # The letters alone, in any case: the etched spelling is offered.
+    type_into(qtbot, form.slug, f"uncommon{stem.lower()}goods")
+    assert form.rune_completion.suggestions() == [etched]
+    popup = form.rune_completion.completer.popup()
+    assert popup is not None
+    qtbot.waitUntil(popup.isVisible)
+    # Picked from the list (Down, Enter): the field holds it and ord confirms it.
+    qtbot.keyClick(popup, Qt.Key.Key_Down)
+    qtbot.keyClick(popup, Qt.Key.Key_Return)
+    assert form.slug.text() == etched
+    qtbot.waitUntil(form.rune_is_etched, timeout=20_000)
+    type_into(qtbot, form.price.edit, "20,000")
+    assert tab.last_preview.placeable, tab.last_preview.errors
+    assert tab.pools.item(0, 0).text() == etched
+
+    # A part of the name, spaced another way, finds it too; a name ord lists none of, nothing.
+    form.slug.clear()
+    type_into(qtbot, form.slug, f"{stem[:3]}.{stem[3:]}")
+    assert form.rune_completion.suggestions() == [etched]
+    form.slug.clear()
+    type_into(qtbot, form.slug, "QQQQQQQQQQQQQQQQ")
+    assert form.rune_completion.suggestions() == []
+
+    # A name ord's rules refuse is said under the field, in its reserved lines: the price
+    # field below does not move.
+    price_at = widget_top(form.price)
+    form.slug.clear()
+    type_into(qtbot, form.slug, "AB.")
+    qtbot.keyClick(form.slug, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: form.slug_hint.text().startswith("“AB.” is not a rune name"))
+    assert widget_top(form.price) == price_at
+    gui_thread.assert_not_blocked()
