@@ -1,7 +1,7 @@
 """The keyboard mnemonics (Alt+letter) a window offers at one time: a button's, a check box's or
 a group box's "&X", a label's "&X" that moves the focus to its buddy, and the menu bar's. Two
 visible widgets with the same letter make Alt+letter ambiguous: Qt then only cycles the focus
-between them, and neither is pressed."""
+between them, and neither is pressed. A disabled widget counts: it is enabled where it stands."""
 
 from __future__ import annotations
 
@@ -39,8 +39,8 @@ def shared_mnemonics(window: QWidget) -> dict[str, list[str]]:
     for widget in [window, *window.findChildren(QWidget)]:
         if not widget.isVisible() or widget.window() is not window:
             continue
-        if not widget.isEnabled() and not isinstance(widget, QMenuBar):
-            continue  # a disabled widget takes no mnemonic
+        # A disabled widget takes no mnemonic now, but gets it back when enabled in place
+        # (Place bid once the form is complete): it counts.
         for text in _texts(widget):
             letter = mnemonic(text)
             if letter is not None:

@@ -229,7 +229,7 @@ BID_PREVIEW_INCOMPLETE: Final = (
     "The exact message shows here once every field is filled in and follows the rules."
 )
 BID_PREVIEW_NO_BALANCE: Final = "The balance is not known yet: refresh the Wallet tab."
-BID_PLACE: Final = "&Place bid"
+BID_PLACE: Final = "Place &bid"  # Alt+P is the price
 BID_PLACING: Final = "Signing, checking the signature and sending…"
 BID_WAITING: Final = "Waiting {seconds:.1f} s: the service allows one bid per 500 ms per trait…"
 BID_PLACED: Final = Counted(

@@ -39,7 +39,7 @@ WITHDRAW_AT_RISK_SOME: Final = Counted(
     "{count} open bids would no longer be covered; the service cancels them:",
 )
 WITHDRAW_AT_RISK_ROW: Final = "{pool}: bid {bid} at {price}"
-WITHDRAW_REVIEW: Final = "Re&view withdrawal…"
+WITHDRAW_REVIEW: Final = "Review &withdrawal…"
 WITHDRAW_NEED_AMOUNT: Final = "Enter the amount to withdraw, or press Max."
 WITHDRAW_TOO_MUCH: Final = "The bidding wallet holds {balance}: withdraw at most that."
 WITHDRAW_EMPTY: Final = "The bidding wallet is empty: there is nothing to withdraw."
@@ -74,7 +74,7 @@ INSCRIPTION_BID_ID_INVALID: Final = (
 )
 INSCRIPTION_BID_PRICE: Final = "&Price:"
 INSCRIPTION_BID_PRICE_HINT: Final = "At least 10,000 sats; postage and the network fee come on top."
-INSCRIPTION_BID_REVIEW: Final = "Re&view bid…"
+INSCRIPTION_BID_REVIEW: Final = "Review &bid…"
 INSCRIPTION_BID_TITLE: Final = "Bid on an inscription"
 INSCRIPTION_BID_ACTION: Final = "&Sign and place bid"
 INSCRIPTION_BID_NOTE: Final = (
