@@ -99,6 +99,7 @@ class WalletTab(QWidget):
         balance_form.addRow(strings.WALLET_PAYMENT_SPENDABLE, self.payment_spendable)
         balance_form.addRow("", self.payment_held)
         self.payment_balance: PaymentBalance | None = None
+        self._payment_loading = self._payment_again = False
 
         self.fund = FundPanel(context, controller)
 
@@ -200,6 +201,19 @@ class WalletTab(QWidget):
     async def load_payment_balance(self) -> None:
         """The payment address's spendable and total amounts, read with every refresh (a
         funding, a fill or a coin from elsewhere changes them)."""
+        if self._payment_loading:  # live updates can come faster than a read: one more after
+            self._payment_again = True
+            return
+        self._payment_loading = True
+        try:
+            await self._load_payment_balance()
+        finally:
+            self._payment_loading = False
+        if self._payment_again:
+            self._payment_again = False
+            self.load_payment_balance()
+
+    async def _load_payment_balance(self) -> None:
         from app.services.errors import NetError, ServiceError
 
         services = self.context.connection
