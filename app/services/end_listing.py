@@ -102,6 +102,13 @@ async def prepare_end_listing(
         ctx.clients.esplora.outspend(txid, int(vout)),
     )
     held = item_facts.chain_utxos.get(item.outpoint)
+    if spend.spent and spend.confirmed is not True:
+        raise ServiceError(
+            f"The item has moved already, from {item.outpoint}, by "
+            f"{spend.txid or 'a transaction'}, which has not confirmed yet: until it does, the "
+            "listing's signature can still be used (a purchase paying the listed price may "
+            "replace that transaction). Refresh the list once it confirms."
+        )
     if held is None or held.script_pubkey != ordinals.script_pubkey or spend.spent:
         raise ServiceError(
             f"{item.outpoint} is not an output of your ordinals address on the chain: the item "

@@ -13,8 +13,9 @@ from __future__ import annotations
 import pytest
 
 from app.services.context import ServiceContext
-from app.services.end_listing import prepare_end_listing
+from app.services.end_listing import execute_end_listing, prepare_end_listing
 from app.services.errors import ServiceError
+from app.services.listings import ListingItem, execute_listings, prepare_listings
 from app.services.listings_inventory import held_items
 from tests.services.conftest import ContextFactory, SandboxControl
 from tests.services.test_listings import inscribe
@@ -61,3 +62,22 @@ async def test_confirmed_coins_pay_even_beside_an_unconfirmed_larger_one(
 
     plan = await prepare_end_listing(ctx, item, fee_rate=2)
     assert [c.outpoint for c in plan.selection.coins] == [confirmed]
+
+
+async def test_a_move_still_in_the_mempool_is_said_to_leave_the_listing_valid(
+    ctx: ServiceContext, sandbox: SandboxControl
+) -> None:
+    """Until the move confirms, a holder of the listing's signature can still buy with it: a
+    second attempt must say so, not that the item moved."""
+    inscription = (await inscribe(sandbox, ctx.ordinals_address))["inscriptionId"]
+    await execute_listings(ctx, await prepare_listings(ctx, [ListingItem(80_000, inscription)]))
+    item = next(i for i in await held_items(ctx) if i.inscription_id == inscription)
+    done = await execute_end_listing(ctx, await prepare_end_listing(ctx, item, fee_rate=2))
+
+    with pytest.raises(ServiceError, match="has not confirmed yet") as pending:
+        await prepare_end_listing(ctx, item, fee_rate=2)
+    assert done.txid in str(pending.value) and "can still" in str(pending.value)
+
+    await sandbox.mine()
+    with pytest.raises(ServiceError, match="has moved already"):
+        await prepare_end_listing(ctx, item, fee_rate=2)
