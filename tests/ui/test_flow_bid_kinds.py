@@ -17,6 +17,7 @@ import string
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QListView
 from pytestqt.qtbot import QtBot
 
 from app.services.sandbox_demo import DEMO_RUNE
@@ -77,6 +78,7 @@ def test_each_kind_keeps_its_own_values(
     # Runes: its own, empty form; nothing of the trait bid is carried over, nothing is red.
     click(qtbot, form.runes_radio)
     assert (form.slug.text(), form.price.edit.text(), form.quantity.value()) == ("", "", 1)
+    assert form.scope.currentText() == strings.BID_SCOPE_RUNE and not form.scope.isEnabled()
     assert all(_error(tab, field) == "" for field in form.messages)
     paste_into(qtbot, form.slug, DEMO_RUNE)
     qtbot.keyClick(form.slug, Qt.Key.Key_Return)
@@ -88,6 +90,9 @@ def test_each_kind_keeps_its_own_values(
     # Back to Ordinals: the trait bid as it was, not 500 items of anything.
     click(qtbot, form.ordinals_radio)
     assert (form.slug.text(), form.price.value(), form.quantity.value()) == (slug, 12_000, 3)
+    assert form.scope.currentData() == "collection" and form.scope.isEnabled()
+    scope_list = form.scope.view()
+    assert isinstance(scope_list, QListView) and scope_list.isRowHidden(form.rune_scope)
     assert form.traits.selected() == [("Hat", "Crown")]
     assert tab.last_preview.placeable, tab.last_preview.errors
     assert tab.count_label.text() == "This request places 3 bids for 36,000 sats in all."

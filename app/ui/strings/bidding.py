@@ -140,6 +140,7 @@ BID_SCOPES: Final = {
     "sub10k": "Any inscription numbered under 10,000 (sub10k)",
     "sub100k": "Any inscription numbered under 100,000 (sub100k)",
 }
+BID_SCOPE_RUNE: Final = "A rune (named below)"
 BID_COLLECTION: Final = "&Collection:"
 BID_RUNE: Final = "&Rune:"
 BID_COLLECTION_PLACEHOLDER: Final = "collection slug, e.g. pixel-pals"

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QListView,
     QRadioButton,
     QSpinBox,
     QVBoxLayout,
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
     from app.services.sandbox_facts import CollectionInfo
 
 COLLECTION = "collection"
+RUNE_SCOPE = "rune"
 CUSTOM_EXPIRY = -1
 # A preset's expiry is fixed when Place is pressed, then the question is answered, the message
 # signed and sent (a rate-limit wait included): the service counts its 15 minutes from the
@@ -119,6 +121,9 @@ class BidForm(QWidget):
         for scope_key, scope_label in strings.BID_SCOPES.items():
             self.scope.addItem(scope_label, scope_key)
         self.scope.setToolTip("\n".join(strings.BID_SCOPES.values()))
+        # What the (disabled) target says of a rune bid; never offered in the ordinals list.
+        self.scope.addItem(strings.BID_SCOPE_RUNE, RUNE_SCOPE)
+        self.rune_scope = self.scope.count() - 1
         self.slug = QLineEdit()
         self.slug_names = QStringListModel(self)
         completer = QCompleter(self.slug_names, self)
@@ -411,6 +416,9 @@ class BidForm(QWidget):
         runes = self.runes
         collection = self.scope.currentData() == COLLECTION
         self.scope.setEnabled(not runes)
+        scope_list = self.scope.view()
+        if isinstance(scope_list, QListView):
+            scope_list.setRowHidden(self.rune_scope, not runes)
         self.slug.setEnabled(runes or collection)
         self.labels[SLUG].setText(strings.BID_RUNE if runes else strings.BID_COLLECTION)
         self.slug.setPlaceholderText(

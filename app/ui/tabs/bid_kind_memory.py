@@ -57,7 +57,7 @@ def apply_values(form: BidForm, values: KindValues) -> None:
     for widget in widgets:
         widget.blockSignals(True)
     try:
-        form.scope.setCurrentIndex(values.scope if not form.runes else 0)
+        form.scope.setCurrentIndex(form.rune_scope if form.runes else values.scope)
         form.slug.setText(values.slug)
         form.quantity.setValue(values.quantity)
         form.price.edit.clear()  # the unit first: a unit change converts the text it finds
