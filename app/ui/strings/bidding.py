@@ -223,7 +223,9 @@ BID_PREVIEW_COUNT: Final = Counted(
 BID_PREVIEW_POOLS_HEADERS: Final = ("Pool", "Committed", "Adding", "Balance", "Fits")
 BID_PREVIEW_FITS: Final = "yes"
 BID_PREVIEW_SHORT: Final = "no: {short} short"
-BID_PREVIEW_MESSAGE: Final = "Message to be signed (the timestamp is set when you place it):"
+BID_PREVIEW_MESSAGE: Final = (
+    "Message to be signed (its timestamp, and a preset expiry, are set when you place it):"
+)
 BID_PREVIEW_NO_KEYS: Final = "Unlock the wallet to see the exact message."
 BID_PREVIEW_READING_KEYS: Final = "Reading the wallet's addresses for the message…"
 BID_PREVIEW_INCOMPLETE: Final = (
