@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication, QGroupBox, QLabel, QLineEdit, QPushB
 from pytestqt.qtbot import QtBot
 
 from app.services.sandbox_process import SandboxProcess
+from app.ui.dialogs.first_run import FirstRunDialog
 from app.ui.main_window import MainWindow
 from app.ui.tabs.wallet_tab import WalletTab
 from tests.ui.conftest import AppHarness, OptionsFactory
@@ -72,8 +73,8 @@ def test_no_two_visible_widgets_share_a_mnemonic_on_any_tab(
     assert isinstance(wallet, WalletTab)
     window.show_tab("wallet")
     qtbot.waitUntil(lambda: wallet.fund.qr_button.isEnabled(), timeout=20_000)
-    click(qtbot, wallet.fund.qr_button)  # the payment link's widgets too
-    assert wallet.fund.copy_link.isVisible()
+    wallet.fund.qr_button.setChecked(True)  # the payment link's widgets too
+    qtbot.waitUntil(wallet.fund.copy_link.isVisible, timeout=10_000)
     assert _shared_on_each_tab(window) == {}
 
 
@@ -87,3 +88,16 @@ def test_no_two_visible_widgets_share_a_mnemonic_in_the_offline_signer(
     app = open_app(make_options(offline=True))
     qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
     assert _shared_on_each_tab(app.window) == {}
+
+
+def test_no_two_widgets_share_a_mnemonic_in_the_first_run_dialog(
+    qtbot: QtBot, make_options: OptionsFactory, open_app: Callable[..., AppHarness]
+) -> None:
+    app = open_app(make_options())
+    qtbot.waitUntil(lambda: bool(app.dialogs), timeout=10_000)
+    dialog = app.dialogs[0]
+    assert isinstance(dialog, FirstRunDialog)
+    for radio in (dialog.sandbox_radio, dialog.satflow_radio, dialog.custom_radio):
+        click(qtbot, radio)  # each choice's fields: every one is shown (and enabled in turn)
+        assert shared_mnemonics(dialog) == {}
+    dialog.reject()

@@ -81,7 +81,7 @@ class FirstRunDialog(QDialog):
         form.addRow(strings.LABEL_ESPLORA_URL, self.esplora_url)
         form.addRow(strings.LABEL_ORD_URL, self.ord_url)
         form.addRow(strings.LABEL_NETWORK, self.network)
-        form.addRow(strings.LABEL_API_KEY, self.custom_key)
+        form.addRow(strings.LABEL_CUSTOM_API_KEY, self.custom_key)
 
         self.buttons = QDialogButtonBox()
         self.continue_button = self.buttons.addButton(

@@ -87,14 +87,15 @@ CHOICE_SANDBOX_HELP: Final = (
 )
 CHOICE_SATFLOW: Final = "&Public service (Satflow, mainnet)"
 CHOICE_SATFLOW_HELP: Final = "Real bitcoin at {url}. Needs an API key from Satflow."
-CHOICE_CUSTOM: Final = "&Custom service"
+CHOICE_CUSTOM: Final = "Cus&tom service"  # Alt+C is Continue
 CHOICE_CUSTOM_HELP: Final = "A marketplace at another address, with its Esplora and ord servers."
 LABEL_API_KEY: Final = "API &key:"
+LABEL_CUSTOM_API_KEY: Final = "API ke&y:"  # the first run shows both services' keys at once
 LABEL_MARKETPLACE_URL: Final = "&Marketplace URL:"
 LABEL_ESPLORA_URL: Final = "&Esplora URL:"
 LABEL_ORD_URL: Final = "&ord URL:"
 LABEL_NETWORK: Final = "&Network:"
-LABEL_PROFILE_NAME: Final = "Profile &name:"
+LABEL_PROFILE_NAME: Final = "Profile n&ame:"  # Alt+N is the network
 API_KEY_PLACEHOLDER: Final = "kept in the system keychain, never in a file"
 API_KEY_REQUIRED: Final = "Enter the API key Satflow gave you."
 URL_INVALID: Final = "Enter the {field} as a full address starting with http:// or https://"
