@@ -37,7 +37,7 @@ RELIST_EXPLAIN: Final = (
 )
 RELIST_YES: Final = Counted("&List it again", "&List them again")
 RELIST_NO: Final = "Cancel"
-RELIST_CANCELLED: Final = "Not listed: nothing was signed."
+RELIST_CANCELLED: Final = "Nothing was signed: the current listings stay as they are."
 
 # -- ending a listing ------------------------------------------------------------------------
 END_LISTING: Final = "En&d listing…"
@@ -61,7 +61,7 @@ END_LISTING_NOTE: Final = (
     "listing at {price}. The network fee comes from your payment address."
 )
 END_LISTING_DONE: Final = (
-    "Sent {txid}: the listing ends as soon as the network sees it; the item stays at your "
-    "ordinals address."
+    "Sent {txid}: the item moves back to your ordinals address, and its listing ends with it "
+    "(for good once the transaction confirms)."
 )
 END_LISTING_NOT_DONE: Final = "The listing was not ended: {reason}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -35,9 +36,9 @@ class RelistDialog(QDialog):
         count = len(listed)
         if count == 1:
             ((item, listing),) = listed
+            name = item_name(item)
             head = strings.RELIST_ONE.format(
-                item=item_name(item)[0].upper() + item_name(item)[1:],
-                price=price_text(listing.price),
+                item=name[:1].upper() + name[1:], price=price_text(listing.price)
             )
         else:
             head = strings.counted(strings.RELIST_MANY, count)
@@ -53,6 +54,7 @@ class RelistDialog(QDialog):
         self.list.setVisible(count > 1)
         self.explain = QLabel(strings.RELIST_EXPLAIN)
         self.explain.setWordWrap(True)
+        self.explain.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.yes_button = QPushButton(strings.counted(strings.RELIST_YES, count))
         self.no_button = QPushButton(strings.RELIST_NO)
         buttons = QDialogButtonBox()
@@ -64,6 +66,6 @@ class RelistDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.head)
         layout.addWidget(self.list, 1)
-        layout.addWidget(self.explain)
+        layout.addWidget(self.explain, 0 if count > 1 else 1)
         layout.addWidget(buttons)
         self.resize(560, 300 if count > 1 else 220)
