@@ -26,6 +26,7 @@ Pure: the caller reads the market and passes `MarketSnapshot`s in order.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
@@ -121,7 +122,8 @@ class _BidPart:
 
 
 class MarketDiffer:
-    """Holds the last reading and turns each new one into events."""
+    """Holds the last reading and turns each new one into events. `diff` may run in a worker
+    thread while the event loop's thread adds our own cancels."""
 
     def __init__(self) -> None:
         self._baseline: MarketSnapshot | None = None
@@ -147,10 +149,11 @@ class MarketDiffer:
         if before is None:
             self._baseline = snapshot
             return []
-        states = _state_events(before.inscription_bids, snapshot.inscription_bids, self._own)
-        states += _listing_events(before.listings, snapshot.listings, self._own)
+        own = frozenset(self._own)  # a copy: the caller may add to it meanwhile
+        states = _state_events(before.inscription_bids, snapshot.inscription_bids, own)
+        states += _listing_events(before.listings, snapshot.listings, own)
         stated = {r.id for r in (before.inscription_bids or ()) + (snapshot.inscription_bids or ())}
-        part = _bid_events(before, snapshot, self._own, stated)
+        part = _bid_events(before, snapshot, own, stated)
         if part.unexplained and self._deferrals < MAX_DEFERRALS:
             # Keep the bids' baseline; the lists with states move on (told once).
             self._deferrals += 1
@@ -162,7 +165,7 @@ class MarketDiffer:
         ]
         part.events += _balance_events(before, snapshot)
         gone = {b.bid_id for b in before.bids} - {b.bid_id for b in snapshot.bids}
-        self._own -= gone | _ended_ids(snapshot)
+        self._own.difference_update(gone | _ended_ids(snapshot))
         self._deferrals = 0
         self._baseline = snapshot
         return part.events + states
@@ -186,7 +189,7 @@ def _ended_ids(snapshot: MarketSnapshot) -> set[str]:
 
 
 def _bid_events(
-    before: MarketSnapshot, now: MarketSnapshot, own: set[str], stated: set[str]
+    before: MarketSnapshot, now: MarketSnapshot, own: AbstractSet[str], stated: set[str]
 ) -> _BidPart:
     part = _BidPart()
     listed = {b.bid_id: b for b in now.bids}
@@ -350,7 +353,9 @@ def _balance_events(before: MarketSnapshot, now: MarketSnapshot) -> list[MarketE
 
 
 def _state_events(
-    before: tuple[WatchedState, ...] | None, now: tuple[WatchedState, ...] | None, own: set[str]
+    before: tuple[WatchedState, ...] | None,
+    now: tuple[WatchedState, ...] | None,
+    own: AbstractSet[str],
 ) -> list[MarketEvent]:
     """Single-inscription bids that left "open": accepted (filled), cancelled, or ended."""
     events = []
@@ -370,7 +375,9 @@ def _state_events(
 
 
 def _listing_events(
-    before: tuple[WatchedState, ...] | None, now: tuple[WatchedState, ...] | None, own: set[str]
+    before: tuple[WatchedState, ...] | None,
+    now: tuple[WatchedState, ...] | None,
+    own: AbstractSet[str],
 ) -> list[MarketEvent]:
     """Listings that stopped being active: sold, or ended (unless we ended them)."""
     events = []
