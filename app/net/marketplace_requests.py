@@ -113,10 +113,13 @@ class CancelRequest:
 
 @dataclass(frozen=True)
 class WithdrawIntentRequest:
-    """Body of ``POST /intent/withdraw`` (spec 4.7)."""
+    """Body of ``POST /intent/withdraw`` (spec 4.7). ``feeRate`` (sat/vB) is ours: the public
+    service documents only ``userAddress`` and ``amount`` and may ignore it, so the review
+    compares the rate the PSBT pays with it (``app.core.asked_fee_rate``)."""
 
     user_address: str
     amount: int
+    fee_rate: int | float | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.amount, bool) or not isinstance(self.amount, int) or self.amount <= 0:
@@ -125,7 +128,9 @@ class WithdrawIntentRequest:
             )
 
     def to_wire(self) -> dict[str, Any]:
-        return {"userAddress": self.user_address, "amount": self.amount}
+        return _drop_none(
+            {"userAddress": self.user_address, "amount": self.amount, "feeRate": self.fee_rate}
+        )
 
 
 @dataclass(frozen=True)

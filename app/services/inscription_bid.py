@@ -5,6 +5,9 @@
     # inscription on your ordinals address); the user confirms
     placed = await execute_inscription_bid(ctx, plan)                    # sign -> place
 
+A fee rate the user chose goes as `feeRate` (sat/vB); `plan.fee_rate` says whether the PSBT the
+service built pays it (within rounding) or another rate, from the review, not the request.
+
 The policy checks input 0 is the inscription's current output (and not ours), that its sat
 lands on our ordinals address, and that we pay exactly price + postage + fee; only the other
 inputs are signed, SIGHASH_ALL. When placing fails in a way that may have reached the service
@@ -18,7 +21,10 @@ without it, the spec's open bids are listed and the result says so (`with_states
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
+from app.core.asked_fee_rate import AskedFeeRate, fee_rate_wire, review_fee_rate
+from app.core.bid_fee_rate import InvalidBidFeeRate
 from app.core.bid_validation import validate_single_inscription_price
 from app.core.psbt_review_summary import sats
 from app.core.signing_policy import InscriptionBidIntent
@@ -45,9 +51,12 @@ __all__ = [
 
 @dataclass(frozen=True)
 class InscriptionBidPlan:
+    """`fee_rate`: the rate asked and the one the PSBT pays (None: no rate was asked)."""
+
     psbt: PsbtPlan
     inscription_id: str
     price: int
+    fee_rate: AskedFeeRate | None = None
 
 
 @dataclass(frozen=True)
@@ -69,19 +78,24 @@ class InscriptionBids:
 
 
 async def prepare_inscription_bid(
-    ctx: ServiceContext, inscription_id: str, price: int, fee_rate: float | None = None
+    ctx: ServiceContext, inscription_id: str, price: int, fee_rate: Fraction | None = None
 ) -> InscriptionBidPlan:
-    """Ask the service for the bid PSBT and review it against what the user asked."""
+    """Ask the service for the bid PSBT (at `fee_rate` sat/vB when given, else the service's
+    rate) and review it against what the user asked."""
     violations = validate_single_inscription_price(price)
     if violations:
         raise BidRejectedError(violations)
+    try:
+        wire_rate = None if fee_rate is None else fee_rate_wire(fee_rate)
+    except InvalidBidFeeRate as exc:
+        raise BidNotPlacedError(str(exc)) from None
     request = InscriptionBidIntentRequest(
         price=price,
         inscription_id=inscription_id,
         bidder_address=ctx.payment_address,
         bidder_token_receive_address=ctx.ordinals_address,
         bidder_public_key=ctx.payment_public_key_hex,
-        fee_rate=fee_rate,
+        fee_rate=wire_rate,
     )
     try:
         served = await ctx.clients.marketplace.create_inscription_bid_intent(request)
@@ -93,7 +107,8 @@ async def prepare_inscription_bid(
     intent = InscriptionBidIntent(inscription_id, price, ctx.fee_bounds)
     label = f"Bid {sats(price)} on inscription {inscription_id}"
     plan = await review_online(ctx, served.psbt_base64, intent, KeyRole.PAYMENT, label)
-    return InscriptionBidPlan(plan, inscription_id, price)
+    paid = review_fee_rate(fee_rate, plan.review)
+    return InscriptionBidPlan(plan, inscription_id, price, paid)
 
 
 async def execute_inscription_bid(

@@ -4,6 +4,10 @@
     # the GUI shows plan.psbt.review, plan.bids_at_risk; the user confirms
     done = await execute_withdraw(ctx, plan)          # sign the approved inputs -> submit
 
+A fee rate the user chose goes as `feeRate` (sat/vB), which the public service does not
+document: `plan.fee_rate` says whether the PSBT it built pays that rate (within rounding) or
+another, from the review's fee and size, never from the request.
+
 The policy wants exactly `amount` at the payment address with the fee on top, paid by the
 bidding wallet; withdrawing the whole balance (`WITHDRAW_ALL`) is a sweep whose fee comes out
 of the amount (the service's documented rule). Bids the lower balance no longer covers are
@@ -15,8 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Final
 
+from app.core.asked_fee_rate import AskedFeeRate, fee_rate_wire, review_fee_rate
+from app.core.bid_fee_rate import InvalidBidFeeRate
 from app.core.pools import MakerFee, OpenBid, bids_to_cancel
 from app.core.psbt_review_context import Role
 from app.core.psbt_review_summary import sats
@@ -45,13 +52,15 @@ class WithdrawError(ServiceError):
 @dataclass(frozen=True)
 class WithdrawPlan:
     """A reviewed withdrawal, ready to sign. `bids_at_risk` are the open bids the balance
-    after it would no longer cover (the service cancels them)."""
+    after it would no longer cover (the service cancels them); `fee_rate` the rate asked and
+    the one the PSBT pays (None: no rate was asked)."""
 
     psbt: PsbtPlan
     amount: int
     sweep: bool
     balance_before: int
     bids_at_risk: tuple[str, ...]
+    fee_rate: AskedFeeRate | None = None
 
 
 @dataclass(frozen=True)
@@ -61,9 +70,16 @@ class WithdrawDone:
     cancelled_bid_ids: tuple[str, ...]
 
 
-async def prepare_withdraw(ctx: ServiceContext, amount: int) -> WithdrawPlan:
-    """Ask the service for the withdrawal PSBT of `amount` sats (or `WITHDRAW_ALL`), and review
-    it: every input the bidding wallet, outputs only to the payment address or back."""
+async def prepare_withdraw(
+    ctx: ServiceContext, amount: int, fee_rate: Fraction | None = None
+) -> WithdrawPlan:
+    """Ask the service for the withdrawal PSBT of `amount` sats (or `WITHDRAW_ALL`), at
+    `fee_rate` sat/vB when given (else the service's rate), and review it: every input the
+    bidding wallet, outputs only to the payment address or back."""
+    try:
+        wire_rate = None if fee_rate is None else fee_rate_wire(fee_rate)
+    except InvalidBidFeeRate as exc:
+        raise WithdrawError(str(exc)) from None
     wallet = await bidding_wallet_address(ctx)  # the review needs to know which it is
     if ctx.network.value not in address_networks(wallet):
         # A service serving a wallet of another network is refused by the review below; its
@@ -81,7 +97,7 @@ async def prepare_withdraw(ctx: ServiceContext, amount: int) -> WithdrawPlan:
         )
     try:
         served = await ctx.clients.marketplace.create_withdraw_intent(
-            WithdrawIntentRequest(ctx.payment_address, wanted)
+            WithdrawIntentRequest(ctx.payment_address, wanted, wire_rate)
         )
     except MarketplaceError as exc:
         raise WithdrawError(
@@ -93,7 +109,8 @@ async def prepare_withdraw(ctx: ServiceContext, amount: int) -> WithdrawPlan:
     wallet_flow = plan.review.summary.flow(Role.BIDDING_WALLET)
     taken = wanted if wallet_flow is None or wallet_flow.net is None else -wallet_flow.net
     at_risk = await _bids_at_risk(ctx, balance - taken)
-    return WithdrawPlan(plan, wanted, sweep, balance, at_risk)
+    paid = review_fee_rate(fee_rate, plan.review)
+    return WithdrawPlan(plan, wanted, sweep, balance, at_risk, paid)
 
 
 async def execute_withdraw(ctx: ServiceContext, plan: WithdrawPlan) -> WithdrawDone:

@@ -4,6 +4,7 @@ tests/contract/samples/satflow.py."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -49,6 +50,23 @@ async def test_withdraw_intent(router: Router, body: dict[str, Any]) -> None:
         s.PSBT_HEX,
         3,
     )
+
+
+@pytest.mark.parametrize(
+    ("request_", "sent"),
+    [
+        (WithdrawIntentRequest(s.PAY, 50_000), s.WITHDRAW_INTENT_BODY),
+        (WithdrawIntentRequest(s.PAY, 50_000, fee_rate=12), s.WITHDRAW_INTENT_BODY_WITH_RATE),
+    ],
+    ids=["documented", "with-fee-rate"],
+)
+async def test_withdraw_intent_body(
+    router: Router, request_: WithdrawIntentRequest, sent: dict[str, Any]
+) -> None:
+    router.json("POST", "/v1/intent/withdraw", s.WITHDRAW_INTENT)
+    async with client(router) as c:
+        await c.create_withdraw_intent(request_)
+    assert json.loads(router.last.content) == sent
 
 
 @both(s.WITHDRAWN)

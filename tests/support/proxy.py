@@ -16,7 +16,9 @@ Paths match exactly, or by prefix when the rule's path ends in "*"; method "*" m
 `times=None` applies a fault until `remove_fault`; `fault.only_when(pred)` limits it to the
 requests `pred(seen)` accepts (e.g. by a field of the body). `rewrite(fn)` installs a
 response-body hook `fn(method, path, status, body) -> bytes | None` (None keeps the body) for
-a hostile server.
+a hostile server; `rewrite_request(fn)` a request-body hook `fn(method, path, body) -> bytes |
+None` applied before forwarding (a service that ignores a field: drop it), `seen` keeping what
+the client sent.
 
 The server is uvicorn running as a task of the test's event loop on a socket bound and
 listening before it starts, so there is nothing to wait for:
@@ -45,6 +47,7 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 Rewriter = Callable[[str, str, int, bytes], bytes | None]
+RequestRewriter = Callable[[str, str, bytes], bytes | None]
 _HOP_HEADERS = frozenset(
     {b"host", b"content-length", b"transfer-encoding", b"connection", b"keep-alive"}
 )
@@ -118,6 +121,7 @@ class FaultProxy:
     faults: list[Fault] = field(default_factory=list)
     url: str = ""
     _rewriter: Rewriter | None = None
+    _request_rewriter: RequestRewriter | None = None
     _release: asyncio.Event = field(default_factory=asyncio.Event)
     _client: httpx.AsyncClient | None = None
     _server: uvicorn.Server | None = None
@@ -136,6 +140,9 @@ class FaultProxy:
 
     def rewrite(self, fn: Rewriter | None) -> None:
         self._rewriter = fn
+
+    def rewrite_request(self, fn: RequestRewriter | None) -> None:
+        self._request_rewriter = fn
 
     def paths(self) -> list[str]:
         return [f"{s.method} {s.path}" for s in self.seen]
@@ -212,6 +219,9 @@ class FaultProxy:
             return
         assert self._client is not None
         headers = [(k, v) for k, v in scope["headers"] if k.lower() not in _HOP_HEADERS]
+        if self._request_rewriter is not None:
+            rewritten_request = self._request_rewriter(method, path, body)
+            body = body if rewritten_request is None else rewritten_request
         upstream = await self._client.request(
             method, path, params=query or None, content=body, headers=headers
         )

@@ -2,9 +2,11 @@
 
 Intent: an unsigned PSBT spending bidding-wallet coins (largest first) that pays `amount` to
 the payment address tied to the wallet (never anywhere else) and the change back to the
-wallet. Fee rule: the network fee (2 sat/vB) is paid by the wallet on top of `amount`; when
-`amount` is the whole balance the withdrawal is a sweep of every coin and the fee is taken
-from it (the payment address receives balance - fee). Change below dust goes to the fee.
+wallet. Fee rule: the network fee is paid by the wallet on top of `amount`, at `feeRate` (not in
+the public service's documented body: the sandbox reads it as `POST /intent/bid` documents it,
+sat/vB or a named estimate; 2 sat/vB without it); when `amount` is the whole balance the
+withdrawal is a sweep of every coin and the fee is taken from it (the payment address receives
+balance - fee). Change below dust goes to the fee.
 The intent is remembered by its unsigned txid.
 
 Submission: the signed PSBT must carry the same unsigned transaction as an intent (same txid:
@@ -24,6 +26,7 @@ from app.sandbox.chain.consensus import dust_threshold
 from app.sandbox.chain.errors import ChainError
 from app.sandbox.market.body_fields import require_int, require_object, require_str
 from app.sandbox.market.errors import MarketError
+from app.sandbox.market.inscription_bids_fields import fee_rate
 from app.sandbox.market.service import Json, Market
 from app.sandbox.market.sweep import cancel_uncovered
 from app.sandbox.market.wallet_spend import (
@@ -49,6 +52,7 @@ def create_intent(market: Market, body: Any) -> Json:
     user_address = require_str(body, "userAddress", 128)
     amount = require_int(body, "amount")
     payee = decode_regtest(user_address, "userAddress").script_pubkey
+    sat_vb = fee_rate(market.node, body.get("feeRate"))
     if amount <= 0 or amount < dust_threshold(payee):
         raise MarketError(
             ErrorCode.WITHDRAW_AMOUNT_INVALID,
@@ -61,7 +65,7 @@ def create_intent(market: Market, body: Any) -> Json:
         scripts = wallet_scripts(market, wallet)
         coins = wallet_coins(market, scripts)
         balance = sum(c.value for c in coins)
-        chosen, fee, change = _select(coins, amount, balance, scripts.input_weight, payee)
+        chosen, fee, change = _select(coins, amount, balance, scripts.input_weight, payee, sat_vb)
         paid = amount - fee if amount == balance else amount
         outputs = [(payee, paid)]
         if change:
@@ -98,12 +102,13 @@ def _wallet_of(market: Market, payment_address: str) -> BiddingWallet:
 
 
 def _select(
-    coins: list[Any], amount: int, balance: int, input_weight: int, payee: bytes
+    coins: list[Any], amount: int, balance: int, input_weight: int, payee: bytes, sat_vb: float
 ) -> tuple[list[Any], int, int]:
-    """(coins, fee, change) for paying `amount`; a sweep when it is the whole balance."""
+    """(coins, fee, change) for paying `amount` at `sat_vb`; a sweep when it is the whole
+    balance."""
     change_spk = coins[0].script_pubkey if coins else b""
     if amount == balance and coins:
-        fee = fee_for(tx_weight([input_weight] * len(coins), [payee]))
+        fee = fee_for(tx_weight([input_weight] * len(coins), [payee]), sat_vb)
         if amount - fee >= dust_threshold(payee):
             return coins, fee, 0
     else:
@@ -111,13 +116,13 @@ def _select(
         for coin in coins:
             chosen.append(coin)
             total = sum(c.value for c in chosen)
-            fee = fee_for(tx_weight([input_weight] * len(chosen), [payee, change_spk]))
+            fee = fee_for(tx_weight([input_weight] * len(chosen), [payee, change_spk]), sat_vb)
             if total >= amount + fee:
                 change = total - amount - fee
                 if change < dust_threshold(change_spk):
                     return chosen, fee + change, 0  # dust change goes to the fee
                 return chosen, fee, change
-    fee = fee_for(tx_weight([input_weight] * max(1, len(coins)), [payee, change_spk]))
+    fee = fee_for(tx_weight([input_weight] * max(1, len(coins)), [payee, change_spk]), sat_vb)
     raise MarketError(
         ErrorCode.WITHDRAW_INSUFFICIENT_BALANCE,
         f"the bidding wallet holds {balance} sats; {amount} sats plus about {fee} sats of network "

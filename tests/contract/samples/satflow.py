@@ -143,6 +143,11 @@ CANCELLED = envelope(
 WITHDRAW_INTENT = envelope(
     {"unsignedPSBTBase64": PSBT_B64, "unsignedPSBTHex": PSBT_HEX, "paymentUtxoCount": 3}
 )
+# Request bodies. The page's body: userAddress and amount, both required.
+WITHDRAW_INTENT_BODY = {"userAddress": PAY, "amount": 50_000}
+# Not on the page: feeRate as POST /intent/bid documents it (a number of sat/vB of at least 1),
+# sent only when the user chose a rate; the service may ignore it (the review then says so).
+WITHDRAW_INTENT_BODY_WITH_RATE = {"userAddress": PAY, "amount": 50_000, "feeRate": 12}
 # https://docs.satflow.com/reference/post_withdraw : data.txid.
 WITHDRAWN = envelope({"txid": TXID})
 

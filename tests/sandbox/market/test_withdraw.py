@@ -95,6 +95,24 @@ async def test_sweep_takes_the_fee_from_the_whole_balance(client: httpx.AsyncCli
     assert await balance(client, wallet) == 0
 
 
+async def test_fee_rate_asked_is_paid_on_chain(client: httpx.AsyncClient) -> None:
+    """`feeRate` (sat/vB, as POST /intent/bid takes it) sets the fee; without it 2 sat/vB;
+    a value POST /intent/bid refuses is refused here too."""
+    user, _ = await funded_user(client, "wd-rate", 80_000)
+    body = {"userAddress": user.payment.address, "amount": 20_000}
+    url = "/v1/intent/withdraw"
+    default = ok(await client.post(url, json=body))
+    asked = ok(await client.post(url, json={**body, "feeRate": 12}))
+    assert asked["fee"] >= 5 * default["fee"]
+    psbt = parse_psbt(asked["unsignedPSBTBase64"])
+    txid = ok(await submit(client, user_signs(psbt, user)))["txid"]
+    tx = await check_with_core(client, txid)
+    rate = tx["fee"] / -(-tx["weight"] // 4)
+    assert tx["fee"] == asked["fee"] and 12 <= rate <= 12 * 1.05, rate
+    for bad in (0.5, "fast", True):
+        error(await client.post(url, json={**body, "feeRate": bad}), 400, "INVALID_FIELD")
+
+
 async def test_amount_rules(client: httpx.AsyncClient) -> None:
     user, _ = await funded_user(client, "wd-amounts", 30_000)
     url = "/v1/intent/withdraw"
