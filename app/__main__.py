@@ -79,9 +79,19 @@ def main(argv: list[str] | None = None) -> int:
     if message is not None:
         print(message, file=sys.stderr)
         return NO_DISPLAY_EXIT_CODE
+    early = None
+    if not args.offline:  # the sandbox child's start overlaps the window's (sandbox_early.py)
+        from app.services.sandbox_early import spawn_for_start
+
+        early = spawn_for_start(sandbox=args.sandbox)
     from app.ui.launch import run
 
-    return run(offline=args.offline, sandbox=args.sandbox, smoke_test=args.smoke_test)
+    return run(
+        offline=args.offline,
+        sandbox=args.sandbox,
+        smoke_test=args.smoke_test,
+        early_sandbox=early,
+    )
 
 
 if __name__ == "__main__":

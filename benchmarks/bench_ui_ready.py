@@ -15,9 +15,9 @@ shows balances loaded over that connection with the wallet unlocked, then closes
 Every run uses a data directory and cache directory (XDG_CACHE_HOME) of its own under a
 temporary directory: nothing of the user's is read or written.
 
-Run: .venv/bin/python -m benchmarks.bench_ui_ready [--runs 5] [--repo TREE]
-(or ./dev bench ui_ready). The machine's load average is printed before and after: on a shared
-machine compare trees with --repo, run alternately.
+Run: .venv/bin/python -m benchmarks.bench_ui_ready [--runs 5] [--compare TREE]
+(or ./dev bench ui_ready). The machine's load average is printed before and after; on a shared
+machine compare with an older tree through --compare: the trees take turns run by run.
 Targets (issue 15): first run to a funded demo wallet <= 2 s; relaunch to Connected with
 balances shown <= 1 s.
 """
@@ -106,39 +106,54 @@ def report(name: str, samples: list[Sample], target_s: float) -> None:
     )
 
 
+def measure(trees: list[Path], runs: int, root: Path) -> dict[Path, dict[str, list[Sample]]]:
+    """Every scenario of every tree, the trees taking turns run by run (a change in the
+    machine's load then weighs on each alike)."""
+    results: dict[Path, dict[str, list[Sample]]] = {tree: {} for tree in trees}
+    for n, tree in enumerate(trees):
+        # Warm the OS file cache and build the chain cache once per tree.
+        one_start(root / f"warm-{n}", root / f"cache-{n}", tree)
+    for number in range(runs):
+        for n, tree in enumerate(trees):
+            first = one_start(root / f"first-{n}-{number}", root / f"cache-{n}", tree)
+            cold_cache = root / f"cold-cache-{n}-{number}"
+            cold = one_start(root / f"cold-{n}-{number}", cold_cache, tree)
+            shutil.rmtree(cold_cache, ignore_errors=True)
+            if not (first.funded and cold.funded):
+                raise SystemExit(f"a first run of {tree} ended without a funded demo wallet")
+            results[tree].setdefault("first", []).append(first)
+            results[tree].setdefault("cold", []).append(cold)
+    for _ in range(runs):
+        for n, tree in enumerate(trees):
+            again = one_start(root / f"first-{n}-0", root / f"cache-{n}", tree)
+            results[tree].setdefault("relaunch", []).append(again)
+    return results
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument(
-        "--repo",
+        "--compare",
         type=Path,
-        default=REPO,
-        help="run the app of another source tree (e.g. an older commit exported with "
-        "`git archive`, plus this tree's app/ui/startup_probe.py) to compare on the same machine",
+        action="append",
+        default=[],
+        metavar="TREE",
+        help="also run the app of another source tree (e.g. an older commit exported with "
+        "`git archive`, plus this tree's app/ui/startup_probe.py), run for run in turn with "
+        "this one",
     )
     args = parser.parse_args()
-    runs, repo = args.runs, args.repo.resolve()
+    trees = [REPO, *(tree.resolve() for tree in args.compare)]
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"UI ready on the sandbox, {runs} runs each (median; min-max); load average {load}")
-    if repo != REPO:
-        print(f"  app from {repo}")
+    print(f"UI ready on the sandbox, {args.runs} runs each (median; min-max); load average {load}")
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        cache = root / "cache"
-        one_start(root / "warm", cache, repo)  # warm the OS file cache, build the chain cache once
-        first: list[Sample] = []
-        cold: list[Sample] = []
-        for number in range(runs):
-            first.append(one_start(root / f"first-{number}", cache, repo))
-            cold_cache = root / f"cold-cache-{number}"
-            cold.append(one_start(root / f"cold-{number}", cold_cache, repo))
-            shutil.rmtree(cold_cache, ignore_errors=True)
-        if not all(s.funded for s in first + cold):
-            raise SystemExit("a first run ended without a funded demo wallet")
-        relaunch = [one_start(root / "first-0", cache, repo) for _ in range(runs)]
-        report("first run (funded wallet)", first, FIRST_RUN_TARGET_S)
-        report("first run, no cached chain", cold, FIRST_RUN_TARGET_S)
-        report("relaunch", relaunch, RELAUNCH_TARGET_S)
+        results = measure(trees, args.runs, Path(tmp))
+    for tree in trees:
+        print(f"  app from {tree}:")
+        report("first run (funded wallet)", results[tree]["first"], FIRST_RUN_TARGET_S)
+        report("first run, no cached chain", results[tree]["cold"], FIRST_RUN_TARGET_S)
+        report("relaunch", results[tree]["relaunch"], RELAUNCH_TARGET_S)
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"  load average after: {load}")
 

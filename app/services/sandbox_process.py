@@ -28,7 +28,7 @@ import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Final
+from typing import Final, Protocol
 
 log = logging.getLogger(__name__)
 
@@ -39,11 +39,25 @@ _PR_SET_PDEATHSIG: Final = 1
 _STDERR_TAIL_CHARS: Final = 2000
 
 
+class ChildProcess(Protocol):
+    """What this module uses of a child: asyncio's Process, or a Popen adopted by the loop."""
+
+    @property
+    def pid(self) -> int: ...
+    @property
+    def returncode(self) -> int | None: ...
+    @property
+    def stdout(self) -> asyncio.StreamReader | None: ...
+    def terminate(self) -> None: ...
+    def kill(self) -> None: ...
+    async def wait(self) -> int: ...
+
+
 class SandboxStartError(Exception):
     """The sandbox process did not become ready; the message ends with its stderr tail."""
 
 
-def _die_with_parent() -> Callable[[], None] | None:
+def die_with_parent() -> Callable[[], None] | None:
     """A preexec_fn asking the kernel to SIGTERM the child when this process dies (Linux)."""
     if not sys.platform.startswith("linux"):
         return None
@@ -62,9 +76,7 @@ def _die_with_parent() -> Callable[[], None] | None:
 class SandboxProcess:
     """A running sandbox: its base URL, pid and data directory."""
 
-    def __init__(
-        self, proc: asyncio.subprocess.Process, url: str, data_dir: Path, log_path: Path
-    ) -> None:
+    def __init__(self, proc: ChildProcess, url: str, data_dir: Path, log_path: Path) -> None:
         self._proc = proc
         self.url = url
         self.data_dir = data_dir
@@ -181,7 +193,7 @@ class SandboxLaunch:
 
     def __init__(
         self,
-        proc: asyncio.subprocess.Process,
+        proc: ChildProcess,
         data_dir: Path,
         log_path: Path,
         log_offset: int,
@@ -234,6 +246,10 @@ class SandboxLaunch:
         log.info("sandbox process %d abandoned before use", self._proc.pid)
 
 
+def child_env() -> dict[str, str]:
+    return {**os.environ, "PYTHONUNBUFFERED": "1"}
+
+
 async def launch_sandbox(
     data_dir: Path,
     *,
@@ -255,8 +271,8 @@ async def launch_sandbox(
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=stderr,
-            preexec_fn=_die_with_parent(),
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            preexec_fn=die_with_parent(),
+            env=child_env(),
         )
     log.info("started sandbox process %d on %s", proc.pid, data_dir)
     return SandboxLaunch(proc, data_dir, log_path, offset, deadline, ready_timeout_s)
@@ -277,7 +293,7 @@ async def start_sandbox(
     return await launch.ready()
 
 
-async def _read_ready_line(proc: asyncio.subprocess.Process) -> str:
+async def _read_ready_line(proc: ChildProcess) -> str:
     assert proc.stdout is not None
     while True:
         raw = await proc.stdout.readline()
@@ -289,7 +305,7 @@ async def _read_ready_line(proc: asyncio.subprocess.Process) -> str:
             return line[len(READY_PREFIX) :].strip()
 
 
-async def _kill(proc: asyncio.subprocess.Process) -> None:
+async def _kill(proc: ChildProcess) -> None:
     if proc.returncode is None:
         with contextlib.suppress(ProcessLookupError):
             proc.kill()

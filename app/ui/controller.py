@@ -9,11 +9,13 @@ import importlib
 import logging
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QDialog, QWidget
 
 from app.services.profiles import (
+    ApiKeyStore,
     ApiKeyUnavailableError,
     AppProfile,
     AppSettings,
@@ -25,7 +27,7 @@ from app.ui import strings
 from app.ui.async_tools import exec_dialog, run_blocking
 from app.ui.context import AppContext
 from app.ui.dialogs.first_run import FirstRunChoice, FirstRunDialog, unique_name
-from app.ui.sandbox_setup import discard_early_launch, launch_early, start_profile_sandbox
+from app.ui.sandbox_setup import discard_early_launch, start_profile_sandbox
 from app.ui.service_connection import ServiceConnection
 
 log = logging.getLogger(__name__)
@@ -53,20 +55,10 @@ def initial_profile(settings: AppSettings, *, sandbox: bool) -> tuple[AppProfile
     return settings.active_profile, False
 
 
-async def launch_sandbox_early(context: AppContext, settings: AppSettings) -> None:
-    """Spawn the sandbox the start will open (if it opens one) before the window is built:
-    the child imports and opens its chain meanwhile (`AppController.start` then uses it)."""
-    if context.options.offline:
-        return
-    profile, _ = initial_profile(settings, sandbox=context.options.sandbox)
-    if profile is not None and profile.kind is ServiceKind.SANDBOX:
-        await launch_early(context, profile)
-
-
-def _log_warm_failure(task: asyncio.Future[None]) -> None:
-    # Not fatal: the first use imports the module again and reports what fails.
+def _log_warm_failure(task: asyncio.Future[Any]) -> None:
+    # Not fatal: the first use tries again and reports what fails.
     if not task.cancelled() and task.exception() is not None:
-        log.warning("preloading the use cases failed: %r", task.exception())
+        log.warning("opening ahead of use failed: %r", task.exception())
 
 
 class AppController(QObject):
@@ -84,6 +76,7 @@ class AppController(QObject):
         # Imported in the executor while a profile opens: the first refresh needs them.
         self._warm_modules = warm_modules
         self._warming: asyncio.Future[None] | None = None
+        self._keychain: asyncio.Future[ApiKeyStore] | None = None
 
     # -- dialogs ----------------------------------------------------------------------------
 
@@ -117,9 +110,16 @@ class AppController(QObject):
         context = self.context
         online = () if context.options.offline else PRELOAD_ONLINE_MODULES
         await run_blocking(preload, PRELOAD_MODULES + online)
-        if online and self._warm_modules:
-            self._warming = asyncio.ensure_future(run_blocking(preload, self._warm_modules))
-            self._warming.add_done_callback(_log_warm_failure)
+        if online:
+            if self._warm_modules:
+                warming = self._warming = asyncio.ensure_future(
+                    run_blocking(preload, self._warm_modules)
+                )
+                warming.add_done_callback(_log_warm_failure)
+            # Opening the keychain finds its backend (up to a second on a busy machine): done
+            # while the profile's sandbox and keys open, not after them.
+            keychain = self._keychain = asyncio.ensure_future(context.api_keys())
+            keychain.add_done_callback(_log_warm_failure)
         try:
             context.settings = await run_blocking(context.store.load)
         except ProfileFileError as exc:
@@ -226,6 +226,8 @@ class AppController(QObject):
 
     async def _connect(self, profile: AppProfile, sandbox: SandboxProcess | None) -> None:
         context = self.context
+        if self._keychain is not None:  # opened at the start: one keychain, not two
+            await asyncio.gather(self._keychain, return_exceptions=True)
         api_key = await context.api_key_for(profile)
         if api_key and context.activity is not None:
             context.activity.add_known_secret(api_key)

@@ -11,6 +11,7 @@ import logging
 import sys
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import qasync
 from PySide6.QtGui import QGuiApplication
@@ -19,14 +20,18 @@ from PySide6.QtWidgets import QApplication
 from app.services.profiles import ProfileFileError, Theme, default_data_dir
 from app.ui import strings
 from app.ui.context import AppContext, AppOptions
-from app.ui.controller import AppController, launch_sandbox_early
+from app.ui.controller import AppController
 from app.ui.error_reporting import ErrorReporter
 from app.ui.icons import app_icon
 from app.ui.main_window import MainWindow
 from app.ui.profile_session import SERVICE_MODULES
+from app.ui.sandbox_setup import adopt_early
 from app.ui.startup_probe import install_startup_probe
 from app.ui.tabs import tabs_for
 from app.ui.theme import apply_theme
+
+if TYPE_CHECKING:
+    from app.services.sandbox_early import SpawnedSandbox
 
 log = logging.getLogger(__name__)
 
@@ -72,9 +77,16 @@ def create_application() -> QApplication:
     return app
 
 
-def run(*, offline: bool, sandbox: bool, smoke_test: bool = False) -> int:
+def run(
+    *,
+    offline: bool,
+    sandbox: bool,
+    smoke_test: bool = False,
+    early_sandbox: SpawnedSandbox | None = None,
+) -> int:
     """The app until its window closes; its exit code. `smoke_test` (only with `sandbox`):
-    the window is driven through one bid by `app.ui.smoke_test`, whose result is the code."""
+    the window is driven through one bid by `app.ui.smoke_test`, whose result is the code.
+    `early_sandbox`: the sandbox child spawned before Qt loaded, for the start to take."""
     data_dir = default_data_dir()
     log_path = setup_logging(data_dir)
     app = create_application()
@@ -82,7 +94,9 @@ def run(*, offline: bool, sandbox: bool, smoke_test: bool = False) -> int:
     asyncio.set_event_loop(loop)
     options = AppOptions(data_dir=data_dir, offline=offline, sandbox=sandbox)
     with loop:
-        code: int = loop.run_until_complete(_main(app, loop, options, log_path, smoke_test))
+        code: int = loop.run_until_complete(
+            _main(app, loop, options, log_path, smoke_test, early_sandbox)
+        )
     return code
 
 
@@ -92,17 +106,18 @@ async def _main(
     options: AppOptions,
     log_path: Path,
     smoke_test: bool = False,
+    early_sandbox: SpawnedSandbox | None = None,
 ) -> int:
     context = AppContext(options)
     reporter = ErrorReporter(log_path)
     reporter.install(loop)
     try:
-        settings = context.store.load()
+        theme = context.store.load().theme
     except ProfileFileError:
-        settings = None  # the controller reports the damaged file
-    apply_theme(app, Theme.SYSTEM if settings is None else settings.theme)
-    if settings is not None:  # the sandbox child starts while the window is built
-        await launch_sandbox_early(context, settings)
+        theme = Theme.SYSTEM  # the controller reports the damaged file
+    apply_theme(app, theme)
+    if early_sandbox is not None:  # spawned before Qt loaded (app/__main__.py)
+        await adopt_early(context, early_sandbox)
     window = build_window(context)
     reporter.set_parent_widget(window)
     closed = asyncio.Event()

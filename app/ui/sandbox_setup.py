@@ -2,9 +2,9 @@
 "sandbox only", funded from the faucet and given inscriptions and runes; later times, the demo
 key is unlocked with its stored password.
 
-The child takes most of the start (its imports, its chain): it is spawned before the window is
-built (`launch_early`, from launch.py), and the demo key is opened or made while it starts;
-only the funding waits for it."""
+The child takes most of the start (its imports, its chain): it is spawned before Qt loads
+(app/__main__.py, sandbox_early.py; taken here by `adopt_early`), and the demo key is opened or
+made while it starts; only the funding waits for it."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from app.ui.async_tools import run_blocking
 
 if TYPE_CHECKING:
     from app.services.key_vault import WalletKeys
+    from app.services.sandbox_early import SpawnedSandbox
     from app.ui.context import AppContext
 
 log = logging.getLogger(__name__)
@@ -39,18 +40,15 @@ def sandbox_data_dir(context: AppContext, profile: AppProfile) -> Path:
     return context.store.profile_dir(profile) / "sandbox"
 
 
-async def launch_early(context: AppContext, profile: AppProfile) -> None:
-    """Spawn `profile`'s sandbox now; `start_profile_sandbox` waits for this child instead of
-    starting one. A failure to spawn is only logged: the start tries again and says why."""
+async def adopt_early(context: AppContext, spawned: SpawnedSandbox) -> None:
+    """Take the child spawned at the very start of the app (sandbox_early.py) onto the loop;
+    `start_profile_sandbox` waits for it instead of starting one. A failure is only logged:
+    the start then starts a child itself and says what fails."""
     try:
-        launch = await sandbox_process.launch_sandbox(
-            sandbox_data_dir(context, profile),
-            chain_cache=sandbox_process.default_chain_cache_dir(),
-        )
+        _early_launches[context] = await spawned.adopt()
     except OSError as exc:
-        log.warning("could not spawn the sandbox early: %s", exc)
-        return
-    _early_launches[context] = launch
+        log.warning("could not take the early sandbox child: %s", exc)
+        spawned.kill()
 
 
 async def discard_early_launch(context: AppContext) -> None:
