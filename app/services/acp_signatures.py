@@ -1,7 +1,7 @@
 """Our live ANYONECANPAY signatures, kept against the chain and checked before review.
 
-    await forget_spent_signatures(ctx)            # entries whose input the chain shows spent
-    refuse_colliding(ctx.acp_ledger, plans)       # at review: the first colliding plan refused
+    await forget_spent_signatures(ctx, sample=16) # entries whose input the chain shows spent
+    await refuse_live_collisions(ctx, plans)      # at review: the first colliding plan refused
 
 `app.wallet.acp_ledger` records each signature when it is made (and refuses a collision then,
 whatever a review said earlier); this module lets the review say so first, naming the item,
@@ -9,7 +9,10 @@ and keeps the ledger short: an entry ends only when its input is spent by a tran
 buried under `SPEND_DEPTH` blocks, that the chain source serves and that really spends it (a
 mempool spend can be evicted, a shallow block reorganised away, and the signature would be
 valid again). A chain that cannot be asked keeps every entry (a possible false refusal, never
-a missed collision).
+a missed collision). A review asks the chain about the live entries its new signatures collide
+with (only those can change its verdict) and about a bounded random sample of the others (so
+the ledger still shrinks), not about every entry: a seller with hundreds of live listings
+would otherwise wait for hundreds of round trips at each review.
 """
 
 from __future__ import annotations
@@ -17,12 +20,13 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import random
 from collections.abc import Sequence
 from pathlib import Path
 
 from embit.transaction import Transaction
 
-from app.core.acp_composition import AcpSignature, acp_signatures
+from app.core.acp_composition import AcpSignature, Collision, acp_signatures
 from app.net.errors import NetError
 from app.services.context import ServiceContext
 from app.services.errors import ServiceError
@@ -39,13 +43,33 @@ def ledger_of(data_dir: Path) -> AcpLedger:
     return AcpLedger(data_dir / LEDGER_FILE)
 
 
-async def forget_spent_signatures(ctx: ServiceContext) -> int:
-    """Drop the ledger entries whose input the chain shows spent; returns how many."""
+async def forget_spent_signatures(ctx: ServiceContext, sample: int | None = None) -> int:
+    """Drop the ledger entries whose input the chain shows spent; returns how many. `sample`:
+    ask about at most that many of the live inputs, chosen at random (None: every one)."""
     ledger = ctx.acp_ledger
     if ledger is None:
         return 0
     live = await ctx.run_cpu(_live, ledger)
     outpoints = list(dict.fromkeys(sig.outpoint for sig in live))
+    if sample is not None and len(outpoints) > sample:
+        outpoints = random.sample(outpoints, sample)
+    return await _forget_spent(ctx, ledger, outpoints)
+
+
+async def refuse_live_collisions(ctx: ServiceContext, plans: Sequence[PsbtPlan]) -> None:
+    """`refuse_colliding`, once the chain was asked whether the live signatures the plans
+    collide with are spent (a spent one is forgotten and no longer refuses)."""
+    ledger = ctx.acp_ledger
+    new = [sig for plan in plans for sig in acp_signatures(plan.review, plan.verdict, plan.label)]
+    if new and ledger is not None:
+        found = await ctx.run_cpu(_check, ledger, new)
+        colliding = list(dict.fromkeys(c.other.outpoint for c in found if c.other_is_live))
+        if colliding:
+            await _forget_spent(ctx, ledger, colliding)
+    await ctx.run_cpu(refuse_colliding, ledger, plans)
+
+
+async def _forget_spent(ctx: ServiceContext, ledger: AcpLedger, outpoints: list[str]) -> int:
     answers = await asyncio.gather(*(_is_spent(ctx, o) for o in outpoints))
     spent = [o for o, is_spent in zip(outpoints, answers, strict=True) if is_spent]
     return await ctx.run_cpu(ledger.forget, spent) if spent else 0
@@ -81,10 +105,21 @@ def _live(ledger: AcpLedger) -> tuple[AcpSignature, ...]:
     try:
         return ledger.live()
     except AcpLedgerError as exc:
-        raise ServiceError(
-            f"The record of your ANYONECANPAY signatures cannot be read ({exc}); nothing is "
-            "signed with ANYONECANPAY until it can."
-        ) from None
+        raise _unreadable(exc) from None
+
+
+def _check(ledger: AcpLedger, new: Sequence[AcpSignature]) -> tuple[Collision, ...]:
+    try:
+        return ledger.check(new)
+    except AcpLedgerError as exc:
+        raise _unreadable(exc) from None
+
+
+def _unreadable(exc: AcpLedgerError) -> ServiceError:
+    return ServiceError(
+        f"The record of your ANYONECANPAY signatures cannot be read ({exc}); nothing is "
+        "signed with ANYONECANPAY until it can."
+    )
 
 
 def refuse_colliding(ledger: AcpLedger | None, plans: Sequence[PsbtPlan]) -> None:
@@ -97,13 +132,7 @@ def refuse_colliding(ledger: AcpLedger | None, plans: Sequence[PsbtPlan]) -> Non
         raise ServiceError(
             "No record of ANYONECANPAY signatures is open for this wallet, so none is made."
         )
-    try:
-        found = ledger.check(new)
-    except AcpLedgerError as exc:
-        raise ServiceError(
-            f"The record of your ANYONECANPAY signatures cannot be read ({exc}); nothing is "
-            "signed with ANYONECANPAY until it can."
-        ) from None
+    found = _check(ledger, new)
     if not found:
         return
     first = found[0]

@@ -57,6 +57,7 @@ from app.wallet.keys import RoleKey, WalletKeys, WatchOnlyKeys
 T = TypeVar("T")
 
 DEFAULT_FEE_BOUNDS = FeeBounds.of(max_fee=500_000, max_rate=1_000, min_rate=1)
+CHAIN_OUTPUTS_KEPT = 1_000  # transactions: a few bulk reviews' worth
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,8 @@ class ServiceContext:
         # One pacer per context: the per-address bid pace spans every bid use case.
         self.pacer = BidPacer(self.clock)
         self._bidding_wallet: str | None = None
+        #: Each transaction's outputs by txid, as verified against its bytes (never stale).
+        self.chain_outputs: dict[str, tuple[KnownUtxo, ...]] = {}
 
     @property
     def assumed_maker_fee(self) -> AssumedMakerFee:
@@ -155,6 +158,12 @@ class ServiceContext:
 
     def remember_bidding_wallet(self, address: str) -> None:
         self._bidding_wallet = address
+
+    def remember_chain_outputs(self, txid: str, outputs: tuple[KnownUtxo, ...]) -> None:
+        """Keep a verified transaction's outputs, the latest `CHAIN_OUTPUTS_KEPT` of them."""
+        self.chain_outputs[txid] = outputs
+        while len(self.chain_outputs) > CHAIN_OUTPUTS_KEPT:
+            del self.chain_outputs[next(iter(self.chain_outputs))]
 
     # --- work off the event loop --------------------------------------------------------
 
@@ -235,33 +244,42 @@ class ServiceContext:
     async def _described(
         self, wanted: list[str], outputs: list[OrdOutput]
     ) -> dict[str, OutpointContents]:
-        # Concurrent: a bulk listing asks about up to 100 items, each round trip to ord.
-        contents = await asyncio.gather(
-            *(self._contents_of(o, output) for o, output in zip(wanted, outputs, strict=True))
-        )
-        return dict(zip(wanted, contents, strict=True))
+        """Each output's inscriptions located (one batch lookup for all: a bulk listing asks
+        about up to 100 items) and its runes."""
+        held = [
+            (o, i) for o, output in zip(wanted, outputs, strict=True) for i in output.inscriptions
+        ]
+        located = await self._locate(held)
+        at = iter(located)
+        return {
+            o: OutpointContents(
+                tuple(next(at) for _ in output.inscriptions),
+                tuple(RuneAmount(r.name, r.amount) for r in output.runes),
+            )
+            for o, output in zip(wanted, outputs, strict=True)
+        }
 
-    async def _contents_of(self, outpoint: str, output: OrdOutput) -> OutpointContents:
-        inscriptions = await asyncio.gather(
-            *(self._located(outpoint, i) for i in output.inscriptions)
-        )
-        runes = tuple(RuneAmount(r.name, r.amount) for r in output.runes)
-        return OutpointContents(tuple(inscriptions), runes)
-
-    async def _located(self, outpoint: str, inscription_id: str) -> InscriptionAt:
+    async def _locate(self, held: list[tuple[str, str]]) -> list[InscriptionAt]:
+        """Each (outpoint, inscription id) with the inscription's offset there; ord placing it
+        anywhere else is refused (its answers disagree)."""
+        ids = list(dict.fromkeys(i for _, i in held))
         try:
-            location = await self.clients.ord.inscription(inscription_id)
+            locations = dict(zip(ids, await self.clients.ord.inscriptions(ids), strict=True))
         except NetError as exc:
             raise OrdUnavailableError(
-                f"ord could not say where inscription {inscription_id} sits in "
-                f"{outpoint} ({type(exc).__name__}); refusing rather than guessing."
+                f"ord could not say where the inscriptions sit ({type(exc).__name__}: {exc}); "
+                "refusing rather than guessing."
             ) from exc
-        if location.output.lower() != outpoint.lower():
-            raise OrdUnavailableError(
-                f"ord lists inscription {inscription_id} on {outpoint} but locates it at "
-                f"{location.satpoint}; its answers disagree, so nothing is signed."
-            )
-        return InscriptionAt(inscription_id, location.offset)
+        found = []
+        for outpoint, inscription_id in held:
+            location = locations[inscription_id]
+            if location.output.lower() != outpoint.lower():
+                raise OrdUnavailableError(
+                    f"ord lists inscription {inscription_id} on {outpoint} but locates it at "
+                    f"{location.satpoint}; its answers disagree, so nothing is signed."
+                )
+            found.append(InscriptionAt(inscription_id, location.offset))
+        return found
 
     def review_context(
         self, facts: ReviewFacts | None = None, service: Iterable[tuple[str, str]] = ()

@@ -28,7 +28,7 @@ from app.core.signing_policy import Refusal, RefusalCode, SecureListingIntent, V
 from app.net.errors import MarketplaceError, SecureListingUnsupported
 from app.net.marketplace_requests import Listing, SecureListingSubmission
 from app.net.marketplace_responses import CreatedListing, SecureListingPsbt
-from app.services.acp_signatures import forget_spent_signatures, refuse_colliding
+from app.services.acp_signatures import forget_spent_signatures, refuse_live_collisions
 from app.services.context import CancelToken, ServiceContext
 from app.services.errors import ServiceError
 from app.services.psbt_flow import (
@@ -42,8 +42,9 @@ from app.services.psbt_flow import (
     read_served_psbt,
     sign_plans,
 )
-from app.wallet.acp_ledger import AcpLedger
 from app.wallet.addresses import AddressType, KeyRole
+
+LEDGER_SWEEP_SAMPLE = 16  # live signatures asked about per review, beyond the colliding ones
 
 TAP_TRANSFER_EXPLANATION = (
     "A TAP token transfer inscription cannot be sold as a secure listing: the marketplace "
@@ -179,7 +180,8 @@ async def prepare_listings(
         for s in served
         for o in input_outpoints(read_served_psbt(s.psbt_base64, "secure listing PSBT"))
     ]
-    facts, _ = await asyncio.gather(gather_facts(ctx, outpoints), forget_spent_signatures(ctx))
+    upkeep = forget_spent_signatures(ctx, sample=LEDGER_SWEEP_SAMPLE)
+    facts, _ = await asyncio.gather(gather_facts(ctx, outpoints), upkeep)
     context = ctx.review_context(facts)
     loop = asyncio.get_running_loop()
 
@@ -191,20 +193,20 @@ async def prepare_listings(
         (listing, psbt, item.label)
         for item, listing, psbt in zip(items, listings, served, strict=True)
     ]
-    planned = await ctx.run_cpu(review_listings, ctx.acp_ledger, context, reviews, report, cancel)
+    planned = await ctx.run_cpu(review_listings, context, reviews, report, cancel)
+    await refuse_live_collisions(ctx, [p.psbt for p in planned])
     return ListingPlan(tuple(planned), listings[0].seller_receive_address)
 
 
 def review_listings(
-    ledger: AcpLedger | None,
     context: ReviewContext,
     reviews: Sequence[tuple[Listing, SecureListingPsbt, str]],
     progress: Progress,
     cancel: CancelToken | None,
 ) -> list[PlannedListing]:
-    """Every (listing, served PSBT, label) reviewed with the secure listing policy, its
-    `indicesToSign` checked, then the batch against our live ANYONECANPAY signatures and
-    itself: one CPU pass (an executor), a cancel taking effect between items."""
+    """Every (listing, served PSBT, label) reviewed with the secure listing policy and its
+    `indicesToSign` checked: one CPU pass (an executor), a cancel taking effect between
+    items. The batch's ANYONECANPAY signatures are checked after (`refuse_live_collisions`)."""
     planned: list[PlannedListing] = []
     for listing, psbt, label in reviews:
         if cancel is not None and cancel.cancelled:
@@ -213,7 +215,6 @@ def review_listings(
         check_indices(plan, psbt.indices_to_sign)
         planned.append(PlannedListing(listing, plan, psbt.indices_to_sign))
         progress(len(planned), len(reviews))
-    refuse_colliding(ledger, [p.psbt for p in planned])
     return planned
 
 

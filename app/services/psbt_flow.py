@@ -136,9 +136,7 @@ async def gather_facts(ctx: ServiceContext, outpoints: Iterable[str]) -> ReviewF
     """What ord says each outpoint carries and what the chain says it holds; the chain's tip
     and the next block's fee estimate (each None when the chain source cannot say)."""
     wanted = list(dict.fromkeys(outpoints))
-    coins, (tip, fastest) = await asyncio.gather(
-        asyncio.gather(*(_chain_utxo(ctx, o) for o in wanted)), market_facts(ctx)
-    )
+    coins, (tip, fastest) = await asyncio.gather(_chain_utxos(ctx, wanted), market_facts(ctx))
     try:
         contents = await ctx.outpoint_contents(wanted)
     except OrdUnavailableError:
@@ -191,23 +189,42 @@ async def _contents(ctx: ServiceContext, outpoint: str) -> OutpointContents | No
     return found.get(outpoint)
 
 
-async def _chain_utxo(ctx: ServiceContext, outpoint: str) -> KnownUtxo | None:
-    txid, _, vout_text = outpoint.partition(":")
+async def _chain_utxos(ctx: ServiceContext, outpoints: Sequence[str]) -> list[KnownUtxo | None]:
+    """Each outpoint's coin as the chain holds it; each transaction is asked once, however
+    many of its outputs are spent, and once per context (its bytes hash to its txid, so an
+    answer never goes stale)."""
+    txids = list(dict.fromkeys(o.partition(":")[0] for o in outpoints))
+    answers = await asyncio.gather(*(_chain_outputs(ctx, t) for t in txids))
+    outputs = dict(zip(txids, answers, strict=True))
+    found: list[KnownUtxo | None] = []
+    for outpoint in outpoints:
+        txid, _, vout_text = outpoint.partition(":")
+        coins, vout = outputs[txid], int(vout_text)
+        found.append(coins[vout] if coins is not None and 0 <= vout < len(coins) else None)
+    return found
+
+
+async def _chain_outputs(ctx: ServiceContext, txid: str) -> tuple[KnownUtxo, ...] | None:
+    """The outputs of transaction `txid`; None when the chain source does not have it or
+    answers with another transaction (trust nothing of it)."""
+    known = ctx.chain_outputs.get(txid)
+    if known is not None:
+        return known
     try:
         raw = await ctx.clients.esplora.tx_hex(txid)
     except NotFound:
         return None  # not on the chain: the review cannot vouch for it (and policies see that)
     except NetError as exc:
         raise ChainUnavailableError(
-            f"Esplora could not be asked what {outpoint} holds ({type(exc).__name__}); nothing "
-            "was signed."
+            f"Esplora could not be asked what transaction {txid} holds ({type(exc).__name__}); "
+            "nothing was signed."
         ) from exc
     tx = Transaction.read_from(io.BytesIO(bytes.fromhex(raw)))
-    vout = int(vout_text)
-    if tx.txid().hex() != txid or not 0 <= vout < len(tx.vout):
-        return None  # a server answering about another transaction: trust nothing
-    out = tx.vout[vout]
-    return KnownUtxo(int(out.value), bytes(out.script_pubkey.data))
+    if tx.txid().hex() != txid:
+        return None
+    outputs = tuple(KnownUtxo(int(out.value), bytes(out.script_pubkey.data)) for out in tx.vout)
+    ctx.remember_chain_outputs(txid, outputs)
+    return outputs
 
 
 def decide(

@@ -238,7 +238,7 @@ async def test_block_height(router: Router) -> None:
 
 
 async def test_outputs_fall_back_to_one_get_each_without_post_outputs(router: Router) -> None:
-    # The sandbox (and ord before 0.21) has no POST /outputs: the router answers 404.
+    # ord before 0.21 has no POST /outputs: the router answers 404.
     second = {**DOC_OUTPUT, "outpoint": f"{TXID}:1", "runes": {"R": {"amount": 5}}}
     router.json("GET", f"/ord/output/{OUT}", DOC_OUTPUT)
     router.json("GET", f"/ord/output/{TXID}:1", second)
@@ -266,3 +266,60 @@ async def test_address_rune_amounts_as_numbers(router: Router) -> None:
         contents = await c.address("bc1pdrm7")
     assert contents.runes_balances is not None
     assert [(h.name, h.amount) for h in contents.runes_balances] == [("R", "0")]
+
+
+OTHER_INSCRIPTION = f"{TXID}i0"
+
+
+def located(inscription_id: str, satpoint: str) -> dict[str, Any]:
+    return {"id": inscription_id, "number": 7, "satpoint": satpoint, "value": 546}
+
+
+async def test_inscriptions_batch_is_one_post_in_the_order_asked(router: Router) -> None:
+    router.json(
+        "POST",
+        "/ord/inscriptions",
+        [located(OTHER_INSCRIPTION, f"{TXID}:1:0"), located(INSCRIPTION, f"{TXID}:0:330")],
+    )
+    async with client(router) as c:
+        first, second = await c.inscriptions([OTHER_INSCRIPTION, INSCRIPTION])
+        assert await c.inscriptions([]) == []
+    assert router.last.content == f'["{OTHER_INSCRIPTION}","{INSCRIPTION}"]'.encode()
+    assert (first.output, first.offset) == (f"{TXID}:1", 0)
+    assert (second.inscription_id, second.output, second.offset) == (INSCRIPTION, OUT, 330)
+    assert len(router.requests) == 1
+
+
+async def test_inscriptions_batch_about_others_or_missing_entries_is_refused(
+    router: Router,
+) -> None:
+    for answer in (
+        [located(INSCRIPTION, f"{TXID}:0:0")],
+        [located(INSCRIPTION, f"{TXID}:0:0"), located(INSCRIPTION, f"{TXID}:0:0")],
+    ):
+        router.json("POST", "/ord/inscriptions", answer)
+        async with client(router) as c:
+            with pytest.raises(BadResponse):
+                await c.inscriptions([INSCRIPTION, OTHER_INSCRIPTION])
+
+
+async def test_inscriptions_fall_back_to_one_get_each_without_post_inscriptions(
+    router: Router,
+) -> None:
+    # ord without POST /inscriptions (or refusing an unknown id in the batch) answers 404.
+    router.json("GET", f"/ord/inscription/{INSCRIPTION}", located(INSCRIPTION, f"{TXID}:0:0"))
+    router.json(
+        "GET", f"/ord/inscription/{OTHER_INSCRIPTION}", located(OTHER_INSCRIPTION, f"{TXID}:1:5")
+    )
+    async with client(router) as c:
+        first, second = await c.inscriptions([INSCRIPTION, OTHER_INSCRIPTION])
+        with pytest.raises(NotFound):
+            await c.inscriptions([INSCRIPTION, f"{'ab' * 32}i0"])
+    assert (first.output, second.output, second.offset) == (OUT, f"{TXID}:1", 5)
+
+
+async def test_inscriptions_other_errors_are_not_swallowed(router: Router) -> None:
+    router.add("POST", "/ord/inscriptions", httpx.Response(500, text="boom"))
+    async with client(router) as c:
+        with pytest.raises(ServerError):
+            await c.inscriptions([INSCRIPTION])

@@ -166,6 +166,13 @@ async def test_nested_segwit_payment_address_funds_too(
     assert result.fee > 0
 
 
+def ord_outputs_asked(proxy: FaultProxy) -> set[str]:
+    """The outpoints ord was asked about, one by one or in its batch lookup."""
+    single = {s.path.rsplit("/", 1)[-1] for s in proxy.seen if s.path.startswith("/ord/output/")}
+    batched = {o for s in proxy.seen if s.path == "/ord/outputs" for o in s.json()}
+    return single | batched
+
+
 async def test_many_coins_are_checked_with_ord_in_batches_before_being_spent(
     make_keys: KeysFactory,
     make_context: ContextFactory,
@@ -178,10 +185,10 @@ async def test_many_coins_are_checked_with_ord_in_batches_before_being_spent(
     await sandbox.mine()
     ctx = make_context(keys, proxy.url)
     plan = await prepare_funding(ctx, 40_000, fee_rate=1)
-    asked = {s.path.rsplit("/", 1)[-1] for s in proxy.seen if s.path.startswith("/ord/output/")}
+    asked = ord_outputs_asked(proxy)
     assert len(asked) == ORD_BATCH  # the first batch already covered the amount
     assert {c.outpoint for c in plan.selection.coins} <= asked
     # Needing (nearly) every coin: further batches are asked before any coin is used.
     big = await prepare_funding(ctx, 285_000, fee_rate=1)
-    asked = {s.path.rsplit("/", 1)[-1] for s in proxy.seen if s.path.startswith("/ord/output/")}
+    asked = ord_outputs_asked(proxy)
     assert len(asked) == 30 and {c.outpoint for c in big.selection.coins} <= asked

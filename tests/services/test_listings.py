@@ -20,7 +20,7 @@ from app.services.listings import (
     execute_listings,
     prepare_listings,
 )
-from app.services.psbt_flow import CancelToken, OperationCancelledError
+from app.services.psbt_flow import CancelToken, OperationCancelledError, input_outpoints
 from app.wallet.addresses import decode_address
 from app.wallet.finalize import extract_transaction, finalize_psbt
 from app.wallet.psbt_fixes import FixedPSBT, new_transaction
@@ -110,6 +110,14 @@ async def test_a_bulk_of_ten_is_signed_with_progress_and_all_active(
     assert reviewed == signed == [(n, 10) for n in range(1, 11)]
     assert proxy.paths().count("POST /v1/intent/secure-bulk-sell") == 1
     assert proxy.paths().count("POST /v1/list/secure") == 1
+    # The review's facts in batches: ord asked once for the outputs and once for where the
+    # inscriptions sit, the chain once per transaction spent.
+    seen = proxy.paths()
+    assert seen.count("POST /ord/outputs") == seen.count("POST /ord/inscriptions") == 1
+    assert not [p for p in seen if p.startswith(("GET /ord/output/", "GET /ord/inscription/"))]
+    spent_txids = {o.partition(":")[0] for x in plan.items for o in input_outpoints(x.psbt.psbt())}
+    tx_lookups = [p for p in seen if p.startswith("GET /esplora/tx/") and p.endswith("/hex")]
+    assert sorted(tx_lookups) == sorted(f"GET /esplora/tx/{t}/hex" for t in spent_txids)
     assert sorted(x.inscription_id or "" for x in done.listings) == sorted(ids)
     active = await listings_of(sandbox, ctx.ordinals_address)
     assert sorted(x["inscriptionId"] for x in active if x["status"] == "active") == sorted(ids)

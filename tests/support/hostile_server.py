@@ -9,10 +9,11 @@ tamper from `tests.support.psbt_tamper` applied to what it serves.
 - PSBT tampers rewrite the PSBT(s) of `POST /v1/intent/withdraw`, `/v1/intent/bid`,
   `/v1/intent/secure-sell` and `/v1/intent/secure-bulk-sell` answers (base64 and hex alike).
 - Fact tampers: an outpoint whose ord answer changed is served by the proxy (`/ord/output/..`,
-  and `/ord/inscription/..` for inscriptions ord never saw); an outpoint made "unknown" is
-  served without its inscriptions field; an address the tamper re-encoded (the bidding wallet
-  on mainnet) is rewritten in `GET /v1/address/bidding-wallet`; a coin the tamper took out of
-  the chain's facts is answered 404 by Esplora (`/esplora/tx/<txid>/hex`).
+  and `/ord/inscription/..` for inscriptions ord never saw; the same entries in the answers
+  of ord's batch lookups, `POST /ord/outputs` and `POST /ord/inscriptions`); an outpoint made
+  "unknown" is served without its inscriptions field; an address the tamper re-encoded (the
+  bidding wallet on mainnet) is rewritten in `GET /v1/address/bidding-wallet`; a coin the
+  tamper took out of the chain's facts is answered 404 by Esplora (`/esplora/tx/<txid>/hex`).
 `blame` is what the refusal must name, from the mutation applied to the served PSBT.
 """
 
@@ -57,6 +58,9 @@ class HostileServer:
     blame: str | None = None
     tampered: int = 0
     _addresses: dict[str, str] = field(default_factory=dict)
+    # What the tamper changed, for ord's batch answers too (keyed by outpoint, inscription id).
+    _outputs: dict[str, Any] = field(default_factory=dict)
+    _inscriptions: dict[str, Any] = field(default_factory=dict)
 
     def arm(self, good_psbt_base64: str) -> None:
         """Install the rewrites. Address facts are served before any intent is asked for, so
@@ -74,6 +78,10 @@ class HostileServer:
             return None
         if method == "POST" and path in INTENT_PATHS:
             return self._tamper_intent(path, json.loads(body))
+        if method == "POST" and path == "/ord/outputs" and self._outputs:
+            return _replaced(body, "outpoint", self._outputs)
+        if method == "POST" and path == "/ord/inscriptions" and self._inscriptions:
+            return _replaced(body, "id", self._inscriptions)
         if method == "GET" and path == "/v1/address/bidding-wallet" and self._addresses:
             text = body.decode()
             for old, new in self._addresses.items():
@@ -136,7 +144,9 @@ class HostileServer:
             }
             for ins in contents.inscriptions:
                 where = {"id": ins.inscription_id, "satpoint": f"{outpoint}:{ins.offset}"}
+                self._inscriptions[ins.inscription_id] = where
                 self._reply(f"/ord/inscription/{ins.inscription_id}", where)
+        self._outputs[outpoint] = answer
         self._reply(f"/ord/output/{outpoint}", answer)
 
     def _reply(self, path: str, body: Any, status: int = 200) -> None:
@@ -145,6 +155,12 @@ class HostileServer:
     def submits(self) -> list[str]:
         """Submit requests the proxy saw (a refused PSBT must cause none)."""
         return [line for line in self.proxy.paths() if line.split(" ", 1)[1] in SUBMIT_PATHS]
+
+
+def _replaced(body: bytes, key: str, served: dict[str, Any]) -> bytes:
+    """ord's batch answer with each entry the tamper changed replaced (one ord does not know
+    makes the batch a 404: the client then asks one by one, and the GET replies serve it)."""
+    return json.dumps([served.get(item.get(key), item) for item in json.loads(body)]).encode()
 
 
 def _dig(data: Any, keys: tuple[str, ...]) -> Any:
