@@ -6,17 +6,19 @@ mines the transaction; the item is held again, on a new output, listed nowhere."
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import pytest
 from embit.transaction import Transaction
 
 from app.core.psbt_review_context import Role
-from app.core.signing_policy import Flow
+from app.core.signing_policy import Flow, RefusalCode
 from app.services.context import ServiceContext
 from app.services.end_listing import execute_end_listing, prepare_end_listing
 from app.services.errors import InsufficientFundsError, ServiceError
 from app.services.listings import ListingItem, execute_listings, prepare_listings
 from app.services.listings_inventory import HeldItem, held_items, my_listings
+from app.services.psbt_flow import PsbtRefusedError, accept_fee
 from tests.services.conftest import SandboxControl
 from tests.services.test_listings import inscribe, listings_of, move_item
 from tests.wallet.kernel import assert_accepted
@@ -99,3 +101,23 @@ async def test_relisting_a_listed_item_replaces_its_listing_as_the_relist_warnin
     await execute_listings(ctx, plan)
     states = sorted((m.price, m.state) for m in await my_listings(ctx) or [])
     assert states == [(100_000, "replaced"), (150_000, "active")]
+
+
+async def test_a_fee_above_the_bounds_is_signed_only_once_accepted_for_that_psbt(
+    ctx: ServiceContext, sandbox: SandboxControl
+) -> None:
+    """60 sat/vB against the sandbox's estimates: above the market cap, so the plan comes back
+    for the user's consent (never approved by itself); accepted, it is the same PSBT, signed."""
+    item = await listed_item(ctx, sandbox, 70_000)
+    plan = await prepare_end_listing(ctx, item, fee_rate=60)
+    verdict = plan.psbt.verdict
+    assert not verdict.approved and verdict.needs_fee_consent
+    assert RefusalCode.FEE_RATE_ABOVE_MARKET in verdict.codes
+    with pytest.raises(PsbtRefusedError):
+        await execute_end_listing(ctx, plan)
+    accepted = replace(plan, psbt=accept_fee(plan.psbt))
+    assert accepted.psbt.verdict.approved and accepted.psbt.txid == plan.psbt.txid
+    done = await execute_end_listing(ctx, accepted)
+    assert done.fee == plan.selection.fee
+    (ended,) = [x for x in await listings_of(sandbox, ctx.ordinals_address) if x["price"] == 70_000]
+    assert (ended["status"], ended["endTxid"]) == ("item_moved", done.txid)

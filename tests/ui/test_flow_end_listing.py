@@ -116,6 +116,10 @@ def test_marks_relist_question_and_end_listing(
     # End listing: the active one selected, reviewed, signed, sent; the listing is gone.
     active_row = next(r for r, m in enumerate(tab.mine or []) if m.state == "active")
     tab.mine_view.selectRow(active_row)
+    with qtbot.waitSignal(tab.refreshed, timeout=30_000):
+        click(qtbot, tab.refresh_button)  # the chosen listing stays chosen
+    chosen = tab.selected_listing()
+    assert chosen is not None and (chosen.price, chosen.state) == (SECOND, "active")
     assert tab.end_button.isEnabled(), tab.end_hint.text()
     assert tab.export_button.isEnabled() and shared_mnemonics(app.window) == {}
     before = len(app.dialogs)

@@ -81,6 +81,7 @@ class ListingsTab(QWidget):
         self.mine: list[SellerListing] | None = None
         self._held_of = connection_key(context)
         self._refreshes = 0  # refreshes started; only the latest one's answer shows
+        self._chosen_listing: str | None = None  # the listing selected in Your listings
 
         self.held_hint = message_label("hint")
         self.refresh_button = QPushButton(strings.REFRESH)
@@ -318,7 +319,12 @@ class ListingsTab(QWidget):
             )
             for m in mine or []
         ]
+        keep = self._chosen_listing
         self.mine_model.set_rows(rows)
+        row = next((r for r, m in enumerate(mine or []) if m.listing_id == keep), None)
+        if row is not None:  # the listing chosen before the refresh stays chosen
+            self.mine_view.selectRow(row)
+        self._chosen_listing = keep
         self._mine_selection_changed()
         if unread:
             set_message(self.mine_hint, strings.LISTINGS_MINE_UNREAD.format(reason=unread), "hint")
@@ -392,6 +398,8 @@ class ListingsTab(QWidget):
         return ""
 
     def _mine_selection_changed(self, *_: object) -> None:
+        listing = self.selected_listing()
+        self._chosen_listing = None if listing is None else listing.listing_id
         problem = self._end_problem()
         self.end_hint.setText(problem)
         self.end_button.setEnabled(not problem and not self.flow.busy)
