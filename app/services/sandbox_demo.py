@@ -18,6 +18,7 @@ from app.services.activity import ActivityLog
 if TYPE_CHECKING:
     from app.wallet.keys import WalletKeys
     from app.wallet.vault import Vault
+    from app.wallet.vault_models import ProfileMeta, WalletSecret
 
 DEMO_FAUCET_SATS: Final = 5 * 100_000_000
 DEMO_INSCRIPTIONS: Final = 3
@@ -32,6 +33,8 @@ DEMO_PASSWORD_ENTRY: Final = "sandbox-demo-password:{name}"
 # protect nothing and cost ~0.4-1.3 s at every start: the demo key takes the smallest cost the
 # vault accepts (time_cost, memory_kib, parallelism). Real keys keep the vault's default.
 DEMO_KDF_COST: Final = (1, 8 * 1024, 1)
+# Set once the demo key is sealed at that cost; a demo key made before is sealed again once.
+DEMO_LIGHT_ENTRY: Final = "sandbox-demo-light-kdf:{name}"
 _TIMEOUT: Final = httpx.Timeout(60.0, connect=5.0)  # inscribing builds and mines real txs
 
 
@@ -86,10 +89,14 @@ def _txid_of(outpoint: Any) -> str | None:
     return outpoint.split(":")[0] if isinstance(outpoint, str) and ":" in outpoint else None
 
 
+# What the Activity log says of a sandbox answer, in words rather than its field names.
+_SUMMARIES = (("inscriptionId", "Inscription {}"), ("height", "Block {}"), ("outpoint", "Coin {}"))
+
+
 def _summary(data: dict[str, Any]) -> str:
-    for key in ("inscriptionId", "height", "outpoint"):
+    for key, words in _SUMMARIES:
         if key in data:
-            return f"{key} {data[key]}"
+            return words.format(data[key])
     return ""
 
 
@@ -120,8 +127,6 @@ def create_demo_key(vault: Vault, key_name: str) -> WalletKeys:
     key of that name (a setup that failed half-way) is replaced; any other key is refused."""
     from app.services.key_setup import new_mnemonic
     from app.services.session import keys_from_secret, layout_for_preset
-    from app.wallet.vault import Vault
-    from app.wallet.vault_crypto import Argon2idParams
     from app.wallet.vault_models import MnemonicSecret, ProfileMeta
 
     if vault.exists(key_name) and vault.info(key_name).meta.network != "regtest":
@@ -129,10 +134,19 @@ def create_demo_key(vault: Vault, key_name: str) -> WalletKeys:
     secret = MnemonicSecret(new_mnemonic())
     meta = ProfileMeta(name=key_name, network="regtest", layout=layout_for_preset(DEMO_PRESET))
     password = secrets.token_urlsafe(24)
-    demo_vault = Vault(vault.store, Argon2idParams(*DEMO_KDF_COST))
-    demo_vault.create(meta, secret, password, overwrite=True)
+    _seal_light(vault, meta, secret, password)
     vault.store.set(DEMO_PASSWORD_ENTRY.format(name=key_name), password)
     return keys_from_secret(secret, meta)
+
+
+def _seal_light(vault: Vault, meta: ProfileMeta, secret: WalletSecret, password: str) -> None:
+    from app.wallet.vault import Vault
+    from app.wallet.vault_crypto import Argon2idParams
+
+    Vault(vault.store, Argon2idParams(*DEMO_KDF_COST)).create(
+        meta, secret, password, overwrite=True
+    )
+    vault.store.set(DEMO_LIGHT_ENTRY.format(name=meta.name), "1")
 
 
 def unlock_demo_key(vault: Vault, key_name: str) -> WalletKeys:
@@ -144,7 +158,10 @@ def unlock_demo_key(vault: Vault, key_name: str) -> WalletKeys:
     if password is None:
         raise NoRememberedKeyError(f"the sandbox demo key {key_name!r} has no stored password")
     secret = vault.unlock(key_name, password)
-    return keys_from_secret(secret, vault.info(key_name).meta)
+    meta = vault.info(key_name).meta
+    if vault.store.get(DEMO_LIGHT_ENTRY.format(name=key_name)) is None:
+        _seal_light(vault, meta, secret, password)  # made before the light cost: once
+    return keys_from_secret(secret, meta)
 
 
 async def provision_demo_wallet(

@@ -18,6 +18,7 @@ from pytestqt.qtbot import QtBot
 from app.core.market_events import EventKind
 from app.net.errors import HttpError
 from app.services.activity import ActivityEntry
+from app.services.sandbox_demo import _summary
 from app.ui import strings
 from app.ui.models.activity_model import (
     COL_ACTION,
@@ -158,3 +159,11 @@ def test_a_message_too_long_for_its_column_is_cut_at_its_end_not_its_middle(qtbo
     ElideRightDelegate().initStyleOption(option, model.index(0, COL_MESSAGE))
     assert option.textElideMode == Qt.TextElideMode.ElideRight
     assert model.index(0, COL_MESSAGE).data(Qt.ItemDataRole.ToolTipRole) == long  # whole
+
+
+def test_the_demo_wallets_steps_say_what_they_made_in_words() -> None:
+    assert _summary({"inscriptionId": "ab" * 32 + "i0", "txid": "cd" * 32}).startswith(
+        "Inscription abab"
+    )
+    assert _summary({"height": 152}) == "Block 152"
+    assert _summary({"outpoint": "ef" * 32 + ":1"}) == f"Coin {'ef' * 32}:1"
