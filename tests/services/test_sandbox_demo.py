@@ -3,6 +3,7 @@ inscribed and given runes through the real sandbox's /sandbox API, each request 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import httpx
@@ -12,6 +13,8 @@ from app.services.activity import ActivityLog
 from app.services.sandbox_demo import (
     DEMO_FAUCET_SATS,
     DEMO_INSCRIPTIONS,
+    DEMO_KDF_COST,
+    DEMO_LIGHT_ENTRY,
     DEMO_PASSWORD_ENTRY,
     DEMO_RUNE,
     SandboxDemoError,
@@ -21,7 +24,8 @@ from app.services.sandbox_demo import (
 )
 from app.services.sandbox_process import start_sandbox
 from app.services.session import layout_for_preset
-from app.wallet.vault import Vault
+from app.wallet.vault import Vault, record_entry
+from app.wallet.vault_crypto import Argon2idParams
 from app.wallet.vault_file_store import FileStore
 from app.wallet.vault_models import MnemonicSecret, ProfileMeta
 from tests.support.vaults import FAST_KDF
@@ -37,6 +41,31 @@ def test_demo_key_lives_in_the_vault_and_unlocks_with_its_stored_password(tmp_pa
     assert again.ordinals.address == keys.ordinals.address
     replaced = create_demo_key(vault, "Sandbox (sandbox only)")  # a half-done setup: redone
     assert replaced.ordinals.address != keys.ordinals.address
+
+
+def _kdf_cost(vault: Vault, name: str) -> tuple[int, int, int]:
+    text = vault.store.get(record_entry(name))
+    assert text is not None
+    kdf = json.loads(text)["secret"]["kdf"]
+    return kdf["time_cost"], kdf["memory_kib"], kdf["parallelism"]
+
+
+def test_the_demo_key_takes_the_light_cost_and_an_older_one_is_sealed_again_once(
+    tmp_path: Path,
+) -> None:
+    vault = Vault(FileStore(tmp_path), FAST_KDF)
+    create_demo_key(vault, "new")
+    assert _kdf_cost(vault, "new") == DEMO_KDF_COST  # not the vault's own cost
+    # A demo key made before the light cost: the vault's cost, no marker.
+    older = Vault(FileStore(tmp_path), Argon2idParams(time_cost=2, memory_kib=512, parallelism=1))
+    meta = ProfileMeta(name="old", network="regtest", layout=layout_for_preset("xverse-native"))
+    older.create(meta, MnemonicSecret("abandon " * 11 + "about"), "stored-password")
+    vault.store.set(DEMO_PASSWORD_ENTRY.format(name="old"), "stored-password")
+    assert _kdf_cost(vault, "old") == (2, 512, 1)
+    keys = unlock_demo_key(vault, "old")
+    assert _kdf_cost(vault, "old") == DEMO_KDF_COST
+    assert vault.store.get(DEMO_LIGHT_ENTRY.format(name="old")) == "1"
+    assert unlock_demo_key(vault, "old").ordinals.address == keys.ordinals.address
 
 
 def test_a_real_wallet_is_never_replaced_by_a_demo_key(tmp_path: Path) -> None:
