@@ -145,8 +145,10 @@ class SandboxWallet:
         signed = self.keys.sign(tx, [(c.value, c.script_pubkey) for c in coins])
         if len(signed) != len(coins):
             missing = sorted(set(range(len(coins))) - set(signed))
+            inputs = "input" if len(missing) == 1 else "inputs"
             raise InvalidRequest(
-                f"the sandbox holds no key for input(s) {missing}", "NOT_SANDBOX_HELD"
+                f"the sandbox holds no key for {inputs} {', '.join(map(str, missing))}",
+                "NOT_SANDBOX_HELD",
             )
         return from_embit(tx)
 

@@ -118,7 +118,8 @@ def validation_message(errors: list[Any]) -> tuple[str, str]:
         field = ".".join(str(p) for p in err.get("loc", ())) or "request"
         parts.append(f"{field}: {err.get('msg', 'invalid value')}")
     if len(errors) > _MAX_LISTED_PROBLEMS:
-        parts.append(f"and {len(errors) - _MAX_LISTED_PROBLEMS} more problem(s)")
+        more = len(errors) - _MAX_LISTED_PROBLEMS
+        parts.append(f"and {more} more {'problem' if more == 1 else 'problems'}")
     return INVALID_REQUEST, "; ".join(parts)
 
 
