@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypeVar
 
@@ -34,12 +35,15 @@ if TYPE_CHECKING:
 
 
 T = TypeVar("T")
+# Rune names are read again after this long (new etchings), or on a new connection.
+RUNE_NAMES_FRESH_S = 300.0
 
 
 class BidCatalog:
     def __init__(self, form: BidForm, session: ProfileSession) -> None:
         self.form = form
         self.session = session
+        self._rune_names_read: tuple[object, float] | None = None  # (connection, when)
         form.slug_committed.connect(self.look_up)
 
     async def load_suggestions(self) -> None:
@@ -65,11 +69,17 @@ class BidCatalog:
 
         if not self.session.connected:
             return
+        connection = self.session.context.connection
+        read = self._rune_names_read
+        now = time.monotonic()
+        if read is not None and read[0] is connection and now - read[1] < RUNE_NAMES_FRESH_S:
+            return  # a few pages of ord's list: not again each time the tab is shown
         try:
             names = await self._ask(suggested_rune_names)
         except (NotReadyError, NetError):
             return
         if names is not None:
+            self._rune_names_read = (connection, now)
             self.form.set_rune_names(names)
 
     @async_slot(str)
