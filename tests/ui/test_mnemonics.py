@@ -14,10 +14,17 @@ from pytestqt.qtbot import QtBot
 
 from app.services.sandbox_process import SandboxProcess
 from app.ui.dialogs.first_run import FirstRunDialog
+from app.ui.dialogs.key_setup import KeySetupDialog
 from app.ui.main_window import MainWindow
 from app.ui.tabs.wallet_tab import WalletTab
 from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import click, open_funded_app, prepare_profile
+from tests.ui.flows import (
+    choose_custom_service,
+    click,
+    open_funded_app,
+    prepare_profile,
+    wait_dialog,
+)
 from tests.ui.mnemonics import mnemonic, shared_mnemonics
 
 
@@ -100,4 +107,19 @@ def test_no_two_widgets_share_a_mnemonic_in_the_first_run_dialog(
     for radio in (dialog.sandbox_radio, dialog.satflow_radio, dialog.custom_radio):
         click(qtbot, radio)  # each choice's fields: every one is shown (and enabled in turn)
         assert shared_mnemonics(dialog) == {}
+    dialog.reject()
+
+
+def test_no_two_widgets_share_a_mnemonic_on_any_page_of_the_key_setup(
+    qtbot: QtBot, make_options: OptionsFactory, open_app: Callable[..., AppHarness]
+) -> None:
+    app = open_app(make_options())
+    choose_custom_service(qtbot, app, "http://127.0.0.1:9")  # never contacted
+    dialog = wait_dialog(qtbot, app, KeySetupDialog)
+    assert shared_mnemonics(dialog) == {}
+    pages = (dialog.create_page, dialog.import_page, dialog.wif_page, dialog.watch_page)
+    for page in (*pages, dialog.password_page):
+        dialog.stack.setCurrentWidget(page)
+        QApplication.processEvents()
+        assert shared_mnemonics(dialog) == {}, type(page).__name__
     dialog.reject()

@@ -115,7 +115,7 @@ KEY_SETUP_TITLE: Final = "Set up the keys of {profile}"
 KEY_CHOICE_INTRO: Final = "How do you want to hold your bitcoin in this profile?"
 KEY_CHOICE_CREATE: Final = "&Create a new wallet (new recovery phrase)"
 KEY_CHOICE_IMPORT: Final = "&Import a recovery phrase (Xverse, Leather, Unisat, OKX, …)"
-KEY_CHOICE_WIF: Final = "Import a single private key (&WIF)"
+KEY_CHOICE_WIF: Final = "Import a single private &key (WIF)"  # Alt+W is watch-only
 KEY_CHOICE_WATCH: Final = "&Watch-only (addresses, xpub or descriptor: you sign in another wallet)"
 CREATE_INTRO: Final = (
     "Write these {count} words down on paper, in order. They are shown only once. Anyone who"
