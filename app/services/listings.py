@@ -18,18 +18,18 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from app.core.limits import MAX_LISTINGS_PER_BULK_REQUEST
 from app.core.psbt_review_context import ReviewContext
 from app.core.psbt_review_summary import sats
 from app.core.signing_policy import Refusal, RefusalCode, SecureListingIntent, Verdict
-from app.net.errors import MarketplaceError, SecureListingUnsupported
+from app.net.errors import MarketplaceError, NetError, SecureListingUnsupported
 from app.net.marketplace_requests import Listing, SecureListingSubmission
 from app.net.marketplace_responses import CreatedListing, SecureListingPsbt
 from app.services.acp_signatures import forget_spent_signatures, refuse_live_collisions
-from app.services.context import CancelToken, ServiceContext
+from app.services.context import CancelToken, ReviewFacts, ServiceContext
 from app.services.errors import ServiceError
 from app.services.psbt_flow import (
     OperationCancelledError,
@@ -174,14 +174,25 @@ async def prepare_listings(
     """Request the listing PSBTs and review every one; raises `PsbtRefusedError` (naming the
     item in its label) on the first refused, so nothing of the batch is signed."""
     listings = build_listings(ctx, items, receive_address)
-    served = await request_listing_psbts(ctx, listings)
-    outpoints = [
-        o
-        for s in served
-        for o in input_outpoints(read_served_psbt(s.psbt_base64, "secure listing PSBT"))
-    ]
-    upkeep = forget_spent_signatures(ctx, sample=LEDGER_SWEEP_SAMPLE)
-    facts, _ = await asyncio.gather(gather_facts(ctx, outpoints), upkeep)
+    # Asked while the service builds the PSBTs: the facts of where the items sit now, and the
+    # ledger's upkeep. The review weighs only the PSBTs' own inputs, asked again if unforeseen.
+    foreseen = asyncio.ensure_future(foreseen_facts(ctx, items))
+    upkeep = asyncio.ensure_future(forget_spent_signatures(ctx, sample=LEDGER_SWEEP_SAMPLE))
+    try:
+        served = await request_listing_psbts(ctx, listings)
+        outpoints = [
+            o
+            for s in served
+            for o in input_outpoints(read_served_psbt(s.psbt_base64, "secure listing PSBT"))
+        ]
+        facts = await facts_of_inputs(ctx, outpoints, await foreseen)
+        await upkeep
+    finally:
+        for task in (foreseen, upkeep):
+            if not task.done():
+                task.cancel()
+            elif not task.cancelled():
+                task.exception()  # retrieved: the error told is the one raised above
     context = ctx.review_context(facts)
     loop = asyncio.get_running_loop()
 
@@ -196,6 +207,39 @@ async def prepare_listings(
     planned = await ctx.run_cpu(review_listings, context, reviews, report, cancel)
     await refuse_live_collisions(ctx, [p.psbt for p in planned])
     return ListingPlan(tuple(planned), listings[0].seller_receive_address)
+
+
+async def foreseen_facts(
+    ctx: ServiceContext, items: Sequence[ListingItem]
+) -> tuple[frozenset[str], ReviewFacts] | None:
+    """The facts of the outputs the items sit on now (where ord locates each inscription, a
+    runes item's own output), with those outputs; None when they cannot be had this way."""
+    try:
+        ids = [item.inscription_id for item in items if item.inscription_id]
+        located = await ctx.clients.ord.inscriptions(ids) if ids else []
+        where = [x.output for x in located] + [i.runes_output for i in items if i.runes_output]
+        outpoints = list(dict.fromkeys(o.lower() for o in where))
+        return frozenset(outpoints), await gather_facts(ctx, outpoints)
+    except (NetError, ServiceError):
+        return None  # asked again once the PSBTs name their inputs, where errors are told
+
+
+async def facts_of_inputs(
+    ctx: ServiceContext,
+    outpoints: Sequence[str],
+    foreseen: tuple[frozenset[str], ReviewFacts] | None,
+) -> ReviewFacts:
+    """The facts of exactly these inputs: the foreseen ones when they cover every input, else
+    asked now."""
+    wanted = list(dict.fromkeys(outpoints))
+    if foreseen is None or not foreseen[0].issuperset(wanted):
+        return await gather_facts(ctx, wanted)
+    facts = foreseen[1]
+    return replace(
+        facts,
+        contents={o: facts.contents[o] for o in wanted if o in facts.contents},
+        chain_utxos={o: facts.chain_utxos[o] for o in wanted if o in facts.chain_utxos},
+    )
 
 
 def review_listings(

@@ -18,6 +18,8 @@ from app.services.listings import (
     ListingItem,
     TapTransferNotListableError,
     execute_listings,
+    facts_of_inputs,
+    foreseen_facts,
     prepare_listings,
 )
 from app.services.psbt_flow import CancelToken, OperationCancelledError, input_outpoints
@@ -110,10 +112,11 @@ async def test_a_bulk_of_ten_is_signed_with_progress_and_all_active(
     assert reviewed == signed == [(n, 10) for n in range(1, 11)]
     assert proxy.paths().count("POST /v1/intent/secure-bulk-sell") == 1
     assert proxy.paths().count("POST /v1/list/secure") == 1
-    # The review's facts in batches: ord asked once for the outputs and once for where the
-    # inscriptions sit, the chain once per transaction spent.
+    # The review's facts in batches, asked while the service builds the PSBTs: ord once for
+    # where the items sit, once for those outputs and once for the inscriptions on them; the
+    # chain once per transaction spent.
     seen = proxy.paths()
-    assert seen.count("POST /ord/outputs") == seen.count("POST /ord/inscriptions") == 1
+    assert (seen.count("POST /ord/outputs"), seen.count("POST /ord/inscriptions")) == (1, 2)
     assert not [p for p in seen if p.startswith(("GET /ord/output/", "GET /ord/inscription/"))]
     spent_txids = {o.partition(":")[0] for x in plan.items for o in input_outpoints(x.psbt.psbt())}
     tx_lookups = [p for p in seen if p.startswith("GET /esplora/tx/") and p.endswith("/hex")]
@@ -192,3 +195,26 @@ async def test_an_item_moved_before_submission_is_refused_with_the_services_reas
     assert caught.value.error_code == "SECURE_LISTING_ITEM_MOVED"
     assert "moved" in caught.value.user_message
     assert await listings_of(sandbox, ctx.ordinals_address) == []
+
+
+async def test_foreseen_facts_serve_only_when_they_cover_every_input(
+    ctx: ServiceContext, sandbox: SandboxControl, proxy: FaultProxy, make_context: Any
+) -> None:
+    ids = await inscribe_many(sandbox, ctx.ordinals_address, 3)
+    items = [ListingItem(100_000, i) for i in ids]
+    foreseen = await foreseen_facts(ctx, items[:2])
+    assert foreseen is not None
+    sits_on, facts = foreseen
+    assert sits_on == {f"{i.partition('i')[0]}:0" for i in ids[:2]}
+    assert set(facts.contents) == set(facts.chain_utxos) == sits_on
+
+    proxied = make_context(ctx.keys, url=proxy.url)
+    first = sorted(sits_on)[0]
+    only = await facts_of_inputs(proxied, [first], foreseen)
+    assert (set(only.contents), set(only.chain_utxos)) == ({first}, {first})  # just the inputs
+    assert proxy.paths() == []  # nothing asked again
+
+    unforeseen = f"{ids[2].partition('i')[0]}:0"
+    asked = await facts_of_inputs(proxied, [first, unforeseen], foreseen)
+    assert set(asked.contents) == set(asked.chain_utxos) == {first, unforeseen}
+    assert "POST /ord/outputs" in proxy.paths()  # asked now, for every input
