@@ -1,8 +1,8 @@
 """Live updates in the window, against the real sandbox: a bid filled by the sandbox's
 scenario API leaves Open bids and shows in Activity (and as a notification: the status bar,
 offscreen having no system tray) with no Refresh pressed; the pool rule's cancellation after
-it is told too; the Settings toggle silences the notifications while
-Activity keeps every event. The watcher's time is the test's (`StepSleeper`)."""
+it is told too; a sale shows in Listings the same way; a fill while locked is told on
+unlocking; the Settings toggle silences the notifications while Activity keeps every event. The watcher's time is the test's (`StepSleeper`)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from pytestqt.qtbot import QtBot
 from app.core.bid_request import Trait
 from app.core.poll_schedule import PollTiming
 from app.services.bids import BidSpec, place_bid
+from app.services.listings import ListingItem, execute_listings, prepare_listings
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
 from app.ui.dialogs.unlock import UnlockDialog
@@ -23,6 +24,7 @@ from app.ui.models.activity_model import COL_ACTION
 from app.ui.profile_session import profile_session
 from app.ui.state.market_watch import MarketWatch
 from app.ui.tabs.activity_tab import ActivityTab
+from app.ui.tabs.listings_tab import ListingsTab
 from app.ui.tabs.open_bids_tab import OpenBidsTab
 from app.ui.tabs.settings_tab import SettingsTab
 from tests.support.step_sleeper import StepSleeper
@@ -183,3 +185,43 @@ def test_a_fill_while_locked_is_told_on_unlocking(
     told = [(e.action, e.message) for e in entries]
     assert ("market.bid_filled", f"1 × {slug} at 100,000 sats") in told
     assert live.state.view is not None and live.state.view.bids == ()
+
+
+def test_a_sale_shows_in_listings_without_refresh(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    gui_thread: GuiThreadWatch,
+) -> None:
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    app = funded.app
+    item = funded.assets.inscription_ids[0]
+    ctx = profile_session(app.context).signing_context()
+    plan = run_async(qloop, prepare_listings(ctx, [ListingItem(150_000, item)]))
+    listing_id = run_async(qloop, execute_listings(ctx, plan)).listings[0].listing_id
+    del ctx
+    live = MarketWatch.of(app.context)
+    sleeper = StepSleeper()
+    live.use_time(sleeper, TIMING)
+    live.state.timer.setInterval(3_600_000)
+
+    gui_thread.start()
+    app.window.show_tab("listings")
+    tab = app.window.tab("listings")
+    assert isinstance(tab, ListingsTab)
+    qtbot.waitUntil(lambda: tab.state_of(item) == "active", timeout=20_000)
+    run_async(qloop, sleeper.next_wait())
+    run_async(qloop, sleeper.elapse())  # the baseline, the listing active
+    with gui_thread.paused():
+        sandbox_post(funded.root_url, "/sandbox/listings/purchase", {"listingId": listing_id})
+    run_async(qloop, sleeper.elapse())  # the next scheduled reading: no click anywhere
+    qtbot.waitUntil(lambda: tab.state_of(item) == "sold", timeout=20_000)
+    qtbot.waitUntil(lambda: all(i.key != item for i in tab.held or []), timeout=20_000)
+    assert tab.held is not None
+    state_cells = [tab.mine_model.index(r, 2).data() for r in range(tab.mine_model.rowCount())]
+    assert strings.LISTINGS_STATES["sold"] in state_cells
+    title, detail = app.window.notifier.shown[-1]
+    assert title == "Listing sold" and detail.endswith(" for 150,000 sats")
+    gui_thread.assert_not_blocked()
