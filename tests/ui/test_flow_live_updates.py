@@ -2,7 +2,8 @@
 scenario API leaves Open bids and shows in Activity (and as a notification: the status bar,
 offscreen having no system tray) with no Refresh pressed; the pool rule's cancellation after
 it is told too; a sale shows in Listings the same way; a fill while locked is told on
-unlocking; the Settings toggle silences the notifications while Activity keeps every event. The watcher's time is the test's (`StepSleeper`)."""
+unlocking; the Settings toggle silences the notifications while Activity keeps every event.
+The watcher's time is the test's (`StepSleeper`)."""
 
 from __future__ import annotations
 
