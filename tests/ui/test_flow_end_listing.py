@@ -135,6 +135,8 @@ def test_marks_relist_question_and_end_listing(
     txid = tab.status.text().split()[1].rstrip(":")
     assert mark(tab, item) == strings.LISTINGS_NOT_LISTED
     assert sorted(m.state for m in tab.mine or []) == ["item_moved", "replaced"]
+    ended = tab.selected_listing()  # still the one chosen, though the list was re-read
+    assert ended is not None and (ended.price, ended.state) == (SECOND, "item_moved")
     assert not tab.end_button.isEnabled()
     moved = next(i for i in tab.held or [] if i.key == item)
     assert moved.outpoint == f"{txid}:0"  # still ours, on the new output

@@ -68,4 +68,4 @@ class RelistDialog(QDialog):
         layout.addWidget(self.list, 1)
         layout.addWidget(self.explain, 0 if count > 1 else 1)
         layout.addWidget(buttons)
-        self.resize(560, 300 if count > 1 else 220)
+        self.resize(560, 300 if count > 1 else self.sizeHint().height())

@@ -55,6 +55,9 @@ if TYPE_CHECKING:
     from app.ui.controller import AppController
 
 
+LISTING_COLUMN = 3  # of strings.LISTINGS_MINE_HEADERS: the listing's id
+
+
 def _table(name: str) -> QTableView:
     view = QTableView()
     view.setObjectName(name)
@@ -107,6 +110,7 @@ class ListingsTab(QWidget):
         self.mine_model = RowsModel(strings.LISTINGS_MINE_HEADERS)
         self.mine_view = _table("listings_mine")
         self.mine_view.setModel(self.mine_model)
+        self.mine_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.mine_hint = message_label("hint")
         self.mine_hint.setVisible(False)
         self.end_fee = FeePicker()
@@ -279,6 +283,8 @@ class ListingsTab(QWidget):
             return
         if this != self._refreshes:
             return
+        if mine is not None:  # the active ones first, each group in the service's order
+            mine = sorted(mine, key=lambda m: m.state != "active")
         self.held, self.mine = held, mine
         self.items_model.set_items(held)
         self.items_model.set_marks(marks_for(held, mine, unread))
@@ -379,9 +385,13 @@ class ListingsTab(QWidget):
     # -- ending a listing -------------------------------------------------------------------
 
     def selected_listing(self) -> SellerListing | None:
+        """The listing of the row selected in Your listings, by the id that row shows (the
+        table and `self.mine` differ for a moment while a refresh lands)."""
         rows = self.mine_view.selectionModel().selectedRows()
-        mine = self.mine or []
-        return mine[rows[0].row()] if len(rows) == 1 and rows[0].row() < len(mine) else None
+        if len(rows) != 1:
+            return None
+        shown = self.mine_model.cell(rows[0].row(), LISTING_COLUMN).text
+        return next((m for m in self.mine or [] if m.listing_id == shown), None)
 
     def held_item_of(self, listing: SellerListing) -> HeldItem | None:
         return next((i for i in self.held or [] if i.key == listing.item), None)
