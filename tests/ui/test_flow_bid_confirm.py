@@ -9,14 +9,17 @@ import asyncio
 import json
 from collections.abc import Callable
 
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
+from app.ui.dialogs.unlock import UnlockDialog
 from app.ui.tabs.bid_confirm import BidConfirmDialog
 from app.ui.tabs.settings_tab import SettingsTab
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import (
+    PASSWORD,
     bid_tab_ready,
     click,
     fund_bidding_wallet,
@@ -124,8 +127,18 @@ def test_the_question_before_signing_and_dont_ask_again(
 
     # The shortest expiry still places after the question: a preset counts from the click with
     # time to spare for answering and sending (the service wants 15 minutes from arrival).
+    # Locked meanwhile: the password is asked first, then the question; never an error after.
+    app.context.wallet_lock.lock()
+    qtbot.waitUntil(lambda: app.window.status.lock_button.text() == strings.STATUS_LOCKED)
     form.expiry_preset.setCurrentIndex(0)  # 15 minutes
-    dialog = ask()
+    before = len(app.dialogs)
+    click(qtbot, tab.place_button)
+    unlock = wait_new_dialog(qtbot, app, UnlockDialog, before, timeout=10_000)
+    assert not any(isinstance(d, BidConfirmDialog) for d in app.dialogs[before:])
+    type_into(qtbot, unlock.password, PASSWORD)
+    qtbot.keyClick(unlock.password, Qt.Key.Key_Return)
+    dialog = wait_new_dialog(qtbot, app, BidConfirmDialog, before, timeout=10_000)
+    assert app.context.wallet_lock.unlocked
     click(qtbot, dialog.sign_button)
     placed(6)
     gui_thread.assert_not_blocked()

@@ -6,8 +6,9 @@ counted against the pools or offered to sign while the rune's etched name is not
 for a rune ord refused or a collection the service said it does not know. Place signs, checks
 the signature with the independent verifier and sends by the services' retry rules
 (`services.bids.place_bid`), showing any wait the rate limit imposes; its result stays shown
-until the user changes the form. Before signing, it shows what will be signed and asks
-(`bid_confirm`, unless the user chose "Don't ask again")."""
+until the user changes the form. Before signing, a locked wallet asks for its password, then
+the tab shows what will be signed and asks (`bid_confirm`, unless the user chose "Don't ask
+again")."""
 
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ from PySide6.QtWidgets import (
 from app.core.pools import request_pools
 from app.ui import strings
 from app.ui.async_tools import async_slot
+from app.ui.dialogs.psbt_review_flow import signing_context
 from app.ui.maker_fee_note import maker_fee_note
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
 from app.ui.sign_elsewhere import place_bid_signed_elsewhere
@@ -100,6 +102,7 @@ class BidTab(QWidget):
     ) -> None:
         super().__init__(parent)
         self.context = context
+        self.controller = controller
         self.session = profile_session(context)
         self.state = WalletState.of(context)
         self.form = BidForm()
@@ -368,7 +371,7 @@ class BidTab(QWidget):
                 text = strings.BID_ELSEWHERE_CLOSED if placed is None else outcome_text(placed)
                 set_message(self.result, text, "hint" if placed is None else "ok")
                 return
-            self.session.signing_context()  # locked: said now, before any question
+            await signing_context(self.context, self.controller)  # locked: unlock first
             who = self._identity()
             if who is None:
                 raise NotReadyError(strings.UNLOCK_TO_SIGN_HINT)
