@@ -28,7 +28,8 @@ class Notifier:
         self.window = window
         self.shown: list[tuple[str, str]] = []
         self.tray: QSystemTrayIcon | None = None
-        if QSystemTrayIcon.isSystemTrayAvailable():
+        # The offline signer reads no market: nothing to tell, no icon.
+        if QSystemTrayIcon.isSystemTrayAvailable() and not context.options.offline:
             self.tray = QSystemTrayIcon(app_icon(), window)
             self.tray.setToolTip(strings.TRAY_TOOLTIP)
             menu = QMenu(window)
