@@ -43,7 +43,8 @@ RELIST_CANCELLED: Final = "Nothing was signed: the current listings stay as they
 END_LISTING: Final = "En&d listing…"
 END_LISTING_TIP: Final = (
     "Moves the item back to your ordinals address in a transaction of yours (reviewed first). "
-    "A listing's signature is valid until its item moves: this ends it for good."
+    "A listing's signature is valid until its item moves: this ends it for good once the "
+    "move confirms."
 )
 END_LISTING_FEE: Final = "Fee to end a listing:"
 END_LISTING_PICK: Final = "Select an active listing of an item you hold to end it."
