@@ -1,0 +1,39 @@
+"""The question before relisting: one item names it and its price; several are listed line by
+line with a counted head; Enter keeps the listings (Cancel is the default button)."""
+
+from __future__ import annotations
+
+from pytestqt.qtbot import QtBot
+
+from app.net.marketplace_states import SellerListing
+from app.services.listings_inventory import HeldItem
+from app.ui import strings
+from app.ui.tabs.listings_relist import RelistDialog
+
+ONE = HeldItem("ab" * 32 + ":0", "cd" * 32 + "i0")
+RUNES = HeldItem("ef" * 32 + ":1", runes="1,000 X•Y")
+
+
+def listed(item: HeldItem, price: int) -> tuple[HeldItem, SellerListing]:
+    return item, SellerListing(
+        "L", item.inscription_id, None if item.inscription_id else item.outpoint, price, "active"
+    )
+
+
+def test_one_listed_item_is_named_with_its_price(qtbot: QtBot) -> None:
+    dialog = RelistDialog([listed(ONE, 30_000)])
+    qtbot.addWidget(dialog)
+    assert dialog.head.text().startswith("Inscription cdcdcdcdcd…")
+    assert dialog.head.text().endswith("is listed at 30,000 sats.")
+    assert dialog.list.isHidden()
+    assert dialog.yes_button.text() == strings.counted(strings.RELIST_YES, 1)
+    assert dialog.no_button.isDefault() and not dialog.yes_button.isDefault()
+
+
+def test_several_are_listed_line_by_line(qtbot: QtBot) -> None:
+    dialog = RelistDialog([listed(ONE, 30_000), listed(RUNES, 45_000)])
+    qtbot.addWidget(dialog)
+    assert dialog.head.text() == strings.counted(strings.RELIST_MANY, 2)
+    lines = [dialog.list.item(i).text() for i in range(dialog.list.count())]
+    assert lines[1] == "runes 1,000 X•Y — listed at 45,000 sats"
+    assert dialog.yes_button.text() == "&List them again"
