@@ -27,6 +27,7 @@ from tests.ui.flows import (
     set_spin,
     type_into,
     wait_new_dialog,
+    widget_top,
 )
 from tests.ui.gui_thread import GuiThreadWatch
 
@@ -75,6 +76,7 @@ def test_the_question_before_signing_and_dont_ask_again(
         )
 
     # The question says what is signed; Cancel (also Enter: the default) signs nothing.
+    place_at = widget_top(tab.place_button)
     dialog = ask()
     assert dialog.values["pools"] == f"{slug}: 2 bids"
     assert dialog.values["price"] == "12,000 sats per item"
@@ -89,12 +91,14 @@ def test_the_question_before_signing_and_dont_ask_again(
     qtbot.waitUntil(lambda: tab.result.text() == strings.BID_CONFIRM_CANCELLED)
     assert not activity  # nothing signed, nothing sent
     assert tab.place_button.isEnabled()
+    assert widget_top(tab.place_button) == place_at  # the result line did not move it
 
     # Sign, with "Don't ask again": placed, and the choice kept in the settings file.
     dialog = ask()
     dialog.dont_ask.setChecked(True)
     click(qtbot, dialog.sign_button)
     placed(2)
+    assert widget_top(tab.place_button) == place_at
     assert not app.context.settings.confirm_bids
     saved = json.loads((options.data_dir / "profiles.json").read_text(encoding="utf-8"))
     assert saved["confirm_bids"] is False

@@ -66,6 +66,7 @@ log = logging.getLogger(__name__)
 CLOCK_TICK_MS = 15_000  # re-check time rules (expiry) while the form sits unchanged
 POOLS_MAX_HEIGHT = 150
 PLACE_KEYS = "Ctrl+Return"
+RESULT_LINES = 2  # a placement's result ("Placed: 3 bids in …") reads in two lines
 # The form needs ~560 px; the preview reads well narrower: the form gets the larger share.
 FORM_STRETCH, PREVIEW_STRETCH = 3, 2
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
@@ -167,7 +168,15 @@ class BidTab(QWidget):
         place_row.addWidget(self.place_button)
         place_row.addStretch(1)
         preview_layout.addLayout(place_row)
-        preview_layout.addWidget(self.result)
+        # The result's lines are kept even when empty: "Signing…" appearing under Place as it
+        # is clicked must not move the button (or the message) under the cursor.
+        result_box = QWidget()
+        result_layout = QVBoxLayout(result_box)
+        result_layout.setContentsMargins(0, 0, 0, 0)
+        result_layout.addWidget(self.result)
+        result_layout.addStretch(1)
+        result_box.setMinimumHeight(self.result.fontMetrics().lineSpacing() * RESULT_LINES + 4)
+        preview_layout.addWidget(result_box)
         layout = QHBoxLayout(self)
         layout.addWidget(form_scroll, FORM_STRETCH)
         layout.addWidget(preview_box, PREVIEW_STRETCH)
