@@ -79,7 +79,9 @@ class FlowSteps(Generic[PlanT, ResultT]):
     and submits (or writes files). Both get what `open` gives, by default the connection's
     `ServiceContext` (asked again before `execute`: a lock meanwhile stops it); `signs`: that
     context holds the keys, so the wallet is unlocked first. The offline signer opens its keys.
-    `signed_in_other_wallet`: a watch-only profile exports it, and the review says so."""
+    `signed_in_other_wallet`: a watch-only profile exports it, and the review says so.
+    `notes` and `warnings`: what the flow adds above the review, plainly or as a warning (a
+    service that did not build what was asked)."""
 
     title: str
     action: str | Callable[[PlanT], str]  # the dialog's button; from the plan when it counts it
@@ -87,6 +89,7 @@ class FlowSteps(Generic[PlanT, ResultT]):
     plans: Callable[[PlanT], Sequence[ReviewedPsbt]]
     execute: Callable[[Any, PlanT, FlowRun], Awaitable[ResultT]]
     notes: Callable[[PlanT], Sequence[str]] = lambda _plan: ()
+    warnings: Callable[[PlanT], Sequence[str]] = lambda _plan: ()
     accept_fee: Callable[[PlanT], PlanT] | None = None
     signs: bool = True
     signed_in_other_wallet: bool = False
@@ -137,6 +140,7 @@ class PsbtFlowRunner:
             title=steps.title,
             action=action,
             notes=list(steps.notes(plan)),
+            warnings=list(steps.warnings(plan)),
             signed_here=not steps.signed_in_other_wallet,
         ):
             self._show(strings.FLOW_CANCELLED, "hint")

@@ -103,6 +103,7 @@ class SignElsewhere:
             plans=steps.plans,
             execute=execute,
             notes=steps.notes,
+            warnings=steps.warnings,
             accept_fee=steps.accept_fee,
             signs=False,  # signed in the other wallet
             signed_in_other_wallet=True,

@@ -130,6 +130,7 @@ class PsbtReviewDialog(QDialog):
         title: str = strings.REVIEW_TITLE_DEFAULT,
         action: str = strings.REVIEW_SIGN,
         notes: Sequence[str] = (),
+        warnings: Sequence[str] = (),
         signed_here: bool = True,
         parent: QWidget | None = None,
     ) -> None:
@@ -162,6 +163,10 @@ class PsbtReviewDialog(QDialog):
         self.notes_label = _selectable(message_label("hint"), "review_notes")
         self.notes_label.setText("\n".join(notes))
         self.notes_label.setVisible(bool(notes))
+        # What the flow warns of before signing (a fee rate other than the one asked...).
+        self.warnings_label = _selectable(message_label("warning"), "review_warnings")
+        self.warnings_label.setText("\n".join(warnings))
+        self.warnings_label.setVisible(bool(warnings))
         # The transaction's headline: at the top for one, in its box for several.
         self.summary_label = _selectable(message_label("title"), "review_summary")
         self.plan_headline = _selectable(message_label("title"), "review_plan_headline")
@@ -277,6 +282,7 @@ class PsbtReviewDialog(QDialog):
         layout.addWidget(self.verdict_label)
         layout.addWidget(self.headline_label)
         layout.addWidget(self.summary_label)
+        layout.addWidget(self.warnings_label)
         layout.addWidget(self.notes_label)
         layout.addWidget(splitter, 1)
         layout.addWidget(self.status_label)
@@ -396,6 +402,7 @@ class PsbtReviewDialog(QDialog):
         title: str,
         action: str,
         notes: Sequence[str] = (),
+        warnings: Sequence[str] = (),
         context: AppContext | None = None,
         signed_here: bool = True,
     ) -> bool:
@@ -403,7 +410,13 @@ class PsbtReviewDialog(QDialog):
 
         Pass `context` so the dialog is announced on `context.dialog_opened` (tests drive it)."""
         dialog = cls(
-            plans, title=title, action=action, notes=notes, signed_here=signed_here, parent=parent
+            plans,
+            title=title,
+            action=action,
+            notes=notes,
+            warnings=warnings,
+            signed_here=signed_here,
+            parent=parent,
         )
 
         def lock_changed(unlocked: bool) -> None:

@@ -76,6 +76,7 @@ async def confirm(
     title: str,
     action: str,
     notes: Sequence[str] = (),
+    warnings: Sequence[str] = (),
     signed_here: bool = True,
 ) -> bool:
     from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
@@ -86,6 +87,7 @@ async def confirm(
         title=title,
         action=action,
         notes=notes,
+        warnings=warnings,
         context=context,
         signed_here=signed_here,
     )

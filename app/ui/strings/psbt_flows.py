@@ -16,6 +16,20 @@ FLOW_SUBMITTING: Final = "Sending…"
 FLOW_CANCELLED: Final = "Cancelled: nothing was signed or sent."
 FLOW_REFUSED: Final = "Refused: Bidwallet did not sign it (the review shows why). Nothing was sent."
 COPY_TXID: Final = "Copy &txid"
+# The fee rate asked of the service that builds the transaction, and what its PSBT pays.
+FEE_ASKED_AS_ASKED: Final = "Fee rate: pays {paid} sat/vB, the rate you asked for ({asked} sat/vB)."
+FEE_ASKED_LOWER: Final = (
+    "Not the fee rate you chose: you asked for {asked} sat/vB; the service's transaction pays"
+    " {paid} sat/vB, so it may take longer to confirm. Sign only if that rate suits you."
+)
+FEE_ASKED_HIGHER: Final = (
+    "Not the fee rate you chose: you asked for {asked} sat/vB; the service's transaction pays"
+    " {paid} sat/vB, more than you chose. Sign only if that fee suits you."
+)
+FEE_ASKED_UNKNOWN: Final = (
+    "You asked for {asked} sat/vB; the fee of the service's transaction cannot be known (an"
+    " input's amount is not confirmed), so whether it pays that rate cannot be said."
+)
 TXID_WHAT: Final = "Txid"
 
 # -- Withdraw tab (UI-B) -------------------------------------------------------------------
@@ -28,6 +42,11 @@ WITHDRAW_BOX: Final = "Withdraw"
 WITHDRAW_AMOUNT: Final = "&Amount:"
 WITHDRAW_MAX: Final = "&Max"
 WITHDRAW_TO: Final = "To:"
+WITHDRAW_FEE: Final = "F&ee rate:"
+WITHDRAW_FEE_HINT: Final = (
+    "Asked of the service, which builds the transaction and may not follow it: the review"
+    " shows the rate it pays before you sign."
+)
 WITHDRAW_TO_HINT: Final = (
     "Withdrawals always go to your payment address; the network fee is paid on top (with Max,"
     " it comes out of the amount)."
@@ -74,15 +93,21 @@ INSCRIPTION_BID_ID_INVALID: Final = (
 )
 INSCRIPTION_BID_PRICE: Final = "&Price:"
 INSCRIPTION_BID_PRICE_HINT: Final = "At least 10,000 sats; postage and the network fee come on top."
+INSCRIPTION_BID_FEE: Final = "F&ee rate:"
+INSCRIPTION_BID_FEE_HINT: Final = (
+    "Paid from your payment address if the owner accepts; the review shows the rate the"
+    " service's transaction pays before you sign."
+)
 INSCRIPTION_BID_REVIEW: Final = "Review &bid…"
 INSCRIPTION_BID_TITLE: Final = "Bid on an inscription"
 INSCRIPTION_BID_ACTION: Final = "&Sign and place bid"
 INSCRIPTION_BID_NOTE: Final = (
     "You pay {total} (price, postage and network fee); you receive inscription {inscription}"
-    " at {address}."
+    " with its postage at {address}."
 )
 INSCRIPTION_BID_NOTE_UNKNOWN: Final = (
-    "You pay {total}; where inscription {inscription} would land cannot be known."
+    "You pay {total} (price and network fee; the postage cannot be told apart, since where"
+    " inscription {inscription} would land cannot be known)."
 )
 INSCRIPTION_BID_PLACED: Final = "Bid placed on {inscription} for {price} (bid {bid})."
 INSCRIPTION_BID_NOT_PLACED: Final = "Not placed: {reason}"

@@ -1,5 +1,6 @@
 """Bid on one inscription: id and price (10,000 sats minimum; each field says what is wrong
-under it once the user has left it, in a line that keeps its height), review ("you pay ... you
+under it once the user has left it, in a line that keeps its height), the fee rate asked of the
+service (the review says whether its transaction pays it), review ("you pay ... you
 receive inscription ... at ..."), sign, place; below, the user's inscription bids with their state,
 refreshed on a timer and after every action. A watch-only profile exports the reviewed PSBT
 for the wallet that holds its keys, and imports what it signed (`sign_elsewhere`)."""
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
+    QLabel,
     QLineEdit,
     QPushButton,
     QTableView,
@@ -32,6 +34,12 @@ from app.ui.dialogs.psbt_review_flow import (
     connection_key,
     public_context,
 )
+from app.ui.fee_rate_asked_note import (
+    MIN_ASKED_RATE,
+    asked_rate,
+    fee_rate_notes,
+    fee_rate_warnings,
+)
 from app.ui.models.review_model import SIZE_FROM_ROWS, RowsModel
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
 from app.ui.psbt_flow_runner import FlowSteps, PsbtFlowRunner
@@ -40,6 +48,7 @@ from app.ui.tabs.bid_form_lines import MessageLine, with_message
 from app.ui.tabs.inscription_bid_list import bid_cells
 from app.ui.widgets import message_label, set_message
 from app.ui.widgets.amount_edit import AmountEdit
+from app.ui.widgets.fee_picker import FeePicker
 
 if TYPE_CHECKING:
     from app.core.psbt_review import Review
@@ -86,6 +95,9 @@ class InscriptionBidTab(QWidget):
         self.price_line = MessageLine(price_hint)
         self.price_error = self.price_line.error
         self._left: set[QWidget] = set()  # fields the user has typed in and left
+        self.fee = FeePicker(min_rate=MIN_ASKED_RATE)
+        self.fee_hint = message_label("hint")
+        self.fee_hint.setText(strings.INSCRIPTION_BID_FEE_HINT)
         self.review_button = QPushButton(strings.INSCRIPTION_BID_REVIEW)
         self.import_button = import_button(context)  # watch-only: signed in another wallet
         self.status = message_label("hint")
@@ -128,6 +140,10 @@ class InscriptionBidTab(QWidget):
             strings.INSCRIPTION_BID_ID, with_message(self.inscription, self.inscription_line)
         )
         form.addRow(strings.INSCRIPTION_BID_PRICE, with_message(self.price, self.price_line))
+        fee_label = QLabel(strings.INSCRIPTION_BID_FEE)
+        fee_label.setBuddy(self.fee)
+        form.addRow(fee_label, self.fee)
+        form.addRow("", self.fee_hint)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.review_button)
@@ -177,6 +193,7 @@ class InscriptionBidTab(QWidget):
 
     def _validate(self) -> None:
         self.review_button.setEnabled(self.valid_input() is not None and not self._busy)
+        self.fee.setEnabled(not self._busy)
 
     # -- the list ---------------------------------------------------------------------------
 
@@ -207,8 +224,14 @@ class InscriptionBidTab(QWidget):
         services = self._context.connection
         try:
             ctx = await public_context(self._context)  # the services modules loaded first
+            from app.services.errors import NetError
+            from app.services.funding import fee_estimates
             from app.services.inscription_bid import my_inscription_bids
 
+            try:  # the fee market moves: fresh estimates with each reading
+                self.fee.set_estimates(await fee_estimates(ctx))
+            except NetError:  # none now: the picker offers a custom rate
+                self.fee.set_estimates(None)
             self.bids = await my_inscription_bids(ctx)
         except NotReadyError as exc:
             self.list_hint.setText(exc.user_message)
@@ -265,9 +288,11 @@ class InscriptionBidTab(QWidget):
         from app.services.inscription_bid import execute_inscription_bid, prepare_inscription_bid
         from app.services.psbt_flow import accept_fee
 
+        rate = asked_rate(self.fee)
+
         async def prepare(ctx: ServiceContext, _run: object) -> InscriptionBidPlan:
             async with tracked(self._context, "inscription_bid.prepare", price=price) as result:
-                plan = await prepare_inscription_bid(ctx, inscription_id, price)
+                plan = await prepare_inscription_bid(ctx, inscription_id, price, rate)
                 result.message = plan.psbt.label
             return plan
 
@@ -285,7 +310,11 @@ class InscriptionBidTab(QWidget):
             action=strings.INSCRIPTION_BID_ACTION,
             prepare=prepare,
             plans=lambda plan: [plan.psbt],
-            notes=lambda plan: [pay_note(plan.psbt.review, inscription_id)],
+            notes=lambda plan: [
+                pay_note(plan.psbt.review, inscription_id),
+                *fee_rate_notes(plan.fee_rate),
+            ],
+            warnings=lambda plan: fee_rate_warnings(plan.fee_rate),
             accept_fee=lambda plan: replace(plan, psbt=accept_fee(plan.psbt)),
             execute=execute,
             failed=lambda exc: strings.INSCRIPTION_BID_NOT_PLACED.format(reason=failure_text(exc)),
@@ -311,13 +340,17 @@ class InscriptionBidTab(QWidget):
 
 
 def pay_note(review: Review, inscription_id: str) -> str:
-    """'You pay 52,000 sats (...); you receive inscription X at bcrt1p...' from the review."""
+    """'You pay 62,000 sats (price, postage and network fee); you receive inscription X with its
+    postage at bcrt1p...': the payment address's whole outlay, as the review's headline counts
+    it. The summary's `you_give` leaves the postage out (it comes back to our ordinals address
+    with the inscription), so it is added: the output the inscription lands on."""
     give = review.summary.you_give
-    total = strings.REVIEW_UNKNOWN if give is None else sats(give)
     landing = review.landing_of(inscription_id)
     if landing is None or landing.output_index is None:
+        total = strings.REVIEW_UNKNOWN if give is None else sats(give)
         return strings.INSCRIPTION_BID_NOTE_UNKNOWN.format(total=total, inscription=inscription_id)
     output = review.outputs[landing.output_index]
+    total = strings.REVIEW_UNKNOWN if give is None else sats(give + output.value)
     where = f"{output.address} ({output.role.value})"
     return strings.INSCRIPTION_BID_NOTE.format(
         total=total, inscription=inscription_id, address=where

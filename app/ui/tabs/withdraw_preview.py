@@ -1,6 +1,6 @@
 """The facts the Withdraw tab shows before any review: the bidding wallet, its balance, the
-open bids, and which of them a given balance after the withdrawal no longer covers (the core
-pool rule the service applies)."""
+open bids and which of them a given balance after the withdrawal no longer covers (the core
+pool rule the service applies), and the network's fee estimates (for its fee picker)."""
 
 from __future__ import annotations
 
@@ -23,16 +23,28 @@ class WalletFacts:
     balance: BiddingWalletBalance
     bids: tuple[BidListEntry, ...]
     maker_fee: AssumedMakerFee  # what the pool rule counts per bid, and where it came from
+    fee_estimates: dict[int, float] | None = None  # sat/vB by target; None: none known
 
 
 async def load_facts(ctx: ServiceContext) -> WalletFacts:
     from app.services.bidding_wallet import bidding_wallet_balance
+    from app.services.errors import NetError
+    from app.services.funding import fee_estimates
     from app.services.open_bids import fetch_open_bids
 
     balance = await bidding_wallet_balance(ctx)
     bids = await fetch_open_bids(ctx)
+    try:
+        estimates: dict[int, float] | None = await fee_estimates(ctx)
+    except NetError:  # no estimate now: the picker offers a custom rate
+        estimates = None
     return WalletFacts(
-        balance.address, ctx.payment_address, balance, tuple(bids), ctx.assumed_maker_fee
+        balance.address,
+        ctx.payment_address,
+        balance,
+        tuple(bids),
+        ctx.assumed_maker_fee,
+        estimates,
     )
 
 

@@ -1,5 +1,6 @@
 """Withdraw from the bidding wallet to the payment address: amount (or Max), the destination
-shown (never editable), which open bids the lower balance no longer covers, then review ->
+shown (never editable), the fee rate asked of the service (the review says whether its
+transaction pays it), which open bids the lower balance no longer covers, then review ->
 sign -> submit -> txid. A watch-only profile exports the reviewed PSBT for the wallet that holds
 its keys instead, and imports what that wallet signed (`sign_elsewhere`).
 
@@ -33,6 +34,12 @@ from app.ui.dialogs.psbt_review_flow import (
     connection_key,
     public_context,
 )
+from app.ui.fee_rate_asked_note import (
+    MIN_ASKED_RATE,
+    asked_rate,
+    fee_rate_notes,
+    fee_rate_warnings,
+)
 from app.ui.maker_fee_note import maker_fee_note
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
 from app.ui.psbt_flow_runner import FlowSteps, PsbtFlowRunner
@@ -41,6 +48,7 @@ from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.withdraw_preview import WalletFacts, at_risk_rows, load_facts
 from app.ui.widgets import message_label, set_message
 from app.ui.widgets.amount_edit import AmountEdit
+from app.ui.widgets.fee_picker import FeePicker
 
 if TYPE_CHECKING:
     from app.services.context import ServiceContext
@@ -77,6 +85,7 @@ class WithdrawTab(QWidget):
         self.destination = QLineEdit()
         self.destination.setReadOnly(True)
         self.destination.setObjectName("withdraw_destination")
+        self.fee = FeePicker(min_rate=MIN_ASKED_RATE)
         self.amount_error = message_label("error")
         self.amount_error.setVisible(False)
         self.at_risk_label = message_label("hint")
@@ -120,6 +129,12 @@ class WithdrawTab(QWidget):
         hint = message_label("hint")
         hint.setText(strings.WITHDRAW_TO_HINT)
         form.addRow("", hint)
+        fee_label = QLabel(strings.WITHDRAW_FEE)
+        fee_label.setBuddy(self.fee)
+        form.addRow(fee_label, self.fee)
+        fee_hint = message_label("hint")
+        fee_hint.setText(strings.WITHDRAW_FEE_HINT)
+        form.addRow("", fee_hint)
         risk = QGroupBox(strings.WITHDRAW_AT_RISK)
         risk_layout = QVBoxLayout(risk)
         risk_layout.addWidget(self.at_risk_label)
@@ -178,6 +193,7 @@ class WithdrawTab(QWidget):
             )
         )
         self.destination.setText(facts.payment_address)
+        self.fee.set_estimates(facts.fee_estimates)
         if self.sweep:
             self.amount.set_value(facts.balance.total)
             self.sweep = True
@@ -234,6 +250,7 @@ class WithdrawTab(QWidget):
     def _update_buttons(self) -> None:
         ready = self.facts is not None and not self._busy
         self.max_button.setEnabled(ready)
+        self.fee.setEnabled(not self._busy)
         self.review_button.setEnabled(ready and self.amount.value() not in (None, 0))
         self.refresh_button.setEnabled(not self._busy)
 
@@ -246,7 +263,7 @@ class WithdrawTab(QWidget):
             notes.append(
                 strings.counted(strings.WITHDRAW_NOTE_CANCELS, len(plan.bids_at_risk), bids=bids)
             )
-        return notes
+        return notes + fee_rate_notes(plan.fee_rate)
 
     def _show(self, text: str, role: str = "error") -> None:
         set_message(self.status, text, role)
@@ -293,9 +310,12 @@ class WithdrawTab(QWidget):
             prepare_withdraw,
         )
 
+        rate = asked_rate(self.fee)
+
         async def prepare(ctx: ServiceContext, _run: object) -> WithdrawPlan:
             async with tracked(self._context, "withdraw.prepare", amount=wanted) as result:
-                plan = await prepare_withdraw(ctx, WITHDRAW_ALL if self.sweep else wanted)
+                amount = WITHDRAW_ALL if self.sweep else wanted
+                plan = await prepare_withdraw(ctx, amount, rate)
                 result.message = plan.psbt.label
             return plan
 
@@ -312,6 +332,7 @@ class WithdrawTab(QWidget):
             prepare=prepare,
             plans=lambda plan: [plan.psbt],
             notes=self._notes,
+            warnings=lambda plan: fee_rate_warnings(plan.fee_rate),
             accept_fee=lambda plan: replace(plan, psbt=accept_fee(plan.psbt)),
             execute=execute,
             failed=lambda exc: strings.WITHDRAW_NOT_DONE.format(reason=failure_text(exc)),
