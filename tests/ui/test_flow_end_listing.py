@@ -164,3 +164,17 @@ def test_a_service_without_a_list_of_listings_marks_items_unknown(
     assert tip == strings.LISTINGS_LISTED_UNKNOWN_TIP
     assert tab.mine_hint.text() == strings.LISTINGS_MINE_UNAVAILABLE
     assert not tab.end_button.isEnabled()
+
+
+def test_a_watch_only_profile_is_told_where_to_end_a_listing(
+    qtbot: QtBot,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+) -> None:
+    from tests.ui.test_flow_signed_elsewhere import open_collector
+
+    collector = open_collector(qtbot, open_app, make_options, sandbox)
+    tab = listings_tab(qtbot, collector.app)
+    assert tab.end_hint.text() == strings.END_LISTING_WATCH_ONLY
+    assert not tab.end_button.isEnabled()
