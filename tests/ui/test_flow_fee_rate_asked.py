@@ -1,8 +1,9 @@
-"""The fee rate where the user pays the fee and the service builds the transaction (Withdraw,
-Inscription bid), through the widgets against the real sandbox behind a proxy: the rate chosen
-in the tab's picker is the `feeRate` of the request, the review says the transaction pays it
-and the withdrawal confirms at it (measured from the chain); with the field dropped on the way
-(a service that ignores it) the review warns, with both figures, before anything is signed."""
+"""The fee rate wherever the user pays the fee, through the widgets against the real sandbox.
+Where the service builds the transaction (Withdraw, Inscription bid; behind a proxy): the rate
+chosen in the tab's picker is the `feeRate` of the request, the review says the transaction
+pays it and the withdrawal confirms at it (measured from the chain); with the field dropped on
+the way (a service that ignores it) the review warns, with both figures, before anything is
+signed. Where we build it (End listing): the move confirms at the rate chosen."""
 
 from __future__ import annotations
 
@@ -24,9 +25,18 @@ from app.ui.tabs.withdraw_tab import WithdrawTab
 from app.ui.widgets.fee_picker import FeePicker
 from tests.support.proxy import FaultProxy
 from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import FundedApp, click, open_funded_app, sandbox_post, type_into, wait_dialog
+from tests.ui.flows import (
+    FundedApp,
+    click,
+    open_funded_app,
+    sandbox_post,
+    type_into,
+    wait_dialog,
+    wait_new_dialog,
+)
 from tests.ui.gui_thread import GuiThreadWatch
 from tests.ui.helpers import run_async
+from tests.ui.test_flow_end_listing import list_at, listings_tab, sign_in_review
 from tests.ui.test_flow_inscription_bid import seller_inscription
 
 RATE = 12
@@ -197,3 +207,44 @@ def test_the_inscription_bid_rate_chosen_is_asked_and_paid(
     gui_thread.assert_not_blocked()
     placed = proxy.requests("POST", "/v1/bid/place")
     assert len(placed) == 1 and placed[0].status == 200
+
+
+def test_the_end_listing_rate_chosen_is_paid_on_chain(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    gui_thread: GuiThreadWatch,
+) -> None:
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    app = funded.app
+    item = funded.assets.inscription_ids[0]
+    gui_thread.start()
+    tab = listings_tab(qtbot, app)
+    list_at(qtbot, app, tab, item, PRICE)
+    before = len(app.dialogs)
+    click(qtbot, tab.sign_button)
+    sign_in_review(qtbot, app, tab, before)
+    row = next(r for r, m in enumerate(tab.mine or []) if m.state == "active")
+    tab.mine_view.selectRow(row)
+    qtbot.waitUntil(tab.end_button.isEnabled, timeout=10_000)
+    choose_custom_rate(qtbot, tab.end_fee, RATE)
+    before = len(app.dialogs)
+    click(qtbot, tab.end_button)
+    dialog = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
+    assert dialog.sign_button is not None
+    if dialog.consent_box is not None:  # above the sandbox's estimate: the user accepts it
+        click(qtbot, dialog.consent_box)
+    with qtbot.waitSignal(tab.refreshed, timeout=60_000):
+        click(qtbot, dialog.sign_button)
+        qtbot.waitUntil(lambda: not tab.flow.busy, timeout=60_000)
+    assert tab.status.text().startswith("Sent "), tab.status.text()
+    txid = tab.status.text().split()[1].rstrip(":")
+    gui_thread.assert_not_blocked()
+    with gui_thread.paused(), httpx.Client(base_url=funded.root_url, timeout=30) as http:
+        assert http.post("/sandbox/mine", json={"blocks": 1}).is_success
+        tx = http.get(f"/esplora/tx/{txid}").json()
+    assert tx["status"]["confirmed"]
+    rate = tx["fee"] / -(-tx["weight"] // 4)
+    assert RATE * 0.95 <= rate <= RATE * 1.05, rate
