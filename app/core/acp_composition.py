@@ -9,7 +9,9 @@ commitments differ can never share a transaction (a transaction has one output l
 
 So the rule is exact: no two live ANYONECANPAY signatures of ours (their input still unspent)
 may have the same commitment with different inputs. Two signatures on the same input cannot
-share a transaction (an input is spent once), so re-listing one item collides with nothing.
+share a transaction (an input is spent once), so re-listing one item collides with nothing;
+nor can a coin and one created by the transaction spending it (an item relisted on the
+output of the move that ended its listing: `AcpSignature.spent_by`).
 `app.wallet.acp_ledger` keeps the live signatures; this module computes and compares.
 """
 
@@ -31,6 +33,14 @@ class AcpSignature:
     outpoint: str
     commitment: str  # hex SHA-256 of version, lock time and the serialized outputs
     label: str = ""  # what the user did, e.g. "List inscription ... for 100,000 sats"
+    # The txid of our own transaction spending this coin (the move that ended its listing;
+    # "" when none). Until it is buried the signature counts as live, but a coin that very
+    # transaction creates exists only while this one is spent: the two never share a spend.
+    spent_by: str = ""
+
+    def never_spent_with(self, outpoint: str) -> bool:
+        """`outpoint` is an output of the transaction that spends this signature's coin."""
+        return bool(self.spent_by) and outpoint.partition(":")[0] == self.spent_by
 
 
 @dataclass(frozen=True)
@@ -43,7 +53,7 @@ class Collision:
 
     def refusal(self) -> Refusal:
         when = (
-            "signed earlier and still valid (its coin is unspent)"
+            "signed earlier and still valid (its coin is not spent for good)"
             if self.other_is_live
             else ("in this same batch")
         )
@@ -107,7 +117,11 @@ def collisions(new: Sequence[AcpSignature], live: Sequence[AcpSignature]) -> tup
     batch: dict[str, list[AcpSignature]] = {}
     for sig in new:
         clash = next(
-            (o for o in live_by_commitment.get(sig.commitment, ()) if o.outpoint != sig.outpoint),
+            (
+                o
+                for o in live_by_commitment.get(sig.commitment, ())
+                if o.outpoint != sig.outpoint and not o.never_spent_with(sig.outpoint)
+            ),
             None,
         )
         if clash is not None:

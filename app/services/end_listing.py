@@ -23,6 +23,7 @@ PSBT from anyone: a bug here cannot send the item or the coins elsewhere. Two ke
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -48,6 +49,7 @@ from app.services.funding import RBF_SEQUENCE, choose_fee_rate
 from app.services.listings_inventory import HeldItem
 from app.services.psbt_flow import PsbtPlan, PsbtRefusedError, decide, gather_facts
 from app.services.psbt_signed import check_signed
+from app.wallet.acp_ledger import AcpLedgerError
 from app.wallet.addresses import AddressType, KeyRole, PublicRoleKey
 from app.wallet.finalize import extract_transaction, finalize_psbt
 from app.wallet.keys import WalletKeys
@@ -55,6 +57,8 @@ from app.wallet.psbt_fixes import FixedPSBT, new_transaction
 from app.wallet.psbt_io import psbt_to_base64
 from app.wallet.psbt_signer import SigningKey, sign_psbt
 from app.wallet.signing_gate import approved_sign_requests
+
+log = logging.getLogger(__name__)
 
 ITEM_INPUT = 0
 
@@ -203,6 +207,7 @@ async def execute_end_listing(ctx: ServiceContext, plan: EndListingPlan) -> EndL
     if not plan.psbt.verdict.approved:
         raise PsbtRefusedError(plan.psbt.review, plan.psbt.verdict, plan.psbt.label)
     raw_hex = await ctx.run_cpu(_sign_and_extract, plan.psbt, ctx.signing_keys())
+    await _mark_listing_spent(ctx, plan)
     try:
         txid = await ctx.clients.esplora.broadcast(raw_hex)
     except BroadcastRejected as exc:
@@ -215,6 +220,20 @@ async def execute_end_listing(ctx: ServiceContext, plan: EndListingPlan) -> EndL
             "refresh the list before trying again, it may have gone through."
         ) from exc
     return EndListingDone(txid, plan.psbt.review.fee or 0)
+
+
+async def _mark_listing_spent(ctx: ServiceContext, plan: EndListingPlan) -> None:
+    """The ledger notes that this move spends the item's coin, so relisting the item on the
+    move's output does not collide with the old signature (true even if the move never
+    confirms: that output then never exists). A ledger that cannot be written keeps the
+    collision: a refusal, never a missed double sale."""
+    ledger = ctx.acp_ledger
+    if ledger is None:
+        return
+    try:
+        await ctx.run_cpu(ledger.mark_spent, plan.item.outpoint, plan.psbt.verdict.txid)
+    except AcpLedgerError as exc:
+        log.info("the signature ledger was not told of the move: %s", exc)
 
 
 def _sign_and_extract(plan: PsbtPlan, keys: WalletKeys) -> str:

@@ -6,7 +6,10 @@ unrecorded). A new one whose commitment equals a live one's on another input is 
 (`app.core.acp_composition`): the two could be spent together in one transaction that pays
 once. An entry ends only when its input is spent on the chain (`forget`, called by the
 services after asking the chain), never because the service says a listing ended: a
-signature stays valid while its input is unspent.
+signature stays valid while its input is unspent. An entry whose coin our own move spends
+(ending its listing) is marked with that move's txid (`mark_spent`): still live, it no longer
+collides with a signature over an output of that move (the item relisted there), since the
+two coins never exist unspent together.
 
 One ledger for every profile of the machine, not one per key: two profiles' listings can
 combine too, when they pay the same receive address. Writes are atomic (temp file, fsync,
@@ -18,9 +21,11 @@ from __future__ import annotations
 
 import fcntl
 import json
+import re
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Final
 
@@ -30,6 +35,7 @@ from app.wallet.vault_file_store import write_atomically
 FILE_FORMAT: Final = "bidwallet-acp-ledger"
 FILE_VERSION: Final = 1
 LEDGER_FILE: Final = "acp-signatures.json"
+_TXID: Final = re.compile(r"[0-9a-f]{64}")
 
 
 class AcpLedgerError(Exception):
@@ -71,6 +77,18 @@ class AcpLedger:
             new = [s for s in signatures if (s.outpoint, s.commitment) not in known]
             if new:  # a batch recorded up front is found again, unwritten, item by item
                 self._write(entries + list(dict.fromkeys(new)))
+
+    def mark_spent(self, outpoint: str, txid: str) -> int:
+        """Note that our transaction `txid` spends `outpoint` (the move ending its listing):
+        its entries stay live, but no longer collide with a coin `txid` creates (the item
+        relisted there). Returns how many entries were marked."""
+        with self._locked():
+            entries = self._read()
+            marked = [replace(e, spent_by=txid) if e.outpoint == outpoint else e for e in entries]
+            changed = sum(1 for a, b in zip(entries, marked, strict=True) if a != b)
+            if changed:
+                self._write(marked)
+            return changed
 
     def forget(self, spent_outpoints: Iterable[str]) -> int:
         """Drop the entries whose input is spent; returns how many were dropped."""
@@ -122,10 +140,7 @@ class AcpLedger:
         doc = {
             "format": FILE_FORMAT,
             "version": FILE_VERSION,
-            "entries": [
-                {"outpoint": e.outpoint, "commitment": e.commitment, "label": e.label}
-                for e in entries
-            ],
+            "entries": [_entry_json(e) for e in entries],
             "written_at": int(time.time()),
         }
         try:
@@ -137,10 +152,20 @@ class AcpLedger:
         return f"AcpLedger({str(self.path)!r})"
 
 
+def _entry_json(e: AcpSignature) -> dict[str, str]:
+    entry = {"outpoint": e.outpoint, "commitment": e.commitment, "label": e.label}
+    if e.spent_by:  # optional: an older reader ignores it (and only refuses more)
+        entry["spentBy"] = e.spent_by
+    return entry
+
+
 def _entry(item: Any, path: Path) -> AcpSignature:
     if not isinstance(item, dict):
         raise AcpLedgerError(f"the signature ledger {path} has a malformed entry")
     outpoint, commitment, label = item.get("outpoint"), item.get("commitment"), item.get("label")
     if not isinstance(outpoint, str) or not isinstance(commitment, str) or len(commitment) != 64:
         raise AcpLedgerError(f"the signature ledger {path} has a malformed entry")
-    return AcpSignature(outpoint, commitment, label if isinstance(label, str) else "")
+    spent_by = item.get("spentBy")
+    if not (isinstance(spent_by, str) and _TXID.fullmatch(spent_by)):
+        spent_by = ""  # absent or malformed: the entry collides as before (a safe default)
+    return AcpSignature(outpoint, commitment, label if isinstance(label, str) else "", spent_by)
