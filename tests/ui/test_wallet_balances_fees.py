@@ -9,6 +9,7 @@ import asyncio
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+import pytest
 from PySide6.QtWidgets import QFormLayout, QLabel
 from pytestqt.qtbot import QtBot
 
@@ -17,6 +18,7 @@ from app.services.sandbox_demo import DEMO_FAUCET_SATS
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
 from app.ui.state.wallet_state import WalletState
+from app.ui.tabs import wallet_fund
 from app.ui.tabs.wallet_tab import WalletTab, amount_text
 from app.ui.widgets.fee_picker import CUSTOM, FeePicker
 from tests.ui.conftest import AppHarness, OptionsFactory
@@ -100,7 +102,9 @@ def test_fee_presets_differ_when_the_sandbox_mempool_is_busy(
     open_app: Callable[..., AppHarness],
     sandbox: SandboxProcess,
     gui_thread: GuiThreadWatch,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setattr(wallet_fund, "ESTIMATES_MAX_AGE_S", 0.0)
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
     with busy_mempool(funded.root_url):
         gui_thread.start()
@@ -109,9 +113,11 @@ def test_fee_presets_differ_when_the_sandbox_mempool_is_busy(
 
 
 def _busy_presets_shown(qtbot: QtBot, tab: WalletTab) -> None:
+    """The next refresh (the 30 s timer, an action, a live reading) reads the estimates
+    again, as they are older than ESTIMATES_MAX_AGE_S (0 here): no click."""
     picker = tab.fund.fee
     picker.choice.clear()  # the estimates read at start predate the traffic
-    tab.fund.load_estimates()
+    WalletState.of(tab.context).request_refresh()
 
     def presets() -> list[str]:
         return [

@@ -14,6 +14,7 @@ what that wallet signed (`sign_elsewhere`)."""
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QGuiApplication
@@ -47,6 +48,8 @@ if TYPE_CHECKING:
     from app.ui.controller import AppController
 
 log = logging.getLogger(__name__)
+
+ESTIMATES_MAX_AGE_S = 60.0
 
 
 class FundPanel(QGroupBox):
@@ -135,8 +138,16 @@ class FundPanel(QGroupBox):
         self.amount.changed.connect(self._update_qr)
         self.session.changed.connect(self.load_estimates)
         WalletState.of(context).updated.connect(self._update_qr)
+        # The estimates follow the mempool: read again with a refresh once they are a minute old.
+        self._estimates_read_at: float | None = None
+        WalletState.of(context).updated.connect(self._estimates_if_old)
 
     # -- fee estimates ----------------------------------------------------------------------
+
+    def _estimates_if_old(self, *_: object) -> None:
+        read_at = self._estimates_read_at
+        if read_at is None or time.monotonic() - read_at >= ESTIMATES_MAX_AGE_S:
+            self.load_estimates()
 
     @async_slot()
     async def load_estimates(self) -> None:
@@ -148,6 +159,7 @@ class FundPanel(QGroupBox):
             ctx = self.session.read_context()
             from app.services.funding import fee_estimates  # loaded by ensure_ready
 
+            self._estimates_read_at = time.monotonic()
             estimates = await fee_estimates(ctx)
         except (NotReadyError, NetError) as exc:
             log.info("no fee estimates: %s", type(exc).__name__)
