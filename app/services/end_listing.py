@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from embit.script import Script
-from embit.transaction import TransactionInput, TransactionOutput
+from embit.transaction import Transaction, TransactionInput, TransactionOutput
 
 from app.core.coin_select import (
     Coin,
@@ -207,7 +207,7 @@ async def execute_end_listing(ctx: ServiceContext, plan: EndListingPlan) -> EndL
     if not plan.psbt.verdict.approved:
         raise PsbtRefusedError(plan.psbt.review, plan.psbt.verdict, plan.psbt.label)
     raw_hex = await ctx.run_cpu(_sign_and_extract, plan.psbt, ctx.signing_keys())
-    await _mark_listing_spent(ctx, plan)
+    await _mark_listing_spent(ctx, plan.item.outpoint, raw_hex)
     try:
         txid = await ctx.clients.esplora.broadcast(raw_hex)
     except BroadcastRejected as exc:
@@ -222,16 +222,18 @@ async def execute_end_listing(ctx: ServiceContext, plan: EndListingPlan) -> EndL
     return EndListingDone(txid, plan.psbt.review.fee or 0)
 
 
-async def _mark_listing_spent(ctx: ServiceContext, plan: EndListingPlan) -> None:
-    """The ledger notes that this move spends the item's coin, so relisting the item on the
-    move's output does not collide with the old signature (true even if the move never
-    confirms: that output then never exists). A ledger that cannot be written keeps the
-    collision: a refusal, never a missed double sale."""
+async def _mark_listing_spent(ctx: ServiceContext, item_outpoint: str, raw_hex: str) -> None:
+    """The ledger notes that this move (the signed transaction `raw_hex`: its txid, which a
+    P2SH-P2WPKH input's scriptSig changes from the unsigned one) spends the item's coin, so
+    relisting the item on the move's output does not collide with the old signature (true
+    even if the move never confirms: that output then never exists). A ledger that cannot be
+    written keeps the collision: a refusal, never a missed double sale."""
     ledger = ctx.acp_ledger
     if ledger is None:
         return
+    txid = Transaction.parse(bytes.fromhex(raw_hex)).txid().hex()
     try:
-        await ctx.run_cpu(ledger.mark_spent, plan.item.outpoint, plan.psbt.verdict.txid)
+        await ctx.run_cpu(ledger.mark_spent, item_outpoint, txid)
     except AcpLedgerError as exc:
         log.info("the signature ledger was not told of the move: %s", exc)
 
