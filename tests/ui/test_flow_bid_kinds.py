@@ -24,6 +24,7 @@ from app.services.sandbox_demo import DEMO_RUNE
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
 from app.ui.tabs.bid_tab import BidTab
+from tests.support.proxy import Fault, FaultProxy
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import (
     bid_tab_ready,
@@ -38,6 +39,7 @@ from tests.ui.flows import (
     widget_top,
 )
 from tests.ui.gui_thread import GuiThreadWatch
+from tests.ui.helpers import run_async
 
 
 def _error(tab: BidTab, field: str) -> str:
@@ -168,3 +170,37 @@ def test_rune_names_are_suggested_whatever_the_spacers(
     qtbot.waitUntil(lambda: form.slug_hint.text().startswith("“AB.” is not a rune name"))
     assert widget_top(form.price) == price_at
     gui_thread.assert_not_blocked()
+
+
+def test_the_balance_line_says_why_pools_are_not_checked(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    gui_thread: GuiThreadWatch,
+) -> None:
+    proxy = run_async(qloop, FaultProxy(upstream=sandbox.url).__aenter__())
+    try:
+        fault = proxy.add_fault(
+            Fault.reply("GET", "/v1/address/bids", 500, {"message": "index rebuilding"}, None)
+        )
+        funded = open_funded_app(
+            qtbot, open_app, make_options(), sandbox, qloop, service_root=proxy.url
+        )
+        app = funded.app
+        gui_thread.start()
+        app.window.show_tab("bid")
+        tab = app.window.tab("bid")
+        assert isinstance(tab, BidTab)
+        # The open bids cannot be read: not "not known yet", but why.
+        hint = tab.balance_hint
+        qtbot.waitUntil(lambda: hint.text().startswith("No pools checked:"), timeout=30_000)
+        assert "index rebuilding" in tab.balance_hint.text()
+        proxy.remove_fault(fault)
+        tab.state.request_refresh()
+        qtbot.waitUntil(lambda: tab.state.view is not None, timeout=30_000)
+        assert tab.balance_hint.text() == ""
+        gui_thread.assert_not_blocked()
+    finally:
+        run_async(qloop, proxy.__aexit__(None, None, None))

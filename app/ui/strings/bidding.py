@@ -232,6 +232,8 @@ BID_PREVIEW_INCOMPLETE: Final = (
     "The exact message shows here once every field is filled in and follows the rules."
 )
 BID_PREVIEW_NO_BALANCE: Final = "The balance is not known yet: refresh the Wallet tab."
+BID_PREVIEW_BALANCE_LOADING: Final = "Reading the bidding wallet's balance and open bids…"
+BID_PREVIEW_BALANCE_FAILED: Final = "No pools checked: the balance could not be read ({reason})."
 BID_PLACE: Final = "Place &bid"  # Alt+P is the price
 BID_PLACING: Final = "Signing, checking the signature and sending…"
 BID_WAITING: Final = "Waiting {seconds:.1f} s: the service allows one bid per 500 ms per trait…"

@@ -189,6 +189,7 @@ class BidTab(QWidget):
         self.form.changed.connect(self.update_preview)
         self.form.edited.connect(self._form_edited)
         self.state.updated.connect(self.update_preview)
+        self.state.failed.connect(self.update_preview)
         self.session.changed.connect(self.load_catalog)
         self.session.changed.connect(self.load_fee_estimates)
         context.theme_changed.connect(self._restyle)  # bound: dropped when the tab goes
@@ -293,10 +294,20 @@ class BidTab(QWidget):
         self._show_pools(result)
         fee = result.maker_fee
         set_message(self.pools_note, "" if fee is None else maker_fee_note(fee), "hint")
-        self.balance_hint.setText("" if result.balance_known else strings.BID_PREVIEW_NO_BALANCE)
+        self.balance_hint.setText(self._balance_text(result.balance_known))
         self.message.setPlainText(self._message_text(result, pending, refused))
         placeable = result.placeable and not pending and not refused
         self.place_button.setEnabled(placeable and not self.placing)
+
+    def _balance_text(self, known: bool) -> str:
+        """Why the pools are not shown for want of a balance (each true at that moment)."""
+        if known:
+            return ""
+        if self.state.error:  # the last reading failed: say why, not "not known yet"
+            return strings.BID_PREVIEW_BALANCE_FAILED.format(reason=self.state.error)
+        if self.state.busy:
+            return strings.BID_PREVIEW_BALANCE_LOADING
+        return strings.BID_PREVIEW_NO_BALANCE
 
     def _message_text(self, result: BidPreview, rune_pending: bool, refused: str | None) -> str:
         """The exact message, or why it cannot be shown yet (each true at that moment)."""
