@@ -9,7 +9,8 @@ and caches it. A cached chain that is damaged, made by other code (its key diffe
 by the kernel is deleted with a warning naming the reason, and the chain is built afresh.
 
 The key hashes the sources that decide the initial chain (app/sandbox/chain, demo.py, ...), so
-any change to them builds a new chain; a bundle without sources uses the app's version.
+any change to them builds a new chain; a bundle without sources uses the app's version and its
+program file (size, time), which holds the bundled modules.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import logging
 import os
 import shutil
 import sqlite3
+import sys
 from pathlib import Path
 from typing import Final
 
@@ -47,10 +49,11 @@ def chain_key() -> str:
     for path in sources:
         digest.update(path.relative_to(_SANDBOX).as_posix().encode() + b"\0")
         digest.update(path.read_bytes())
-    if not sources:  # a bundle without its sources: its version stands for its code
+    if not sources:  # a bundle without its sources: its version and build stand for its code
         from app import version
 
-        digest.update(version().encode())
+        program = Path(sys.executable).stat()  # the bundle's program holds its modules
+        digest.update(f"{version()}\0{program.st_size}\0{program.st_mtime_ns}".encode())
     return digest.hexdigest()[:24]
 
 

@@ -151,3 +151,26 @@ def test_a_data_directory_in_use_never_reads_the_cache(
     finally:
         node.close()
     assert cached_chain_path(cache).read_bytes() == b"damaged after the first start"
+
+
+def test_the_key_follows_the_code_and_in_a_bundle_its_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.sandbox import prebuilt_chain
+
+    sources = tmp_path / "sandbox"
+    (sources / "chain").mkdir(parents=True)
+    (sources / "chain" / "node.py").write_text("INITIAL_BLOCKS = 150\n")
+    monkeypatch.setattr(prebuilt_chain, "_SANDBOX", sources)
+    first = chain_key()
+    (sources / "chain" / "node.py").write_text("INITIAL_BLOCKS = 151\n")
+    assert chain_key() != first  # changed code: another chain
+    # A bundle: no sources beside the modules; the program file tells builds apart.
+    (sources / "chain" / "node.py").unlink()
+    program = tmp_path / "bidwallet"
+    program.write_bytes(b"build 1")
+    monkeypatch.setattr("sys.executable", str(program))
+    bundled = chain_key()
+    assert bundled == chain_key()
+    program.write_bytes(b"build 2, a little longer")
+    assert chain_key() != bundled
