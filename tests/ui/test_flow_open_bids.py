@@ -207,3 +207,28 @@ def test_ten_thousand_bids_load_in_one_reset_sort_as_numbers_and_filter(qtbot: Q
     assert proxy.rowCount() == expected
     proxy.set_needle("")
     assert proxy.rowCount() == 10_000
+
+
+def test_filter_finds_a_rune_bid_by_its_letters_whatever_the_spacers(qtbot: QtBot) -> None:
+    model, proxy = OpenBidsModel(), OpenBidsFilter()
+    proxy.setSourceModel(model)
+    rune = BidListEntry(bid_id="r1", type="rune", price=5_000, rune_name="UNCOMMON•GOODS")
+    other = BidListEntry(bid_id="r2", type="rune", price=6_000, rune_name="DOG•GO•TO•THE•MOON")
+    collection = BidListEntry(bid_id="c1", type="collection", collection_slug="uncommongoods")
+    model.set_bids([rune, other, collection])
+
+    def shown(needle: str) -> set[str]:
+        proxy.set_needle(needle)
+        return {model.bid_id(proxy.mapToSource(proxy.index(r, 0)).row())
+                for r in range(proxy.rowCount())}  # fmt: skip
+
+    # the slug "uncommongoods" holds the letters as plain text, so the plain substring
+    # test finds it too; spaced spellings find only the rune
+    assert shown("UNCOMMONGOODS") == {"r1", "c1"}
+    assert shown("uncommon goods") == {"r1"}
+    assert shown("UNCOMMON•GOODS") == {"r1"}
+    assert shown("UNCOMMON.GOODS") == {"r1"}
+    assert shown("commongoo") == {"r1", "c1"}
+    assert shown("dogg ototh") == {"r2"}
+    assert shown("UNCOMMONGOODSX") == set()
+    assert shown("") == {"r1", "r2", "c1"}

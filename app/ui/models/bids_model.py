@@ -6,7 +6,10 @@ Built for 10,000 rows:
   minute), and the rows already in the current sort order;
 - sorting happens here, in Python, on those keys (`sort`): the proxy's own sort would call
   `data()` from C++ some two million times for 10,000 rows;
-- the filter proxy matches a row with one substring test instead of asking every column.
+- the filter proxy matches a row with one substring test instead of asking every column;
+  a rune bid's row also matches the typed letters whatever the spacers ("UNCOMMONGOODS",
+  "uncommon goods" and "UNCOMMON.GOODS" all find "UNCOMMON•GOODS"), compared as
+  `app.core.rune_names.rune_letters` reads names.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from PySide6.QtCore import (
 )
 
 from app.core.bid_request import RANGE_SLUGS
+from app.core.rune_names import rune_letters
 from app.ui import strings
 
 if TYPE_CHECKING:
@@ -77,6 +81,7 @@ class OpenBidsModel(QAbstractTableModel):
         self._text: list[tuple[str, ...]] = []  # every column but the expiry
         self._sort: list[tuple[Any, ...]] = []
         self._search: list[str] = []
+        self._rune_letters: list[str] = []  # a rune bid's name without spacers, else ""
         self._sorted_by: tuple[int, Qt.SortOrder] | None = None
 
     def set_bids(self, entries: Sequence[BidListEntry]) -> None:
@@ -84,6 +89,7 @@ class OpenBidsModel(QAbstractTableModel):
         text: list[tuple[str, ...]] = []
         sort: list[tuple[Any, ...]] = []
         search: list[str] = []
+        runes: list[str] = []
         kinds = strings.OPEN_BIDS_KINDS
         for entry in entries:
             trait = "" if entry.attribute is None else (
@@ -105,12 +111,14 @@ class OpenBidsModel(QAbstractTableModel):
                  entry.expiration_ms or 0, entry.bid_id)
             )  # fmt: skip
             search.append(f"{row[0]} {trait} {row[2]} {row[3]} {price or ''} {row[6]}".lower())
+            runes.append(rune_letters(row[0]) if entry.is_rune_bid else "")
         order = self._order(sort)
         self.beginResetModel()
         self._entries = [entries[i] for i in order]
         self._text = [text[i] for i in order]
         self._sort = [sort[i] for i in order]
         self._search = [search[i] for i in order]
+        self._rune_letters = [runes[i] for i in order]
         self.endResetModel()
 
     def _order(self, keys: list[tuple[Any, ...]]) -> list[int]:
@@ -133,6 +141,7 @@ class OpenBidsModel(QAbstractTableModel):
         self._text = [self._text[i] for i in old_rows]
         self._sort = [self._sort[i] for i in old_rows]
         self._search = [self._search[i] for i in old_rows]
+        self._rune_letters = [self._rune_letters[i] for i in old_rows]
         self.changePersistentIndexList(
             persistent,
             [self.index(new_row_of[p.row()], p.column()) for p in persistent],
@@ -147,6 +156,10 @@ class OpenBidsModel(QAbstractTableModel):
 
     def search_text(self, row: int) -> str:
         return self._search[row]
+
+    def rune_letters(self, row: int) -> str:
+        """A rune bid's name without spacers (upper case); "" for any other bid."""
+        return self._rune_letters[row]
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._text)
@@ -185,11 +198,13 @@ class OpenBidsFilter(QSortFilterProxyModel):
     def __init__(self) -> None:
         super().__init__()
         self._needle = ""
+        self._needle_letters = ""  # the needle read as a rune name, spacers dropped
 
     def set_needle(self, text: str) -> None:
         # Qt 6.10's way to re-filter (invalidate*Filter is deprecated there).
         self.beginFilterChange()
         self._needle = text.strip().lower()
+        self._needle_letters = rune_letters(text.strip())
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
@@ -202,4 +217,6 @@ class OpenBidsFilter(QSortFilterProxyModel):
             return True
         model = self.sourceModel()
         assert isinstance(model, OpenBidsModel)
-        return self._needle in model.search_text(source_row)
+        if self._needle in model.search_text(source_row):
+            return True
+        return bool(self._needle_letters) and self._needle_letters in model.rune_letters(source_row)
