@@ -71,6 +71,10 @@ def test_a_slug_is_looked_up_and_an_unknown_one_said(
     assert tab.pools.rowCount() == 0
     commit_slug(qtbot, tab, late)  # a known one again: placeable
     qtbot.waitUntil(tab.place_button.isEnabled, timeout=10_000)
+    # The refusal went with its slug; the known one is described again.
+    qtbot.waitUntil(lambda: tab.form.slug_hint.text() == f"{late}: 0 items.", timeout=10_000)
+    type_into(qtbot, tab.form.slug, "x")  # edited: nothing said yet of the new slug
+    assert tab.form.slug_hint.text() == ""
     gui_thread.assert_not_blocked()
 
 

@@ -31,6 +31,7 @@ from app.ui.profile_session import NotReadyError, ProfileSession, failure_text
 if TYPE_CHECKING:
     from app.services.catalog import CatalogAnswer
     from app.services.context import ServiceContext
+    from app.services.sandbox_facts import CollectionInfo
     from app.ui.tabs.bid_form import BidForm
 
 
@@ -94,7 +95,10 @@ class BidCatalog:
             await self._etched_name(slug)
             return
         known = self.form.collection(slug)
-        if (known is not None and known.traits) or not self.session.connected:
+        if known is not None and known.traits:
+            self.form.show_slug_note(_found_text(known))  # described before: said again
+            return
+        if not self.session.connected:
             return
         self.form.show_slug_note(strings.BID_CATALOG_LOOKING.format(slug=slug))
         try:
@@ -174,9 +178,12 @@ class BidCatalog:
             form.show_slug_note(strings.BID_CATALOG_UNKNOWN.format(slug=slug), "error")
             return
         form.add_collection(info)
-        if info.total_items is None:
-            text = strings.BID_CATALOG_FOUND_NO_SIZE.format(name=info.name)
-        else:
-            items = strings.counted(strings.BID_CATALOG_ITEMS, info.total_items)
-            text = strings.BID_CATALOG_FOUND.format(name=info.name, items=items)
-        form.show_slug_note(text)
+        form.show_slug_note(_found_text(info))
+
+
+def _found_text(info: CollectionInfo) -> str:
+    """What the service said of a collection it knows: its name and size."""
+    if info.total_items is None:
+        return strings.BID_CATALOG_FOUND_NO_SIZE.format(name=info.name)
+    items = strings.counted(strings.BID_CATALOG_ITEMS, info.total_items)
+    return strings.BID_CATALOG_FOUND.format(name=info.name, items=items)

@@ -138,6 +138,7 @@ class BidForm(QWidget):
         self._etched: set[str] = set()  # rune names ord confirmed as etched spellings
         self._rune_failures: dict[str, str] = {}  # a typed rune name -> why ord refused it
         self._unknown_slugs: set[str] = set()  # slugs the service said it knows no collection of
+        self._noted_slug = ""  # the slug the catalog's note (show_slug_note) is about
         self._traits_typed: set[str] = set()  # slugs whose traits the service cannot list
         self._looked_up: set[str] = set()  # slugs the service described (their traits known)
         self._pristine = set(STARTS_EMPTY)  # fields not edited since they were emptied
@@ -446,6 +447,9 @@ class BidForm(QWidget):
 
     def _slug_changed(self, *_: object) -> None:
         slug = self.slug.text().strip()
+        if slug != self._noted_slug:  # the catalog's word was on another slug: it goes
+            self._noted_slug = slug
+            self.show_slug_note("")
         info = self._collections.get(slug)
         traits = () if info is None else info.traits
         if traits != self._shown_traits:
