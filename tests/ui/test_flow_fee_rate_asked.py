@@ -161,6 +161,8 @@ def test_a_service_ignoring_the_withdraw_rate_is_told_before_signing(
     )
     assert f"you asked for {RATE} sat/vB; the service's transaction pays 2 sat/vB" in warning
     assert "the rate you asked for" not in dialog.notes_label.text()  # never claimed
+    assert dialog.cancel_button.isDefault() and dialog.sign_button is not None
+    assert not dialog.sign_button.isDefault()  # Enter does not sign what was not asked
     click(qtbot, dialog.cancel_button)
     qtbot.waitUntil(lambda: tab.status.text() == strings.FLOW_CANCELLED, timeout=10_000)
     assert proxy.requests("POST", "/v1/withdraw") == []

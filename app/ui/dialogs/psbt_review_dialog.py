@@ -236,6 +236,8 @@ class PsbtReviewDialog(QDialog):
                 self.sign_button.setEnabled(False)
                 self.consent_box.toggled.connect(self.sign_button.setEnabled)
                 make_default(self.cancel_button)
+            elif warnings:  # something not as the user asked: Enter does not sign it
+                make_default(self.cancel_button, self.sign_button, self.export_button)
             else:
                 make_default(self.sign_button, self.cancel_button, self.export_button)
         else:

@@ -44,8 +44,7 @@ WITHDRAW_MAX: Final = "&Max"
 WITHDRAW_TO: Final = "To:"
 WITHDRAW_FEE: Final = "F&ee rate:"
 WITHDRAW_FEE_HINT: Final = (
-    "Asked of the service, which builds the transaction and may not follow it: the review"
-    " shows the rate it pays before you sign."
+    "Asked of the service, which may not follow it: the review shows the rate its transaction pays."
 )
 WITHDRAW_TO_HINT: Final = (
     "Withdrawals always go to your payment address; the network fee is paid on top (with Max,"
@@ -95,8 +94,7 @@ INSCRIPTION_BID_PRICE: Final = "&Price:"
 INSCRIPTION_BID_PRICE_HINT: Final = "At least 10,000 sats; postage and the network fee come on top."
 INSCRIPTION_BID_FEE: Final = "F&ee rate:"
 INSCRIPTION_BID_FEE_HINT: Final = (
-    "Paid from your payment address if the owner accepts; the review shows the rate the"
-    " service's transaction pays before you sign."
+    "Paid if the owner accepts; the review shows the rate the service's transaction pays."
 )
 INSCRIPTION_BID_REVIEW: Final = "Review &bid…"
 INSCRIPTION_BID_TITLE: Final = "Bid on an inscription"

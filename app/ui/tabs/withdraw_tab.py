@@ -45,6 +45,7 @@ from app.ui.profile_session import NotReadyError, failure_text, profile_session,
 from app.ui.psbt_flow_runner import FlowSteps, PsbtFlowRunner
 from app.ui.sign_elsewhere import SignElsewhere, import_button
 from app.ui.state.wallet_state import WalletState
+from app.ui.tabs.bid_form_lines import MessageLine, with_message
 from app.ui.tabs.withdraw_preview import WalletFacts, at_risk_rows, load_facts
 from app.ui.widgets import message_label, set_message
 from app.ui.widgets.amount_edit import AmountEdit
@@ -131,10 +132,9 @@ class WithdrawTab(QWidget):
         form.addRow("", hint)
         fee_label = QLabel(strings.WITHDRAW_FEE)
         fee_label.setBuddy(self.fee)
-        form.addRow(fee_label, self.fee)
         fee_hint = message_label("hint")
         fee_hint.setText(strings.WITHDRAW_FEE_HINT)
-        form.addRow("", fee_hint)
+        form.addRow(fee_label, with_message(self.fee, MessageLine(fee_hint, reserve=False)))
         risk = QGroupBox(strings.WITHDRAW_AT_RISK)
         risk_layout = QVBoxLayout(risk)
         risk_layout.addWidget(self.at_risk_label)
