@@ -188,12 +188,13 @@ async def settle(before: set[asyncio.Task[object]]) -> None:
 
 @pytest.fixture
 def xvfb_display() -> Iterator[str]:
-    """A fresh Xvfb on a free display number (it picks one and writes it to -displayfd)."""
+    """A fresh Xvfb on a free display number (it picks one and writes it to -displayfd), the
+    size of the smallest screen the window is made for (tests/ui/screenshots.SCREEN)."""
     if shutil.which("Xvfb") is None:
         pytest.skip("Xvfb is not installed (apt-get install xvfb)")
     read_fd, write_fd = os.pipe()
     server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1024x700x24", "-nolisten", "tcp"],
         pass_fds=(write_fd,),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -21,13 +21,12 @@ from app.ui.dialogs.first_run import FirstRunDialog
 from app.ui.dialogs.key_setup import KeySetupDialog
 from app.ui.dialogs.unlock import UnlockDialog
 from app.ui.launch import build_window
-from app.ui.main_window import DEFAULT_SIZE
 from app.ui.theme import apply_theme
 from app.wallet.vault import Vault
 from app.wallet.vault_file_store import FileStore
 from tests.ui.conftest import FAST_KDF
 from tests.ui.flows import ABANDON, prepare_profile
-from tests.ui.screenshots import fail_keyring, run_shots
+from tests.ui.screenshots import SCREEN, fail_keyring, run_shots
 
 TXIDS = (
     "b5ec3d107f6c57510ee779f318ab1fdf9b080fbd2e715575aa836688b43c42e0",
@@ -75,7 +74,7 @@ async def shoot(out: Path, data_dir: Path) -> None:
     )
     context = AppContext(options)
     window = build_window(context)
-    window.resize(DEFAULT_SIZE)  # what a new user first sees
+    window.resize(*SCREEN)  # the smallest screen the window is made for
     window.show()
     await window.controller.start()
     await fill_activity(context)

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tests.ui.screenshots import assert_drawn, fail_keyring, run_shots, shoot_under_xvfb
+from tests.ui.screenshots import SCREEN, assert_drawn, fail_keyring, run_shots, shoot_under_xvfb
 
 if TYPE_CHECKING:
     from app.services.sandbox_process import SandboxProcess
@@ -56,7 +56,6 @@ async def _arrange(data_dir: Path) -> tuple[AppContext, MainWindow, str, Sandbox
     from app.services.session import keys_from_secret, layout_for_preset
     from app.ui.context import AppContext, AppOptions
     from app.ui.launch import build_window
-    from app.ui.main_window import DEFAULT_SIZE
     from app.ui.profile_session import profile_session
     from app.wallet.vault import Vault
     from app.wallet.vault_file_store import FileStore
@@ -88,7 +87,7 @@ async def _arrange(data_dir: Path) -> tuple[AppContext, MainWindow, str, Sandbox
     )
     context = AppContext(options)
     window = build_window(context)
-    window.resize(DEFAULT_SIZE)  # what a new user first sees
+    window.resize(*SCREEN)  # the smallest screen the window is made for
     window.show()
     await window.controller.start()
     keys = keys_from_secret(vault.unlock("Shot key", PASSWORD), meta)

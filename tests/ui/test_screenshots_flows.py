@@ -34,7 +34,7 @@ from app.services.session import keys_from_secret, layout_for_preset
 from app.ui.context import AppContext, AppOptions
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 from app.ui.launch import build_window
-from app.ui.main_window import DEFAULT_SIZE, MainWindow
+from app.ui.main_window import MainWindow
 from app.ui.profile_session import profile_session
 from app.ui.tabs.inscription_bid_tab import InscriptionBidTab
 from app.ui.tabs.listings_tab import ListingsTab
@@ -49,7 +49,7 @@ from tests.support.psbt_tamper import apply_to, tampers_for
 from tests.support.tamper_guard import pay_fee_rate
 from tests.support.tamper_ops import Target
 from tests.ui.conftest import FAST_KDF
-from tests.ui.screenshots import assert_drawn, fail_keyring, run_shots, shoot_under_xvfb
+from tests.ui.screenshots import SCREEN, assert_drawn, fail_keyring, run_shots, shoot_under_xvfb
 
 SHOTS = ("tab-withdraw", "tab-inscription_bid", "tab-listings", "offline-psbt_files")
 DIALOGS = (
@@ -102,8 +102,7 @@ class DialogAnswers:
             QTimer.singleShot(500, lambda: self._answer(name, dialog))
 
     def _answer(self, name: str, dialog: PsbtReviewDialog) -> None:
-        dialog.resize(1000, 720)
-        self.captured[name] = dialog
+        self.captured[name] = dialog  # at the first size it picked on the screen
         if self.cancel or dialog.sign_button is None:
             dialog.cancel_button.click()
         else:
@@ -140,7 +139,7 @@ async def prepare(root: str, data_dir: Path) -> tuple[AppContext, MainWindow, Mn
     )
     context = AppContext(options)
     window = build_window(context)
-    window.resize(DEFAULT_SIZE)  # what a new user first sees
+    window.resize(*SCREEN)  # the smallest screen the window is made for
     window.show()
     await window.controller.start()
     vault = await context.vault()
@@ -225,7 +224,7 @@ async def shoot(out: Path, data_dir: Path) -> None:
             )
         )
         offline = build_window(offline_context)
-        offline.resize(1000, 560)
+        offline.resize(*SCREEN)
         offline.show()
         await offline.controller.start()
         files = offline.tab("psbt_files")
@@ -259,8 +258,7 @@ async def shoot(out: Path, data_dir: Path) -> None:
                 ("fee-consent", tuple(consent), "&Sign and withdraw"),
             ):
                 dialog = PsbtReviewDialog(plans, title="Review", action=action, parent=window)  # type: ignore[arg-type]
-                dialog.resize(1000, 720)
-                dialog.show()
+                dialog.show()  # at the first size it picks on the screen
                 await pause(400)
                 save(dialog, out / f"{prefix}-dialog-review-{name}.png")
                 dialog.close()
