@@ -11,7 +11,7 @@ import asyncio
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import httpx
 
@@ -43,6 +43,9 @@ __all__ = [
 ]
 
 OutputKind = Literal["any", "cardinal", "inscribed", "runic"]
+#: The most entries one batch lookup asks for: ord takes any number, but the sandbox (and a
+#: proxy in front of ord) may bound a request body, so a longer list goes in several.
+MAX_BATCH: Final = 1000
 _SATPOINT = re.compile(r"[0-9a-fA-F]{64}:[0-9]{1,10}:[0-9]{1,20}")
 
 
@@ -135,13 +138,17 @@ class OrdClient(HttpClient):
         return parse_output(Reader(self.service, path), await self.get_json(path), outpoint)
 
     async def outputs(self, outpoints: Sequence[str]) -> list[OrdOutput]:
-        """Several outputs, in the order asked: one ``POST /outputs`` (ord >= 0.21), or one
-        ``GET /output`` each where the server lacks it (the sandbox, older ord). A batch
-        entry must name the output it describes (an entry of another output is refused); a
-        batch whose entries do not all name one is asked again one ``GET`` each, since only
-        its order would tie an entry to an output."""
-        if not outpoints:
-            return []
+        """Several outputs, in the order asked: one ``POST /outputs`` (ord >= 0.21) per
+        `MAX_BATCH` of them, or one ``GET /output`` each where the server lacks it (the
+        sandbox, older ord). A batch entry must name the output it describes (an entry of
+        another output is refused); a batch whose entries do not all name one is asked again
+        one ``GET`` each, since only its order would tie an entry to an output."""
+        chunks = await asyncio.gather(
+            *(self._outputs_batch(c) for c in _chunks(outpoints, MAX_BATCH))
+        )
+        return [output for chunk in chunks for output in chunk]
+
+    async def _outputs_batch(self, outpoints: Sequence[str]) -> list[OrdOutput]:
         path = "/outputs"
         r = Reader(self.service, path)
         try:
@@ -174,13 +181,20 @@ class OrdClient(HttpClient):
         )
 
     async def inscriptions(self, inscription_ids: Sequence[str]) -> list[InscriptionLocation]:
-        """Where several inscriptions are now, in the order asked: one ``POST /inscriptions``,
-        or one ``GET /inscription`` each where the server lacks it or refuses the batch (404:
-        the single lookups then name the unknown id). Raises ``NotFound`` for an unknown id.
-        As with `outputs`, a batch whose entries do not all name their id is asked again one
-        ``GET`` each: two inscriptions of one output would swap places unseen."""
-        if not inscription_ids:
-            return []
+        """Where several inscriptions are now, in the order asked: one ``POST /inscriptions``
+        per `MAX_BATCH` of them, or one ``GET /inscription`` each where the server lacks it or
+        refuses the batch (404: the single lookups then name the unknown id). Raises
+        ``NotFound`` for an unknown id. As with `outputs`, a batch whose entries do not all
+        name their id is asked again one ``GET`` each: two inscriptions of one output would
+        swap places unseen."""
+        chunks = await asyncio.gather(
+            *(self._inscriptions_batch(c) for c in _chunks(inscription_ids, MAX_BATCH))
+        )
+        return [location for chunk in chunks for location in chunk]
+
+    async def _inscriptions_batch(
+        self, inscription_ids: Sequence[str]
+    ) -> list[InscriptionLocation]:
         path = "/inscriptions"
         r = Reader(self.service, path)
         try:
@@ -308,6 +322,11 @@ def _unnamed(body: Any, field: str) -> bool:
     return isinstance(body, list) and not all(
         isinstance(e, dict) and as_str(e.get(field)) is not None for e in body
     )
+
+
+def _chunks(items: Sequence[str], size: int) -> list[Sequence[str]]:
+    """`items` in consecutive slices of at most `size`; none for no items."""
+    return [items[start : start + size] for start in range(0, len(items), size)]
 
 
 def _is_satpoint(text: str) -> bool:

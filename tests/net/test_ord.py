@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -9,7 +11,7 @@ import pytest
 from net_router import Router
 
 from app.net.errors import BadResponse, NotFound, ServerError
-from app.net.ord import OrdClient
+from app.net.ord import MAX_BATCH, OrdClient
 
 BASE = "http://chain.test/ord"
 TXID = "bc4c30829a9564c0d58e6287195622b53ced54a25711d1b86be7cd3a70ef61ed"
@@ -323,3 +325,57 @@ async def test_inscriptions_other_errors_are_not_swallowed(router: Router) -> No
     async with client(router) as c:
         with pytest.raises(ServerError):
             await c.inscriptions([INSCRIPTION])
+
+
+def _answer_each_asked(
+    named: bool, field: str, entry: Any
+) -> Callable[[httpx.Request], httpx.Response]:
+    """A batch handler answering every asked key with `entry(key)`, naming it or not."""
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        asked = json.loads(request.content)
+        body = [entry(key) for key in asked]
+        if not named:
+            for item in body:
+                item.pop(field, None)
+        return httpx.Response(200, json=body)
+
+    return handle
+
+
+async def test_inscriptions_past_one_batch_go_in_chunks_in_the_order_asked(
+    router: Router,
+) -> None:
+    ids = [f"{n:064x}i0" for n in range(2 * MAX_BATCH + 1)]
+    router.add(
+        "POST",
+        "/ord/inscriptions",
+        _answer_each_asked(True, "id", lambda i: located(i, f"{i[:64]}:0:0")),
+    )
+    async with client(router) as c:
+        found = await c.inscriptions(ids)
+    assert [f.inscription_id for f in found] == ids
+    assert sorted(len(json.loads(r.content)) for r in router.requests) == [1, 1000, 1000]
+
+
+async def test_outputs_past_one_batch_fall_back_per_chunk_only(router: Router) -> None:
+    """A chunk whose entries do not name their outpoint is asked again one GET each; the
+    other chunk's named answers stand."""
+    outpoints = [f"{n:064x}:0" for n in range(MAX_BATCH + 2)]
+    named = set(outpoints[:MAX_BATCH])
+
+    def batch(request: httpx.Request) -> httpx.Response:
+        asked = json.loads(request.content)
+        handler = _answer_each_asked(
+            set(asked) <= named, "outpoint", lambda o: {**DOC_OUTPUT, "outpoint": o}
+        )
+        return handler(request)
+
+    router.add("POST", "/ord/outputs", batch)
+    for o in outpoints[MAX_BATCH:]:
+        router.json("GET", f"/ord/output/{o}", {**DOC_OUTPUT, "outpoint": o, "value": 7})
+    async with client(router) as c:
+        found = await c.outputs(outpoints)
+    assert [f.outpoint for f in found] == outpoints
+    assert [f.value for f in found[MAX_BATCH - 1 :]] == [10000, 7, 7]
+    assert sorted(r.method for r in router.requests) == ["GET", "GET", "POST", "POST"]
