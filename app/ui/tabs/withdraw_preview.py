@@ -4,6 +4,7 @@ pool rule the service applies), and the network's fee estimates (for its fee pic
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -32,12 +33,15 @@ async def load_facts(ctx: ServiceContext) -> WalletFacts:
     from app.services.funding import fee_estimates
     from app.services.open_bids import fetch_open_bids
 
-    balance = await bidding_wallet_balance(ctx)
-    bids = await fetch_open_bids(ctx)
-    try:
-        estimates: dict[int, float] | None = await fee_estimates(ctx)
-    except NetError:  # no estimate now: the picker offers a custom rate
-        estimates = None
+    async def known_estimates() -> dict[int, float] | None:
+        try:
+            return await fee_estimates(ctx)
+        except NetError:  # no estimate now: the picker offers a custom rate
+            return None
+
+    balance, bids, estimates = await asyncio.gather(
+        bidding_wallet_balance(ctx), fetch_open_bids(ctx), known_estimates()
+    )
     return WalletFacts(
         balance.address,
         ctx.payment_address,
