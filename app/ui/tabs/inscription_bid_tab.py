@@ -96,6 +96,7 @@ class InscriptionBidTab(QWidget):
         self.price_error = self.price_line.error
         self._left: set[QWidget] = set()  # fields the user has typed in and left
         self.fee = FeePicker(min_rate=MIN_ASKED_RATE)
+        self._estimates: dict[int, float] | None = None  # what the picker shows
         self.fee_hint = message_label("hint")
         self.fee_hint.setText(strings.INSCRIPTION_BID_FEE_HINT)
         self.review_button = QPushButton(strings.INSCRIPTION_BID_REVIEW)
@@ -228,9 +229,13 @@ class InscriptionBidTab(QWidget):
             from app.services.inscription_bid import my_inscription_bids
 
             try:  # the fee market moves: fresh estimates with each reading
-                self.fee.set_estimates(await fee_estimates(ctx))
+                estimates: dict[int, float] | None = await fee_estimates(ctx)
             except NetError:  # none now: the picker offers a custom rate
-                self.fee.set_estimates(None)
+                estimates = None
+            if estimates != self._estimates or self.bids is None:
+                # Refilled only when they changed: an open list is not closed every tick.
+                self._estimates = estimates
+                self.fee.set_estimates(estimates)
             self.bids = await my_inscription_bids(ctx)
         except NotReadyError as exc:
             self.list_hint.setText(exc.user_message)
