@@ -1,6 +1,7 @@
 """Our live ANYONECANPAY signatures, kept against the chain and checked before review.
 
     await forget_spent_signatures(ctx, sample=16) # entries whose input the chain shows spent
+    await live_signatures(ctx)                    # what the ledger holds now (None: no ledger)
     await refuse_live_collisions(ctx, plans)      # at review: the first colliding plan refused
 
 `app.wallet.acp_ledger` records each signature when it is made (and refuses a collision then,
@@ -54,6 +55,13 @@ async def forget_spent_signatures(ctx: ServiceContext, sample: int | None = None
     if sample is not None and len(outpoints) > sample:
         outpoints = random.sample(outpoints, sample)
     return await _forget_spent(ctx, ledger, outpoints)
+
+
+async def live_signatures(ctx: ServiceContext) -> tuple[AcpSignature, ...] | None:
+    """The ledger's live entries, read in the executor; None when no ledger is open. Raises
+    `ServiceError` when it cannot be read."""
+    ledger = ctx.acp_ledger
+    return None if ledger is None else await ctx.run_cpu(_live, ledger)
 
 
 async def refuse_live_collisions(ctx: ServiceContext, plans: Sequence[PsbtPlan]) -> None:

@@ -17,6 +17,7 @@ nothing is submitted unless every item is signed (one `POST /list/secure` for al
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -80,6 +81,17 @@ class ListingItem:
         what = f"inscription {self.inscription_id}" if self.inscription_id else "runes"
         where = "" if self.inscription_id else f" on {self.runes_output}"
         return f"List {what}{where} for {sats(self.price)}"
+
+
+# What `ListingItem.label` ends with: the ledger of signatures keeps the label, not the price.
+_LABEL_PRICE = re.compile(r"^List .* for ([0-9][0-9,]*) sats$")
+
+
+def listing_price_of(label: str) -> int | None:
+    """The price a listing's label names (as `ListingItem.label` writes it); None for any
+    other label (another kind of signature, or one recorded without a label)."""
+    found = _LABEL_PRICE.match(label)
+    return None if found is None else int(found.group(1).replace(",", ""))
 
 
 @dataclass(frozen=True)

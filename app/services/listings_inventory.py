@@ -4,7 +4,10 @@
   ordinals address holds, as ord reports them (with each inscription's collection and whether
   it is a TAP token transfer, which cannot be a secure listing);
 - `my_listings(ctx)`: the seller's secure listings with their state, or None when the service
-  does not offer that list (`GET /listings?sellerOrdAddress=` is beyond the spec).
+  does not offer that list (`GET /listings?sellerOrdAddress=` is beyond the spec);
+- `signed_outputs(ctx)`: the outputs that carry a live listing signature of ours, from our own
+  ledger (`acp_signatures`), whatever the service says: such a signature lets anyone buy what
+  the output holds at its price until the output is spent.
 """
 
 from __future__ import annotations
@@ -13,10 +16,18 @@ import asyncio
 from dataclasses import dataclass
 
 from app.net.marketplace_states import SellerListing
+from app.services.acp_signatures import live_signatures
 from app.services.context import ServiceContext
-from app.services.listings import ListingItem
+from app.services.listings import ListingItem, listing_price_of
 
-__all__ = ["HeldItem", "SellerListing", "held_items", "my_listings"]
+__all__ = [
+    "HeldItem",
+    "SellerListing",
+    "SignedOutput",
+    "held_items",
+    "my_listings",
+    "signed_outputs",
+]
 
 
 @dataclass(frozen=True)
@@ -77,3 +88,35 @@ async def held_items(ctx: ServiceContext) -> list[HeldItem]:
 async def my_listings(ctx: ServiceContext) -> list[SellerListing] | None:
     """The listings of our ordinals address with their state; None when not offered."""
     return await ctx.clients.marketplace.get_seller_listings(ctx.ordinals_address)
+
+
+@dataclass(frozen=True)
+class SignedOutput:
+    """Our live ANYONECANPAY signatures on one output, as the ledger records them: each lets
+    anyone holding it buy what the output carries at its price until the output moves."""
+
+    outpoint: str
+    prices: tuple[int | None, ...]  # one per signature; None where its label names no price
+
+    @property
+    def lowest_price(self) -> int | None:
+        """The price a buyer would choose (None when no signature names one)."""
+        known = [p for p in self.prices if p is not None]
+        return min(known) if known else None
+
+
+async def signed_outputs(ctx: ServiceContext) -> dict[str, SignedOutput] | None:
+    """Each output with a live signature of ours, by outpoint (the ledger read off the event
+    loop); None when no ledger is open. An entry whose coin our own recorded move spends (an
+    ended listing) no longer counts. Raises `ServiceError` when the ledger cannot be read."""
+    live = await live_signatures(ctx)
+    if live is None:
+        return None
+    prices: dict[str, list[int | None]] = {}
+    for sig in live:
+        if not sig.spent_by:
+            prices.setdefault(sig.outpoint, []).append(listing_price_of(sig.label))
+    return {
+        outpoint: SignedOutput(outpoint, tuple(sorted(p, key=lambda x: (x is None, x or 0))))
+        for outpoint, p in prices.items()
+    }
