@@ -3,7 +3,9 @@ item is marked with its listing (or "Not listed"); listing a listed item again a
 sends nothing, "List it again" replaces the listing at the new price); End listing reviews the
 move of the item back to the ordinals address in the one review dialog, signs and sends it, and
 the listing is gone. A service that gives no list of our listings marks every item "Unknown",
-never "Not listed"."""
+never "Not listed", until we sign a listing of one: our own record of that signature marks it
+"Signed at …", and listing it again asks first. A listing replaced at a new price is still
+marked with the old signature's price, which stays valid until the item moves."""
 
 from __future__ import annotations
 
@@ -109,7 +111,9 @@ def test_marks_relist_question_and_end_listing(
     click(qtbot, tab.sign_button)
     click(qtbot, wait_new_dialog(qtbot, app, RelistDialog, before).yes_button)
     sign_in_review(qtbot, app, tab, before)
-    assert mark(tab, item) == strings.LISTINGS_LISTED_AT.format(price=f"{SECOND:,} sats")
+    # ... but the first signature stays valid until the item moves: the row says so.
+    listed_second = strings.LISTINGS_LISTED_AT.format(price=f"{SECOND:,} sats")
+    assert mark(tab, item) == f"{listed_second} · also signed at {FIRST:,} sats"
     states = sorted((m.price, m.state) for m in tab.mine or [])
     assert states == [(FIRST, "replaced"), (SECOND, "active")]
 
@@ -147,13 +151,14 @@ def test_marks_relist_question_and_end_listing(
     assert status["confirmed"] is True
 
 
-def test_a_service_without_a_list_of_listings_marks_items_unknown(
+def test_without_a_list_of_listings_items_are_unknown_until_signed_by_us(
     qtbot: QtBot,
     qloop: asyncio.AbstractEventLoop,
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
     sandbox: SandboxProcess,
     proxy: FaultProxy,
+    gui_thread: GuiThreadWatch,
 ) -> None:
     proxy.add_fault(Fault.reply("GET", "/v1/listings", 404, {"error": "Not Found"}, times=None))
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop, proxy.url)
@@ -164,6 +169,28 @@ def test_a_service_without_a_list_of_listings_marks_items_unknown(
     assert tip == strings.LISTINGS_LISTED_UNKNOWN_TIP
     assert tab.mine_hint.text() == strings.LISTINGS_MINE_UNAVAILABLE
     assert not tab.end_button.isEnabled()
+
+    # Listed through the tab: the service still gives no list, but our own record of the
+    # signature marks the item, and listing it again asks first.
+    app = funded.app
+    gui_thread.start()
+    list_at(qtbot, app, tab, item, FIRST)
+    before = len(app.dialogs)
+    click(qtbot, tab.sign_button)
+    sign_in_review(qtbot, app, tab, before)
+    assert mark(tab, item) == f"Signed at {FIRST:,} sats"
+    tip = tab.items_model.index(tab.row_of(item), LISTED).data(3)
+    assert strings.LISTINGS_LISTED_UNKNOWN_TIP in tip
+    assert "anyone holding this signature can buy it at that price until the item moves" in tip
+    list_at(qtbot, app, tab, item, SECOND)
+    before = len(app.dialogs)
+    click(qtbot, tab.sign_button)
+    question = wait_new_dialog(qtbot, app, RelistDialog, before)
+    assert question.head.text().endswith(f"carries your listing signature at {FIRST:,} sats.")
+    click(qtbot, question.no_button)
+    qtbot.waitUntil(lambda: tab.status.text() == strings.RELIST_CANCELLED)
+    assert not any(isinstance(d, PsbtReviewDialog) for d in app.dialogs[before:])
+    gui_thread.assert_not_blocked()
 
 
 def test_a_watch_only_profile_is_told_where_to_end_a_listing(

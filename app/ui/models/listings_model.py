@@ -1,5 +1,6 @@
 """The Listings tab's table of held items: a check box to select each, whether it is listed
-(the service's word: at what price, or unknown), and an editable price."""
+(the service's word: at what price, or unknown; and a live signature of ours on it, whatever
+the service says, in the warning colour), and an editable price."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ class HeldItemsModel(QAbstractTableModel):
         self.selection_changed.emit()
 
     def set_marks(self, marks: dict[str, ListingMark]) -> None:
-        """Whether each item is listed (by its key), as the service last said."""
+        """Whether each item is listed (by its key), as the service and the ledger last said."""
         self.marks = dict(marks)
         self._changed_column(LISTED)
 
@@ -106,8 +107,7 @@ class HeldItemsModel(QAbstractTableModel):
         if column == LISTED and role == Qt.ItemDataRole.ToolTipRole:
             return self.mark(index.row()).tip
         if column == LISTED and role == Qt.ItemDataRole.ForegroundRole:
-            mark = self.mark(index.row())
-            color = "ok" if mark.listing is not None else None if mark.known else "muted"
+            color = _mark_color(self.mark(index.row()))
             return None if color is None else QBrush(QColor(ThemeState.colors[color]))
         if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             return None
@@ -140,6 +140,15 @@ class HeldItemsModel(QAbstractTableModel):
         self.dataChanged.emit(index, index)
         self.selection_changed.emit()
         return True
+
+
+def _mark_color(mark: ListingMark) -> str | None:
+    """A signature the service does not list is a warning (anyone holding it can buy)."""
+    if mark.listing is not None:
+        return "warning" if mark.other_signed_prices else "ok"
+    if mark.signed is not None:
+        return "warning"
+    return None if mark.known else "muted"
 
 
 def _state(checked: bool) -> Qt.CheckState:

@@ -19,6 +19,26 @@ LISTINGS_LISTED_UNKNOWN_TIP: Final = (
 )
 LISTINGS_LISTED_UNREAD_TIP: Final = "Your listings could not be read: {reason}"
 LISTINGS_MINE_UNREAD: Final = "Your listings could not be read: {reason}"
+# ... and from the record of our own live listing signatures, whatever the service says
+LISTINGS_SIGNED_AT: Final = "Signed at {price}"
+LISTINGS_SIGNED_NO_PRICE: Final = "an unrecorded price"
+LISTINGS_SIGNED_NOT_LISTED: Final = "{signed} · service: not listed"
+LISTINGS_LISTED_SIGNED_TOO: Final = "{listed} · also signed at {price}"
+LISTINGS_SIGNED_TIP: Final = (
+    "You signed a listing of this item at {prices}: anyone holding this signature can buy it "
+    "at that price until the item moves; End listing moves it."
+)
+LISTINGS_SIGNED_DISAGREE_TIP: Final = (
+    "The service says it is not listed, but that does not end the signature: only moving the "
+    "item does."
+)
+LISTINGS_LISTED_UNSIGNED_TIP: Final = (
+    "No live signature of this listing is recorded on this computer: it was signed elsewhere."
+)
+LISTINGS_LEDGER_UNREAD_TIP: Final = (
+    "Your record of listing signatures could not be read ({reason}), so a signature the "
+    "service does not list cannot be shown."
+)
 
 # -- relisting a listed item -----------------------------------------------------------------
 RELIST_TITLE: Final = "List again?"
@@ -28,6 +48,8 @@ RELIST_MANY: Final = Counted(
     "{count} of the selected items are listed already:",
 )
 RELIST_LINE: Final = "{item} — listed at {price}"
+RELIST_ONE_SIGNED: Final = "{item} carries your listing signature at {price}."
+RELIST_LINE_SIGNED: Final = "{item} — signed at {price}"
 RELIST_EXPLAIN: Final = (
     "A new listing replaces the current one: the service ends it as “Replaced” and lists the "
     "item at the new price. But the signature you gave for the current listing stays valid "

@@ -1,11 +1,12 @@
 """How the Listings tab words what it lists and checks: the kind of a held item, whether a
 batch can go in one request (explained before anything is sent), and whether each held item is
-listed (its mark: listed at a price, not listed, or unknown when the service gives no list).
+listed (its mark: listed at a price, not listed, or unknown when the service gives no list; and,
+from our own ledger, signed at a price whatever the service says).
 The items and the user's listings themselves come from `app.services.listings_inventory`."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -13,7 +14,7 @@ from app.ui import strings
 from app.ui.models.review_model import short
 
 if TYPE_CHECKING:
-    from app.services.listings_inventory import HeldItem, SellerListing
+    from app.services.listings_inventory import HeldItem, SellerListing, SignedOutput
 
 MAX_PER_REQUEST = 100  # app.core.limits.MAX_LISTINGS_PER_BULK_REQUEST (checked in a test)
 
@@ -43,24 +44,65 @@ def batch_problem(items: Sequence[HeldItem], prices: Sequence[int | None]) -> st
 
 @dataclass(frozen=True)
 class ListingMark:
-    """Whether a held item is listed, as the service says: `listing` is its active listing
-    (None: not listed); `known` is False when the service gave no list of our listings (or it
-    could not be read, `reason`), so "not listed" cannot be told."""
+    """Whether a held item is listed, from two sources: the service's list (`listing` is its
+    active listing, None: not listed; `known` is False when the service gave no list or it
+    could not be read, `reason`) and our own ledger of live signatures (`signed`: those on the
+    item's output; `ledger_read` False when the ledger could not be read, `ledger_reason`).
+    A live signature sells the item at its price until it moves, whatever the service says,
+    so it is shown even when the service says "not listed" or gives no list."""
 
     known: bool
     listing: SellerListing | None = None
     reason: str = ""
+    signed: SignedOutput | None = None
+    ledger_read: bool = True
+    ledger_reason: str = ""
+
+    @property
+    def signed_price(self) -> int | None:
+        return None if self.signed is None else self.signed.lowest_price
+
+    @property
+    def other_signed_prices(self) -> list[int]:
+        """Prices of live signatures other than the service's listing price."""
+        listed = None if self.listing is None else self.listing.price
+        prices = () if self.signed is None else self.signed.prices
+        return sorted({p for p in prices if p is not None and p != listed})
+
+    @property
+    def relist_price(self) -> int | None:
+        """The price a relist question names: the service's listing, else our signature's."""
+        return self.listing.price if self.listing is not None else self.signed_price
+
+    @property
+    def asks_before_relisting(self) -> bool:
+        """Listed by the service's word, or carrying a live signature of ours."""
+        return self.listing is not None or self.signed is not None
 
     @property
     def text(self) -> str:
+        if self.signed is not None and self.listing is None:
+            signed = _signed_text(self.signed_price)
+            if self.known:  # the service says not listed: the two disagree
+                return strings.LISTINGS_SIGNED_NOT_LISTED.format(signed=signed)
+            return signed
         if not self.known:
             return strings.LISTINGS_LISTED_UNKNOWN
         if self.listing is None:
             return strings.LISTINGS_NOT_LISTED
-        return strings.LISTINGS_LISTED_AT.format(price=price_text(self.listing.price))
+        listed = strings.LISTINGS_LISTED_AT.format(price=price_text(self.listing.price))
+        others = self.other_signed_prices
+        if others:
+            return strings.LISTINGS_LISTED_SIGNED_TOO.format(
+                listed=listed, price=price_text(others[0])
+            )
+        return listed
 
     @property
     def tip(self) -> str:
+        return "\n\n".join(t for t in (self._service_tip(), self._ledger_tip()) if t)
+
+    def _service_tip(self) -> str:
         if not self.known:
             if self.reason:
                 return strings.LISTINGS_LISTED_UNREAD_TIP.format(reason=self.reason)
@@ -70,6 +112,27 @@ class ListingMark:
         return strings.LISTINGS_LISTED_TIP.format(
             price=price_text(self.listing.price), listing=self.listing.listing_id
         )
+
+    def _ledger_tip(self) -> str:
+        if not self.ledger_read:
+            return strings.LISTINGS_LEDGER_UNREAD_TIP.format(reason=self.ledger_reason)
+        if self.signed is not None:
+            prices = [price_text(p) for p in self.signed.prices if p is not None]
+            tip = strings.LISTINGS_SIGNED_TIP.format(
+                prices=", ".join(prices) or strings.LISTINGS_SIGNED_NO_PRICE
+            )
+            if self.known and self.listing is None:
+                tip += " " + strings.LISTINGS_SIGNED_DISAGREE_TIP
+            return tip
+        if self.listing is not None:  # listed, yet no signature of it recorded here
+            return strings.LISTINGS_LISTED_UNSIGNED_TIP
+        return ""
+
+
+def _signed_text(price: int | None) -> str:
+    if price is None:
+        return strings.LISTINGS_SIGNED_AT.format(price=strings.LISTINGS_SIGNED_NO_PRICE)
+    return strings.LISTINGS_SIGNED_AT.format(price=price_text(price))
 
 
 def price_text(price: int | None) -> str:
@@ -82,12 +145,28 @@ def active_listing(item_key: str, mine: Sequence[SellerListing]) -> SellerListin
 
 
 def marks_for(
-    items: Sequence[HeldItem], mine: Sequence[SellerListing] | None, reason: str = ""
+    items: Sequence[HeldItem],
+    mine: Sequence[SellerListing] | None,
+    reason: str = "",
+    signed: Mapping[str, SignedOutput] | None = None,
+    ledger_reason: str = "",
 ) -> dict[str, ListingMark]:
-    """Each held item's mark, by its key; all unknown when `mine` is None."""
-    if mine is None:
-        return {i.key: ListingMark(False, reason=reason) for i in items}
-    return {i.key: ListingMark(True, active_listing(i.key, mine)) for i in items}
+    """Each held item's mark, by its key: the service's word (unknown for all when `mine` is
+    None) and our live signatures on its output (`signed`, by outpoint; None with
+    `ledger_reason` when the ledger could not be read, None alone when there is none)."""
+    ledger_read = not ledger_reason
+    found = signed or {}
+    return {
+        i.key: ListingMark(
+            mine is not None,
+            None if mine is None else active_listing(i.key, mine),
+            "" if mine is not None else reason,
+            found.get(i.outpoint),
+            ledger_read,
+            ledger_reason,
+        )
+        for i in items
+    }
 
 
 def item_name(item: HeldItem) -> str:

@@ -1,4 +1,5 @@
-"""The question before listing items that are listed already: which ones and at what price,
+"""The question before listing items that are listed already (by the service's word, or carrying
+a live listing signature of ours whatever the service says): which ones and at what price,
 what a new listing does (the service replaces the current one), and what it does not (the old
 signature stays valid until the item moves; End listing moves it). Enter keeps them as they
 are: relisting takes a deliberate click."""
@@ -20,26 +21,25 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui import strings
-from app.ui.tabs.listings_items import item_name, price_text
+from app.ui.tabs.listings_items import ListingMark, item_name, price_text
 from app.ui.widgets import make_default
 
 if TYPE_CHECKING:
-    from app.services.listings_inventory import HeldItem, SellerListing
+    from app.services.listings_inventory import HeldItem
 
 
 class RelistDialog(QDialog):
     def __init__(
-        self, listed: Sequence[tuple[HeldItem, SellerListing]], parent: QWidget | None = None
+        self, listed: Sequence[tuple[HeldItem, ListingMark]], parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(strings.RELIST_TITLE)
         count = len(listed)
         if count == 1:
-            ((item, listing),) = listed
+            ((item, mark),) = listed
             name = item_name(item)
-            head = strings.RELIST_ONE.format(
-                item=name[:1].upper() + name[1:], price=price_text(listing.price)
-            )
+            one = strings.RELIST_ONE if mark.listing is not None else strings.RELIST_ONE_SIGNED
+            head = one.format(item=name[:1].upper() + name[1:], price=price_text(mark.relist_price))
         else:
             head = strings.counted(strings.RELIST_MANY, count)
         self.head = QLabel(head)
@@ -47,7 +47,9 @@ class RelistDialog(QDialog):
         self.list = QListWidget()
         self.list.addItems(
             [
-                strings.RELIST_LINE.format(item=item_name(i), price=price_text(m.price))
+                (
+                    strings.RELIST_LINE if m.listing is not None else strings.RELIST_LINE_SIGNED
+                ).format(item=item_name(i), price=price_text(m.relist_price))
                 for i, m in listed
             ]
         )

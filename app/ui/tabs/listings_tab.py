@@ -1,5 +1,6 @@
 """Secure listings: pick inscriptions or runes the ordinals address holds (each marked listed at
-its price, not listed, or unknown when the service gives no list), price each (or all at once),
+its price, not listed, or unknown when the service gives no list, and signed at a price when our
+own ledger holds a live signature on it, whatever the service says), price each (or all at once),
 then review every PSBT in one table -> sign with a cancellable progress bar -> submit; or export
 them for an offline signer and import the signed files later. Items listed already are named
 first, with what a new listing does (`listings_relist`). Below, the user's listings with their
@@ -35,12 +36,7 @@ from app.ui.models.review_model import SIZE_FROM_ROWS, Cell, RowsModel, short
 from app.ui.profile_session import NotReadyError, failure_text, profile_session
 from app.ui.state.market_watch import MarketWatch
 from app.ui.tabs.listings_flow import ListingsFlow
-from app.ui.tabs.listings_items import (
-    MAX_PER_REQUEST,
-    active_listing,
-    batch_problem,
-    marks_for,
-)
+from app.ui.tabs.listings_items import MAX_PER_REQUEST, batch_problem, marks_for
 from app.ui.tabs.listings_relist import RelistDialog
 from app.ui.theme import ThemeState
 from app.ui.widgets import message_label, set_message
@@ -50,7 +46,7 @@ from app.ui.widgets.progress_panel import ProgressPanel
 
 if TYPE_CHECKING:
     from app.services.context import ServiceContext
-    from app.services.listings_inventory import HeldItem, SellerListing
+    from app.services.listings_inventory import HeldItem, SellerListing, SignedOutput
     from app.ui.context import AppContext
     from app.ui.controller import AppController
 
@@ -267,8 +263,11 @@ class ListingsTab(QWidget):
             ctx = await public_context(self._context)  # the services modules loaded first
             from app.services.listings_inventory import held_items
 
-            held, (mine, unread), estimates = await asyncio.gather(
-                held_items(ctx), self._read_mine(ctx), self._fee_estimates(ctx)
+            held, (mine, unread), (signed, unsigned), estimates = await asyncio.gather(
+                held_items(ctx),
+                self._read_mine(ctx),
+                self._read_signed(ctx),
+                self._fee_estimates(ctx),
             )
         except NotReadyError as exc:
             if this == self._refreshes:
@@ -287,7 +286,7 @@ class ListingsTab(QWidget):
             mine = sorted(mine, key=lambda m: m.state != "active")
         self.held, self.mine = held, mine
         self.items_model.set_items(held)
-        self.items_model.set_marks(marks_for(held, mine, unread))
+        self.items_model.set_marks(marks_for(held, mine, unread, signed, unsigned))
         self.end_fee.set_estimates(estimates)
         hint = strings.LISTINGS_HELD_BY.format(address=ctx.ordinals_address)
         self.held_hint.setText(hint if held else strings.LISTINGS_NONE_HELD)
@@ -302,6 +301,16 @@ class ListingsTab(QWidget):
         try:
             return await my_listings(ctx), ""
         except Exception as exc:  # the service's list is beyond the spec: never fatal here
+            return None, failure_text(exc)
+
+    async def _read_signed(self, ctx: ServiceContext) -> tuple[dict[str, SignedOutput] | None, str]:
+        """Our live listing signatures by output (the ledger, read in the executor), or None
+        and why not: the marks then say the ledger could not be read."""
+        from app.services.listings_inventory import signed_outputs
+
+        try:
+            return await signed_outputs(ctx), ""
+        except Exception as exc:  # the marks fall back to the service's word, saying so
             return None, failure_text(exc)
 
     async def _fee_estimates(self, ctx: ServiceContext) -> dict[int, float] | None:
@@ -371,10 +380,10 @@ class ListingsTab(QWidget):
             self.refresh()
 
     async def relisting_confirmed(self, items: list[HeldItem]) -> bool:
-        """True unless some items are listed already and the user keeps them as they are."""
-        listed = [
-            (i, m) for i in items if (m := active_listing(i.key, self.mine or [])) is not None
-        ]
+        """True unless some items are listed already (the service's word, or a live signature
+        of ours on the item's output) and the user keeps them as they are."""
+        marks = self.items_model.marks
+        listed = [(i, m) for i in items if (m := marks.get(i.key)) and m.asks_before_relisting]
         if not listed:
             return True
         if await self._controller.show_dialog(RelistDialog(listed, self)):
