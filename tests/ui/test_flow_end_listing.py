@@ -4,8 +4,9 @@ sends nothing, "List it again" replaces the listing at the new price); End listi
 move of the item back to the ordinals address in the one review dialog, signs and sends it, and
 the listing is gone. A service that gives no list of our listings marks every item "Unknown",
 never "Not listed", until we sign a listing of one: our own record of that signature marks it
-"Signed at …", and listing it again asks first. A listing replaced at a new price is still
-marked with the old signature's price, which stays valid until the item moves."""
+"Signed at …", listing it again asks first, and End listing ends it from the ticked item. A
+listing replaced at a new price is still marked with the old signature's price, which stays
+valid until the item moves."""
 
 from __future__ import annotations
 
@@ -190,6 +191,23 @@ def test_without_a_list_of_listings_items_are_unknown_until_signed_by_us(
     click(qtbot, question.no_button)
     qtbot.waitUntil(lambda: tab.status.text() == strings.RELIST_CANCELLED)
     assert not any(isinstance(d, PsbtReviewDialog) for d in app.dialogs[before:])
+
+    # End listing from the ticked item (no list to pick its listing from): once moved, the
+    # signature is dead and the mark is the service's "Unknown" again.
+    assert tab.end_button.isEnabled(), tab.end_hint.text()
+    before = len(app.dialogs)
+    click(qtbot, tab.end_button)
+    dialog = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
+    assert f"listing at {FIRST:,} sats" in dialog.notes_label.text()
+    assert dialog.sign_button is not None
+    with qtbot.waitSignal(tab.refreshed, timeout=60_000):
+        click(qtbot, dialog.sign_button)
+        qtbot.waitUntil(lambda: not tab.flow.busy, timeout=60_000)
+    assert tab.status.text().startswith("Sent "), tab.status.text()
+    assert mark(tab, item) == strings.LISTINGS_LISTED_UNKNOWN
+    tab.items_model.check_all(False)
+    assert not tab.end_button.isEnabled()
+    assert tab.end_hint.text() == strings.END_LISTING_PICK
     gui_thread.assert_not_blocked()
 
 

@@ -69,7 +69,10 @@ END_LISTING_TIP: Final = (
     "move confirms."
 )
 END_LISTING_FEE: Final = "Fee to end a listing:"
-END_LISTING_PICK: Final = "Select an active listing of an item you hold to end it."
+END_LISTING_PICK: Final = (
+    "Select an active listing of an item you hold, or tick one item marked “Signed at …”, to "
+    "end it."
+)
 END_LISTING_NOT_HELD: Final = (
     "This listing's item is not among the items your ordinals address holds: refresh the list."
 )

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from app.services.context import ServiceContext
     from app.services.end_listing import EndListingDone, EndListingPlan
     from app.services.listings import ListingPlan, ListingsDone
-    from app.services.listings_inventory import HeldItem, SellerListing
+    from app.services.listings_inventory import HeldItem
     from app.services.offline import ImportedItem
     from app.services.offline_manifest import Manifest
     from app.ui.context import AppContext
@@ -172,7 +172,8 @@ class ListingsFlow:
         if count is not None:
             self._tab.show_status(strings.counted(strings.LISTINGS_DONE, count), "ok")
 
-    async def end_listing(self, item: HeldItem, listing: SellerListing, rate: Fraction) -> None:
+    async def end_listing(self, item: HeldItem, price: int | None, rate: Fraction) -> None:
+        """Move `item` (listed, or signed by us, at `price`) back to the ordinals address."""
         from app.services.end_listing import execute_end_listing, prepare_end_listing
         from app.services.psbt_flow import accept_fee
 
@@ -191,7 +192,7 @@ class ListingsFlow:
                 strings.END_LISTING_NOTE.format(
                     item=what[:1].upper() + what[1:],
                     address=plan.psbt.review.outputs[0].address or "",
-                    price=price_text(listing.price),
+                    price=price_text(price),
                 )
             ]
 

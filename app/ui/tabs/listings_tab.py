@@ -4,7 +4,8 @@ own ledger holds a live signature on it, whatever the service says), price each 
 then review every PSBT in one table -> sign with a cancellable progress bar -> submit; or export
 them for an offline signer and import the signed files later. Items listed already are named
 first, with what a new listing does (`listings_relist`). Below, the user's listings with their
-state, and End listing: the item moved back to the ordinals address, through the PSBT runner."""
+state, and End listing (of the listing selected there, or of the one ticked item signed by us):
+the item moved back to the ordinals address, through the PSBT runner."""
 
 from __future__ import annotations
 
@@ -405,16 +406,28 @@ class ListingsTab(QWidget):
     def held_item_of(self, listing: SellerListing) -> HeldItem | None:
         return next((i for i in self.held or [] if i.key == listing.item), None)
 
+    def end_target(self) -> tuple[HeldItem, int | None] | None:
+        """What End listing would end, and at what price it is listed: the item of the active
+        listing selected in Your listings, else the one ticked held item that carries a live
+        signature of ours (the service need not list it: the signature sells it all the same)."""
+        listing = self.selected_listing()
+        if listing is not None and listing.state == "active":
+            item = self.held_item_of(listing)
+            return None if item is None else (item, listing.price)
+        ticked = [i for i, _ in self.items_model.selected()]
+        mark = self.items_model.marks.get(ticked[0].key) if len(ticked) == 1 else None
+        if mark is not None and mark.signed is not None:
+            return ticked[0], mark.signed_price
+        return None
+
     def _end_problem(self) -> str:
         """Why End listing cannot run now ("" when it can)."""
         listing = self.selected_listing()
         if self._context.watch_only:
             return strings.END_LISTING_WATCH_ONLY
-        if listing is None or listing.state != "active":
-            return strings.END_LISTING_PICK
-        if self.held_item_of(listing) is None:
+        if listing is not None and listing.state == "active" and not self.held_item_of(listing):
             return strings.END_LISTING_NOT_HELD
-        return ""
+        return "" if self.end_target() is not None else strings.END_LISTING_PICK
 
     def _mine_selection_changed(self, *_: object) -> None:
         listing = self.selected_listing()
@@ -425,13 +438,12 @@ class ListingsTab(QWidget):
 
     @async_slot()
     async def end_selected(self) -> None:
-        listing = self.selected_listing()
-        if listing is None or self._end_problem():
+        target = self.end_target()
+        if target is None or self._end_problem():
             return
-        item = self.held_item_of(listing)
-        if item is not None:
-            await self.flow.end_listing(item, listing, self.end_fee.rate())
-            self.refresh()
+        item, price = target
+        await self.flow.end_listing(item, price, self.end_fee.rate())
+        self.refresh()
 
     # A folder chosen by the user (tests monkeypatch it on the class).
     ask_folder = staticmethod(ask_folder)
