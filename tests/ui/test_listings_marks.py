@@ -86,5 +86,8 @@ def test_a_signature_without_a_price_and_an_unreadable_ledger() -> None:
     unread = marks_for(HELD, [], "", None, "the file is not JSON")[INSCRIPTION]
     assert unread.text == strings.LISTINGS_NOT_LISTED
     assert "could not be read (the file is not JSON)" in unread.tip
-    no_ledger = marks_for(HELD, [], "", None)[INSCRIPTION]  # watch-only: no ledger at all
-    assert no_ledger.tip == strings.LISTINGS_NOT_LISTED_TIP
+    # watch-only: no ledger at all, so nothing is said about signatures
+    no_ledger = marks_for(HELD, [listing(2, "active", inscription=INSCRIPTION)], "", None)
+    assert no_ledger[INSCRIPTION].tip.startswith("Listed at 20,000 sats (listing L2)")
+    assert strings.LISTINGS_LISTED_UNSIGNED_TIP not in no_ledger[INSCRIPTION].tip
+    assert no_ledger[RUNES_AT].tip == strings.LISTINGS_NOT_LISTED_TIP

@@ -47,7 +47,8 @@ class ListingMark:
     """Whether a held item is listed, from two sources: the service's list (`listing` is its
     active listing, None: not listed; `known` is False when the service gave no list or it
     could not be read, `reason`) and our own ledger of live signatures (`signed`: those on the
-    item's output; `ledger_read` False when the ledger could not be read, `ledger_reason`).
+    item's output; `ledger_read` False when there is no ledger, as for a watch-only profile,
+    or it could not be read, `ledger_reason`).
     A live signature sells the item at its price until it moves, whatever the service says,
     so it is shown even when the service says "not listed" or gives no list."""
 
@@ -55,7 +56,7 @@ class ListingMark:
     listing: SellerListing | None = None
     reason: str = ""
     signed: SignedOutput | None = None
-    ledger_read: bool = True
+    ledger_read: bool = False
     ledger_reason: str = ""
 
     @property
@@ -114,7 +115,7 @@ class ListingMark:
         )
 
     def _ledger_tip(self) -> str:
-        if not self.ledger_read:
+        if self.ledger_reason:
             return strings.LISTINGS_LEDGER_UNREAD_TIP.format(reason=self.ledger_reason)
         if self.signed is not None:
             prices = [price_text(p) for p in self.signed.prices if p is not None]
@@ -124,7 +125,7 @@ class ListingMark:
             if self.known and self.listing is None:
                 tip += " " + strings.LISTINGS_SIGNED_DISAGREE_TIP
             return tip
-        if self.listing is not None:  # listed, yet no signature of it recorded here
+        if self.listing is not None and self.ledger_read:  # listed, yet not signed here
             return strings.LISTINGS_LISTED_UNSIGNED_TIP
         return ""
 
@@ -154,7 +155,7 @@ def marks_for(
     """Each held item's mark, by its key: the service's word (unknown for all when `mine` is
     None) and our live signatures on its output (`signed`, by outpoint; None with
     `ledger_reason` when the ledger could not be read, None alone when there is none)."""
-    ledger_read = not ledger_reason
+    ledger_read = signed is not None
     found = signed or {}
     return {
         i.key: ListingMark(
