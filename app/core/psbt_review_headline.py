@@ -84,6 +84,17 @@ def listed_price(review: Review) -> int:
     return sum(o.value for o in review.outputs if o.is_ours)
 
 
+def sats_given(review: Review) -> int | None:
+    """Sats of our inputs: for a listing, the postage that leaves with the item (None when
+    an input's amount is unknown)."""
+    values = [i.value for i in review.inputs if i.is_ours]
+    return None if None in values else sum(v for v in values if v is not None)
+
+
+def gives_items(review: Review) -> bool:
+    return bool(review.summary.inscriptions_given or review.summary.runes_given)
+
+
 def _secure_listing(review: Review) -> str:
     return (
         f"Lists {_item_names(review)} for {sats(listed_price(review))}: once it is bought, "
@@ -121,11 +132,13 @@ class Totals:
     fees: int | None  # network fees we pay (a listing's is 0: the buyer pays it)
     listed: int  # what listings pay once bought
     items_given: int
+    postage_given: int | None  # sats of our inputs that leave with the items given
 
 
 def totals(reviews: Sequence[Review]) -> Totals:
     gives = [r.summary.you_give for r in reviews]
     fees = [r.fee for r in reviews]
+    postages = [sats_given(r) for r in reviews if gives_items(r)]
     return Totals(
         count=len(reviews),
         you_give=None if None in gives else sum(g for g in gives if g is not None),
@@ -134,6 +147,7 @@ def totals(reviews: Sequence[Review]) -> Totals:
         items_given=sum(
             len(r.summary.inscriptions_given) + len(r.summary.runes_given) for r in reviews
         ),
+        postage_given=None if None in postages else sum(p or 0 for p in postages),
     )
 
 
@@ -141,9 +155,10 @@ def bulk_headline(reviews: Sequence[Review], flow: str) -> str:
     """The headline of several transactions of one flow, their figures added up."""
     total = totals(reviews)
     if flow == Flow.SECURE_LISTING:
+        # The flow's note already says "You list N items for X"; this says what it means.
         return (
-            f"Lists {total.items_given:,} items for {sats(total.listed)} in all: once they are "
-            "bought, your payment address receives that; until then nothing moves."
+            f"Once bought, your payment address receives {sats(total.listed)} for the "
+            f"{total.items_given:,} items; until then nothing moves."
         )
     fees = "unknown" if total.fees is None else sats(total.fees)
     if total.you_give is None:

@@ -9,15 +9,15 @@ import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QRect
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QPoint, QRect
+from PySide6.QtWidgets import QApplication, QScrollArea, QTableView, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.core.psbt_review import Review
 from app.core.signing_policy import Verdict
 from app.services.psbt_files import load_psbt_file
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog, first_size
-from app.ui.dialogs.psbt_review_table import visible_rows
+from app.ui.dialogs.psbt_review_table import ROWS_SHOWN, visible_rows
 from app.wallet.psbt_io import psbt_to_base64
 from tests.support.psbt_scenarios import SCENARIOS
 
@@ -132,18 +132,56 @@ def test_a_refusal_without_its_psbt_says_there_is_nothing_to_export(qtbot: QtBot
     assert "no PSBT" in dialog.export_button.toolTip()
 
 
-def test_the_first_size_fits_1024x700_and_shows_five_rows(qtbot: QtBot) -> None:
+def _fully_shown(widget: QWidget, area: QScrollArea) -> bool:
+    """`widget` is drawn whole inside `area`'s viewport (not clipped, nothing to scroll to)."""
+    viewport = area.viewport()
+    top_left = widget.mapTo(viewport, QPoint(0, 0))
+    shown = QRect(top_left, widget.size())
+    return widget.isVisible() and viewport.rect().contains(shown)
+
+
+def _shows_its_rows(view: QTableView) -> bool:
+    """`view` shows every row up to ROWS_SHOWN whole, and no more blank room than a row."""
+    count = view.model().rowCount()
+    if visible_rows(view) < min(count, ROWS_SHOWN):
+        return False
+    rows = view.verticalHeader()
+    drawn = sum(rows.sectionSize(r) for r in range(count))
+    return count > ROWS_SHOWN or view.viewport().height() <= drawn + rows.defaultSectionSize()
+
+
+def test_the_first_size_fits_1024x700_and_shows_the_facts_and_every_row(qtbot: QtBot) -> None:
+    """At the first size on a 1024x700 screen (1000x660), without scrolling: the facts whole
+    (txid, fee, size, lock time and replace-by-fee), each table's rows (up to 5, no blank
+    rows), the legend and the buttons; for one transaction and for a bulk of 3 listings."""
     size = first_size(QRect(0, 0, 1024, 700))
     assert size.width() <= 1024 and size.height() <= 660
-    dialog = PsbtReviewDialog([plan("inscription_bid")], title="Bid", action="&Sign")
-    qtbot.addWidget(dialog)
-    assert dialog.minimumWidth() <= size.width() and dialog.minimumHeight() <= size.height()
-    dialog.resize(size)
-    dialog.show()
-    qtbot.waitExposed(dialog)
-    assert dialog.width() <= 1024 and dialog.height() <= 700
-    assert visible_rows(dialog.inputs_view) >= 5
-    assert visible_rows(dialog.outputs_view) >= 5
+    single = [plan("inscription_bid")]
+    bulk = [plan("secure_listing", f"List inscription {n} for 120,000 sats") for n in range(3)]
+    for plans in (single, bulk):
+        dialog = PsbtReviewDialog(plans, title="Review", action="&Sign")
+        qtbot.addWidget(dialog)
+        assert dialog.minimumWidth() <= size.width()
+        assert dialog.minimumHeight() <= size.height()
+        dialog.resize(size)
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        assert dialog.width() <= 1024 and dialog.height() <= 700
+        facts = [dialog.txid_field, dialog.fee_label, dialog.size_label, dialog.time_label]
+        shown = [dialog.inputs_view, dialog.outputs_view, dialog.legend, *facts]
+        if len(plans) > 1:
+            shown.append(dialog.plans_view)
+        tables = [v for v in shown if isinstance(v, QTableView)]
+        qtbot.waitUntil(lambda tables=tables: all(_shows_its_rows(t) for t in tables))
+        for widget in shown:
+            assert _fully_shown(widget, dialog.body), widget.objectName()
+        assert "Lock time" in dialog.time_label.text()
+        # The txid is drawn whole in its field.
+        field = dialog.txid_field
+        assert field.fontMetrics().horizontalAdvance(field.text()) < field.width() - 8
+        button = dialog.sign_button
+        assert button is not None and button.isVisible()
+        assert dialog.rect().contains(button.geometry())
 
 
 def test_funding_says_what_moves_into_the_bidding_wallet(qtbot: QtBot) -> None:
@@ -160,10 +198,23 @@ def test_a_bulk_review_adds_up_every_transaction(qtbot: QtBot) -> None:
     plans = [plan("secure_listing", "A"), plan("secure_listing_runes", "B")]
     dialog = PsbtReviewDialog(plans, title="List", action="&Sign 2 listings")
     qtbot.addWidget(dialog)
-    assert dialog.headline_label.text().startswith("Lists 2 items for 200,000 sats in all")
-    gives = [p.review.summary.you_give or 0 for p in plans]
-    received = f"you receive {sum(-g for g in gives if g < 0):,} sats"
-    assert received in dialog.totals_label.text()
+    # What the payment address receives once bought, for the 2 items: the headline, the
+    # rows and the totals say the same figure.
+    paid = sum(o.value for p in plans for o in p.review.outputs if o.is_ours)
+    assert dialog.headline_label.text().startswith(
+        f"Once bought, your payment address receives {paid:,} sats for the 2 items"
+    )
     rows = [dialog.plans_model.cell(r, 2).text for r in range(2)]
     total = sum(int(text.split(" ")[0].replace(",", "")) for text in rows)
-    assert f"you receive {total:,} sats" in dialog.totals_label.text()
+    assert total == paid
+    totals = dialog.totals_label.text()
+    assert f"you receive {total:,} sats" in totals
+    # What is given: the items and the sats they sit on, named, never "you give 0 sats".
+    postage = sum(i.value or 0 for p in plans for i in p.review.inputs if i.is_ours)
+    assert f"you give 2 items and the {postage:,} sats of postage" in totals
+    gives = [p.review.summary.you_give or 0 for p in plans]
+    gained = sum(-g for g in gives if g < 0)
+    assert gained == paid - postage and f"({gained:,} sats more)" in totals
+    for row in range(2):
+        given = dialog.plans_model.cell(row, 1).text
+        assert "with " in given and not given.startswith("0 sats")

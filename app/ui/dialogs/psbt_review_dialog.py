@@ -19,12 +19,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QItemSelection, QModelIndex, QRect, QSize, Qt
-from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
-    QFormLayout,
     QFrame,
+    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
@@ -32,8 +31,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QScrollArea,
-    QSplitter,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -60,10 +57,9 @@ from app.ui.models.review_model import (
     RowsModel,
     input_rows,
     output_rows,
-    plan_rows,
     psbt_text,
-    totals_text,
 )
+from app.ui.models.review_plans import plan_rows, totals_text
 from app.ui.widgets import make_default, message_label, set_message
 
 if TYPE_CHECKING:
@@ -88,7 +84,7 @@ def _captioned(caption: str, *widgets: QWidget) -> QWidget:
     title.setFont(font)
     layout.addWidget(title)
     for widget in widgets:
-        layout.addWidget(widget, 1 if isinstance(widget, QTableView) else 0)
+        layout.addWidget(widget)
     return box
 
 
@@ -97,7 +93,6 @@ def _file_name(label: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]+", "-", label).strip("-") or "transaction"
 
 
-ROWS_SHOWN = 5  # table rows the first size shows (Sparrow's viewer shows about as many)
 FIRST_SIZE = QSize(1000, 720)  # at most; a smaller screen's free area less a title bar
 MIN_SIZE = QSize(640, 480)
 
@@ -110,12 +105,14 @@ def first_size(free: QRect | None) -> QSize:
     return FIRST_SIZE.boundedTo(QSize(free.width() - 24, free.height() - 40))
 
 
-def _scrolled(widget: QWidget) -> QScrollArea:
+def _body(content: QWidget) -> QScrollArea:
+    """The dialog's middle, scrolled only when the window is made smaller than it needs."""
     area = QScrollArea()
-    area.setWidget(widget)
+    area.setObjectName("review_body")
+    area.setWidget(content)
     area.setWidgetResizable(True)
     area.setFrameShape(QFrame.Shape.NoFrame)
-    area.setMinimumHeight(40)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     return area
 
 
@@ -167,12 +164,10 @@ class PsbtReviewDialog(QDialog):
         self.warnings_label = _selectable(message_label("warning"), "review_warnings")
         self.warnings_label.setText("\n".join(warnings))
         self.warnings_label.setVisible(bool(warnings))
-        # The transaction's headline: at the top for one, in its box for several.
+        # The transaction's headline (several: the list says what each does, the box's title
+        # which one is shown).
         self.summary_label = _selectable(message_label("title"), "review_summary")
-        self.plan_headline = _selectable(message_label("title"), "review_plan_headline")
         self.summary_label.setVisible(not bulk)
-        self.plan_headline.setVisible(bulk)
-        self._split_done = False
         self.details_label = _selectable(message_label("hint"), "review_details")
         self.findings_label = _selectable(message_label("hint"), "review_findings")
         self.txid_field = QLineEdit()
@@ -223,8 +218,8 @@ class PsbtReviewDialog(QDialog):
         if self.needs_consent and not self.refused:
             self.consent_box = QCheckBox(consent_label(self.plans))
             self.consent_box.setObjectName("review_fee_consent")
-            buttons.addWidget(self.consent_box)
-        buttons.addStretch(1)
+        # The selected row's whole address between the buttons: a line of its own less.
+        buttons.addWidget(self.row_detail, 1)
         buttons.addWidget(self.cancel_button)
         if not self.refused:
             self.sign_button = QPushButton(action)
@@ -255,68 +250,63 @@ class PsbtReviewDialog(QDialog):
         self.resize(first_size(None if screen is None else screen.availableGeometry()))
 
     def _layout(self, buttons: QHBoxLayout) -> None:
-        facts = QFormLayout()
-        facts.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        facts.addRow(strings.REVIEW_TXID, self.txid_field)
-        facts.addRow(strings.REVIEW_FEE_ROW, self.fee_label)
-        facts.addRow(strings.REVIEW_SIZE, self.size_label)
-        facts.addRow(strings.REVIEW_WHEN, self.time_label)
-        what = QVBoxLayout()
-        what.addWidget(self.plan_headline)
-        what.addWidget(self.details_label)
-        what.addWidget(self.findings_label)
-        what.addStretch(1)
-        columns = QHBoxLayout(self.tx_box)
-        columns.addLayout(what, 1)
-        columns.addLayout(facts, 1)
-        self.splitter = splitter = QSplitter(Qt.Orientation.Vertical)
+        """Sparrow's viewer, compacted: the facts in a grid that never scrolls (txid across,
+        fee, size and when it confirms, then what the transaction does), then the tables,
+        each as tall as its rows (up to ROWS_SHOWN); for several transactions, their list
+        first and the selected one's details below."""
+        facts = QGridLayout(self.tx_box)
+        facts.setContentsMargins(8, 4, 8, 6)
+        facts.setHorizontalSpacing(8)
+        facts.setVerticalSpacing(3)
+        # Two columns of facts, the txid whole across them, then what the transaction does
+        # across the box (its lines carry whole inscription ids, which do not wrap).
+        places = (
+            (strings.REVIEW_TXID, self.txid_field, 0, 0, 3),
+            (strings.REVIEW_FEE_ROW, self.fee_label, 1, 0, 1),
+            (strings.REVIEW_SIZE, self.size_label, 1, 2, 1),
+            (strings.REVIEW_WHEN, self.time_label, 2, 0, 3),
+        )
+        for caption, field, row, column, span in places:
+            label = QLabel(caption)
+            label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+            facts.addWidget(label, row, column)
+            facts.addWidget(field, row, column + 1, 1, span, Qt.AlignmentFlag.AlignTop)
+        if len(self.plans) == 1:
+            facts.addWidget(self.details_label, 3, 0, 1, 4)
+            facts.addWidget(self.findings_label, 4, 0, 1, 4)
+        facts.setColumnStretch(1, 1)
+        facts.setColumnStretch(3, 1)
+        content = QWidget()
+        middle = QVBoxLayout(content)
+        middle.setContentsMargins(0, 0, 0, 0)
+        middle.setSpacing(4)
         if len(self.plans) > 1:
             intro = strings.REVIEW_PLANS_INTRO.format(count=len(self.plans))
-            splitter.addWidget(_captioned(intro, self.plans_view, self.totals_label))
-        splitter.addWidget(_scrolled(self.tx_box))
-        splitter.addWidget(_captioned(strings.REVIEW_INPUTS, self.inputs_view))
-        splitter.addWidget(
-            _captioned(strings.REVIEW_OUTPUTS, self.outputs_view, self.row_detail, self.legend)
-        )
-        splitter.setChildrenCollapsible(False)
+            middle.addWidget(_captioned(intro, self.plans_view, self.totals_label))
+        middle.addWidget(self.tx_box)
+        middle.addWidget(_captioned(strings.REVIEW_INPUTS, self.inputs_view))
+        middle.addWidget(_captioned(strings.REVIEW_OUTPUTS, self.outputs_view))
+        middle.addWidget(self.legend)
+        if len(self.plans) > 1:
+            # Several: what the selected one does in words (the list and its tables say it
+            # in figures) after its tables, so they show at the first size.
+            middle.addWidget(self.details_label)
+            middle.addWidget(self.findings_label)
+        middle.addStretch(1)
+        self.body = _body(content)
         layout = QVBoxLayout(self)
-        layout.setSpacing(6)
+        layout.setContentsMargins(10, 8, 10, 8)
+        layout.setSpacing(4)
         layout.addWidget(self.verdict_label)
         layout.addWidget(self.headline_label)
         layout.addWidget(self.summary_label)
         layout.addWidget(self.warnings_label)
         layout.addWidget(self.notes_label)
-        layout.addWidget(splitter, 1)
+        layout.addWidget(self.body, 1)
         layout.addWidget(self.status_label)
+        if self.consent_box is not None:
+            layout.addWidget(self.consent_box, 0, Qt.AlignmentFlag.AlignRight)
         layout.addLayout(buttons)
-
-    def _split(self) -> None:
-        """Give each table room for its rows (at most ROWS_SHOWN, at least 2; in a bulk review
-        the list of transactions first), the facts what they need of the rest, and any room
-        left to the tables: the facts scroll, and the splitter moves."""
-        bulk = len(self.plans) > 1
-        tables = [self.plans_view] if bulk else []
-        tables += [self.inputs_view, self.outputs_view]
-        wanted = []
-        for table in tables:
-            box = table.parentWidget()
-            assert box is not None  # each table sits in its captioned box
-            count = table.model().rowCount()
-            rows = min(ROWS_SHOWN, max(2, count)) if bulk else ROWS_SHOWN
-            extra = box.sizeHint().height() - table.sizeHint().height()
-            wanted.append(extra + table.height_for(rows))
-        total = sum(self.splitter.sizes())
-        facts = min(self.tx_box.sizeHint().height() + 4, max(40, total - sum(wanted)))
-        spare = max(0, total - facts - sum(wanted))
-        sizes = [size + spare // len(wanted) for size in wanted]
-        sizes.insert(1 if bulk else 0, facts)
-        self.splitter.setSizes(sizes)
-
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        if not self._split_done:
-            self._split_done = True
-            self._split()
 
     def _verdict_style(self) -> str:
         return "error" if self.refused else "warning" if self.needs_consent else "ok"
@@ -349,7 +339,6 @@ class PsbtReviewDialog(QDialog):
             )
         lines = review.summary.lines()
         self.summary_label.setText(headline(review, flow))
-        self.plan_headline.setText(self.summary_label.text())
         # The summary's own lines, less its headline and fee (drawn with its rate).
         self.details_label.setText("\n".join([*lines[1:-1], *landing_lines(review)]))
         self.txid_field.setText(review.txid)

@@ -1,14 +1,16 @@
 """The review dialog's tables: read-only rows of `Cell`s, one line each, an address column
-wrapped anywhere (whole, never cut), sized from their first rows."""
+wrapped anywhere (whole, never cut), sized from their first rows; each table as tall as its
+rows (up to ROWS_SHOWN before it scrolls), so a table of one row takes one row's height."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QPainter, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QHeaderView,
+    QSizePolicy,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -18,6 +20,7 @@ from PySide6.QtWidgets import (
 from app.ui.models.review_model import SIZE_FROM_ROWS, RowsModel
 
 _Index = QModelIndex | QPersistentModelIndex
+ROWS_SHOWN = 5  # rows a table shows before it scrolls (Sparrow's viewer shows about as many)
 
 
 class WrapAnywhere(QStyledItemDelegate):
@@ -81,24 +84,55 @@ class ReviewTable(QTableView):
             self.setItemDelegateForColumn(wrapped, WrapAnywhere(self))
             self.setTextElideMode(Qt.TextElideMode.ElideNone)
             header.sectionResized.connect(self._fit_rows)
-            model.modelReset.connect(self._fit_rows)
+        model.modelReset.connect(self._fit_rows)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self._fitting = False
+        self._fit_now()
 
     def _fit_rows(self, *_: object) -> None:
-        self.resizeRowsToContents()
+        """Once the header has settled (a resize moves it after this event): rows as tall as
+        their wrapped addresses, the table as tall as its rows."""
+        if not self._fitting:
+            self._fitting = True
+            QTimer.singleShot(0, self, self._fit_now)
+
+    def _fit_now(self) -> None:
+        self._fitting = False
+        if self.wordWrap():
+            self.resizeRowsToContents()
+        self._fit_height()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        if self.wordWrap():  # a narrower address column wraps into taller rows
-            self.resizeRowsToContents()
+        self._fit_rows()  # a narrower address column wraps into taller rows
 
-    def height_for(self, rows: int) -> int:
-        """The height showing the header and `rows` one-line rows."""
-        frame = 2 * self.frameWidth()
-        row = self.verticalHeader().defaultSectionSize()
-        return self.horizontalHeader().sizeHint().height() + rows * row + frame
+    def _fit_height(self) -> None:
+        """At least the height of the first ROWS_SHOWN rows as they are drawn (all of them when
+        fewer), at most that of every row: the layout gives spare room to a table that
+        scrolls, never blank rows to one that does not."""
+        count = self.model().rowCount()
+        rows = self.verticalHeader()
+        shown = sum(rows.sectionSize(r) for r in range(min(count, ROWS_SHOWN)))
+        every = shown + sum(rows.sectionSize(r) for r in range(ROWS_SHOWN, count))
+        if count == 0:
+            shown = every = rows.defaultSectionSize()
+        chrome = self.horizontalHeader().sizeHint().height() + 2 * self.frameWidth()
+        if self.horizontalHeader().length() > self.viewport().width() > 0:
+            chrome += self.horizontalScrollBar().sizeHint().height()
+        self.setMinimumHeight(chrome + shown)
+        self.setMaximumHeight(chrome + every)
+
+    def sizeHint(self) -> QSize:
+        return QSize(super().sizeHint().width(), self.minimumHeight())
 
 
 def visible_rows(view: QTableView) -> int:
-    """How many whole one-line rows `view`'s viewport shows."""
-    row = max(1, view.verticalHeader().defaultSectionSize())
-    return view.viewport().height() // row
+    """How many of `view`'s rows its viewport shows whole, from the top."""
+    rows = view.verticalHeader()
+    room, shown = view.viewport().height(), 0
+    for row in range(view.model().rowCount()):
+        room -= rows.sectionSize(row)
+        if room < 0:
+            break
+        shown += 1
+    return shown

@@ -1,4 +1,5 @@
-"""Table models the PSBT review dialog draws: inputs, outputs and (bulk flows) one row per PSBT.
+"""Table models the PSBT review dialog draws: inputs and outputs (the rows of a bulk review's
+list of PSBTs: `review_plans`).
 
 Pure formatting of `app.core.psbt_review.Review`: no decision is taken here. Each cell is a
 `Cell` (text, optional colour name from the theme, tooltip) held in a read-only `RowsModel`.
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
     from app.core.psbt_review import InputReview, OutputReview, Review
     from app.core.psbt_review_context import Role
     from app.core.psbt_review_parties import Party
-    from app.core.psbt_review_summary import Summary
     from app.core.signing_policy import Verdict
 
 # Role colours, chosen to read on both themes' table backgrounds (light first, dark second).
@@ -147,14 +147,14 @@ def _input_row(inp: InputReview, party: Party) -> tuple[Cell, ...]:
         carries = Cell(strings.REVIEW_UNKNOWN, "error", "ord could not say what this coin holds")
     else:
         text = inp.contents.describe()
-        parts = [f"inscription {short(i.inscription_id, 8)}" for i in inp.contents.inscriptions]
+        parts = [f"inscription {short(i.inscription_id, 6)}" for i in inp.contents.inscriptions]
         parts += [f"{r.amount:,} {r.rune}" for r in inp.contents.runes]
         marked = "◆ " + ", ".join(parts) if parts else text
         carries = Cell(marked, "accent" if parts else None, text)
     address = inp.address or strings.REVIEW_UNKNOWN
     return (
         Cell(str(inp.index)),
-        Cell(short(inp.outpoint, 10), tooltip=inp.outpoint),
+        Cell(short(inp.outpoint, 8), tooltip=inp.outpoint),  # the address has the width
         Cell(address),  # whole: the column wraps it
         Cell(sats(inp.value), None if inp.value is not None else "error"),
         Cell(party.name, role_color(party.role), party.tip or address),
@@ -184,52 +184,3 @@ def _output_row(out: OutputReview, party: Party) -> tuple[Cell, ...]:
         Cell(party.name, role_color(party.role), party.tip or address),
         receives,
     )
-
-
-def plan_rows(plans: Sequence[ReviewedPsbt]) -> list[tuple[Cell, ...]]:
-    return [_plan_row(plan) for plan in plans]
-
-
-def _gives_and_receives(summary: Summary) -> tuple[str, str]:
-    give = [sats(summary.you_give) if summary.you_give is not None else strings.REVIEW_UNKNOWN]
-    if summary.you_give is not None and summary.you_give < 0:
-        give = ["0 sats"]
-    give += [short(i, 8) for i in summary.inscriptions_given]
-    give += [f"{r.amount:,} {r.rune}" for r in summary.runes_given]
-    receive = [sats(-summary.you_give)] if summary.you_give and summary.you_give < 0 else []
-    receive += [short(i, 8) for i in summary.inscriptions_received]
-    receive += [f"{r.amount:,} {r.rune}" for r in summary.runes_received]
-    return ", ".join(give), ", ".join(receive) or strings.REVIEW_NOTHING
-
-
-def _plan_row(plan: ReviewedPsbt) -> tuple[Cell, ...]:
-    label = plan.label or short(plan.review.txid, 8)
-    give, receive = _gives_and_receives(plan.review.summary)
-    if plan.verdict.approved:
-        text, color = strings.REVIEW_VERDICT_OK, "ok"
-    elif plan.verdict.needs_fee_consent:
-        text, color = strings.REVIEW_VERDICT_FEE, "warning"
-    else:
-        text, color = strings.REVIEW_VERDICT_REFUSED, "error"
-    verdict = Cell(text, color, " ".join(plan.verdict.reasons()) or None)
-    return (
-        Cell(label, tooltip=plan.review.txid),
-        Cell(give),
-        Cell(receive),
-        Cell(sats(plan.review.fee) if (plan.review.fee or 0) >= 0 else "0 sats"),
-        verdict,
-    )
-
-
-def totals_text(plans: Sequence[ReviewedPsbt]) -> str:
-    """The plans' figures added up: what the table's rows sum to."""
-    gives = [p.review.summary.you_give for p in plans]
-    fees = [p.review.fee for p in plans]
-    if None in gives:
-        give = receive = strings.REVIEW_UNKNOWN
-    else:
-        known = [g for g in gives if g is not None]
-        give = sats(sum(g for g in known if g > 0))
-        receive = sats(sum(-g for g in known if g < 0))
-    fee = strings.REVIEW_UNKNOWN if None in fees else sats(sum(max(0, f or 0) for f in fees))
-    return strings.REVIEW_TOTALS.format(give=give, receive=receive, fees=fee, count=len(plans))

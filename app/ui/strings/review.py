@@ -29,6 +29,13 @@ REVIEW_TOTALS: Final = (
     "In all: you give {give}; you receive {receive}; network fees {fees} (the sum of the"
     " {count} transactions above)."
 )
+# A bulk listing: items go out with the sats they sit on; the price comes back once bought.
+REVIEW_TOTALS_ITEMS: Final = (
+    "In all: you give {items} and the {postage} of postage they carry; once bought, you"
+    " receive {receive} ({gain} more); network fees {fees}."
+)
+REVIEW_ITEMS: Final = Counted("{count} item", "{count} items")
+REVIEW_ITEMS_WITH: Final = "with {sats}"
 REVIEW_ROW_INPUT: Final = "Input {index}: {address} · {amount} · {owner} · coin {coin}"
 REVIEW_ROW_OUTPUT: Final = "Output {index}: {address} · {amount} · {owner}"
 REVIEW_ROW_HINT: Final = "Select an input or output to see (and select) its whole address here."
