@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QLabel, QStatusBar, QToolButton, QWidget
+from PySide6.QtWidgets import QLabel, QSizePolicy, QStatusBar, QToolButton, QWidget
 
 from app.ui import strings
 from app.ui.context import AppContext
@@ -24,7 +24,11 @@ class AppStatusBar(QStatusBar):
         self._context = context
         self.error_label = message_label("error")
         self.error_label.setWordWrap(False)
+        # Its text never sets the window's width (a long error made the window wider than the
+        # screen): it gets the room left, shown whole when the labels can step aside.
+        self.error_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.error_label.hide()
+        self._error_text = ""
         self.profile_label = QLabel()
         self.badge = message_label("badge")
         self.badge.setText(strings.SANDBOX_ONLY_BADGE)
@@ -55,11 +59,13 @@ class AppStatusBar(QStatusBar):
 
     def show_notice(self, level: str, text: str) -> None:
         if level == "error":
+            self._error_text = text
             set_message(self.error_label, text, "error")
             self.error_label.setToolTip(text)
             self.clearMessage()
             self._make_room()
         else:
+            self._error_text = ""
             set_message(self.error_label, "")
             self.showMessage(text, NOTICE_MS)
 
@@ -69,9 +75,8 @@ class AppStatusBar(QStatusBar):
 
     def _make_room(self, *_: object) -> None:
         """Show every permanent label the notice leaves room for, hiding the rest."""
-        text = self.currentMessage() or (
-            self.error_label.text() if not self.error_label.isHidden() else ""
-        )
+        error = "" if self.error_label.isHidden() else self._error_text
+        text = self.currentMessage() or error
         labels = self._yielding_labels()
         for label in labels:
             label.setVisible(bool(label.text()))
@@ -95,6 +100,9 @@ class AppStatusBar(QStatusBar):
             if not label.isHidden():
                 label.hide()
                 room += label.sizeHint().width() + spacing
+        if error and not self.currentMessage():  # longer than the whole bar: cut at its end
+            shown = self.fontMetrics().elidedText(error, Qt.TextElideMode.ElideRight, room - 24)
+            self.error_label.setText(shown)
 
     def room_for_notices(self) -> int:
         """The width a notice has beside the permanent labels shown now (tests)."""

@@ -1,11 +1,14 @@
 """A notice in the status bar is never cut: at 1024 px a long one makes the profile, network
 and service labels step aside while it shows (the least needed first), and they come back once
-it goes; a short one leaves them all."""
+it goes; a short one leaves them all. An error longer than the whole bar never widens the window
+(it did: its label's width became the window's minimum): it is cut at its end, whole in its
+tooltip."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.services.profiles import AppProfile
@@ -41,5 +44,10 @@ def test_a_long_notice_is_shown_whole_and_the_labels_come_back(
     status.clearMessage()
     assert all(not label.isHidden() for label in labels)
 
-    app.context.error(long)  # an error too
-    assert status.room_for_notices() >= needed and status.network_label.isHidden()
+    app.context.error(long * 2)  # an error too, longer than the window: it never widens it
+    QApplication.processEvents()
+    assert window.width() == 1024 and window.minimumSizeHint().width() < 1024
+    assert status.network_label.isHidden() and status.profile_label.isHidden()
+    shown = status.error_label.text()
+    assert shown.endswith("…") and (long * 2).startswith(shown[:-1])  # cut at its end only
+    assert status.error_label.toolTip() == long * 2  # whole in the tooltip
