@@ -46,7 +46,8 @@ def _sideways(window: MainWindow) -> list[str]:
         tab = window.current_tab()
         tab.layout() and tab.layout().activate()  # type: ignore[union-attr]
         QApplication.processEvents()
-        if _scrolls_sideways(tab) or tab.minimumSizeHint().width() > tab.width():
+        too_wide = tab.minimumSizeHint().width() > tab.width()
+        if _scrolls_sideways(tab) or too_wide or window.minimumSizeHint().width() > window.width():
             found.append(spec.key)
     return found
 
