@@ -48,6 +48,7 @@ from app.ui.dialogs.psbt_review_text import (
     findings_text,
     landing_lines,
     legend_html,
+    short_ids,
     size_text,
     time_lines,
     verdict_text,
@@ -250,16 +251,15 @@ class PsbtReviewDialog(QDialog):
         self.resize(first_size(None if screen is None else screen.availableGeometry()))
 
     def _layout(self, buttons: QHBoxLayout) -> None:
-        """Sparrow's viewer, compacted: the facts in a grid that never scrolls (txid across,
-        fee, size and when it confirms, then what the transaction does), then the tables,
-        each as tall as its rows (up to ROWS_SHOWN); for several transactions, their list
-        first and the selected one's details below."""
+        """Sparrow's viewer, compacted: the facts in a grid that never scrolls (the txid
+        whole, fee and size, when it confirms), then the tables, each as tall as its rows (up
+        to ROWS_SHOWN), then what the transaction does in words; for several transactions,
+        their list first and the selected one below it."""
         facts = QGridLayout(self.tx_box)
         facts.setContentsMargins(8, 4, 8, 6)
         facts.setHorizontalSpacing(8)
         facts.setVerticalSpacing(3)
-        # Two columns of facts, the txid whole across them, then what the transaction does
-        # across the box (its lines carry whole inscription ids, which do not wrap).
+        # Two columns of facts, the txid whole across them.
         places = (
             (strings.REVIEW_TXID, self.txid_field, 0, 0, 3),
             (strings.REVIEW_FEE_ROW, self.fee_label, 1, 0, 1),
@@ -271,9 +271,6 @@ class PsbtReviewDialog(QDialog):
             label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
             facts.addWidget(label, row, column)
             facts.addWidget(field, row, column + 1, 1, span, Qt.AlignmentFlag.AlignTop)
-        if len(self.plans) == 1:
-            facts.addWidget(self.details_label, 3, 0, 1, 4)
-            facts.addWidget(self.findings_label, 4, 0, 1, 4)
         facts.setColumnStretch(1, 1)
         facts.setColumnStretch(3, 1)
         content = QWidget()
@@ -287,11 +284,10 @@ class PsbtReviewDialog(QDialog):
         middle.addWidget(_captioned(strings.REVIEW_INPUTS, self.inputs_view))
         middle.addWidget(_captioned(strings.REVIEW_OUTPUTS, self.outputs_view))
         middle.addWidget(self.legend)
-        if len(self.plans) > 1:
-            # Several: what the selected one does in words (the list and its tables say it
-            # in figures) after its tables, so they show at the first size.
-            middle.addWidget(self.details_label)
-            middle.addWidget(self.findings_label)
+        # What the transaction does in words (its tables say it in figures, its ids whole)
+        # after the tables, so they show at the first size.
+        middle.addWidget(self.details_label)
+        middle.addWidget(self.findings_label)
         middle.addStretch(1)
         self.body = _body(content)
         layout = QVBoxLayout(self)
@@ -338,7 +334,11 @@ class PsbtReviewDialog(QDialog):
                 )
             )
         lines = review.summary.lines()
-        self.summary_label.setText(headline(review, flow))
+        # Ids shortened: a whole inscription id made a four-line headline (whole in the
+        # lines after the tables, and in the tooltip).
+        said = headline(review, flow)
+        self.summary_label.setText(short_ids(said))
+        self.summary_label.setToolTip(said if said != self.summary_label.text() else "")
         # The summary's own lines, less its headline and fee (drawn with its rate).
         self.details_label.setText("\n".join([*lines[1:-1], *landing_lines(review)]))
         self.txid_field.setText(review.txid)

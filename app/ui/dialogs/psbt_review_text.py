@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 
 from app.core.psbt_review import Review
@@ -10,8 +11,15 @@ from app.core.psbt_review_context import Role
 from app.core.psbt_review_findings import Risk
 from app.core.signing_policy import Verdict
 from app.ui import strings
-from app.ui.models.review_model import ReviewedPsbt, role_color, sats
+from app.ui.models.review_model import ReviewedPsbt, role_color, sats, short
 from app.ui.theme import ThemeState
+
+_INSCRIPTION_ID = re.compile(r"\b[0-9a-f]{64}i\d+\b")
+
+
+def short_ids(text: str) -> str:
+    """`text` with each whole inscription id shortened ('6fb976ab…442799i0')."""
+    return _INSCRIPTION_ID.sub(lambda found: short(found.group(0), 8), text)
 
 
 def share_text(share: float) -> str:
