@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import httpx
 
+from app.net.http import tls_context_for
 from app.services.activity import ActivityLog
 
 if TYPE_CHECKING:
@@ -174,7 +175,10 @@ async def provision_demo_wallet(
 ) -> DemoAssets:
     """Fund, inscribe, etch and mine on the sandbox at `root_url`."""
     async with httpx.AsyncClient(
-        base_url=root_url.rstrip("/"), timeout=_TIMEOUT, transport=transport
+        base_url=root_url.rstrip("/"),
+        timeout=_TIMEOUT,
+        transport=transport,
+        verify=tls_context_for(root_url),
     ) as http:
         api = _ScenarioClient(http, activity)
         faucet = await api.call(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+import ssl
 from collections.abc import AsyncIterator
 
 import httpx
@@ -20,7 +21,7 @@ from app.net.errors import (
     RequestTimeout,
     TransportError,
 )
-from app.net.http import API_KEY_HEADER, HttpClient, Timeouts, segment
+from app.net.http import API_KEY_HEADER, HttpClient, Timeouts, segment, tls_context_for
 from app.net.marketplace import MarketplaceClient
 from app.net.marketplace_requests import WithdrawSubmission
 
@@ -213,3 +214,62 @@ async def test_real_refused_connection_is_connect_failed() -> None:
                 await client.get_challenge("bc1q")
     assert caught.value.may_have_been_applied is False
     assert "not applied" in str(caught.value)
+
+
+def _no_proxy_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("http_proxy", "https_proxy", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.upper(), raising=False)
+
+
+def test_tls_context_verifies_and_is_shared_by_https_clients(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _no_proxy_environment(monkeypatch)
+    context = tls_context_for("https://market.example/v1")
+    assert context is tls_context_for("https://esplora.example/api")
+    assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
+    assert context.cert_store_stats()["x509_ca"] > 0  # a trust store is loaded
+
+
+def test_tls_context_of_a_plain_http_service_trusts_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _no_proxy_environment(monkeypatch)
+    context = tls_context_for("http://127.0.0.1:8123/v1")
+    assert context is not tls_context_for("https://market.example/v1")
+    # Were it ever used, every certificate would be refused.
+    assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
+    assert context.cert_store_stats()["x509_ca"] == 0
+
+
+def test_tls_context_of_a_plain_http_service_behind_an_https_proxy_verifies(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _no_proxy_environment(monkeypatch)
+    monkeypatch.setenv("HTTP_PROXY", "https://proxy.example:3128")
+    context = tls_context_for("http://127.0.0.1:8123/v1")
+    assert context is tls_context_for("https://market.example/v1")
+
+
+async def test_plain_http_client_reaches_a_loopback_server() -> None:
+    # The real transport (no mock) with the trust-nothing context: plain http is unaffected.
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        body = b'{"ok": true}'
+        writer.write(
+            b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
+            b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body)
+        )
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(answer, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        async with HttpClient(f"http://127.0.0.1:{port}/v1", service="test") as client:
+            response = await client.send("GET", "/ping")
+        assert response.json() == {"ok": True}
+    finally:
+        server.close()
+        await server.wait_closed()
