@@ -1,4 +1,5 @@
-"""Screenshots of the collector tabs (Wallet, Bid, Open bids) with real data, in light and
+"""Screenshots of the collector tabs (Wallet, Bid, Open bids) with real data, and of the
+questions they ask (coin choice, placing a bid, cancelling bids), in light and
 dark, on a real X server (Xvfb, xcb platform), saved to artifacts/screenshots/. Skipped
 without Xvfb. The same module is the subprocess that draws them:
 
@@ -23,16 +24,19 @@ if TYPE_CHECKING:
     from app.ui.main_window import MainWindow
 
 TABS = ("wallet", "bid", "open_bids")
+# The questions a collector meets, each shot as it opens and then answered "no".
+DIALOGS = ("dialog-choose-coins", "dialog-bid-confirm", "dialog-cancel-bids")
 
 
 def test_screenshots_of_the_collector_tabs(xvfb_display: str, tmp_path: Path) -> None:
     module = "tests.ui.test_screenshots_collector"
     saved = shoot_under_xvfb(module, xvfb_display, tmp_path, timeout_s=240)
+    themes = ("light", "dark")
     assert {p.name for p in saved} == {
-        f"{theme}-tab-{tab}-data.png" for theme in ("light", "dark") for tab in TABS
-    }
+        f"{theme}-tab-{tab}-data.png" for theme in themes for tab in TABS
+    } | {f"{theme}-{dialog}.png" for theme in themes for dialog in DIALOGS}
     for path in saved:
-        assert_drawn(path, 800, 500)
+        assert_drawn(path, 300, 200) if "dialog" in path.name else assert_drawn(path, 800, 500)
 
 
 # -- the subprocess ----------------------------------------------------------------------------
@@ -118,11 +122,13 @@ async def _arrange(data_dir: Path) -> tuple[AppContext, MainWindow, str, Sandbox
 
 
 async def shoot(out: Path, data_dir: Path) -> None:
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QDialog
 
     from app.services.profiles import Theme
     from app.ui.state.wallet_state import WalletState
     from app.ui.tabs.bid_tab import BidTab
+    from app.ui.tabs.open_bids_tab import OpenBidsTab
     from app.ui.tabs.wallet_tab import WalletTab
     from app.ui.theme import apply_theme
     from tests.ui.screenshot_app import save, settle
@@ -144,12 +150,36 @@ async def shoot(out: Path, data_dir: Path) -> None:
     bid.form.quantity.setValue(2)
     for pair in (("Background", "Blue"), ("Eyes", "🔥 Fire")):
         bid.form.traits.set_checked(pair, True)
+    open_bids = window.tab("open_bids")
+    assert isinstance(open_bids, OpenBidsTab)
+    shots: list[Path] = []
+
+    def shoot_and_close(dialog: object) -> None:
+        assert isinstance(dialog, QDialog)
+        save(dialog, shots.pop(0))
+        dialog.reject()
+
+    context.dialog_opened.connect(
+        lambda dialog: QTimer.singleShot(300, lambda: shoot_and_close(dialog))
+    )
     for theme in (Theme.LIGHT, Theme.DARK):
         context.theme_changed.emit(apply_theme(app, theme))
         for key in TABS:
             window.show_tab(key)
             settle(300)
             save(window, out / f"{theme.value}-tab-{key}-data.png")
+        window.show_tab("wallet")
+        shots.append(out / f"{theme.value}-dialog-choose-coins.png")
+        await wallet.fund.choose_coins()
+        window.show_tab("bid")
+        shots.append(out / f"{theme.value}-dialog-bid-confirm.png")
+        await bid.place()
+        window.show_tab("open_bids")
+        settle(300)
+        open_bids.table.selectAll()
+        shots.append(out / f"{theme.value}-dialog-cancel-bids.png")
+        await open_bids.cancel_selected()
+        assert not shots, f"no dialog opened for {shots}"
     window.close()
     await window.controller.shutdown()
     await sandbox.stop()
