@@ -16,7 +16,7 @@ from pytestqt.qtbot import QtBot
 from app.core.psbt_review import Review
 from app.core.signing_policy import Verdict
 from app.services.psbt_files import load_psbt_file
-from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog, first_size
+from app.ui.dialogs.psbt_review_dialog import PLANS_SHOWN, PsbtReviewDialog, first_size
 from app.ui.dialogs.psbt_review_table import ROWS_SHOWN, visible_rows
 from app.wallet.psbt_io import psbt_to_base64
 from tests.support.psbt_scenarios import SCENARIOS
@@ -182,6 +182,26 @@ def test_the_first_size_fits_1024x700_and_shows_the_facts_and_every_row(qtbot: Q
         button = dialog.sign_button
         assert button is not None and button.isVisible()
         assert dialog.rect().contains(button.geometry())
+
+
+def test_a_long_bulk_lists_3_rows_at_the_first_size_and_more_when_taller(qtbot: QtBot) -> None:
+    """12 listings at 1000x660: the list shows 3 rows (it scrolls) so the selected one's
+    facts and tables keep theirs; a taller window gives the list its rows."""
+    plans = [plan("secure_listing", f"List inscription {n}") for n in range(12)]
+    dialog = PsbtReviewDialog(plans, title="Review", action="&Sign")
+    qtbot.addWidget(dialog)
+    dialog.resize(first_size(QRect(0, 0, 1024, 700)))
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    tables = [dialog.inputs_view, dialog.outputs_view]
+    qtbot.waitUntil(lambda: all(_shows_its_rows(t) for t in tables))
+    facts = [dialog.txid_field, dialog.fee_label, dialog.size_label, dialog.time_label]
+    for widget in [*tables, dialog.legend, *facts]:
+        assert _fully_shown(widget, dialog.body), widget.objectName()
+    assert visible_rows(dialog.plans_view) >= PLANS_SHOWN
+    assert _fully_shown(dialog.plans_view, dialog.body)
+    dialog.resize(1000, 1000)
+    qtbot.waitUntil(lambda: visible_rows(dialog.plans_view) == 12)
 
 
 def test_funding_says_what_moves_into_the_bidding_wallet(qtbot: QtBot) -> None:

@@ -28,9 +28,12 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLayout,
     QLineEdit,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
+    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -85,7 +88,13 @@ def _captioned(caption: str, *widgets: QWidget) -> QWidget:
     title.setFont(font)
     layout.addWidget(title)
     for widget in widgets:
-        layout.addWidget(widget)
+        # Room to spare goes to the table (up to all its rows), never between the lines.
+        table = isinstance(widget, QTableView)
+        if not table:
+            widget.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        layout.addWidget(widget, 1 if table else 0)
+    title.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+    layout.setSizeConstraint(QLayout.SizeConstraint.SetMinAndMaxSize)  # no taller than they
     return box
 
 
@@ -94,6 +103,7 @@ def _file_name(label: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]+", "-", label).strip("-") or "transaction"
 
 
+PLANS_SHOWN = 3  # rows of a bulk review's list of transactions shown at the least
 FIRST_SIZE = QSize(1000, 720)  # at most; a smaller screen's free area less a title bar
 MIN_SIZE = QSize(640, 480)
 
@@ -199,7 +209,9 @@ class PsbtReviewDialog(QDialog):
         self.outputs_view.clicked.connect(self._output_clicked)
         self.plans_model = RowsModel(strings.REVIEW_PLANS_HEADERS)
         self.plans_model.set_rows(plan_rows(self.plans))
-        self.plans_view = ReviewTable(self.plans_model, "review_plans")
+        # The list of a long bulk shows 3 rows at least (more where there is room, up to
+        # all), so the selected one's facts and tables keep theirs at 1000x660.
+        self.plans_view = ReviewTable(self.plans_model, "review_plans", rows_shown=PLANS_SHOWN)
         # The item's label takes the spare width, elided in the middle (ids end in "i0").
         self.plans_view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         plans_header = self.plans_view.horizontalHeader()
@@ -279,16 +291,20 @@ class PsbtReviewDialog(QDialog):
         middle.setSpacing(4)
         if len(self.plans) > 1:
             intro = strings.REVIEW_PLANS_INTRO.format(count=len(self.plans))
-            middle.addWidget(_captioned(intro, self.plans_view, self.totals_label))
+            middle.addWidget(_captioned(intro, self.plans_view), 1)
+            # Outside the list's box: a wrapped label's height there would count as the
+            # least the box needs, and the list would take what it does not use.
+            middle.addWidget(self.totals_label)
         middle.addWidget(self.tx_box)
-        middle.addWidget(_captioned(strings.REVIEW_INPUTS, self.inputs_view))
-        middle.addWidget(_captioned(strings.REVIEW_OUTPUTS, self.outputs_view))
+        # Room to spare goes to the tables with rows to show (each stops at all its rows).
+        middle.addWidget(_captioned(strings.REVIEW_INPUTS, self.inputs_view), 1)
+        middle.addWidget(_captioned(strings.REVIEW_OUTPUTS, self.outputs_view), 1)
         middle.addWidget(self.legend)
         # What the transaction does in words (its tables say it in figures, its ids whole)
         # after the tables, so they show at the first size.
         middle.addWidget(self.details_label)
         middle.addWidget(self.findings_label)
-        middle.addStretch(1)
+        middle.addStretch(0)  # what the tables leave
         self.body = _body(content)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 8, 10, 8)

@@ -1,6 +1,7 @@
 """The review dialog's tables: read-only rows of `Cell`s, one line each, an address column
 wrapped anywhere (whole, never cut), sized from their first rows; each table as tall as its
-rows (up to ROWS_SHOWN before it scrolls), so a table of one row takes one row's height."""
+rows (at least up to `rows_shown`, more where there is room, then it scrolls), so a table of
+one row takes one row's height."""
 
 from __future__ import annotations
 
@@ -58,8 +59,15 @@ class ReviewTable(QTableView):
     """A read-only table; column `wrapped` (an address) takes the spare width and wraps
     anywhere, whole, its rows as tall as it needs."""
 
-    def __init__(self, model: RowsModel, name: str, wrapped: int | None = None) -> None:
+    def __init__(
+        self,
+        model: RowsModel,
+        name: str,
+        wrapped: int | None = None,
+        rows_shown: int = ROWS_SHOWN,
+    ) -> None:
         super().__init__()
+        self.rows_shown = rows_shown
         self.setObjectName(name)
         model.setParent(self)  # the model goes with its view
         self.setModel(model)
@@ -85,7 +93,7 @@ class ReviewTable(QTableView):
             self.setTextElideMode(Qt.TextElideMode.ElideNone)
             header.sectionResized.connect(self._fit_rows)
         model.modelReset.connect(self._fit_rows)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self._fitting = False
         self._fit_now()
 
@@ -107,13 +115,13 @@ class ReviewTable(QTableView):
         self._fit_rows()  # a narrower address column wraps into taller rows
 
     def _fit_height(self) -> None:
-        """At least the height of the first ROWS_SHOWN rows as they are drawn (all of them when
+        """At least the height of the first `rows_shown` rows as they are drawn (all of them when
         fewer), at most that of every row: the layout gives spare room to a table that
         scrolls, never blank rows to one that does not."""
         count = self.model().rowCount()
         rows = self.verticalHeader()
-        shown = sum(rows.sectionSize(r) for r in range(min(count, ROWS_SHOWN)))
-        every = shown + sum(rows.sectionSize(r) for r in range(ROWS_SHOWN, count))
+        shown = sum(rows.sectionSize(r) for r in range(min(count, self.rows_shown)))
+        every = shown + sum(rows.sectionSize(r) for r in range(self.rows_shown, count))
         if count == 0:
             shown = every = rows.defaultSectionSize()
         chrome = self.horizontalHeader().sizeHint().height() + 2 * self.frameWidth()
