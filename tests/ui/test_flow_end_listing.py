@@ -188,6 +188,7 @@ def test_without_a_list_of_listings_items_are_unknown_until_signed_by_us(
     click(qtbot, tab.sign_button)
     question = wait_new_dialog(qtbot, app, RelistDialog, before)
     assert question.head.text().endswith(f"carries your listing signature at {FIRST:,} sats.")
+    assert question.explain.text() == strings.RELIST_EXPLAIN_SIGNED
     click(qtbot, question.no_button)
     qtbot.waitUntil(lambda: tab.status.text() == strings.RELIST_CANCELLED)
     assert not any(isinstance(d, PsbtReviewDialog) for d in app.dialogs[before:])

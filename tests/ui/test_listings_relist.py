@@ -52,6 +52,7 @@ def test_an_item_signed_but_not_listed_is_named_with_the_signature_price(qtbot: 
     dialog = RelistDialog([signed(ONE, 25_000, 30_000)])
     qtbot.addWidget(dialog)
     assert dialog.head.text().endswith("carries your listing signature at 25,000 sats.")
+    assert dialog.explain.text() == strings.RELIST_EXPLAIN_SIGNED
     many = RelistDialog([listed(ONE, 30_000), signed(RUNES, 45_000, known=True)])
     qtbot.addWidget(many)
     lines = [many.list.item(i).text() for i in range(many.list.count())]
@@ -59,3 +60,4 @@ def test_an_item_signed_but_not_listed_is_named_with_the_signature_price(qtbot: 
         "inscription cdcdcdcdcd…cdcdcdcdi0 — listed at 30,000 sats",
         "runes 1,000 X•Y — signed at 45,000 sats",
     ]
+    assert many.explain.text() == strings.RELIST_EXPLAIN  # one of them the service replaces

@@ -57,6 +57,12 @@ RELIST_EXPLAIN: Final = (
     "the new price counts, cancel, use End listing (it moves the item back to you), then "
     "list it again."
 )
+RELIST_EXPLAIN_SIGNED: Final = (
+    "The service does not list it, but the signature you gave stays valid until the item moves, "
+    "so it could still be completed at that price. To be sure only the new price counts, "
+    "cancel, tick it alone and use End listing (it moves the item back to you), then list it "
+    "again."
+)
 RELIST_YES: Final = Counted("&List it again", "&List them again")
 RELIST_NO: Final = "Cancel"
 RELIST_CANCELLED: Final = "Nothing was signed: the current listings stay as they are."

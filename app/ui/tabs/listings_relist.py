@@ -54,7 +54,11 @@ class RelistDialog(QDialog):
             ]
         )
         self.list.setVisible(count > 1)
-        self.explain = QLabel(strings.RELIST_EXPLAIN)
+        # Only our signatures, none listed by the service: nothing of the service's to replace.
+        signed_only = all(m.listing is None for _, m in listed)
+        self.explain = QLabel(
+            strings.RELIST_EXPLAIN_SIGNED if signed_only else strings.RELIST_EXPLAIN
+        )
         self.explain.setWordWrap(True)
         self.explain.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.yes_button = QPushButton(strings.counted(strings.RELIST_YES, count))
