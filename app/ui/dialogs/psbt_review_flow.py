@@ -13,7 +13,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
 from app.ui import strings
-from app.ui.profile_session import NotReadyError, profile_session
+from app.ui.profile_session import NotReadyError, not_connected_text, profile_session
 
 if TYPE_CHECKING:
     # Typing only: the tabs import this module when the window is built, before the startup
@@ -41,7 +41,7 @@ async def signing_context(context: AppContext, controller: AppController) -> Ser
     Raises `NotReadyError` (with the sentence to show) when it still cannot sign."""
     session = profile_session(context)
     if context.connection is None:
-        raise NotReadyError(strings.NOT_CONNECTED_HINT)
+        raise NotReadyError(not_connected_text(context))
     await session.ensure_ready()  # the service's published facts (its key) before any review
     if not context.wallet_lock.unlocked and not context.watch_only:
         await controller.unlock()
