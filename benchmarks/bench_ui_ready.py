@@ -15,6 +15,11 @@ shows balances loaded over that connection with the wallet unlocked, then closes
 Every run uses a data directory and cache directory (XDG_CACHE_HOME) of its own under a
 temporary directory: nothing of the user's is read or written.
 
+Each scenario runs in two modes (benchmarks/bytecode_modes.py): bytecode cached, as an installed
+app runs (the headline figures, against the targets), then sources compiled at each start, as
+the app runs from its source tree on this machine (PYTHONDONTWRITEBYTECODE=1 here: the app and
+the sandbox child each compile the app's modules again at every start).
+
 Run: .venv/bin/python -m benchmarks.bench_ui_ready [--runs 5] [--compare TREE]
 (or ./dev bench ui_ready). The machine's load average is printed before and after; on a shared
 machine compare with an older tree through --compare: the trees take turns run by run.
@@ -34,6 +39,8 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from benchmarks.bytecode_modes import INSTALLED, bytecode_mode, bytecode_modes, load_average
 
 REPO = Path(__file__).resolve().parents[1]
 FIRST_RUN_TARGET_S = 2.0
@@ -145,17 +152,19 @@ def main() -> None:
     )
     args = parser.parse_args()
     trees = [REPO, *(tree.resolve() for tree in args.compare)]
-    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"UI ready on the sandbox, {args.runs} runs each (median; min-max); load average {load}")
+    print(f"UI ready on the sandbox, {args.runs} runs each (median; min-max)")
     with tempfile.TemporaryDirectory() as tmp:
-        results = measure(trees, args.runs, Path(tmp))
-    for tree in trees:
-        print(f"  app from {tree}:")
-        report("first run (funded wallet)", results[tree]["first"], FIRST_RUN_TARGET_S)
-        report("first run, no cached chain", results[tree]["cold"], FIRST_RUN_TARGET_S)
-        report("relaunch", results[tree]["relaunch"], RELAUNCH_TARGET_S)
-    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"  load average after: {load}")
+        for number, (mode, changes) in enumerate(bytecode_modes(Path(tmp)).items()):
+            with bytecode_mode(changes):
+                load = load_average()
+                results = measure(trees, args.runs, Path(tmp) / f"mode-{number}")
+            headline = ", the targets' figures" if mode == INSTALLED else ""
+            print(f"- {mode}{headline} (load average before: {load}, after: {load_average()})")
+            for tree in trees:
+                print(f"  app from {tree}:")
+                report("first run (funded wallet)", results[tree]["first"], FIRST_RUN_TARGET_S)
+                report("first run, no cached chain", results[tree]["cold"], FIRST_RUN_TARGET_S)
+                report("relaunch", results[tree]["relaunch"], RELAUNCH_TARGET_S)
 
 
 if __name__ == "__main__":

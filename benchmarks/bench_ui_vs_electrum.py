@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 
 from benchmarks.bench_ui_start import one_start, prepare_profile
+from benchmarks.bytecode_modes import bytecode_mode, bytecode_modes, load_average
 
 TARGET_RATIO = 0.35
 ELECTRUM_VENV = Path(os.environ.get("ELECTRUM_VENV", "/tmp/electrum-venv"))
@@ -114,32 +115,6 @@ def spread(samples: list[float]) -> str:
     return f"{median * 1000:6.0f} ms ({min(samples) * 1000:.0f}-{max(samples) * 1000:.0f})"
 
 
-def bytecode_modes(root: Path) -> dict[str, dict[str, str | None]]:
-    """The environment each comparison runs in (None: unset)."""
-    return {
-        # As installed apps run: every module's bytecode cached (in a cache of this run's own,
-        # filled by the warm-up starts), so neither compiles its sources on each start.
-        "bytecode cached, as installed": {
-            "PYTHONPYCACHEPREFIX": str(root / "pycache"),
-            "PYTHONDONTWRITEBYTECODE": None,
-        },
-        # As both run from their source trees here (PYTHONDONTWRITEBYTECODE=1 on this machine):
-        # each compiles its own sources on every start; libraries keep their installed cache.
-        "sources compiled at each start": {
-            "PYTHONPYCACHEPREFIX": None,
-            "PYTHONDONTWRITEBYTECODE": "1",
-        },
-    }
-
-
-def set_environment(changes: dict[str, str | None]) -> None:
-    for name, value in changes.items():
-        if value is None:
-            os.environ.pop(name, None)
-        else:
-            os.environ[name] = value
-
-
 def compare(python: Path, wrapper: Path, root: Path, runs: int) -> tuple[list[float], list[float]]:
     one_start(root / "warm", ["--offline"])  # warm the OS file cache (and bytecode cache) once
     one_start(root / "ours", [])
@@ -172,24 +147,19 @@ def main() -> None:
         (root / "probe").mkdir()
         wrapper = root / "probe" / "electrum_probe.py"
         wrapper.write_text(PROBE_WRAPPER)
-        saved = dict(os.environ)
-        try:
-            for mode, changes in bytecode_modes(root).items():
-                set_environment(changes)
-                load = os.getloadavg()
+        for mode, changes in bytecode_modes(root).items():
+            with bytecode_mode(changes):
+                load = load_average()
                 ours, theirs = compare(python, wrapper, root, runs)
-                ratio = statistics.median(ours) / statistics.median(theirs)
-                verdict = "ok" if ratio <= TARGET_RATIO else "OVER TARGET"
-                print(f"- {mode} (load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f})")
-                print(f"  Bidwallet (profile, locked key)     {spread(ours)}")
-                print(f"  Electrum (regtest wallet, offline)  {spread(theirs)}")
-                print(f"  ratio of medians {ratio:.2f}, target <= {TARGET_RATIO}  {verdict}")
-                # On a shared machine the least disturbed runs say more than the middle ones.
-                print(f"  ratio of minima {min(ours) / min(theirs):.2f}")
-        finally:
-            os.environ.clear()
-            os.environ.update(saved)
-    print("  (2 cores; load average after: {:.2f} {:.2f} {:.2f})".format(*os.getloadavg()))
+            ratio = statistics.median(ours) / statistics.median(theirs)
+            verdict = "ok" if ratio <= TARGET_RATIO else "OVER TARGET"
+            print(f"- {mode} (load average before: {load})")
+            print(f"  Bidwallet (profile, locked key)     {spread(ours)}")
+            print(f"  Electrum (regtest wallet, offline)  {spread(theirs)}")
+            print(f"  ratio of medians {ratio:.2f}, target <= {TARGET_RATIO}  {verdict}")
+            # On a shared machine the least disturbed runs say more than the middle ones.
+            print(f"  ratio of minima {min(ours) / min(theirs):.2f}")
+    print(f"  (2 cores; load average after: {load_average()})")
 
 
 if __name__ == "__main__":
