@@ -46,6 +46,11 @@ def test_outputs_not_ours_are_named_the_service_or_the_seller(qtbot: QtBot) -> N
     named = owners(listing)
     assert "someone else" not in named
     assert any(n.startswith("the service") for n in named) and "your payment address" in named
+    # Where the item lands is named as its row is, not "someone else".
+    (landing,) = listing.plans[0].review.landings
+    assert landing.output_index is not None
+    where = f"lands on output {landing.output_index} ({named[landing.output_index]})"
+    assert where in listing.details_label.text()
     bid = PsbtReviewDialog([plan("inscription_bid")], title="Bid", action="&Sign")
     qtbot.addWidget(bid)
     # The service's fee address is known here: named plainly, the other output not guessed.

@@ -355,8 +355,6 @@ class PsbtReviewDialog(QDialog):
         said = headline(review, flow)
         self.summary_label.setText(short_ids(said))
         self.summary_label.setToolTip(said if said != self.summary_label.text() else "")
-        # The summary's own lines, less its headline and fee (drawn with its rate).
-        self.details_label.setText("\n".join([*lines[1:-1], *landing_lines(review)]))
         self.txid_field.setText(review.txid)
         self.txid_field.setCursorPosition(0)
         self.txid_field.setToolTip(
@@ -367,6 +365,9 @@ class PsbtReviewDialog(QDialog):
         self.time_label.setText("\n".join(time_lines(review)))
         self.input_parties = input_parties(review)
         self.output_parties = output_parties(review, flow)
+        # The summary's own lines, less its headline and fee (drawn with its rate).
+        landed = landing_lines(review, self.output_parties)
+        self.details_label.setText("\n".join([*lines[1:-1], *landed]))
         self.inputs_model.set_rows(input_rows(review, self.input_parties))
         self.outputs_model.set_rows(output_rows(review, self.output_parties))
         self.row_detail.clear()

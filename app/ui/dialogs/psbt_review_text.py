@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from app.core.psbt_review import Review
 from app.core.psbt_review_context import Role
 from app.core.psbt_review_findings import Risk
+from app.core.psbt_review_parties import Party
 from app.core.signing_policy import Verdict
 from app.ui import strings
 from app.ui.models.review_model import ReviewedPsbt, role_color, sats, short
@@ -57,14 +58,22 @@ def time_lines(review: Review) -> list[str]:
     return list(review.timelocks.lines(review.context.tip))
 
 
-def landing_lines(review: Review) -> list[str]:
-    """Where each inscription of the inputs lands (every one, ours or not)."""
-    return [
-        strings.REVIEW_LANDS.format(
-            inscription=x.inscription_id, input=x.input_index, where=x.describe()
+def landing_lines(review: Review, parties: Sequence[Party] = ()) -> list[str]:
+    """Where each inscription of the inputs lands (every one, ours or not); an output named
+    as its row in the outputs table names it (`parties`: 'the service (holds the item)', not
+    'someone else')."""
+    lines = []
+    for x in review.landings:
+        where = x.describe()
+        index = x.output_index
+        if index is not None and index < len(parties):
+            where = f"output {index} ({parties[index].name})"
+        lines.append(
+            strings.REVIEW_LANDS.format(
+                inscription=x.inscription_id, input=x.input_index, where=where
+            )
         )
-        for x in review.landings
-    ]
+    return lines
 
 
 def findings_text(review: Review, verdict: Verdict) -> str:
