@@ -49,7 +49,7 @@ def test_outputs_not_ours_are_named_the_service_or_the_seller(qtbot: QtBot) -> N
     # Where the item lands is named as its row is, not "someone else".
     (landing,) = listing.plans[0].review.landings
     assert landing.output_index is not None
-    where = f"lands on output {landing.output_index} ({named[landing.output_index]})"
+    where = f"lands on output {landing.output_index}, {named[landing.output_index]}"
     assert where in listing.details_label.text()
     bid = PsbtReviewDialog([plan("inscription_bid")], title="Bid", action="&Sign")
     qtbot.addWidget(bid)

@@ -67,7 +67,7 @@ def landing_lines(review: Review, parties: Sequence[Party] = ()) -> list[str]:
         where = x.describe()
         index = x.output_index
         if index is not None and index < len(parties):
-            where = f"output {index} ({parties[index].name})"
+            where = strings.REVIEW_LANDS_ON.format(index=index, owner=parties[index].name)
         lines.append(
             strings.REVIEW_LANDS.format(
                 inscription=x.inscription_id, input=x.input_index, where=where

@@ -70,6 +70,7 @@ REVIEW_FEE_NEGATIVE: Final = "none yet (the other party adds inputs to pay it)"
 REVIEW_RATE: Final = "{rate:.1f} sat/vB"
 REVIEW_RATE_GUESSED: Final = "{rate:.1f} sat/vB (estimated: an input's type is unknown)"
 REVIEW_LANDS: Final = "Inscription {inscription} (input {input}) lands on {where}."
+REVIEW_LANDS_ON: Final = "output {index}, {owner}"
 REVIEW_FINDINGS: Final = "Things to know"
 REVIEW_APPROVED: Final = Counted(
     ("This {flow} passes every check: only your input {inputs} will be signed, nothing else."),
