@@ -8,23 +8,29 @@ stderr tail, never outliving the app).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import subprocess
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.services.profiles import AppProfile, ProfileFileError, ProfileStore, ServiceKind
 from app.services.profiles import default_data_dir as app_data_dir
-from app.services.sandbox_process import (
+from app.services.sandbox_command import (
     READY_TIMEOUT_S,
-    SandboxLaunch,
     child_env,
     default_chain_cache_dir,
     die_with_parent,
     sandbox_command,
 )
+
+# asyncio and sandbox_process (which imports it, ~30 ms) load after the spawn: they are needed
+# only once the event loop runs (adopt), and the spawn comes first.
+if TYPE_CHECKING:
+    import asyncio
+
+    from app.services.sandbox_process import SandboxLaunch
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +89,10 @@ class SpawnedSandbox:
     async def adopt(self) -> SandboxLaunch:
         """Its SandboxLaunch, reading the child's stdout on the running loop; the ready timeout
         still counts from the spawn."""
+        import asyncio
+
+        from app.services.sandbox_process import SandboxLaunch
+
         loop = asyncio.get_running_loop()
         reader = asyncio.StreamReader()
         await loop.connect_read_pipe(
@@ -152,6 +162,8 @@ class _PopenChild:
         self._popen.kill()
 
     async def wait(self) -> int:
+        import asyncio
+
         code = self._popen.poll()
         if code is not None:
             return code

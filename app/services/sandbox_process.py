@@ -20,22 +20,27 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
-import ctypes
 import logging
 import os
 import select
 import signal
-import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Final, Protocol
+
+from app.services.sandbox_command import (
+    READY_TIMEOUT_S,
+    child_env,
+    die_with_parent,
+    sandbox_command,
+)
+from app.services.sandbox_command import (
+    default_chain_cache_dir as default_chain_cache_dir,  # the app's callers read it here
+)
 
 log = logging.getLogger(__name__)
 
 READY_PREFIX: Final = "ready "
-READY_TIMEOUT_S: Final = 90.0  # a first start mines the initial chain on a busy machine
 STOP_TIMEOUT_S: Final = 15.0
-_PR_SET_PDEATHSIG: Final = 1
 _STDERR_TAIL_CHARS: Final = 2000
 
 
@@ -55,22 +60,6 @@ class ChildProcess(Protocol):
 
 class SandboxStartError(Exception):
     """The sandbox process did not become ready; the message ends with its stderr tail."""
-
-
-def die_with_parent() -> Callable[[], None] | None:
-    """A preexec_fn asking the kernel to SIGTERM the child when this process dies (Linux)."""
-    if not sys.platform.startswith("linux"):
-        return None
-    # Resolve prctl now: between fork and exec the child should only make this one call.
-    prctl = ctypes.CDLL(None, use_errno=True).prctl
-    parent = os.getpid()
-
-    def preexec() -> None:
-        prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
-        if os.getppid() != parent:  # the app died before prctl took effect
-            os._exit(1)
-
-    return preexec
 
 
 class SandboxProcess:
@@ -167,26 +156,6 @@ async def _drain(stream: asyncio.StreamReader) -> None:
         pass
 
 
-def default_chain_cache_dir() -> Path:
-    """Where the app keeps the sandbox's prebuilt demo chain: the user's cache directory
-    ($XDG_CACHE_HOME/bidwallet on Linux)."""
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("bidwallet")) / "sandbox-chain"
-
-
-def sandbox_command(
-    data_dir: Path, python: str = sys.executable, chain_cache: Path | None = None
-) -> list[str]:
-    serve = ["sandbox", "serve", "--port", "0", "--data", str(data_dir)]
-    if chain_cache is not None:
-        serve += ["--chain-cache", str(chain_cache)]
-    if getattr(sys, "frozen", False):
-        # A PyInstaller bundle: sys.executable is the bidwallet program itself, which has no -m.
-        return [sys.executable, *serve]
-    return [python, "-m", "app", *serve]
-
-
 class SandboxLaunch:
     """A sandbox process started and not yet ready: `ready()` waits for its ready line (the
     caller does other work meanwhile: the child imports and opens its chain on its own)."""
@@ -244,10 +213,6 @@ class SandboxLaunch:
         self._waited = True
         await _kill(self._proc)
         log.info("sandbox process %d abandoned before use", self._proc.pid)
-
-
-def child_env() -> dict[str, str]:
-    return {**os.environ, "PYTHONUNBUFFERED": "1"}
 
 
 async def launch_sandbox(

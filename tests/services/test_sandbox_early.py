@@ -4,6 +4,8 @@ loop answers, uses the chain cache and stops cleanly."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
@@ -85,3 +87,16 @@ async def test_a_spawned_child_is_adopted_answers_and_stops(data_dir: Path) -> N
     finally:
         code = await sandbox.stop()
     assert code == 0 and not sandbox.running
+
+
+def test_the_spawn_loads_no_event_loop_machinery() -> None:
+    # The child is spawned before anything else loads: what the spawn imports delays the
+    # sandbox, so asyncio (and sandbox_process, which needs it) waits until adopt().
+    probe = (
+        "import sys, app.services.sandbox_early; "
+        "print(sorted({'asyncio', 'app.services.sandbox_process'} & set(sys.modules)))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert result.stdout.strip() == "[]"
