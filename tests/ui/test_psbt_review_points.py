@@ -9,17 +9,18 @@ import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, QRect
-from PySide6.QtWidgets import QApplication, QScrollArea, QTableView, QWidget
+from PySide6.QtCore import QRect
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.core.psbt_review import Review
 from app.core.signing_policy import Verdict
 from app.services.psbt_files import load_psbt_file
 from app.ui.dialogs.psbt_review_dialog import PLANS_SHOWN, PsbtReviewDialog, first_size
-from app.ui.dialogs.psbt_review_table import ROWS_SHOWN, visible_rows
+from app.ui.dialogs.psbt_review_table import visible_rows
 from app.wallet.psbt_io import psbt_to_base64
 from tests.support.psbt_scenarios import SCENARIOS
+from tests.ui.review_fit import not_in_sight, shows_its_rows
 
 
 @dataclass(frozen=True)
@@ -137,24 +138,6 @@ def test_a_refusal_without_its_psbt_says_there_is_nothing_to_export(qtbot: QtBot
     assert "no PSBT" in dialog.export_button.toolTip()
 
 
-def _fully_shown(widget: QWidget, area: QScrollArea) -> bool:
-    """`widget` is drawn whole inside `area`'s viewport (not clipped, nothing to scroll to)."""
-    viewport = area.viewport()
-    top_left = widget.mapTo(viewport, QPoint(0, 0))
-    shown = QRect(top_left, widget.size())
-    return widget.isVisible() and viewport.rect().contains(shown)
-
-
-def _shows_its_rows(view: QTableView) -> bool:
-    """`view` shows every row up to ROWS_SHOWN whole, and no more blank room than a row."""
-    count = view.model().rowCount()
-    if visible_rows(view) < min(count, ROWS_SHOWN):
-        return False
-    rows = view.verticalHeader()
-    drawn = sum(rows.sectionSize(r) for r in range(count))
-    return count > ROWS_SHOWN or view.viewport().height() <= drawn + rows.defaultSectionSize()
-
-
 def test_the_first_size_fits_1024x700_and_shows_the_facts_and_every_row(qtbot: QtBot) -> None:
     """At the first size on a 1024x700 screen (1000x660), without scrolling: the facts whole
     (txid, fee, size, lock time and replace-by-fee), each table's rows (up to 5, no blank
@@ -172,26 +155,19 @@ def test_the_first_size_fits_1024x700_and_shows_the_facts_and_every_row(qtbot: Q
         dialog.show()
         qtbot.waitExposed(dialog)
         assert dialog.width() <= 1024 and dialog.height() <= 700
-        facts = [dialog.txid_field, dialog.fee_label, dialog.size_label, dialog.time_label]
-        shown = [dialog.inputs_view, dialog.outputs_view, dialog.legend, *facts]
+        tables = [dialog.inputs_view, dialog.outputs_view]
         if len(plans) > 1:
-            shown.append(dialog.plans_view)
-        tables = [v for v in shown if isinstance(v, QTableView)]
-        qtbot.waitUntil(lambda tables=tables: all(_shows_its_rows(t) for t in tables))
-        for widget in shown:
-            assert _fully_shown(widget, dialog.body), widget.objectName()
+            tables.append(dialog.plans_view)  # 3 rows: all of them
+        qtbot.waitUntil(lambda tables=tables: all(shows_its_rows(t) for t in tables))
+        assert not_in_sight(dialog) == []
         assert "Lock time" in dialog.time_label.text()
-        # The txid is drawn whole in its field.
-        field = dialog.txid_field
-        assert field.fontMetrics().horizontalAdvance(field.text()) < field.width() - 8
-        button = dialog.sign_button
-        assert button is not None and button.isVisible()
-        assert dialog.rect().contains(button.geometry())
+        assert dialog.sign_button is not None and dialog.sign_button.isVisible()
 
 
 def test_a_long_bulk_lists_3_rows_at_the_first_size_and_more_when_taller(qtbot: QtBot) -> None:
-    """12 listings at 1000x660: the list shows 3 rows (it scrolls) so the selected one's
-    facts and tables keep theirs; a taller window gives the list its rows."""
+    """12 listings at 1000x660: the list shows 3 rows at the least (more where the fonts leave
+    room; it scrolls) so the selected one's facts and tables keep theirs; a taller window
+    gives the list its rows."""
     plans = [plan("secure_listing", f"List inscription {n}") for n in range(12)]
     dialog = PsbtReviewDialog(plans, title="Review", action="&Sign")
     qtbot.addWidget(dialog)
@@ -199,12 +175,10 @@ def test_a_long_bulk_lists_3_rows_at_the_first_size_and_more_when_taller(qtbot: 
     dialog.show()
     qtbot.waitExposed(dialog)
     tables = [dialog.inputs_view, dialog.outputs_view]
-    qtbot.waitUntil(lambda: all(_shows_its_rows(t) for t in tables))
-    facts = [dialog.txid_field, dialog.fee_label, dialog.size_label, dialog.time_label]
-    for widget in [*tables, dialog.legend, *facts]:
-        assert _fully_shown(widget, dialog.body), widget.objectName()
-    assert visible_rows(dialog.plans_view) >= PLANS_SHOWN
-    assert _fully_shown(dialog.plans_view, dialog.body)
+    qtbot.waitUntil(lambda: all(shows_its_rows(t) for t in tables))
+    assert not_in_sight(dialog) == []
+    first = visible_rows(dialog.plans_view)
+    assert PLANS_SHOWN <= first < 12  # the rest of the list scrolls
     dialog.resize(1000, 1000)
     qtbot.waitUntil(lambda: visible_rows(dialog.plans_view) == 12)
 

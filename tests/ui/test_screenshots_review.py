@@ -1,6 +1,7 @@
 """Screenshots of the PSBT review dialog as a new user meets it, on a 1024x700 screen (Xvfb,
 xcb), against a real sandbox: the Fund, Withdraw and bulk listing reviews at the dialog's own
-first size, light and dark: artifacts/screenshots/review-{theme}-{fund,withdraw,listings}.png.
+first size, light and dark: artifacts/screenshots/review-{theme}-{fund,withdraw,listings}.png;
+each checked to show its facts, tables, legend and buttons without scrolling (review_fit).
 
 By hand: xvfb-run -a -s "-screen 0 1024x700x24" \
     .venv/bin/python -m tests.ui.test_screenshots_review artifacts/screenshots
@@ -28,6 +29,7 @@ from app.ui.tabs.listings_tab import ListingsTab
 from app.ui.tabs.wallet_tab import WalletTab
 from app.ui.tabs.withdraw_tab import WithdrawTab
 from app.ui.theme import apply_theme
+from tests.ui.review_fit import not_in_sight
 from tests.ui.screenshots import OUT, REPO, assert_drawn, run_shots
 from tests.ui.test_screenshots_flows import pause, prepare, save, until
 
@@ -137,6 +139,9 @@ async def shoot(out: Path, data_dir: Path) -> None:
                 dialog.show()  # its own first size, as the user first sees it
                 await pause(400)
                 save(dialog, out / f"review-{theme.value}-{name}.png")
+                # With the fonts a user has (xcb): what matters shows without scrolling.
+                missing = not_in_sight(dialog)
+                assert not missing, f"review-{theme.value}-{name}: not in sight: {missing}"
                 print(f"{name}: {dialog.width()}x{dialog.height()}", file=sys.stderr)
                 dialog.close()
                 dialog.deleteLater()
