@@ -39,6 +39,7 @@ async def _arrange(context: AppContext, window: MainWindow) -> None:
     from app.services.bids import BidSpec, place_bid
     from app.services.sandbox_demo import DEMO_RUNE
     from app.ui.profile_session import profile_session
+    from app.ui.state.fee_estimates import FeeEstimateState
     from app.ui.state.wallet_state import WalletState
     from app.ui.tabs.wallet_tab import WalletTab
 
@@ -70,7 +71,7 @@ async def _arrange(context: AppContext, window: MainWindow) -> None:
     await WalletState.of(context).refresh()
     tab = window.tab("wallet")
     assert isinstance(tab, WalletTab)
-    tab.fund.load_estimates()
+    FeeEstimateState.of(context).read()
 
 
 async def _walk(app: QApplication, out: Path, offline: bool) -> None:

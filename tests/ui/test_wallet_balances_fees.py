@@ -1,7 +1,8 @@
 """The Wallet tab against the real sandbox: the payment address's spendable balance is shown
 beside the bidding wallet's, told apart from its total (a coin carrying an inscription counts
-in the total only), and equal to what funding would spend; the Fund panel's fee presets show
-the service's estimates, distinct when a busy mempool makes them differ."""
+in the total only), and equal to what funding would spend; the Fund panel's and the Bid tab's
+fee presets show the service's estimates, distinct when a busy mempool makes them differ, read
+again with a refresh or a live reading once they are a minute old."""
 
 from __future__ import annotations
 
@@ -17,14 +18,16 @@ from app.services.coin_control import payment_coins
 from app.services.sandbox_demo import DEMO_FAUCET_SATS
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
+from app.ui.state import fee_estimates
+from app.ui.state.fee_estimates import FeeEstimateState
 from app.ui.state.wallet_state import WalletState
-from app.ui.tabs import wallet_fund
+from app.ui.tabs.bid_tab import BidTab
 from app.ui.tabs.wallet_tab import WalletTab, amount_text
 from app.ui.widgets.fee_picker import CUSTOM, FeePicker
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import open_funded_app, sandbox_post
 from tests.ui.gui_thread import GuiThreadWatch
-from tests.ui.helpers import run_async
+from tests.ui.helpers import FakeClock, run_async
 
 BLOCK_AND_A_BIT = 1_050_000  # vbytes: a little more than one block's worth at each rate
 
@@ -104,7 +107,7 @@ def test_fee_presets_differ_when_the_sandbox_mempool_is_busy(
     gui_thread: GuiThreadWatch,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(wallet_fund, "ESTIMATES_MAX_AGE_S", 0.0)
+    monkeypatch.setattr(fee_estimates, "ESTIMATES_MAX_AGE_S", 0.0)
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
     with busy_mempool(funded.root_url):
         gui_thread.start()
@@ -145,3 +148,41 @@ def test_presets_that_read_the_same_say_why(qtbot: QtBot) -> None:
     assert strings.FEE_ALL_SAME not in picker.choice.toolTip()
     labels = [picker.choice.itemText(i) for i in range(picker.choice.count() - 1)]
     assert len(set(labels)) == 3 and picker.estimate() == 3.0
+
+
+def test_bid_presets_follow_the_mempool_once_a_minute_old(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    gui_thread: GuiThreadWatch,
+) -> None:
+    """The Bid tab's named rates carry the estimates read at connection; the mempool fills;
+    a live reading within the minute leaves them be (no read per reading), the first one
+    after it reads them again: the fastest rate then says 30 sat/vB, without a click."""
+    clock = FakeClock()
+    funded = open_funded_app(qtbot, open_app, make_options(clock=clock), sandbox, qloop)
+    app = funded.app
+    app.window.show_tab("bid")
+    tab = app.window.tab("bid")
+    assert isinstance(tab, BidTab)
+    picker = tab.form.fee_rate
+    estimates = FeeEstimateState.of(app.context)
+    state = WalletState.of(app.context)
+    qtbot.waitUntil(lambda: picker.estimate() is not None, timeout=20_000)
+    quiet = picker.estimate()
+    assert quiet is not None and quiet < 30
+    with busy_mempool(funded.root_url):
+        gui_thread.start()
+        assert state.view is not None
+        read_at = estimates.read_at
+        clock.advance(30)
+        state.accept(state.view)  # a live reading, as MarketWatch hands it over
+        assert estimates.read_at == read_at  # half a minute old: not read again
+        clock.advance(31)
+        state.accept(state.view)
+        qtbot.waitUntil(lambda: picker.estimate() == 30.0, timeout=20_000)
+        assert picker.preset() is not None and picker.choice.currentIndex() == 0
+        assert "30 sat/vB" in picker.choice.currentText()
+        gui_thread.assert_not_blocked()

@@ -41,6 +41,7 @@ from app.ui.dialogs.psbt_review_flow import signing_context
 from app.ui.maker_fee_note import maker_fee_note
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
 from app.ui.sign_elsewhere import place_bid_signed_elsewhere
+from app.ui.state.fee_estimates import FeeEstimateState
 from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.bid_catalog import BidCatalog
 from app.ui.tabs.bid_confirm import confirm_bid
@@ -191,7 +192,7 @@ class BidTab(QWidget):
         self.state.updated.connect(self.update_preview)
         self.state.failed.connect(self.update_preview)
         self.session.changed.connect(self.load_catalog)
-        self.session.changed.connect(self.load_fee_estimates)
+        FeeEstimateState.of(context).bind(self.form.fee_rate)  # re-read as the mempool moves
         context.theme_changed.connect(self._restyle)  # bound: dropped when the tab goes
         self.update_preview()
 
@@ -202,9 +203,8 @@ class BidTab(QWidget):
         """Coming to the tab shows fresh numbers (the timer may be far from its next tick)."""
         super().showEvent(event)
         if self.session.connected:
-            self.state.request_refresh()
+            self.state.request_refresh()  # and the fee estimates, once a minute old
             self.load_catalog()  # collections may have been added since
-            self.load_fee_estimates()  # the fee market moves
 
     # -- catalog ------------------------------------------------------------------------------
 
@@ -212,31 +212,6 @@ class BidTab(QWidget):
     async def load_catalog(self) -> None:
         """The collections to suggest (`BidCatalog`); a typed slug is looked up as committed."""
         await self.catalog.load_suggestions()
-
-    @async_slot()
-    async def load_fee_estimates(self) -> None:
-        """The network's fee rates, shown beside the service's named rates (the same
-        estimates as the Fund panel's picker); without them the names stay choosable."""
-        from app.services.errors import NetError
-
-        if not self.session.connected:
-            return
-        services = self.context.connection
-        try:
-            await self.session.ensure_ready()
-            ctx = self.session.read_context()
-            from app.services.funding import fee_estimates  # loaded by ensure_ready
-
-            estimates = await fee_estimates(ctx)
-        except (NotReadyError, NetError) as exc:
-            log.info("no fee estimates: %s", type(exc).__name__)
-            self.form.fee_rate.set_estimates(None)
-            return
-        except Exception:
-            if self.context.connection is not services:
-                return  # the connection closed under the request
-            raise
-        self.form.fee_rate.set_estimates(estimates)
 
     # -- preview ------------------------------------------------------------------------------
 

@@ -13,8 +13,6 @@ what that wallet signed (`sign_elsewhere`)."""
 
 from __future__ import annotations
 
-import logging
-import time
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QGuiApplication
@@ -31,9 +29,10 @@ from PySide6.QtWidgets import (
 
 from app.ui import strings
 from app.ui.async_tools import async_slot
-from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
+from app.ui.profile_session import failure_text, profile_session, tracked
 from app.ui.psbt_flow_runner import FlowSteps, PsbtFlowRunner
 from app.ui.sign_elsewhere import SignElsewhere, import_button
+from app.ui.state.fee_estimates import FeeEstimateState
 from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.wallet_coins import CoinChooserDialog
 from app.ui.widgets import message_label, set_message
@@ -46,10 +45,6 @@ if TYPE_CHECKING:
     from app.services.funding import FundingPlan, FundingResult
     from app.ui.context import AppContext
     from app.ui.controller import AppController
-
-log = logging.getLogger(__name__)
-
-ESTIMATES_MAX_AGE_S = 60.0
 
 
 class FundPanel(QGroupBox):
@@ -136,40 +131,8 @@ class FundPanel(QGroupBox):
         layout.addLayout(result)
         layout.addWidget(self.qr_box)
         self.amount.changed.connect(self._update_qr)
-        self.session.changed.connect(self.load_estimates)
         WalletState.of(context).updated.connect(self._update_qr)
-        # The estimates follow the mempool: read again with a refresh once they are a minute old.
-        self._estimates_read_at: float | None = None
-        WalletState.of(context).updated.connect(self._estimates_if_old)
-
-    # -- fee estimates ----------------------------------------------------------------------
-
-    def _estimates_if_old(self, *_: object) -> None:
-        read_at = self._estimates_read_at
-        if read_at is None or time.monotonic() - read_at >= ESTIMATES_MAX_AGE_S:
-            self.load_estimates()
-
-    @async_slot()
-    async def load_estimates(self) -> None:
-        from app.services.errors import NetError
-
-        services = self.context.connection
-        try:
-            await self.session.ensure_ready()
-            ctx = self.session.read_context()
-            from app.services.funding import fee_estimates  # loaded by ensure_ready
-
-            self._estimates_read_at = time.monotonic()
-            estimates = await fee_estimates(ctx)
-        except (NotReadyError, NetError) as exc:
-            log.info("no fee estimates: %s", type(exc).__name__)
-            self.fee.set_estimates(None)
-            return
-        except Exception:
-            if self.context.connection is not services:
-                return  # the connection closed under the request
-            raise
-        self.fee.set_estimates(estimates)
+        FeeEstimateState.of(context).bind(self.fee)  # re-read as the mempool moves
 
     # -- pay from this wallet -----------------------------------------------------------------
 
