@@ -280,7 +280,9 @@ class PsbtReviewDialog(QDialog):
         )
         for caption, field, row, column, span in places:
             label = QLabel(caption)
-            label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+            # Level with the first line of its field (the txid's box is taller than a line).
+            level = Qt.AlignmentFlag.AlignVCenter if row == 0 else Qt.AlignmentFlag.AlignTop
+            label.setAlignment(Qt.AlignmentFlag.AlignLeft | level)
             facts.addWidget(label, row, column)
             facts.addWidget(field, row, column + 1, 1, span, Qt.AlignmentFlag.AlignTop)
         facts.setColumnStretch(1, 1)
