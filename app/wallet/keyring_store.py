@@ -4,8 +4,16 @@ in plaintext, drop it, or prompt on a terminal are refused: the vault then uses 
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Callable
 from typing import Final, TypeVar
+
+if sys.platform != "darwin":
+    # keyring's macOS backend binds macOS frameworks with ctypes.util.find_library, which off
+    # macOS runs ldconfig, gcc and ld for each of three libraries (9 processes, ~40 ms of CPU
+    # at every start, while the sandbox child starts) before its import fails, as it must
+    # there. Marked unimportable, it fails at once: the backends found are the same.
+    sys.modules.setdefault("keyring.backends.macOS.api", None)  # type: ignore[arg-type]
 
 import keyring
 from keyring.backend import KeyringBackend

@@ -3,6 +3,9 @@ real keychain exists (else the vault file is used)."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -124,3 +127,35 @@ def test_default_vault_falls_back_to_the_vault_file(tmp_path: Path) -> None:
     assert location.vault.store.path == tmp_path / "vault.json"
     assert location.fallback_reason is not None
     assert "keyring.backends.null.Keyring" in location.fallback_reason
+
+
+_BACKEND_LOOKUP = """
+import json, subprocess
+spawned = []
+real_init = subprocess.Popen.__init__
+def recording_init(self, *args, **kwargs):
+    spawned.append(args[0] if args else kwargs.get("args"))
+    real_init(self, *args, **kwargs)
+subprocess.Popen.__init__ = recording_init
+import keyring.backend
+from app.wallet.keyring_store import backend_name
+chosen = backend_name(keyring.get_keyring())
+found = sorted(backend_name(b) for b in keyring.backend.get_all_keyring())
+print(json.dumps({"spawned": spawned, "chosen": chosen, "found": found}))
+"""
+
+
+@pytest.mark.skipif(sys.platform == "darwin", reason="the macOS backend is real there")
+def test_backend_lookup_spawns_no_process_off_macos() -> None:
+    # keyring's macOS backend probed gcc and ld (9 processes at every start) to fail anyway.
+    result = subprocess.run(
+        [sys.executable, "-c", _BACKEND_LOOKUP],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    report = json.loads(result.stdout.splitlines()[-1])
+    assert report["spawned"] == []
+    assert not any("macOS" in name for name in report["found"])
+    assert report["chosen"]  # a backend is still chosen as before (fail.Keyring where none)
