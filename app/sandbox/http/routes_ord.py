@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Path
@@ -69,14 +70,7 @@ InscriptionIdList = Annotated[
     description="404 when any of them is unknown, as `GET /ord/output/{outpoint}` answers.",
 )
 def post_outputs(outpoints: OutpointList, node: NodeDep) -> Any:
-    found = []
-    for outpoint in outpoints:
-        output = node.ord_served_output(outpoint.lower())
-        if output is None:
-            raise ApiError(404, NOT_FOUND, f"output {outpoint} not found")
-        found.append(output)
-    # A Response skips FastAPI's re-validation of up to MAX_BATCH outputs; the model documents it.
-    return JSONResponse(found)
+    return _each(outpoints, node.ord_served_output, "output")
 
 
 @router.post(
@@ -87,12 +81,19 @@ def post_outputs(outpoints: OutpointList, node: NodeDep) -> Any:
     description="404 when any of them is unknown, as `GET /ord/inscription/{id}` answers.",
 )
 def post_inscriptions(inscription_ids: InscriptionIdList, node: NodeDep) -> Any:
+    return _each(inscription_ids, node.ord_inscription, "inscription")
+
+
+def _each(keys: list[str], look_up: Callable[[str], Any], what: str) -> JSONResponse:
+    """A batch lookup's answer: each key's single lookup in the order asked, or a 404 naming
+    the first unknown one. A Response skips FastAPI's re-validation of up to MAX_BATCH
+    entries; the route's model documents them."""
     found = []
-    for inscription_id in inscription_ids:
-        inscription = node.ord_inscription(inscription_id.lower())
-        if inscription is None:
-            raise ApiError(404, NOT_FOUND, f"inscription {inscription_id} not found")
-        found.append(inscription)
+    for key in keys:
+        entry = look_up(key.lower())
+        if entry is None:
+            raise ApiError(404, NOT_FOUND, f"{what} {key} not found")
+        found.append(entry)
     return JSONResponse(found)
 
 
