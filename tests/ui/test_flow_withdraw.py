@@ -16,6 +16,7 @@ from app.services.open_bids import fetch_open_bids
 from app.services.sandbox_process import SandboxProcess
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 from app.ui.profile_session import profile_session
+from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.withdraw_tab import WithdrawTab
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import click, open_funded_app, type_into, wait_dialog
@@ -102,3 +103,43 @@ def test_withdraw_shows_the_bids_it_cancels_then_signs_and_submits(
     entries = app.context.activity.entries()  # type: ignore[union-attr]
     done = [e for e in entries if e.action == "withdraw"]
     assert len(done) == 1 and done[0].ok and done[0].txid == txid
+
+
+def test_the_balance_follows_the_wallet_state_without_refresh(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    gui_thread: GuiThreadWatch,
+) -> None:
+    """Funds arrive unconfirmed and a block is mined elsewhere: the next WalletState reading
+    (the Wallet tab's refresh, the 30 s timer, a live update) shows in the Withdraw tab's
+    balance line too, never a stale "unconfirmed" figure until Refresh is pressed."""
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    app = funded.app
+    session = profile_session(app.context)
+    run_async(qloop, session.ensure_ready())
+    wallet = run_async(qloop, get_bidding_wallet(session.read_context())).address
+    app.window.show_tab("withdraw")
+    tab = app.window.tab("withdraw")
+    assert isinstance(tab, WithdrawTab)
+    qtbot.waitUntil(lambda: tab.facts is not None, timeout=20_000)
+    state = WalletState.of(app.context)
+
+    with httpx.Client(base_url=funded.root_url, timeout=60) as http:
+        body = {"address": wallet, "sats": WALLET_FUNDS}
+        assert http.post("/sandbox/faucet", json=body).is_success  # unconfirmed
+    gui_thread.start()
+    run_async(qloop, state.refresh())  # e.g. the Wallet tab's Refresh
+    unconfirmed = f"{WALLET_FUNDS:,} sats (0 sats confirmed, {WALLET_FUNDS:,} sats unconfirmed)"
+    qtbot.waitUntil(lambda: tab.balance_label.text() == unconfirmed, timeout=20_000)
+
+    with gui_thread.paused(), httpx.Client(base_url=funded.root_url, timeout=60) as http:
+        assert http.post("/sandbox/mine", json={"blocks": 1}).is_success
+    run_async(qloop, state.refresh())
+    confirmed = f"{WALLET_FUNDS:,} sats ({WALLET_FUNDS:,} sats confirmed, 0 sats unconfirmed)"
+    qtbot.waitUntil(lambda: tab.balance_label.text() == confirmed, timeout=20_000)
+    facts = tab.facts
+    assert facts is not None and facts.balance.total == WALLET_FUNDS
+    gui_thread.assert_not_blocked()

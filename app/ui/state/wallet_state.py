@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from app.ui import strings
 from app.ui.profile_session import (
     NotReadyError,
     failure_text,
@@ -146,6 +147,13 @@ class WalletState(QObject):
     def _fail(self, text: str) -> None:
         self.error = text
         self.failed.emit(text)
+
+
+def failure_role(text: str) -> str:
+    """How a `failed` sentence shows: not connected (yet) or locked is a state to act on, a
+    hint never red; anything else failed ("error")."""
+    states = (strings.CONNECTING_HINT, strings.NOT_CONNECTED_HINT, strings.UNLOCK_FIRST_HINT)
+    return "hint" if text in states else "error"
 
 
 def report_unexpected(task: asyncio.Task[None]) -> None:

@@ -31,7 +31,7 @@ from app.ui.profile_session import (
     not_connected_text,
     profile_session,
 )
-from app.ui.state.wallet_state import WalletState
+from app.ui.state.wallet_state import WalletState, failure_role
 from app.ui.tabs.wallet_addresses import AddressRow
 from app.ui.tabs.wallet_fund import FundPanel
 from app.ui.widgets import message_label, set_message
@@ -260,6 +260,5 @@ class WalletTab(QWidget):
 
     def _show_error(self, text: str) -> None:
         # Not connected (yet) or locked is a state to act on, not a failure: never red.
-        states = (strings.CONNECTING_HINT, strings.NOT_CONNECTED_HINT, strings.UNLOCK_FIRST_HINT)
-        failed = text not in states and self.session.public_keys is not None
+        failed = failure_role(text) == "error" and self.session.public_keys is not None
         set_message(self.notice, text, "error" if failed else "hint")

@@ -1,10 +1,10 @@
 """The facts the Withdraw tab shows before any review: the bidding wallet, its balance, the
 open bids and which of them a given balance after the withdrawal no longer covers (the core
-pool rule the service applies), and the network's fee estimates (for its fee picker)."""
+pool rule the service applies). They come from `WalletState`'s readings (its loads and the
+live updates), so the tab follows the balance as the Wallet tab does."""
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -12,9 +12,8 @@ from app.ui import strings
 
 if TYPE_CHECKING:
     from app.services.bidding_wallet import BiddingWalletBalance
-    from app.services.context import ServiceContext
     from app.services.maker_fee import AssumedMakerFee
-    from app.services.open_bids import BidListEntry
+    from app.services.open_bids import BidListEntry, OpenBidsView
 
 
 @dataclass(frozen=True)
@@ -24,32 +23,12 @@ class WalletFacts:
     balance: BiddingWalletBalance
     bids: tuple[BidListEntry, ...]
     maker_fee: AssumedMakerFee  # what the pool rule counts per bid, and where it came from
-    fee_estimates: dict[int, float] | None = None  # sat/vB by target; None: none known
 
 
-async def load_facts(ctx: ServiceContext) -> WalletFacts:
-    from app.services.bidding_wallet import bidding_wallet_balance
-    from app.services.errors import NetError
-    from app.services.funding import fee_estimates
-    from app.services.open_bids import fetch_open_bids
-
-    async def known_estimates() -> dict[int, float] | None:
-        try:
-            return await fee_estimates(ctx)
-        except NetError:  # no estimate now: the picker offers a custom rate
-            return None
-
-    balance, bids, estimates = await asyncio.gather(
-        bidding_wallet_balance(ctx), fetch_open_bids(ctx), known_estimates()
-    )
-    return WalletFacts(
-        balance.address,
-        ctx.payment_address,
-        balance,
-        tuple(bids),
-        ctx.assumed_maker_fee,
-        estimates,
-    )
+def facts_of(view: OpenBidsView, payment_address: str) -> WalletFacts:
+    """The facts of one `WalletState` reading, the withdrawal going to `payment_address`."""
+    balance = view.balance
+    return WalletFacts(balance.address, payment_address, balance, view.bids, view.maker_fee)
 
 
 def at_risk_rows(facts: WalletFacts, balance_after: int) -> list[str]:

@@ -4,6 +4,9 @@ transaction pays it), which open bids the lower balance no longer covers, then r
 sign -> submit -> txid. A watch-only profile exports the reviewed PSBT for the wallet that holds
 its keys instead, and imports what that wallet signed (`sign_elsewhere`).
 
+The balance and open bids are `WalletState`'s (its loads and the live updates: a block mined
+or a withdrawal confirmed shows without Refresh), the fee presets `FeeEstimateState`'s.
+
 Services are imported inside the slots: this module loads when the window is built, before
 the startup preload has brought in httpx and embit.
 """
@@ -29,11 +32,7 @@ from PySide6.QtWidgets import (
 
 from app.ui import strings
 from app.ui.async_tools import async_slot
-from app.ui.dialogs.psbt_review_flow import (
-    TxidRow,
-    connection_key,
-    public_context,
-)
+from app.ui.dialogs.psbt_review_flow import TxidRow, connection_key
 from app.ui.fee_rate_asked_note import (
     MIN_ASKED_RATE,
     asked_rate,
@@ -41,18 +40,20 @@ from app.ui.fee_rate_asked_note import (
     fee_rate_warnings,
 )
 from app.ui.maker_fee_note import maker_fee_note
-from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
+from app.ui.profile_session import failure_text, profile_session, tracked
 from app.ui.psbt_flow_runner import FlowSteps, PsbtFlowRunner
 from app.ui.sign_elsewhere import SignElsewhere, import_button
-from app.ui.state.wallet_state import WalletState
+from app.ui.state.fee_estimates import FeeEstimateState
+from app.ui.state.wallet_state import WalletState, failure_role
 from app.ui.tabs.bid_form_lines import MessageLine, with_message
-from app.ui.tabs.withdraw_preview import WalletFacts, at_risk_rows, load_facts
+from app.ui.tabs.withdraw_preview import WalletFacts, at_risk_rows, facts_of
 from app.ui.widgets import message_label, set_message
 from app.ui.widgets.amount_edit import AmountEdit
 from app.ui.widgets.fee_picker import FeePicker
 
 if TYPE_CHECKING:
     from app.services.context import ServiceContext
+    from app.services.open_bids import OpenBidsView
     from app.services.withdraw import WithdrawDone, WithdrawPlan
     from app.ui.context import AppContext
     from app.ui.controller import AppController
@@ -75,6 +76,7 @@ class WithdrawTab(QWidget):
         self.sweep = False  # Max pressed and the amount not edited since
         self._facts_of = connection_key(context)
         self._busy = False
+        self._failure_shown = ""  # the state's failure the status line shows, if any
 
         self.address_label = QLabel(strings.WALLET_ADDRESS_UNKNOWN)
         self.balance_label = QLabel(strings.WALLET_ADDRESS_UNKNOWN)
@@ -106,7 +108,13 @@ class WithdrawTab(QWidget):
         self.refresh_button.clicked.connect(self.refresh)
         self.review_button.clicked.connect(self.withdraw)
         self.import_button.clicked.connect(self.import_signed)
-        profile_session(context).changed.connect(self._session_changed)
+        self.session = profile_session(context)
+        self.session.changed.connect(self._session_changed)
+        self.state = WalletState.of(context)
+        self.state.updated.connect(self._show_view)
+        self.state.failed.connect(self._state_failed)
+        self.estimates = FeeEstimateState.of(context)
+        self.estimates.bind(self.fee)
         self._update_buttons()
 
     def _layout(self) -> None:
@@ -156,34 +164,44 @@ class WithdrawTab(QWidget):
     # -- data -------------------------------------------------------------------------------
 
     def showEvent(self, event: QShowEvent) -> None:
+        """Coming to the tab asks for fresh numbers (the state's timer may be far from its
+        tick); the tab shows the readings that end after it was built, none older."""
         super().showEvent(event)
-        if self.facts is None and profile_session(self._context).connected:
-            self.refresh()
+        if self.session.connected:
+            self.state.request_refresh()
 
     def _session_changed(self) -> None:
         key = connection_key(self._context)
         if key != self._facts_of:
             self.facts, self._facts_of = None, key
-        if self.isVisible() and profile_session(self._context).connected:
-            self.refresh()
         self._update_buttons()
 
     @async_slot()
     async def refresh(self) -> None:
-        services = self._context.connection
+        """Read the balance, open bids (for every tab) and fee estimates now."""
         try:
-            ctx = await public_context(self._context)
-            self.facts = await load_facts(ctx)
-        except NotReadyError as exc:
-            self._show(exc.user_message, "hint")
-            return
-        except Exception as exc:  # a network or service error: said where it arose
-            if self._context.connection is services:  # else: disconnected meanwhile, stale
-                self._show(failure_text(exc))
-            return
+            self.estimates.read()
+            await self.state.refresh()
         finally:
             self.refreshed.emit()
-        facts = self.facts
+
+    def _state_failed(self, text: str) -> None:
+        if not self.session.connected:
+            self.facts = None
+            self._update_buttons()
+        self._failure_shown = text
+        self._show(text, failure_role(text))
+
+    def _show_view(self, view: OpenBidsView) -> None:
+        """A reading of the bidding wallet (a load or a live update): its balance and bids."""
+        public = self.session.public_keys
+        if public is None:
+            return
+        if self._failure_shown and self.status.text() == self._failure_shown:
+            self._show("", "hint")  # this reading ends the failure shown (not a result shown)
+        self._failure_shown = ""
+        self.facts = facts = facts_of(view, public.payment.address)
+        self._facts_of = connection_key(self._context)
         self.address_label.setText(facts.address)
         self.balance_label.setText(
             strings.WITHDRAW_BALANCE_TEXT.format(
@@ -193,7 +211,6 @@ class WithdrawTab(QWidget):
             )
         )
         self.destination.setText(facts.payment_address)
-        self.fee.set_estimates(facts.fee_estimates)
         if self.sweep:
             self.amount.set_value(facts.balance.total)
             self.sweep = True
