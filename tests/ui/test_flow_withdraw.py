@@ -75,7 +75,8 @@ def test_withdraw_shows_the_bids_it_cancels_then_signs_and_submits(
     assert tab.at_risk_list.count() == 1  # nothing left for the open bid
 
     tab.amount.edit.clear()
-    type_into(qtbot, tab.amount.edit, f"{WITHDRAW:,}")
+    type_into(qtbot, tab.amount.edit, str(WITHDRAW))  # grouped as typed, as every amount
+    assert tab.amount.edit.text() == f"{WITHDRAW:,}"
     assert not tab.sweep and not tab.amount_error.isVisible()
     assert tab.at_risk_list.count() == 1 and bid_id in tab.at_risk_list.item(0).text()
 

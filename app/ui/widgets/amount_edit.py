@@ -1,9 +1,12 @@
 """An amount field in sats or BTC: typed as the user likes ("20,000", "20000", "0.0002 BTC"),
 read as whole sats. Up/Down (and the scroll wheel) step by `step` sats, so a price stays on
-the spec's 1,000-sat grid."""
+the spec's 1,000-sat grid. Sats typed as digits are grouped as they are typed ("100000" shows
+"100,000"), the cursor kept after the same digit; Backspace or Delete at a separator removes
+the digit beyond it. Any other text (BTC, a unit, a mistake) is left as typed."""
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal, InvalidOperation
 
 from PySide6.QtCore import Qt, Signal
@@ -53,6 +56,27 @@ def format_amount(sats: int, unit: str) -> str:
     return f"{sats:,}"
 
 
+GROUPED_DIGITS = re.compile(r"[0-9,]*[0-9][0-9,]*")  # what grouping may rewrite
+GROUP_SEPARATOR = ","
+
+
+def grouped(text: str, cursor: int) -> tuple[str, int]:
+    """`text` of digits (and separators) grouped by thousands, and where `cursor` goes: after
+    as many digits as were before it. Other text comes back unchanged."""
+    if not GROUPED_DIGITS.fullmatch(text):
+        return text, cursor
+    digits_before = sum(c.isdigit() for c in text[:cursor])
+    new = f"{int(text.replace(GROUP_SEPARATOR, '')):,}"
+    if digits_before == 0:
+        return new, 0
+    seen = 0
+    for position, char in enumerate(new):
+        seen += char.isdigit()
+        if seen == digits_before:
+            return new, position + 1
+    return new, len(new)
+
+
 class _SteppingLineEdit(QLineEdit):
     stepped = Signal(int)  # +1 or -1
 
@@ -61,7 +85,19 @@ class _SteppingLineEdit(QLineEdit):
             self.stepped.emit(1 if event.key() == Qt.Key.Key_Up else -1)
             event.accept()
             return
+        self._step_over_separator(event.key())
         super().keyPressEvent(event)
+
+    def _step_over_separator(self, key: int) -> None:
+        """Backspace or Delete at a separator deletes the digit beyond it (grouping would put
+        a deleted separator straight back, and the key would seem to do nothing)."""
+        if self.hasSelectedText():
+            return
+        text, at = self.text(), self.cursorPosition()
+        if key == Qt.Key.Key_Backspace and at > 0 and text[at - 1] == GROUP_SEPARATOR:
+            self.setCursorPosition(at - 1)
+        elif key == Qt.Key.Key_Delete and at < len(text) and text[at] == GROUP_SEPARATOR:
+            self.setCursorPosition(at + 1)
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         if self.hasFocus() and event.angleDelta().y():
@@ -90,6 +126,7 @@ class AmountEdit(QWidget):
         layout.addWidget(self.edit, 1)
         layout.addWidget(self.unit)
         self.setFocusProxy(self.edit)
+        self.edit.textEdited.connect(self._group)  # typed only: set_value formats itself
         self.edit.textChanged.connect(lambda _text: self.changed.emit())
         self.edit.stepped.connect(self._step)
         self._unit = UNIT_SATS
@@ -111,6 +148,14 @@ class AmountEdit(QWidget):
 
     def set_value(self, sats: int | None) -> None:
         self.edit.setText("" if sats is None else format_amount(sats, self._unit))
+
+    def _group(self, text: str) -> None:
+        if self._unit != UNIT_SATS:
+            return  # a BTC amount has a decimal point, not thousands
+        new, cursor = grouped(text, self.edit.cursorPosition())
+        if new != text:
+            self.edit.setText(new)
+            self.edit.setCursorPosition(cursor)
 
     def _step(self, direction: int) -> None:
         current = self.value() or 0
