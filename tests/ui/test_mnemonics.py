@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication, QGroupBox, QLabel, QLineEdit, QPushB
 from pytestqt.qtbot import QtBot
 
 from app.services.sandbox_process import SandboxProcess
+from app.ui import strings
 from app.ui.dialogs.first_run import FirstRunDialog
 from app.ui.dialogs.key_setup import KeySetupDialog
 from app.ui.main_window import MainWindow
@@ -26,6 +27,7 @@ from tests.ui.flows import (
     wait_dialog,
 )
 from tests.ui.mnemonics import mnemonic, shared_mnemonics
+from tests.ui.test_flow_signed_elsewhere import open_collector
 
 
 def _shared_on_each_tab(window: MainWindow) -> dict[str, dict[str, list[str]]]:
@@ -123,3 +125,30 @@ def test_no_two_widgets_share_a_mnemonic_on_any_page_of_the_key_setup(
         QApplication.processEvents()
         assert shared_mnemonics(dialog) == {}, type(page).__name__
     dialog.reject()
+
+
+def test_no_two_visible_widgets_share_a_mnemonic_on_any_tab_when_watch_only(
+    qtbot: QtBot,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+) -> None:
+    """A watch-only profile shows "Import signed…" beside the Fund panel (Wallet), Withdraw,
+    Inscription bid and Listings forms: its "&I" must be the only one there."""
+    collector = open_collector(qtbot, open_app, make_options, sandbox)
+    window = collector.app.window
+    window.resize(1024, 700)
+    window.show_tab("wallet")
+    wallet = window.tab("wallet")
+    assert isinstance(wallet, WalletTab)
+    qtbot.waitUntil(wallet.fund.import_button.isVisible, timeout=10_000)
+    found = _shared_on_each_tab(window)
+    for key in ("wallet", "withdraw", "inscription_bid", "listings"):
+        window.show_tab(key)
+        QApplication.processEvents()
+        imports = [
+            b for b in window.current_tab().findChildren(QPushButton) if b.isVisible()
+            and b.text() == strings.ELSEWHERE_IMPORT
+        ]  # fmt: skip
+        assert imports, f"no Import signed… shown on {key}: the watch-only variant is not seen"
+    assert found == {}

@@ -85,7 +85,7 @@ INSCRIPTION_BID_INTRO: Final = (
     "Offer a price for one inscription. The service builds a transaction paid from your"
     " payment address; the inscription comes to your ordinals address when the owner accepts."
 )
-INSCRIPTION_BID_ID: Final = "&Inscription:"
+INSCRIPTION_BID_ID: Final = "I&nscription:"  # &I is "Import signed…" (watch-only)
 INSCRIPTION_BID_ID_PLACEHOLDER: Final = "inscription id, e.g. 6fb9…2799i0"
 INSCRIPTION_BID_ID_INVALID: Final = (
     "An inscription id is 64 hex characters, then i and a number (like …799i0)."

@@ -127,6 +127,7 @@ class InscriptionBidTab(QWidget):
         self.inscription.editingFinished.connect(lambda: self._leave(self.inscription))
         self.price.edit.editingFinished.connect(lambda: self._leave(self.price))
         self.review_button.clicked.connect(self.place)
+        self.import_button.clicked.connect(self.import_signed)
         self.refresh_button.clicked.connect(self.refresh)
         profile_session(context).changed.connect(self._session_changed)
         self._validate()
@@ -145,6 +146,7 @@ class InscriptionBidTab(QWidget):
         fee_label.setBuddy(self.fee)
         form.addRow(fee_label, with_message(self.fee, MessageLine(self.fee_hint, reserve=False)))
         buttons = QHBoxLayout()
+        buttons.addWidget(self.import_button)  # watch-only only: what another wallet signed
         buttons.addStretch(1)
         buttons.addWidget(self.review_button)
         form.addRow(buttons)
@@ -194,6 +196,7 @@ class InscriptionBidTab(QWidget):
     def _validate(self) -> None:
         self.review_button.setEnabled(self.valid_input() is not None and not self._busy)
         self.fee.setEnabled(not self._busy)
+        self.import_button.setEnabled(not self._busy)
 
     # -- the list ---------------------------------------------------------------------------
 
