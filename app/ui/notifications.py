@@ -4,12 +4,14 @@ a sale, an expiry, a cancellation by the service) while the window may be hidden
 Where the platform has no tray (`QSystemTrayIcon.isSystemTrayAvailable()` False: some Linux
 desktops, the offscreen platform of the tests) the same words go to the status bar instead.
 The "Desktop notifications" setting (`AppSettings.notifications`) silences both; the events
-are in the Activity tab either way. `shown` keeps what was shown (tests read it).
+are in the Activity tab either way. `shown` keeps the last `MAX_KEPT_SHOWN` notifications
+(tests read it): a service can make any number.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections import deque
+from typing import TYPE_CHECKING, Final
 
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon, QWidget
 
@@ -20,13 +22,14 @@ if TYPE_CHECKING:
     from app.ui.context import AppContext
 
 BALLOON_MS = 10_000
+MAX_KEPT_SHOWN: Final = 100
 
 
 class Notifier:
     def __init__(self, context: AppContext, window: QWidget) -> None:
         self.context = context
         self.window = window
-        self.shown: list[tuple[str, str]] = []
+        self.shown: deque[tuple[str, str]] = deque(maxlen=MAX_KEPT_SHOWN)
         self.tray: QSystemTrayIcon | None = None
         # The offline signer reads no market: nothing to tell, no icon.
         if QSystemTrayIcon.isSystemTrayAvailable() and not context.options.offline:

@@ -14,7 +14,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor
 
-from app.services.activity import ActivityEntry
+from app.services.activity import MAX_ENTRIES, ActivityEntry
 from app.ui import strings
 from app.ui.theme import ThemeState
 
@@ -34,6 +34,12 @@ class ActivityTableModel(QAbstractTableModel):
         self.endResetModel()
 
     def append(self, entry: ActivityEntry) -> None:
+        """Add `entry` last; past `MAX_ENTRIES` rows the oldest goes, as in the log (the
+        service's events can be any number)."""
+        if len(self._entries) >= MAX_ENTRIES:
+            self.beginRemoveRows(QModelIndex(), 0, 0)
+            del self._entries[0]
+            self.endRemoveRows()
         row = len(self._entries)
         self.beginInsertRows(QModelIndex(), row, row)
         self._entries.append(entry)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from PySide6.QtCore import QObject, Signal
 
@@ -27,6 +27,7 @@ from app.core.market_events import MarketDiffer, MarketEvent
 from app.core.poll_schedule import PollTiming
 from app.services.activity import ActivityEntry
 from app.services.pacing import AsyncioSleeper, Sleeper
+from app.ui import strings
 from app.ui.market_event_text import NOTIFIED, activity_text, headline
 from app.ui.profile_session import NotReadyError, profile_session
 from app.ui.state.wallet_state import WalletState, report_unexpected
@@ -41,6 +42,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ACTION_PREFIX = "market."  # the Activity actions of the events (not actions of ours)
+# The service decides how many events a reading makes: past this many, one notification
+# counts the rest (all are in the Activity log).
+MAX_NOTIFIED_PER_READING: Final = 3
 
 
 class MarketWatch(QObject):
@@ -182,8 +186,10 @@ class MarketWatch(QObject):
             self.tell(events)
 
     def tell(self, events: list[MarketEvent]) -> None:
-        """Record each event in the Activity log and notify the ones worth a notification."""
+        """Record each event in the Activity log and notify the ones worth a notification (the
+        first few; one more notification counts the rest)."""
         activity = self.context.activity
+        notified = [event for event in events if event.kind in NOTIFIED]
         for event in events:
             if activity is not None:
                 activity.record(
@@ -193,8 +199,14 @@ class MarketWatch(QObject):
                     txid=event.txid,
                     details={"id": event.subject},
                 )
-            if self.notifier is not None and event.kind in NOTIFIED:
+        if self.notifier is not None:
+            for event in notified[:MAX_NOTIFIED_PER_READING]:
                 self.notifier.notify(*headline(event))
+            more = len(notified) - MAX_NOTIFIED_PER_READING
+            if more > 0:
+                self.notifier.notify(
+                    strings.LIVE_MORE_EVENTS_TITLE, strings.counted(strings.LIVE_MORE_EVENTS, more)
+                )
         self.events.emit(events)
 
     def _on_error(self, error: BaseException, wait_ms: int) -> None:

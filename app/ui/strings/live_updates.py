@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from app.ui.strings.plural import Counted
+
 # Each event: a headline (the notification's title) and its details. `{bid}` names what a bid
 # is: "1 × nodemonkes at 120,000 sats".
 LIVE_BID: Final = "{quantity:,} × {what} at {price}"
@@ -30,6 +32,12 @@ LIVE_BALANCE: Final = "{before:,} → {after:,} sats"
 LIVE_BALANCE_BIDDING_WALLET: Final = "Bidding wallet"
 LIVE_BALANCE_PAYMENT_ADDRESS: Final = "Payment address"
 LIVE_BALANCE_OF: Final = "{wallet}: {change}"
+# One notification for the events of a reading past the first few (a service that ends
+# thousands of bids at once must not make thousands of notifications).
+LIVE_MORE_EVENTS_TITLE: Final = "More market events"
+LIVE_MORE_EVENTS: Final = Counted(
+    "{count:,} more event: see the Activity tab", "{count:,} more events: see the Activity tab"
+)
 # The status bar's line (where there is no tray): headline and details in one sentence.
 LIVE_ACTIVITY: Final = "{title}: {detail}"
 # How the Activity tab names an action recorded under an internal name (others as recorded).
