@@ -98,3 +98,30 @@ def test_the_chart_colours_read_on_the_window_in_both_themes(theme: str) -> None
     colors = COLORS[theme]
     for role in ("ok", "error", "accent", "muted", "text"):  # bars, balance line, labels
         assert _contrast(colors[role], colors["window"]) >= 3, role
+
+
+@pytest.mark.parametrize("width", [200, 300, 420])
+def test_with_no_open_bids_the_message_wraps_whole_inside_the_chart(
+    qtbot: QtBot, width: int
+) -> None:
+    """ "No open bids: every pool can use the whole balance." was drawn on one centred line,
+    cut at both edges when the chart is narrower than it: it wraps, and the chart is as tall
+    as the wrapped lines (nothing painted on its outer columns or rows)."""
+    widget = PoolChart()
+    qtbot.addWidget(widget)
+    widget.set_bars([])
+    assert widget.hasHeightForWidth()
+    widget.resize(width, widget.heightForWidth(width))
+    image = widget.grab().toImage()
+    background = image.pixel(0, 0)
+    edges = [(0, y) for y in range(image.height())] + [
+        (image.width() - 1, y) for y in range(image.height())
+    ]
+    edges += [(x, 0) for x in range(image.width())]
+    edges += [(x, image.height() - 1) for x in range(image.width())]
+    assert {image.pixel(x, y) for x, y in edges} == {background}
+    inked = [
+        x for x in range(image.width()) for y in range(image.height())
+        if image.pixel(x, y) != background
+    ]  # fmt: skip
+    assert inked, "the message is not drawn"

@@ -27,6 +27,8 @@ BAR_HEIGHT = 16
 ROW_GAP = 10
 MIN_BAR = 3  # px: a pool with bids never vanishes into a dot
 MAX_TICKS = 5
+# The no-bids message: centred, wrapped at word boundaries (at 1024 px it was cut at both edges).
+EMPTY_FLAGS = Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap
 SATS_PER_BTC = 100_000_000
 
 
@@ -128,7 +130,7 @@ class PoolChart(QWidget):
 
     def set_bars(self, bars: Sequence[PoolBar]) -> None:
         self._bars = tuple(bars)
-        self.updateGeometry()
+        self.updateGeometry()  # the height (for the width) depends on the bars
         self.update()
 
     def _line(self) -> int:
@@ -143,6 +145,25 @@ class PoolChart(QWidget):
 
     def minimumSizeHint(self) -> QSize:
         return QSize(200, self.sizeHint().height())
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        """As tall as the rows, or with no bars as the wrapped message (at any width)."""
+        height = self.sizeHint().height()
+        if self._bars:
+            return height
+        text = self._empty_rect(QRect(0, 0, width, height))
+        wrapped = QFontMetrics(self.font()).boundingRect(
+            text, EMPTY_FLAGS, strings.WALLET_POOLS_EMPTY
+        )
+        return max(height, wrapped.height() + 2 * MARGIN + 2)
+
+    @staticmethod
+    def _empty_rect(rect: QRect) -> QRect:
+        """Where the no-bids message is drawn: inside the margins, never to the edges."""
+        return rect.adjusted(MARGIN, MARGIN, -MARGIN, -MARGIN)
 
     def _balance(self) -> int:
         # Every pool is judged against the same balance (the bidding wallet's).
@@ -224,7 +245,7 @@ class PoolChart(QWidget):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         if not self._bars:
             painter.setPen(QColor(colors["muted"]))
-            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, strings.WALLET_POOLS_EMPTY)
+            painter.drawText(self._empty_rect(self.rect()), EMPTY_FLAGS, strings.WALLET_POOLS_EMPTY)
             painter.end()
             return
         chart = self.chart_layout()
