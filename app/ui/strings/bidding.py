@@ -223,6 +223,7 @@ BID_PREVIEW_COUNT: Final = Counted(
 BID_PREVIEW_POOLS_HEADERS: Final = ("Pool", "Committed", "Adding", "Balance", "Fits")
 BID_PREVIEW_FITS: Final = "yes"
 BID_PREVIEW_SHORT: Final = "no: {short} short"
+BID_PREVIEW_POOLS_BALANCE: Final = "Each pool is checked against your balance of {balance}."
 BID_PREVIEW_MESSAGE: Final = (
     "Message to be signed (its timestamp, and a preset expiry, are set when you place it):"
 )

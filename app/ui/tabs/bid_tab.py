@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QFont, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGroupBox,
@@ -71,6 +71,23 @@ RESULT_LINES = 2  # a placement's result ("Placed: 3 bids in …") reads in two 
 # The form needs ~560 px; the preview reads well narrower: the form gets the larger share.
 FORM_STRETCH, PREVIEW_STRETCH = 3, 2
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+# The pools table at 1024 px has ~370 px: the pool's name takes what the figures leave and
+# wraps (never "UN…DS"); the balance, the same for every pool, is said once under the table;
+# "no: 50,000 sats short" wraps to two lines so the name keeps the room.
+POOL_COLUMN, BALANCE_COLUMN, FITS_COLUMN = 0, 3, 4
+CELL_PADDING = 12  # px a cell keeps around its text
+
+
+def two_line_width(metrics: QFontMetrics, text: str) -> int:
+    """The least width at which `text` wraps at a space into at most two lines."""
+    words = text.split(" ")
+    return min(
+        max(
+            metrics.horizontalAdvance(" ".join(words[:k])),
+            metrics.horizontalAdvance(" ".join(words[k:])),
+        )
+        for k in range(1, len(words) + 1)
+    )
 
 
 class NotifyingSleeper:
@@ -126,12 +143,16 @@ class BidTab(QWidget):
         self.pools.verticalHeader().setVisible(False)
         self.pools.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.pools.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.pools.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        self.pools.setWordWrap(False)
+        self.pools.setWordWrap(True)
+        self.pools.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.pools.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header = self.pools.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(POOL_COLUMN, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(FITS_COLUMN, QHeaderView.ResizeMode.Fixed)
         header.setMinimumSectionSize(48)
+        self.pools.setColumnHidden(BALANCE_COLUMN, True)
+        self.pools_balance = message_label("hint")  # the balance every pool is checked against
         self.pools.setMaximumHeight(POOLS_MAX_HEIGHT)
         self.pools_note = message_label("hint")  # the maker fee the pools assume
         self.balance_hint = message_label("hint")
@@ -160,6 +181,7 @@ class BidTab(QWidget):
         preview_layout.addWidget(self.count_label)
         preview_layout.addWidget(self.fee_rate_label)
         preview_layout.addWidget(self.pools)
+        preview_layout.addWidget(self.pools_balance)
         preview_layout.addWidget(self.pools_note)
         preview_layout.addWidget(self.balance_hint)
         preview_layout.addWidget(self.message_caption)
@@ -332,6 +354,21 @@ class BidTab(QWidget):
                 if line.shortfall and column == len(cells) - 1:
                     item.setForeground(self.general.palette().color(self.general.foregroundRole()))
                 self.pools.setItem(row, column, item)
+        metrics = self.pools.fontMetrics()
+        fits_texts = [strings.BID_PREVIEW_POOLS_HEADERS[FITS_COLUMN], strings.BID_PREVIEW_FITS]
+        fits_texts += [self.pools.item(row, FITS_COLUMN).text() for row in range(len(result.pools))]
+        fits_width = max(two_line_width(metrics, text) for text in fits_texts)
+        self.pools.horizontalHeader().resizeSection(FITS_COLUMN, fits_width + CELL_PADDING)
+        balance = result.pools[0].available if result.pools else None
+        set_message(
+            self.pools_balance,
+            ""
+            if balance is None
+            else strings.BID_PREVIEW_POOLS_BALANCE.format(
+                balance=strings.SATS.format(sats=balance)
+            ),
+            "hint",
+        )
 
     # -- placing ------------------------------------------------------------------------------
 
