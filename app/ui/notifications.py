@@ -10,6 +10,8 @@ are in the Activity tab either way. `shown` keeps the last `MAX_KEPT_SHOWN` noti
 
 from __future__ import annotations
 
+import html
+import sys
 from collections import deque
 from typing import TYPE_CHECKING, Final
 
@@ -23,6 +25,13 @@ if TYPE_CHECKING:
 
 BALLOON_MS = 10_000
 MAX_KEPT_SHOWN: Final = 100
+
+
+def tray_text(text: str, platform: str = sys.platform) -> str:
+    """`text` for the tray's balloon: escaped where the desktop's notification server reads
+    the body as markup (freedesktop's body-markup, which Qt passes through as given), so the
+    words a service names (a slug like <img src=...>) show as written; elsewhere as is."""
+    return text if platform in ("win32", "darwin") else html.escape(text, quote=False)
 
 
 class Notifier:
@@ -53,7 +62,9 @@ class Notifier:
             return False
         self.shown.append((title, text))
         if self.tray is not None and QSystemTrayIcon.supportsMessages():
-            self.tray.showMessage(title, text, QSystemTrayIcon.MessageIcon.Information, BALLOON_MS)
+            self.tray.showMessage(
+                title, tray_text(text), QSystemTrayIcon.MessageIcon.Information, BALLOON_MS
+            )
         else:
             self.context.info(strings.LIVE_ACTIVITY.format(title=title, detail=text))
         return True

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QStatusBar, QToolButton, QWid
 from app.ui import strings
 from app.ui.context import AppContext
 from app.ui.icons import icon
-from app.ui.widgets import message_label, set_message
+from app.ui.widgets import message_label, plain_tooltip, set_message
 
 NOTICE_MS = 10_000
 
@@ -61,7 +61,7 @@ class AppStatusBar(QStatusBar):
         if level == "error":
             self._error_text = text
             set_message(self.error_label, text, "error")
-            self.error_label.setToolTip(text)
+            self.error_label.setToolTip(plain_tooltip(text))
             self.clearMessage()
             self._make_room()
         else:

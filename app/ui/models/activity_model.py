@@ -17,6 +17,7 @@ from PySide6.QtGui import QColor
 from app.services.activity import MAX_ENTRIES, ActivityEntry
 from app.ui import strings
 from app.ui.theme import ThemeState
+from app.ui.widgets import plain_tooltip
 
 COL_TIME, COL_ACTION, COL_RESULT, COL_CODE, COL_MESSAGE, COL_TXID = range(6)
 ENTRY_ROLE: Final = Qt.ItemDataRole.UserRole + 1
@@ -69,7 +70,7 @@ class ActivityTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return _display(entry, column)
         if role == Qt.ItemDataRole.ToolTipRole and column in (COL_MESSAGE, COL_TXID):
-            return _display(entry, column) or None
+            return plain_tooltip(_display(entry, column)) or None
         if role == Qt.ItemDataRole.ToolTipRole and column == COL_ACTION:
             return entry.action  # the internal name, for a support request
         if role == Qt.ItemDataRole.ForegroundRole and not entry.ok and column == COL_RESULT:

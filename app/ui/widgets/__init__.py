@@ -2,25 +2,40 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
+from PySide6.QtGui import Qt as GuiQt  # its text functions (mightBeRichText)
 from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 
 
 def message_label(role: str = "hint", parent: QWidget | None = None) -> QLabel:
-    """A wrapping label styled by its role ("error", "ok", "hint", "badge", "title")."""
+    """A wrapping label styled by its role ("error", "ok", "hint", "badge", "title"); its text
+    is plain (a message may quote a service, whose words must not be read as markup)."""
     label = QLabel(parent)
+    label.setTextFormat(Qt.TextFormat.PlainText)
     label.setWordWrap(True)
     label.setProperty("role", role)
     return label
 
 
 def set_message(label: QLabel, text: str, role: str = "error") -> None:
-    """Show `text` in `label` with `role` styling (re-polished so the QSS applies)."""
+    """Show `text` in `label` with `role` styling (re-polished so the QSS applies), as plain
+    text: a QLabel guesses the format, and a message may quote a service (a slug like
+    <img src=...> or an error body) that must show as written."""
+    label.setTextFormat(Qt.TextFormat.PlainText)
     label.setProperty("role", role)
     label.setText(text)
     label.setVisible(bool(text))
     style = label.style()
     style.unpolish(label)
     style.polish(label)
+
+
+def plain_tooltip(text: str) -> str:
+    """`text` as a tooltip that shows it as written: Qt guesses a tooltip's format, so text
+    that looks like markup (a service's words: <img src=...>) is escaped; other text as is."""
+    if not GuiQt.mightBeRichText(text):
+        return text
+    return GuiQt.convertFromPlainText(text, Qt.WhiteSpaceMode.WhiteSpacePre)
 
 
 def mark_invalid(widget: QWidget, invalid: bool) -> None:
