@@ -17,10 +17,15 @@ from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from app.core.market_events import EventKind, MarketEvent
+from app.net.marketplace_states import SellerListing
 from app.services.activity import ActivityEntry
+from app.services.listings_inventory import HeldItem
 from app.ui.market_event_text import activity_text
 from app.ui.models.activity_model import COL_MESSAGE, COL_TXID, ActivityTableModel
 from app.ui.notifications import tray_text
+from app.ui.tabs.bid_confirm import _row_label as bid_confirm_row
+from app.ui.tabs.listings_items import ListingMark
+from app.ui.tabs.listings_relist import RelistDialog
 from app.ui.widgets import message_label, set_message
 
 HOSTILE = '<img src="/etc/hostname" width=4000><a href="https://evil.example">x</a> &amp;'
@@ -68,3 +73,18 @@ def test_a_notification_body_carries_no_markup_where_the_desktop_reads_it() -> N
     )
     assert tray_text(HOSTILE, "win32") == HOSTILE  # Windows and macOS show it as written
     assert tray_text(HOSTILE, "darwin") == HOSTILE
+
+
+def test_the_relist_question_names_a_hostile_rune_as_written(qtbot: QtBot) -> None:
+    item = HeldItem("ef" * 32 + ":1", runes='1 <img src="/etc/hostname">')
+    listing = SellerListing("L", None, item.outpoint, 45_000, "active")
+    dialog = RelistDialog([(item, ListingMark(True, listing))])
+    qtbot.addWidget(dialog)
+    assert "<img" in dialog.head.text()
+    assert dialog.head.textFormat() == Qt.TextFormat.PlainText
+
+
+def test_the_bid_question_rows_show_a_hostile_slug_as_written(qtbot: QtBot) -> None:
+    label = bid_confirm_row("1 × <b>big</b> at 1 sats")
+    qtbot.addWidget(label)
+    assert label.textFormat() == Qt.TextFormat.PlainText

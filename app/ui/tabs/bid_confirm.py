@@ -46,6 +46,7 @@ def _sats(n: int) -> str:
 
 def _row_label(text: str) -> QLabel:
     label = QLabel(text)
+    label.setTextFormat(Qt.TextFormat.PlainText)  # pools named by the service's slugs
     label.setWordWrap(True)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return label

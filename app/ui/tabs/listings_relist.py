@@ -43,6 +43,7 @@ class RelistDialog(QDialog):
         else:
             head = strings.counted(strings.RELIST_MANY, count)
         self.head = QLabel(head)
+        self.head.setTextFormat(Qt.TextFormat.PlainText)  # names what ord says the item is
         self.head.setWordWrap(True)
         self.list = QListWidget()
         self.list.addItems(
