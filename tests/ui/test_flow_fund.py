@@ -21,6 +21,7 @@ from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 from app.ui.sign_elsewhere import SignElsewhere
+from app.ui.tabs.wallet_fund import ZERO_WIDTH_SPACE
 from app.ui.tabs.wallet_tab import WalletTab
 from app.ui.widgets.qr_view import QUIET_ZONE, paint_matrix
 from tests.ui.conftest import AppHarness, OptionsFactory
@@ -71,10 +72,14 @@ def test_fund_the_bidding_wallet_review_sign_broadcast_and_qr(
     assert dialog.sign_button is not None
     assert "passes every check" in dialog.verdict_label.text()
     loads = tab.state.loads
+    least_width = tab.fund.minimumSizeHint().width()
     click(qtbot, dialog.sign_button)
     qtbot.waitUntil(lambda: tab.fund.last_txid is not None, timeout=30_000)
     txid = tab.fund.last_txid
-    assert txid is not None and txid in tab.fund.message.text()
+    assert txid is not None and txid in tab.fund.message.text().replace(ZERO_WIDTH_SPACE, "")
+    # The txid wraps in the message: the panel is no wider than before (at 1024 px a txid on
+    # one line widened it and cut the pool chart's text beside it).
+    assert tab.fund.minimumSizeHint().width() <= least_width
     assert tab.fund.copy_txid.isVisibleTo(tab)
     # The balance refreshes after the action: unconfirmed funds count for bids at once.
     qtbot.waitUntil(lambda: tab.state.loads > loads, timeout=20_000)

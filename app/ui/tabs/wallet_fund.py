@@ -46,6 +46,17 @@ if TYPE_CHECKING:
     from app.ui.context import AppContext
     from app.ui.controller import AppController
 
+# Where a long word may break in a wrapping label (shown only: Copy txid copies the real one).
+ZERO_WIDTH_SPACE = "\u200b"
+TXID_BREAK_EVERY = 16
+
+
+def wrappable(word: str, every: int = TXID_BREAK_EVERY) -> str:
+    """`word` with a zero-width space every `every` characters: a 64-character txid in a
+    wrapping label otherwise sets the label's least width, which widened the Fund panel and
+    squeezed the pool chart beside it at 1024 px."""
+    return ZERO_WIDTH_SPACE.join(word[i : i + every] for i in range(0, len(word), every))
+
 
 class FundPanel(QGroupBox):
     def __init__(
@@ -269,7 +280,7 @@ class FundPanel(QGroupBox):
             strings.WALLET_FUND_DONE.format(
                 amount=strings.SATS.format(sats=result.amount),
                 fee=strings.SATS.format(sats=result.fee),
-                txid=result.txid,
+                txid=wrappable(result.txid),
             ),
             "ok",
         )
