@@ -22,6 +22,8 @@ from app.services.activity import ActivityEntry
 from app.services.listings_inventory import HeldItem
 from app.ui.market_event_text import activity_text
 from app.ui.models.activity_model import COL_MESSAGE, COL_TXID, ActivityTableModel
+from app.ui.models.listings_model import ITEM, HeldItemsModel
+from app.ui.models.review_model import Cell, RowsModel
 from app.ui.notifications import tray_text
 from app.ui.tabs.bid_confirm import _row_label as bid_confirm_row
 from app.ui.tabs.listings_items import ListingMark
@@ -88,3 +90,15 @@ def test_the_bid_question_rows_show_a_hostile_slug_as_written(qtbot: QtBot) -> N
     label = bid_confirm_row("1 × <b>big</b> at 1 sats")
     qtbot.addWidget(label)
     assert label.textFormat() == Qt.TextFormat.PlainText
+
+
+def test_table_tooltips_show_hostile_words_as_written(qtbot: QtBot) -> None:
+    items = HeldItemsModel()
+    item = HeldItem("ef" * 32 + ":1", runes="1 <b>X</b>")
+    items.set_items([item])
+    tip = items.data(items.index(0, ITEM), Qt.ItemDataRole.ToolTipRole)
+    assert seen(tip) == f"1 <b>X</b> on {item.outpoint}"
+    rows = RowsModel(["Owner"])
+    rows.set_rows([[Cell("the service", tooltip=HOSTILE)], [Cell("<i>x</i>")]])
+    for row, shown in ((0, HOSTILE), (1, "<i>x</i>")):
+        assert seen(rows.data(rows.index(row, 0), Qt.ItemDataRole.ToolTipRole)) == shown

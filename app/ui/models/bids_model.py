@@ -30,6 +30,7 @@ from PySide6.QtCore import (
 from app.core.bid_request import RANGE_SLUGS
 from app.core.rune_names import rune_letters
 from app.ui import strings
+from app.ui.widgets import plain_tooltip
 
 if TYPE_CHECKING:
     from app.services.open_bids import BidListEntry
@@ -187,7 +188,7 @@ class OpenBidsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and column in _NUMERIC:
             return _RIGHT
         if role == Qt.ItemDataRole.ToolTipRole and column == COL_ID:
-            return self._text[row][column]
+            return plain_tooltip(self._text[row][column])  # the service's bid id
         return None
 
 

@@ -14,6 +14,7 @@ from app.ui import strings
 from app.ui.models.review_model import short
 from app.ui.tabs.listings_items import ListingMark, kind_text
 from app.ui.theme import ThemeState
+from app.ui.widgets import plain_tooltip
 
 if TYPE_CHECKING:
     from app.services.listings_inventory import HeldItem
@@ -103,9 +104,9 @@ class HeldItemsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.CheckStateRole and column == CHECK:
             return _state(self.checked[index.row()])
         if role == Qt.ItemDataRole.ToolTipRole and column == ITEM:
-            return item.inscription_id or f"{item.runes} on {item.outpoint}"
+            return plain_tooltip(item.inscription_id or f"{item.runes} on {item.outpoint}")
         if column == LISTED and role == Qt.ItemDataRole.ToolTipRole:
-            return self.mark(index.row()).tip
+            return plain_tooltip(self.mark(index.row()).tip)
         if column == LISTED and role == Qt.ItemDataRole.ForegroundRole:
             color = _mark_color(self.mark(index.row()))
             return None if color is None else QBrush(QColor(ThemeState.colors[color]))

@@ -16,6 +16,7 @@ from PySide6.QtGui import QBrush, QColor
 
 from app.ui import strings
 from app.ui.theme import ThemeState
+from app.ui.widgets import plain_tooltip
 
 if TYPE_CHECKING:
     # Typing only: `RowsModel` is used by tabs built at startup; the core review model loads
@@ -119,7 +120,7 @@ class RowsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return cell.text
         if role == Qt.ItemDataRole.ToolTipRole:
-            return cell.tooltip or cell.text
+            return plain_tooltip(cell.tooltip or cell.text)
         if role == Qt.ItemDataRole.ForegroundRole and cell.color is not None:
             color = ThemeState.colors.get(cell.color, cell.color)
             return QBrush(QColor(color))
