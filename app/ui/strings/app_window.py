@@ -97,6 +97,8 @@ LABEL_ORD_URL: Final = "&ord URL:"
 LABEL_NETWORK: Final = "&Network:"
 LABEL_PROFILE_NAME: Final = "Profile n&ame:"  # Alt+N is the network
 API_KEY_PLACEHOLDER: Final = "kept in the system keychain, never in a file"
+# Without a system keychain the key is kept in memory (context.session_api_keys).
+API_KEY_PLACEHOLDER_SESSION: Final = "kept until you quit (no system keychain)"
 API_KEY_REQUIRED: Final = "Enter the API key Satflow gave you."
 URL_INVALID: Final = "Enter the {field} as a full address starting with http:// or https://"
 NAME_TAKEN: Final = "A profile with this name exists already; choose another name."

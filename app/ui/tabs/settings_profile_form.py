@@ -109,9 +109,11 @@ class ProfileForm(QWidget):
         has_api_key: bool,
         sandbox_url: str | None,
         default_maker_fee: AssumedMakerFee | None = None,
+        keychain: bool = True,
     ) -> None:
         """Show `profile`; `default_maker_fee` is what it assumes without a maker fee of its
-        own (None: not known here, its service is not the connected one)."""
+        own (None: not known here, its service is not the connected one); `keychain`: whether
+        a system keychain keeps API keys (without one, a key lasts until the app quits)."""
         self.profile = profile
         self.kind.setText(strings.SETTINGS_KINDS[profile.kind.value])
         self.network.setCurrentText(profile.network)
@@ -131,7 +133,11 @@ class ProfileForm(QWidget):
             self.show_sandbox_url(sandbox_url)
         self.api_key.clear()
         self.api_key.setPlaceholderText(
-            strings.SETTINGS_API_KEY_SET if has_api_key else strings.API_KEY_PLACEHOLDER
+            strings.SETTINGS_API_KEY_SET
+            if has_api_key
+            else strings.API_KEY_PLACEHOLDER
+            if keychain
+            else strings.API_KEY_PLACEHOLDER_SESSION
         )
         self.clear_key_button.setEnabled(has_api_key)
         bounds = profile.fee_bounds

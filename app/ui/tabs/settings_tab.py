@@ -201,9 +201,9 @@ class SettingsTab(QWidget):
         has_key = await self._context.api_key_for(profile) is not None
         sandbox = self._context.sandbox
         default_fee = await self._default_maker_fee() if active else None
-        self.form.load(
-            profile, has_key, sandbox.url if sandbox is not None and active else None, default_fee
-        )
+        keychain = (await self._context.api_keys()).available
+        sandbox_url = sandbox.url if sandbox is not None and active else None
+        self.form.load(profile, has_key, sandbox_url, default_fee, keychain=keychain)
 
     async def _default_maker_fee(self) -> AssumedMakerFee | None:
         """What the active profile assumes without a maker fee of its own: the connected
