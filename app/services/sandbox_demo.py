@@ -132,12 +132,22 @@ def create_demo_key(vault: Vault, key_name: str) -> WalletKeys:
 
     if vault.exists(key_name) and vault.info(key_name).meta.network != "regtest":
         raise SandboxDemoError(f"{key_name!r} is a real wallet's key: not replacing it")
+    if vault.exists(key_name) and not _is_demo_key(vault, key_name):
+        raise SandboxDemoError(f"{key_name!r} is not a sandbox demo key: not replacing it")
     secret = MnemonicSecret(new_mnemonic())
     meta = ProfileMeta(name=key_name, network="regtest", layout=layout_for_preset(DEMO_PRESET))
     password = secrets.token_urlsafe(24)
-    _seal_light(vault, meta, secret, password)
+    # The password first: a key of this name with no stored password is never a demo key.
     vault.store.set(DEMO_PASSWORD_ENTRY.format(name=key_name), password)
+    _seal_light(vault, meta, secret, password)
     return keys_from_secret(secret, meta)
+
+
+def _is_demo_key(vault: Vault, key_name: str) -> bool:
+    """A regtest key with a demo password stored for it: the only key the light cost (and a
+    replacement) may touch."""
+    stored = vault.store.get(DEMO_PASSWORD_ENTRY.format(name=key_name)) is not None
+    return stored and vault.info(key_name).meta.network == "regtest"
 
 
 def _seal_light(vault: Vault, meta: ProfileMeta, secret: WalletSecret, password: str) -> None:
@@ -158,8 +168,10 @@ def unlock_demo_key(vault: Vault, key_name: str) -> WalletKeys:
     password = vault.store.get(DEMO_PASSWORD_ENTRY.format(name=key_name))
     if password is None:
         raise NoRememberedKeyError(f"the sandbox demo key {key_name!r} has no stored password")
-    secret = vault.unlock(key_name, password)
     meta = vault.info(key_name).meta
+    if meta.network != "regtest":  # never a real key at the light cost, whatever opens it
+        raise SandboxDemoError(f"{key_name!r} is not a sandbox demo key ({meta.network})")
+    secret = vault.unlock(key_name, password)
     if vault.store.get(DEMO_LIGHT_ENTRY.format(name=key_name)) is None:
         _seal_light(vault, meta, secret, password)  # made before the light cost: once
     return keys_from_secret(secret, meta)

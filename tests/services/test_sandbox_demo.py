@@ -76,6 +76,34 @@ def test_a_real_wallet_is_never_replaced_by_a_demo_key(tmp_path: Path) -> None:
         create_demo_key(vault, "Mine")
 
 
+def test_a_real_wallet_never_takes_the_light_cost(tmp_path: Path) -> None:
+    # Security review: the light cost is for a sandbox-only regtest demo key. A mainnet key
+    # opened as a demo key (a profile marked sandbox-only by hand, a password entry left under
+    # its name that happens to open it) is refused, its cost untouched, nothing unlocked.
+    vault = Vault(FileStore(tmp_path), FAST_KDF)
+    meta = ProfileMeta(name="Mine", network="mainnet", layout=layout_for_preset("okx"))
+    vault.create(meta, MnemonicSecret("abandon " * 11 + "about"), "pw")
+    vault.store.set(DEMO_PASSWORD_ENTRY.format(name="Mine"), "pw")
+    before = _kdf_cost(vault, "Mine")
+    with pytest.raises(SandboxDemoError, match="not a sandbox demo key"):
+        unlock_demo_key(vault, "Mine")
+    assert _kdf_cost(vault, "Mine") == before != DEMO_KDF_COST
+    assert vault.store.get(DEMO_LIGHT_ENTRY.format(name="Mine")) is None
+
+
+def test_a_regtest_key_of_the_user_is_not_replaced_by_a_demo_key(tmp_path: Path) -> None:
+    # A key the user made on regtest under the demo key's name (no demo password stored for
+    # it) is the user's: never replaced (a half-done demo setup, password stored, still is).
+    vault = Vault(FileStore(tmp_path), FAST_KDF)
+    name = "Sandbox (sandbox only)"
+    meta = ProfileMeta(name=name, network="regtest", layout=layout_for_preset("okx"))
+    vault.create(meta, MnemonicSecret("abandon " * 11 + "about"), "pw")
+    with pytest.raises(SandboxDemoError, match="not a sandbox demo key"):
+        create_demo_key(vault, name)
+    assert vault.unlock(name, "pw") == MnemonicSecret("abandon " * 11 + "about")
+    assert _kdf_cost(vault, name) != DEMO_KDF_COST
+
+
 async def test_provisioning_funds_inscribes_and_logs_each_request(tmp_path: Path) -> None:
     vault = Vault(FileStore(tmp_path), FAST_KDF)
     keys = create_demo_key(vault, "demo")
