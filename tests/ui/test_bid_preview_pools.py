@@ -1,6 +1,7 @@
 """The Bid preview's pools table at 1024x700: every pool's whole name is readable (it wraps in
-its cell, never "UN…DS"), the figures beside it are whole on one line, and the table does not
-scroll sideways (nor does the tab: tests/ui/test_window_fit.py)."""
+its cell, within a word too where a word is wider than the cell; never "UN…DS"), the figures
+beside it are whole on one line, and the table does not scroll sideways (nor does the tab:
+tests/ui/test_window_fit.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pytestqt.qtbot import QtBot
 
 from app.ui.tabs.bid_preview import BidPreview, PoolLine
 from app.ui.tabs.bid_tab import BidTab
+from app.ui.widgets.wrap_delegate import WrapAnywhereDelegate, text_layout
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import prepare_profile
 
@@ -22,7 +24,7 @@ LINES = (
     PoolLine("ordinal-maxi-biz [Background: 黒]", 120_000, 30_000, 100_000, 50_000),
     PoolLine("pixel-punks [Hat: Crown] [Eyes: Laser]", 0, 90_000, 1_400_000, 0),
 )
-CELL_PADDING = 8  # px the item delegate keeps inside a cell, both sides together (at least)
+CELL_PADDING = 8  # px a cell keeps around its text, both sides together
 
 
 def test_pool_names_are_whole_and_figures_on_one_line_at_1024(
@@ -44,14 +46,15 @@ def test_pool_names_are_whole_and_figures_on_one_line_at_1024(
     QApplication.processEvents()
     table = tab.pools
     metrics = table.fontMetrics()
+    assert isinstance(table.itemDelegateForColumn(0), WrapAnywhereDelegate)
     assert not table.horizontalScrollBar().isVisible()
     assert table.horizontalHeader().length() <= table.viewport().width()
     for row, line in enumerate(LINES):
         cell = table.visualRect(table.model().index(row, 0))
         room = cell.width() - CELL_PADDING
-        flags = Qt.TextFlag.TextWordWrap | Qt.TextFlag.TextWrapAnywhere
-        needed = metrics.boundingRect(QRect(0, 0, room, 10_000), flags, line.pool)
-        assert needed.width() <= room and needed.height() <= cell.height(), line.pool
+        layout, height = text_layout(line.pool, table.font(), room)  # as the cell draws it
+        widths = [layout.lineAt(i).naturalTextWidth() for i in range(layout.lineCount())]
+        assert max(widths) <= room and height <= cell.height(), line.pool
         assert metrics.height() * 3 > cell.height()  # two lines at most, at this width
         for column in (1, 2):  # the figures: whole on one line
             text = table.item(row, column).text()
@@ -59,6 +62,7 @@ def test_pool_names_are_whole_and_figures_on_one_line_at_1024(
             assert metrics.horizontalAdvance(text) <= figure.width() - CELL_PADDING, text
         fits = table.item(row, 4).text()  # "no: 50,000 sats short" may take two lines
         cell = table.visualRect(table.model().index(row, 4))
+        flags = Qt.TextFlag.TextWordWrap
         needed = metrics.boundingRect(QRect(0, 0, cell.width() - CELL_PADDING, 10_000), flags, fits)
         assert needed.height() <= cell.height(), fits
     # The balance, the same for every pool, is said once under the table.

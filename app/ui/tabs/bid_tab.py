@@ -56,6 +56,7 @@ from app.ui.tabs.bid_preview import (
     spec_of,
 )
 from app.ui.widgets import message_label, set_message
+from app.ui.widgets.wrap_delegate import WrapAnywhereDelegate
 
 if TYPE_CHECKING:
     from app.services.bids import BidderIdentity, BidOutcome
@@ -69,7 +70,7 @@ POOLS_MAX_HEIGHT = 150
 PLACE_KEYS = "Ctrl+Return"
 RESULT_LINES = 2  # a placement's result ("Placed: 3 bids in …") reads in two lines
 # The form needs ~560 px; the preview reads well narrower: the form gets the larger share.
-FORM_STRETCH, PREVIEW_STRETCH = 3, 2
+FORM_STRETCH, PREVIEW_STRETCH = 5, 4  # the pools table's names need room; the form no scroll
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 # The pools table at 1024 px has ~370 px: the pool's name takes what the figures leave and
 # wraps (never "UN…DS"); the balance, the same for every pool, is said once under the table;
@@ -152,6 +153,8 @@ class BidTab(QWidget):
         header.setSectionResizeMode(FITS_COLUMN, QHeaderView.ResizeMode.Fixed)
         header.setMinimumSectionSize(48)
         self.pools.setColumnHidden(BALANCE_COLUMN, True)
+        self._name_delegate = WrapAnywhereDelegate(self.pools)  # a rune name has no space
+        self.pools.setItemDelegateForColumn(POOL_COLUMN, self._name_delegate)
         self.pools_balance = message_label("hint")  # the balance every pool is checked against
         self.pools.setMaximumHeight(POOLS_MAX_HEIGHT)
         self.pools_note = message_label("hint")  # the maker fee the pools assume
@@ -331,6 +334,7 @@ class BidTab(QWidget):
 
     def _show_pools(self, result: BidPreview) -> None:
         self.pools.setRowCount(len(result.pools))
+        fits_texts = [strings.BID_PREVIEW_POOLS_HEADERS[FITS_COLUMN], strings.BID_PREVIEW_FITS]
         for row, line in enumerate(result.pools):
             fits = (
                 strings.BID_PREVIEW_FITS
@@ -339,6 +343,7 @@ class BidTab(QWidget):
                     short=strings.SATS.format(sats=line.shortfall)
                 )
             )
+            fits_texts.append(fits)
             cells = (
                 line.pool,
                 f"{line.committed:,}",
@@ -355,8 +360,6 @@ class BidTab(QWidget):
                     item.setForeground(self.general.palette().color(self.general.foregroundRole()))
                 self.pools.setItem(row, column, item)
         metrics = self.pools.fontMetrics()
-        fits_texts = [strings.BID_PREVIEW_POOLS_HEADERS[FITS_COLUMN], strings.BID_PREVIEW_FITS]
-        fits_texts += [self.pools.item(row, FITS_COLUMN).text() for row in range(len(result.pools))]
         fits_width = max(two_line_width(metrics, text) for text in fits_texts)
         self.pools.horizontalHeader().resizeSection(FITS_COLUMN, fits_width + CELL_PADDING)
         balance = result.pools[0].available if result.pools else None
