@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import Callable
 
 import httpx
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.services.bidding_wallet import get_bidding_wallet
@@ -143,4 +144,12 @@ def test_the_balance_follows_the_wallet_state_without_refresh(
     qtbot.waitUntil(lambda: tab.balance_label.text() == confirmed, timeout=20_000)
     facts = tab.facts
     assert facts is not None and facts.balance.total == WALLET_FUNDS
+
+    # Typing an amount fills in the bids it cancels and the maker fee they assume: nothing
+    # below the field moves under the cursor (the Review button stays where it was).
+    review_at = tab.review_button.mapTo(tab, tab.review_button.rect().topLeft())
+    type_into(qtbot, tab.amount.edit, "1000")
+    QApplication.processEvents()
+    assert tab.at_risk_note.isVisible() and tab.at_risk_note.text()
+    assert tab.review_button.mapTo(tab, tab.review_button.rect().topLeft()) == review_at
     gui_thread.assert_not_blocked()

@@ -96,6 +96,8 @@ class WithdrawTab(QWidget):
         self.at_risk_list.setMaximumHeight(110)
         self.at_risk_note = message_label("hint")  # the maker fee the pool rule counts
         self.at_risk_note.setVisible(False)
+        # Its line is kept while empty: typing an amount must not move Review under the cursor.
+        self.at_risk_line = MessageLine(self.at_risk_note, reserve=True)
         self.review_button = QPushButton(strings.WITHDRAW_REVIEW)
         self.import_button = import_button(context)  # watch-only: signed in another wallet
         self.status = message_label("hint")
@@ -147,7 +149,7 @@ class WithdrawTab(QWidget):
         risk_layout = QVBoxLayout(risk)
         risk_layout.addWidget(self.at_risk_label)
         risk_layout.addWidget(self.at_risk_list)
-        risk_layout.addWidget(self.at_risk_note)
+        risk_layout.addWidget(self.at_risk_line)
         buttons = QHBoxLayout()
         buttons.addWidget(self.import_button)
         buttons.addStretch(1)
@@ -251,11 +253,11 @@ class WithdrawTab(QWidget):
         self.at_risk_list.clear()
         if self.facts is None or value is None:
             self.at_risk_label.setText("")
-            set_message(self.at_risk_note, "")
+            self.at_risk_line.set_hint("")
             self._update_buttons()
             return
         rows = at_risk_rows(self.facts, 0 if self.sweep else self.facts.balance.total - value)
-        set_message(self.at_risk_note, maker_fee_note(self.facts.maker_fee), "hint")
+        self.at_risk_line.set_hint(maker_fee_note(self.facts.maker_fee))
         self.at_risk_list.addItems(rows)
         self.at_risk_label.setText(
             strings.counted(strings.WITHDRAW_AT_RISK_SOME, len(rows))
