@@ -113,6 +113,40 @@ def test_activity_persists_across_restart_without_secrets(
     gui_thread.assert_not_blocked()
 
 
+def test_the_error_code_column_shows_only_once_an_entry_has_a_code(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    data_dir: Path,
+    keychain: MemoryKeyring,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+) -> None:
+    """Empty, the column took the room the messages need at 1024 px."""
+    prepare_profile(data_dir, keychain=keychain)
+    app = open_app(make_options(keychain=keychain))
+    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    tab = app.window.tab("activity")
+    assert isinstance(tab, ActivityTab)
+    app.window.show_tab("activity")
+    activity = app.context.activity
+    assert activity is not None
+
+    async def succeed() -> None:
+        async with activity.track("bid.place") as result:
+            result.message = "bid placed"
+
+    run_async(qloop, succeed())
+    assert tab.table.isColumnHidden(COL_CODE)
+    run_async(qloop, place_and_fail(app))  # one more success, then BID_NOT_CANCELLABLE
+    assert not tab.table.isColumnHidden(COL_CODE)
+    close_app(app, qloop)
+    again = open_app(make_options(keychain=keychain))
+    qtbot.waitSignal(again.window.controller.ready, timeout=30_000).wait()
+    reopened = again.window.tab("activity")
+    assert isinstance(reopened, ActivityTab)
+    assert not reopened.table.isColumnHidden(COL_CODE)  # read back from the log
+
+
 # Where the app names an action it records: tracked(context, "x"), activity.track("x"),
 # activity.record("x"), a tab's _record("x"), the sandbox demo's api.call("x").
 _RECORDED_ACTION = re.compile(

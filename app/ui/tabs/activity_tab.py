@@ -24,6 +24,7 @@ from app.services.activity import ActivityEntry
 from app.ui import strings
 from app.ui.icons import icon_button
 from app.ui.models.activity_model import (
+    COL_CODE,
     COL_MESSAGE,
     COL_TIME,
     COL_TXID,
@@ -114,15 +115,24 @@ class ActivityTab(QWidget):
 
     def reload(self) -> None:
         activity = self._context.activity
-        self.model.set_entries([] if activity is None else activity.entries())
+        entries = [] if activity is None else activity.entries()
+        self.model.set_entries(entries)
+        self._show_codes(any(e.error_code for e in entries))
         self._update_empty()
 
     def _added(self, entry: ActivityEntry) -> None:
         self.model.append(entry)
+        if entry.error_code:
+            self._show_codes(True)
         self._update_empty()
 
     def _update_empty(self) -> None:
         self.empty_hint.setVisible(self.model.rowCount() == 0)
+
+    def _show_codes(self, shown: bool) -> None:
+        """The error code column shows once some entry has a code: empty, it took the room
+        the messages need at 1024 px (each cut after some 25 characters)."""
+        self.table.setColumnHidden(COL_CODE, not shown)
 
     def selected_entry(self) -> ActivityEntry | None:
         index = self.table.currentIndex()
