@@ -90,6 +90,7 @@ def test_fund_the_bidding_wallet_review_sign_broadcast_and_qr(
     click(qtbot, tab.fund.qr_button)
     expected = bip21_uri(wallet, AMOUNT, label="Bidwallet bidding wallet")
     assert tab.fund.qr.text() == expected == tab.fund.link.text()
+    assert tab.fund.link.cursorPosition() == 0  # the link reads from "bitcoin:<address>"
     assert expected.startswith(f"bitcoin:{wallet}?amount=0.0025&")
     code = segno.make(expected, error="m", micro=False)
     assert tab.fund.qr.matrix() == tuple(tuple(bool(c) for c in row) for row in code.matrix)

@@ -317,6 +317,7 @@ class FundPanel(QGroupBox):
         if uri != self.qr.text():
             self.qr.set_text(uri)
             self.link.setText(uri)
+            self.link.setCursorPosition(0)  # shows "bitcoin:<address>", not the label's end
 
     def _copy_link(self) -> None:
         if self.qr.text():
