@@ -66,8 +66,21 @@ def input_party(inp: InputReview) -> Party:
     return Party(role, role.value, BIDDING_WALLET_TIP if role is Role.BIDDING_WALLET else "")
 
 
-def input_parties(review: Review) -> tuple[Party, ...]:
-    return tuple(input_party(inp) for inp in review.inputs)
+def input_parties(review: Review, flow: str = "") -> tuple[Party, ...]:
+    """Whose coin each input spends. In an inscription bid, input 0 not ours is the seller's
+    inscription (the flow's rule, `policy_inscription_bid`): named as the output that pays
+    the seller is, not "someone else" beside it."""
+    return tuple(
+        _SELLER_INPUT
+        if flow == Flow.INSCRIPTION_BID and inp.index == 0 and not inp.is_ours
+        else input_party(inp)
+        for inp in review.inputs
+    )
+
+
+_SELLER_INPUT = Party(
+    Role.STRANGER, "the seller", "Not yours: the seller's inscription, signed by the seller."
+)
 
 
 def output_parties(review: Review, flow: str) -> tuple[Party, ...]:

@@ -46,9 +46,14 @@ def test_an_approved_inscription_bid_shows_what_you_give_and_receive(qtbot: QtBo
     assert f"You receive inscription {INSCRIPTION}." in dialog.details_label.text()
     assert f"Inscription {INSCRIPTION} (input 0) lands on output 0" in dialog.details_label.text()
     assert "2,000 sats" in dialog.fee_label.text() and "sat/vB" in dialog.fee_label.text()
-    # Inputs: the seller's inscription is someone else's and marked, ours are payment.
+    # Inputs: the seller's inscription (input 0 by the flow's rule) is named so, as an output
+    # paying the seller's address is, in a stranger's colour; ours are payment.
     owners = column_texts(dialog, "inputs", 4)
-    assert owners == [Role.STRANGER.value, Role.PAYMENT.value, Role.PAYMENT.value]
+    assert owners == ["the seller", Role.PAYMENT.value, Role.PAYMENT.value]
+    seller = dialog.inputs_model.data(
+        dialog.inputs_model.index(0, 4), Qt.ItemDataRole.ForegroundRole
+    )
+    assert isinstance(seller, QBrush) and seller.color().name() == role_color(Role.STRANGER)
     assert column_texts(dialog, "inputs", 5)[0].startswith("◆ inscription")
     assert column_texts(dialog, "inputs", 6) == ["signed by its owner"] + ["not set (ALL)"] * 2
     brush = dialog.inputs_model.data(

@@ -365,7 +365,7 @@ class PsbtReviewDialog(QDialog):
         self.size_label.setText(size_text(review))
         self.fee_label.setText(fee_text(review, plan.verdict))
         self.time_label.setText("\n".join(time_lines(review)))
-        self.input_parties = input_parties(review)
+        self.input_parties = input_parties(review, flow)
         self.output_parties = output_parties(review, flow)
         # The summary's own lines, less its headline and fee (drawn with its rate).
         landed = landing_lines(review, self.output_parties)
