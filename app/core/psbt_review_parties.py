@@ -79,7 +79,9 @@ def input_parties(review: Review, flow: str = "") -> tuple[Party, ...]:
 
 
 _SELLER_INPUT = Party(
-    Role.STRANGER, "the seller", "Not yours: the seller's inscription, signed by the seller."
+    Role.STRANGER,
+    "the seller",
+    "Not yours: the seller's inscription, signed by the seller." + _INFERRED,
 )
 
 
