@@ -44,6 +44,7 @@ from app.ui.models.review_model import SIZE_FROM_ROWS, RowsModel
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
 from app.ui.psbt_flow_runner import FlowSteps, PsbtFlowRunner
 from app.ui.sign_elsewhere import SignElsewhere, import_button
+from app.ui.state.fee_estimates import FeeEstimateState
 from app.ui.tabs.bid_form_lines import MessageLine, with_message
 from app.ui.tabs.inscription_bid_list import bid_cells
 from app.ui.widgets import message_label, set_message
@@ -96,7 +97,9 @@ class InscriptionBidTab(QWidget):
         self.price_error = self.price_line.error
         self._left: set[QWidget] = set()  # fields the user has typed in and left
         self.fee = FeePicker(min_rate=MIN_ASKED_RATE)
-        self._estimates: dict[int, float] | None = None  # what the picker shows
+        # The network's estimates, shared with the other pickers: re-read once a minute old.
+        self.estimates = FeeEstimateState.of(context)
+        self.estimates.bind(self.fee)
         self.fee_hint = message_label("hint")
         self.fee_hint.setText(strings.INSCRIPTION_BID_FEE_HINT)
         self.review_button = QPushButton(strings.INSCRIPTION_BID_REVIEW)
@@ -227,18 +230,9 @@ class InscriptionBidTab(QWidget):
         services = self._context.connection
         try:
             ctx = await public_context(self._context)  # the services modules loaded first
-            from app.services.errors import NetError
-            from app.services.funding import fee_estimates
             from app.services.inscription_bid import my_inscription_bids
 
-            try:  # the fee market moves: fresh estimates with each reading
-                estimates: dict[int, float] | None = await fee_estimates(ctx)
-            except NetError:  # none now: the picker offers a custom rate
-                estimates = None
-            if estimates != self._estimates or self.bids is None:
-                # Refilled only when they changed: an open list is not closed every tick.
-                self._estimates = estimates
-                self.fee.set_estimates(estimates)
+            self.estimates.read_if_old()  # the fee market moves (a picker refilled on change)
             self.bids = await my_inscription_bids(ctx)
         except NotReadyError as exc:
             self.list_hint.setText(exc.user_message)
