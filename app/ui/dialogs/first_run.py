@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -119,6 +120,15 @@ class FirstRunDialog(QDialog):
         layout.addWidget(self.buttons)
         self._update_enabled()
         self.sandbox_radio.setFocus()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """At least as tall as its wrapped texts need at its narrowest: a window is sized by
+        its layout's minimum, which counts each wrapped text at its own preferred width, so
+        the text fields were squeezed (placeholders cut) under the app's fonts."""
+        layout = self.layout()
+        if layout is not None:
+            self.setMinimumHeight(layout.totalHeightForWidth(self.minimumWidth()))
+        super().showEvent(event)
 
     @staticmethod
     def _secret_edit() -> QLineEdit:
