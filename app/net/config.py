@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass, field
 from enum import Enum
+from urllib.parse import urlsplit
 
 from app.core.rate_limit import DEFAULT_RATE_LIMIT, RateLimit
 from app.net.http import Timeouts
@@ -21,7 +23,23 @@ class Profile(Enum):
 
 
 class InvalidServiceConfig(ValueError):
-    """A service URL that is not an absolute http(s) URL."""
+    """A service URL that is not an absolute http(s) URL, or an API key that would go in
+    clear to another machine."""
+
+
+def in_clear_to_another_machine(url: str) -> bool:
+    """Plain http to a host that is not this machine (loopback) nor a Tor onion service
+    (encrypted end to end by Tor): anyone on the path reads and changes what is sent."""
+    parts = urlsplit(url)
+    if parts.scheme.lower() != "http":
+        return False
+    host = (parts.hostname or "").lower()
+    if host == "localhost" or host.endswith((".localhost", ".onion")):
+        return False
+    try:
+        return not ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a name, not an address
+        return True
 
 
 @dataclass(frozen=True)
@@ -49,6 +67,12 @@ class ServiceConfig:
             if not isinstance(url, str) or not url.startswith(("http://", "https://")):
                 raise InvalidServiceConfig(f"{name} must be an http(s) URL, got {url!r}")
             object.__setattr__(self, name, url.rstrip("/"))
+        if self.api_key and in_clear_to_another_machine(self.marketplace_url):
+            host = urlsplit(self.marketplace_url).hostname
+            raise InvalidServiceConfig(
+                f"the API key is sent only over https (or to this machine): the marketplace "
+                f"URL is plain http to {host}; use https://"
+            )
 
     @property
     def has_api_key(self) -> bool:

@@ -188,7 +188,17 @@ class AppProfile:
     def service_config(
         self, *, api_key: str | None, sandbox_url: str | None = None
     ) -> ServiceConfig:
-        """The net layer's configuration; the sandbox's needs the URL of the running process."""
+        """The net layer's configuration; the sandbox's needs the URL of the running process.
+        `ProfileSettingsError` when the net layer refuses it (an API key for plain http to
+        another machine)."""
+        from app.net.config import InvalidServiceConfig
+
+        try:
+            return self._service_config(api_key, sandbox_url)
+        except InvalidServiceConfig as exc:
+            raise ProfileSettingsError(str(exc)) from None
+
+    def _service_config(self, api_key: str | None, sandbox_url: str | None) -> ServiceConfig:
         from app.net.config import ServiceConfig
 
         if self.kind is ServiceKind.SANDBOX:

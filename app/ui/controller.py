@@ -20,6 +20,7 @@ from app.services.profiles import (
     AppProfile,
     AppSettings,
     ProfileFileError,
+    ProfileSettingsError,
     ServiceKind,
 )
 from app.services.sandbox_process import SandboxProcess
@@ -231,7 +232,12 @@ class AppController(QObject):
         api_key = await context.api_key_for(profile)
         if api_key and context.activity is not None:
             context.activity.add_known_secret(api_key)
-        context.connection = ServiceConnection.open(profile, api_key=api_key, sandbox=sandbox)
+        try:
+            connection = ServiceConnection.open(profile, api_key=api_key, sandbox=sandbox)
+        except ProfileSettingsError as exc:  # e.g. an API key for plain http: nothing sent
+            context.error(strings.NOT_CONNECTED_SETTINGS.format(reason=exc))
+            return
+        context.connection = connection
         context.connection.tell_rate_limit_waits(context.info_for)
         context.connection_changed.emit()
         context.info(strings.CONNECTED.format(url=context.connection.marketplace_url))

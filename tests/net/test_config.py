@@ -50,7 +50,7 @@ async def test_key_goes_to_the_marketplace_only(router: Router) -> None:
     router.add("GET", "/e/blocks/tip/height", httpx.Response(200, text="7"))
     router.json("GET", "/o/blockheight", 7)
     config = ServiceConfig.custom(
-        "http://m.test/v1", "http://m.test/e", "http://m.test/o", api_key=KEY
+        "https://m.test/v1", "https://m.test/e", "https://m.test/o", api_key=KEY
     )
     async with NetClients.open(config, transport=router.transport) as net:
         await net.marketplace.get_challenge("bc1q")

@@ -68,6 +68,7 @@ DEMO_WALLET_FAILED: Final = (
     " Bidwallet to try again."
 )
 CONNECTED: Final = "Connected to {url}"
+NOT_CONNECTED_SETTINGS: Final = "Not connected: {reason}. Change the profile in Settings."
 # While a profile starts (its sandbox, keys and clients), in place of "Not connected".
 CONNECTING_HINT: Final = (
     "Connecting to the service… Addresses, balances and bids show once it answers."
