@@ -20,7 +20,7 @@ from app.services.inscription_bid import (
     my_inscription_bids,
     prepare_inscription_bid,
 )
-from app.services.psbt_flow import accept_fee
+from app.services.psbt_flow import PsbtRefusedError, accept_fee
 from app.services.withdraw import WithdrawError, execute_withdraw, prepare_withdraw
 from tests.services.conftest import ContextFactory, SandboxControl
 from tests.services.test_inscription_bid import sandbox_held_inscription
@@ -65,6 +65,19 @@ async def test_a_withdrawal_confirms_at_the_rate_asked(
     await sandbox.mine()
     rate = await chain_rate(sandbox, done.txid)
     assert float(RATE) * 0.95 <= rate <= float(RATE) * 1.05, rate
+
+
+async def test_the_rate_asked_is_no_consent_to_its_fee(
+    ctx: ServiceContext, sandbox: SandboxControl
+) -> None:
+    # Security review: a PSBT paying exactly the (high) rate asked still needs the user's
+    # consent to that fee on that PSBT; "as asked" is a note, never an approval.
+    await fund_bidding_wallet(ctx, sandbox, 200_000)
+    plan = await prepare_withdraw(ctx, 100_000, Fraction(400))
+    assert plan.fee_rate is not None and plan.fee_rate.as_asked
+    assert plan.psbt.verdict.needs_fee_consent and not plan.psbt.verdict.approved
+    with pytest.raises(PsbtRefusedError):
+        await execute_withdraw(ctx, plan)
 
 
 async def test_a_service_ignoring_the_withdrawal_rate_is_said_before_signing(
