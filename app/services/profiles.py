@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
+from urllib.parse import urlsplit
 
 from app.core.pools import MakerFee
 from app.core.rate_limit import DEFAULT_RATE_LIMIT, RateLimit, RateLimitError
@@ -190,13 +191,25 @@ class AppProfile:
     ) -> ServiceConfig:
         """The net layer's configuration; the sandbox's needs the URL of the running process.
         `ProfileSettingsError` when the net layer refuses it (an API key for plain http to
-        another machine)."""
-        from app.net.config import InvalidServiceConfig
+        another machine), and on mainnet for any service in plain http to another machine:
+        the chain's amounts and ord's contents decide what is signed, and read in clear anyone
+        on the path could lie for them."""
+        from app.net.config import InvalidServiceConfig, in_clear_to_another_machine
 
         try:
-            return self._service_config(api_key, sandbox_url)
+            config = self._service_config(api_key, sandbox_url)
         except InvalidServiceConfig as exc:
             raise ProfileSettingsError(str(exc)) from None
+        if self.network == "mainnet":
+            for name in ("marketplace_url", "esplora_url", "ord_url"):
+                url = getattr(config, name)
+                if in_clear_to_another_machine(url):
+                    raise ProfileSettingsError(
+                        f"on mainnet the {name.replace('_', ' ')} must be https:// (or this "
+                        f"machine, e.g. an SSH tunnel), not plain http to "
+                        f"{urlsplit(url).netloc.rpartition('@')[2]}"
+                    )
+        return config
 
     def _service_config(self, api_key: str | None, sandbox_url: str | None) -> ServiceConfig:
         from app.net.config import ServiceConfig

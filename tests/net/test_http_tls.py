@@ -199,7 +199,7 @@ def test_a_profile_with_a_key_for_plain_http_says_why_it_does_not_connect() -> N
     profile = AppProfile(
         name="Mine",
         kind=ServiceKind.CUSTOM,
-        network="mainnet",
+        network="signet",  # on any network (mainnet refuses plain http to another machine)
         marketplace_url="http://market.example/v1",
         esplora_url="https://e.example",
         ord_url="https://o.example",
@@ -208,3 +208,25 @@ def test_a_profile_with_a_key_for_plain_http_says_why_it_does_not_connect() -> N
         profile.service_config(api_key="sk-secret")
     assert "sk-secret" not in str(refused.value)
     assert not profile.service_config(api_key=None).has_api_key
+
+
+@pytest.mark.parametrize("field", ["marketplace_url", "esplora_url", "ord_url"])
+def test_a_mainnet_profile_reads_no_fact_in_clear_from_another_machine(field: str) -> None:
+    # On mainnet the chain's amounts and ord's contents decide what is signed (a coin ord
+    # calls plain is spent as fees): read in clear, anyone on the path could lie for them.
+    urls = {
+        "marketplace_url": "https://m.example/v1",
+        "esplora_url": "https://e.example",
+        "ord_url": "https://o.example",
+    }
+    clear = {**urls, field: "http://192.168.1.5:8080/x"}
+    mainnet = AppProfile(name="Mine", kind=ServiceKind.CUSTOM, network="mainnet", **clear)
+    with pytest.raises(ProfileSettingsError, match=r"192\.168\.1\.5:8080"):
+        mainnet.service_config(api_key=None)
+    local = {**urls, field: "http://127.0.0.1:8080/x"}
+    AppProfile(name="Mine", kind=ServiceKind.CUSTOM, network="mainnet", **local).service_config(
+        api_key=None
+    )
+    AppProfile(name="Dev", kind=ServiceKind.CUSTOM, network="signet", **clear).service_config(
+        api_key=None
+    )
