@@ -226,3 +226,35 @@ def test_a_sale_shows_in_listings_without_refresh(
     title, detail = app.window.notifier.shown[-1]
     assert title == "Listing sold" and detail.endswith(" for 150,000 sats")
     gui_thread.assert_not_blocked()
+
+
+def test_a_sale_before_the_first_live_reading_shows_in_listings(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+) -> None:
+    """Sold after the tab read it active, before the live updates' first reading (which tells
+    no change): the tab shows it sold all the same, with no Refresh."""
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    app = funded.app
+    item = funded.assets.inscription_ids[0]
+    ctx = profile_session(app.context).signing_context()
+    plan = run_async(qloop, prepare_listings(ctx, [ListingItem(120_000, item)]))
+    listing_id = run_async(qloop, execute_listings(ctx, plan)).listings[0].listing_id
+    del ctx
+    live = MarketWatch.of(app.context)
+    sleeper = StepSleeper()
+    live.use_time(sleeper, TIMING)
+    live.state.timer.setInterval(3_600_000)
+
+    app.window.show_tab("listings")
+    tab = app.window.tab("listings")
+    assert isinstance(tab, ListingsTab)
+    qtbot.waitUntil(lambda: tab.state_of(item) == "active", timeout=20_000)
+    sandbox_post(funded.root_url, "/sandbox/listings/purchase", {"listingId": listing_id})
+    run_async(qloop, sleeper.next_wait())
+    run_async(qloop, sleeper.elapse())  # the baseline: already sold
+    qtbot.waitUntil(lambda: tab.state_of(item) == "sold", timeout=20_000)
+    qtbot.waitUntil(lambda: all(i.key != item for i in tab.held or []), timeout=20_000)

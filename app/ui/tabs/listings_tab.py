@@ -46,8 +46,11 @@ from app.ui.widgets.fee_picker import FeePicker
 from app.ui.widgets.progress_panel import ProgressPanel
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from app.services.context import ServiceContext
     from app.services.listings_inventory import HeldItem, SellerListing, SignedOutput
+    from app.services.watch import MarketReading
     from app.ui.context import AppContext
     from app.ui.controller import AppController
 
@@ -130,6 +133,7 @@ class ListingsTab(QWidget):
         self.mine_view.selectionModel().selectionChanged.connect(self._mine_selection_changed)
         profile_session(context).changed.connect(self._session_changed)
         MarketWatch.of(context).listings_changed.connect(self._listings_changed)
+        MarketWatch.of(context).reading.connect(self._reading)
         self._selection_changed()
         self._mine_selection_changed()
 
@@ -251,6 +255,15 @@ class ListingsTab(QWidget):
             self.refresh()
         else:
             self.held = None
+
+    def _reading(self, reading: MarketReading) -> None:
+        """A live reading whose listings differ from the ones shown: read them again. The
+        first reading of a connection tells no change (`listings_changed`), so a sale between
+        this tab's load and that reading was never shown ("Active" until Refresh)."""
+        if reading.listings is None or self.mine is None:
+            return
+        if _states(reading.listings) != _states(self.mine):
+            self._listings_changed()
 
     @async_slot()
     async def refresh(self) -> None:
@@ -447,3 +460,7 @@ class ListingsTab(QWidget):
 
     # A folder chosen by the user (tests monkeypatch it on the class).
     ask_folder = staticmethod(ask_folder)
+
+
+def _states(listings: Iterable[SellerListing]) -> set[tuple[str, str, int | None]]:
+    return {(m.listing_id, m.state, m.price) for m in listings}
