@@ -3,6 +3,8 @@ the details as the Activity tab's message (its Action column names the event).""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from app.core.market_events import BIDDING, REASON_BALANCE, EventKind, MarketEvent
 from app.ui import strings
 from app.ui.models.review_model import short
@@ -27,6 +29,12 @@ def _what(event: MarketEvent) -> str:
     return short(event.what, 12)  # an inscription id is 66 characters
 
 
+def _state(words: Mapping[str, str], reason: str) -> str:
+    """A state in the user's words, else the service's own word shortened (it can send any
+    length into a notification)."""
+    return words.get(reason) or short(reason, 16)
+
+
 def headline(event: MarketEvent) -> tuple[str, str]:
     """(title, details): "Bid filled", "1 × nodemonkes at 120,000 sats"."""
     kind = event.kind
@@ -40,7 +48,7 @@ def headline(event: MarketEvent) -> tuple[str, str]:
     if kind is EventKind.LISTING_SOLD:
         return strings.LIVE_LISTING_SOLD, _listing(event)
     if kind is EventKind.LISTING_ENDED:
-        state = strings.LISTINGS_STATES.get(event.reason, event.reason)
+        state = _state(strings.LISTINGS_STATES, event.reason)
         return strings.LIVE_LISTING_ENDED, f"{_listing(event)} ({state})" if state else _listing(
             event
         )
@@ -61,7 +69,7 @@ def _bid_detail(event: MarketEvent, bid: str) -> str:
     if kind is EventKind.BID_ENDED:
         if not event.reason:
             return strings.LIVE_ENDED_UNEXPLAINED.format(bid=bid)
-        state = strings.INSCRIPTION_BID_STATES.get(event.reason, event.reason)
+        state = _state(strings.INSCRIPTION_BID_STATES, event.reason)
         return strings.LIVE_ENDED_BECAUSE.format(bid=bid, state=state)
     return bid
 

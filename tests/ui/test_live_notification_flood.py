@@ -75,3 +75,20 @@ def test_the_activity_table_keeps_no_more_rows_than_the_log() -> None:
     assert model.rowCount() == MAX_ENTRIES
     assert model.entry(0).action == "market.50"  # the oldest go, as in the log
     assert model.entry(MAX_ENTRIES - 1).action == f"market.{MAX_ENTRIES + 49}"
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        MarketEvent(EventKind.BID_ENDED, "b1", "nodemonkes", 1_000, 1, reason="x" * 100_000),
+        MarketEvent(EventKind.LISTING_ENDED, "l1", "ab" * 32 + "i0", 1_000, reason="y" * 100_000),
+    ],
+)
+def test_a_state_of_any_length_makes_a_short_notification(
+    watch: MarketWatch, event: MarketEvent
+) -> None:
+    # The state is the service's own word when it is not one we know: it is told shortened.
+    watch.tell([event])
+    assert watch.notifier is not None
+    ((_, detail),) = watch.notifier.shown
+    assert len(detail) < 200
