@@ -92,3 +92,13 @@ def test_a_state_of_any_length_makes_a_short_notification(
     assert watch.notifier is not None
     ((_, detail),) = watch.notifier.shown
     assert len(detail) < 200
+
+
+def test_control_and_direction_characters_are_not_told(watch: MarketWatch) -> None:
+    # A right-to-left override in a slug would show '… at 120,000 sats' reversed, a newline
+    # would start a line of the service's own in the notification.
+    slug = "pun\u202eks\nBid"
+    watch.tell([MarketEvent(EventKind.BID_FILLED, "b1", slug, 120_000, 1, 0)])
+    assert watch.notifier is not None
+    ((_, detail),) = watch.notifier.shown
+    assert detail.isprintable() and "pun" in detail and "ks" in detail
