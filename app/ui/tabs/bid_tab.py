@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -203,6 +204,12 @@ class BidTab(QWidget):
         result_layout.addStretch(1)
         result_box.setMinimumHeight(self.result.fontMetrics().lineSpacing() * RESULT_LINES + 4)
         preview_layout.addWidget(result_box)
+        # The split is the stretch factors' alone: a long word in the preview (a rune, a slug)
+        # must not set its minimum width and narrow the form as the preview changes.
+        for side in (form_scroll, preview_box):
+            policy = side.sizePolicy()
+            policy.setHorizontalPolicy(QSizePolicy.Policy.Ignored)
+            side.setSizePolicy(policy)
         layout = QHBoxLayout(self)
         layout.addWidget(form_scroll, FORM_STRETCH)
         layout.addWidget(preview_box, PREVIEW_STRETCH)

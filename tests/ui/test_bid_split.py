@@ -1,0 +1,62 @@
+"""The Bid tab at 1024x700: the form/preview split stays where it is whatever the preview
+shows (a long pool name in the table, a rune's one-word name in a label, must not narrow the
+form)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QSize
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from app.ui.tabs.bid_preview import BidPreview, PoolLine
+from app.ui.tabs.bid_tab import BidTab
+from tests.ui.conftest import AppHarness, OptionsFactory
+from tests.ui.flows import prepare_profile
+
+SMALL_LAPTOP = QSize(1024, 700)
+WIDE_POOLS = (
+    PoolLine("ordinal-maxi-biz [Background: Midnight Blue] [Eyes: Laser]", 120_000, 30_000,
+             100_000_000, 50_000_000),
+    PoolLine("UNCOMMON•GOODS•AND•MORE•THINGS", 1_250_000_000, 50_000_000, 1_400_000_000, 0),
+)  # fmt: skip
+
+
+def bid_tab_at_1024(
+    qtbot: QtBot, data_dir: Path, make_options: OptionsFactory, open_app: Callable[..., AppHarness]
+) -> BidTab:
+    prepare_profile(data_dir)
+    app = open_app(make_options())
+    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    window = app.window
+    window.resize(SMALL_LAPTOP)
+    window.show_tab("bid")
+    tab = window.tab("bid")
+    assert isinstance(tab, BidTab)
+    tab.clock_tick.stop()  # the preview stays the one given here
+    return tab
+
+
+def test_form_width_does_not_follow_the_preview_content(
+    qtbot: QtBot,
+    data_dir: Path,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+) -> None:
+    tab = bid_tab_at_1024(qtbot, data_dir, make_options, open_app)
+    scroll = tab.layout().itemAt(0).widget()
+    tab._show_pools(BidPreview())
+    QApplication.processEvents()
+    empty = scroll.width()
+    tab._show_pools(BidPreview(pools=WIDE_POOLS))
+    # A rune or slug is one word: a label holding it must not widen the preview either.
+    tab.pools_balance.setText("UNCOMMON•GOODS•AND•MORE•THINGS" * 4)
+    tab.pools_balance.setVisible(True)
+    tab.layout().activate()
+    QApplication.processEvents()
+    assert scroll.width() == empty
+    # The split is the stretch factors' alone: the preview's content sets no minimum on it.
+    preview_box = tab.layout().itemAt(1).widget()
+    assert abs(scroll.width() * 4 - preview_box.width() * 5) <= 9 * 2
