@@ -155,6 +155,8 @@ BID_PREVIEW_RUNE_PENDING: Final = (
     "The message is shown once ord has confirmed the rune's etched spelling (leave the rune"
     " field or press Enter)."
 )
+# The headline while the rune's spelling is unconfirmed (Place waits): no claim of what it places.
+BID_PREVIEW_RUNE_SPELLING_PENDING: Final = "Waiting for ord to confirm the rune's spelling."
 BID_PRICE: Final = "&Price per item:"
 BID_RUNE_PRICE: Final = "&Total price:"
 BID_PRICE_HINT: Final = "In steps of 1,000 sats (↑/↓ change it by one step)."

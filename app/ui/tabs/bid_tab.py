@@ -290,7 +290,9 @@ class BidTab(QWidget):
         self.last_preview = result
         self.form.show_errors(result.errors)
         set_message(self.general, "\n".join(result.errors.get(GENERAL, [])), "error")
-        if result.bid_count is None:
+        if pending and draft.target.strip():  # Place waits for ord: claim nothing it places
+            self.count_label.setText(strings.BID_PREVIEW_RUNE_SPELLING_PENDING)
+        elif result.bid_count is None:
             self.count_label.setText("")
         else:
             total = strings.SATS.format(sats=result.total or 0)
