@@ -25,6 +25,7 @@ COLORS: Final[dict[str, dict[str, str]]] = {
         "border": "#c9ced8",
         "accent": "#cc6d0c",  # 3.3:1 on the window: a line or a focus ring in it reads
         "accent_text": "#ffffff",
+        "selection": "#b35c00",  # the accent darkened: its text (accent_text) reads ≥ 4.5:1
         "error": "#b42318",
         "ok": "#16794c",
         "warning": "#b54708",
@@ -41,6 +42,7 @@ COLORS: Final[dict[str, dict[str, str]]] = {
         "border": "#3a4150",
         "accent": "#f7931a",
         "accent_text": "#14171c",
+        "selection": "#f7931a",  # 7.8:1 with accent_text
         "error": "#ff8a80",
         "ok": "#6ee7a8",
         "warning": "#f5b042",
@@ -72,7 +74,7 @@ def palette_for(colors: dict[str, str]) -> QPalette:
         role.ToolTipBase: "panel",
         role.ToolTipText: "text",
         role.PlaceholderText: "muted",
-        role.Highlight: "accent",
+        role.Highlight: "selection",
         role.HighlightedText: "accent_text",
         role.Link: "link",
     }

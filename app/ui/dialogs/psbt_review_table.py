@@ -24,7 +24,19 @@ _Index = QModelIndex | QPersistentModelIndex
 ROWS_SHOWN = 5  # rows a table shows before it scrolls (Sparrow's viewer shows about as many)
 
 
-class WrapAnywhere(QStyledItemDelegate):
+class SelectedRowText(QStyledItemDelegate):
+    """On a selected row every cell is drawn in the highlighted-text colour: an owner's colour
+    or the green "OK to sign" on the selection highlight did not read (theme.py keeps the
+    highlight and its text ≥ 4.5:1)."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: _Index) -> None:
+        super().initStyleOption(option, index)
+        if option.state & QStyle.StateFlag.State_Selected:
+            text = option.palette.color(QPalette.ColorRole.HighlightedText)
+            option.palette.setColor(QPalette.ColorRole.Text, text)
+
+
+class WrapAnywhere(SelectedRowText):
     """Draws a cell's text wrapped anywhere (an address has no spaces for Qt's word wrap),
     its row as tall as the lines need."""
 
@@ -75,6 +87,7 @@ class ReviewTable(QTableView):
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setAlternatingRowColors(True)
+        self.setItemDelegate(SelectedRowText(self))
         rows = self.verticalHeader()
         rows.setVisible(False)
         # One line of text and a little air: the rows Sparrow shows, not Qt's roomier default.
