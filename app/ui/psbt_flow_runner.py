@@ -6,6 +6,7 @@
         plans=lambda plan: [plan.psbt],
         accept_fee=lambda plan: replace(plan, psbt=accept_fee(plan.psbt)),
         execute=lambda ctx, plan, run: execute_withdraw(ctx, plan),
+        review_activity="withdraw.prepare",
     )
     done = await PsbtFlowRunner(tab, context, controller, show).run(steps)  # None: not done
 
@@ -15,6 +16,10 @@ signing stops it between items. One place shows refusals (the review dialog, wit
 button), one place says what happened where the user acted (`show(text, role)`), one
 cancel/progress behaviour (`FlowRun`). A fee outside the user's bounds is signed only after
 they ticked the box in the dialog: then `accept_fee` re-decides the very PSBT with that consent.
+One rule for the Activity log: a review is no action of its own. Under `review_activity` the
+runner records only a review that did not lead to the action: "Cancelled at the review" (nothing
+signed or sent), or why it could not be reviewed (refused, failed); a confirmed review is
+recorded by `execute`, as the action it led to.
 """
 
 from __future__ import annotations
@@ -81,7 +86,8 @@ class FlowSteps(Generic[PlanT, ResultT]):
     context holds the keys, so the wallet is unlocked first. The offline signer opens its keys.
     `signed_in_other_wallet`: a watch-only profile exports it, and the review says so.
     `notes` and `warnings`: what the flow adds above the review, plainly or as a warning (a
-    service that did not build what was asked)."""
+    service that did not build what was asked). `review_activity`: the Activity action under
+    which a review that ended the flow is recorded (`prepare` records nothing itself)."""
 
     title: str
     action: str | Callable[[PlanT], str]  # the dialog's button; from the plan when it counts it
@@ -96,6 +102,7 @@ class FlowSteps(Generic[PlanT, ResultT]):
     open: Callable[[], Awaitable[Any]] | None = None
     failed: Callable[[BaseException], str] = failure_text
     working: str = strings.FLOW_SIGNING
+    review_activity: str | None = None
 
 
 class PsbtFlowRunner:
@@ -123,11 +130,13 @@ class PsbtFlowRunner:
             plan = await steps.prepare(ctx, self._run)
         except PolicyRefusedError as exc:
             self._run.end()
+            self._review_ended(steps, exc)
             self._show(strings.FLOW_REFUSED, "error")
             await show_refusal(self._parent, self._context, exc, title=steps.title)
             return None
         except Exception as exc:
             self._run.end()
+            self._review_ended(steps, exc)
             self._show(steps.failed(exc), "error")
             return None
         self._run.end()
@@ -143,10 +152,21 @@ class PsbtFlowRunner:
             warnings=list(steps.warnings(plan)),
             signed_here=not steps.signed_in_other_wallet,
         ):
+            self._review_ended(steps, None)
             self._show(strings.FLOW_CANCELLED, "hint")
             return None
         self._show(steps.working, "hint")
         return await self._execute(steps, plan, plans)
+
+    def _review_ended(self, steps: FlowSteps[Any, Any], error: BaseException | None) -> None:
+        """The Activity line of a review that did not lead to the action (None: cancelled)."""
+        log = self._context.activity
+        if steps.review_activity is None or log is None:
+            return
+        if error is None:
+            log.record(steps.review_activity, ok=True, message=strings.FLOW_REVIEW_CANCELLED)
+        else:
+            log.record_error(steps.review_activity, error)
 
     async def _open(self, steps: FlowSteps[Any, Any], first: bool) -> Any:
         """The flow's context: before the review (unlocking first when it signs), and again

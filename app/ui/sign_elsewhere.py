@@ -109,6 +109,7 @@ class SignElsewhere:
             signed_in_other_wallet=True,
             failed=steps.failed,
             working=strings.ELSEWHERE_EXPORTING,
+            review_activity=steps.review_activity,
         )
         manifest = await self._runner.run(exporting)
         if manifest is not None:

@@ -14,6 +14,7 @@ FLOW_REVIEWING: Final = "Asking the service for the transaction and reviewing it
 FLOW_SIGNING: Final = "Signing…"
 FLOW_SUBMITTING: Final = "Sending…"
 FLOW_CANCELLED: Final = "Cancelled: nothing was signed or sent."
+FLOW_REVIEW_CANCELLED: Final = "Cancelled at the review: nothing was signed or sent."
 FLOW_REFUSED: Final = "Refused: Bidwallet did not sign it (the review shows why). Nothing was sent."
 COPY_TXID: Final = "Copy &txid"
 # The fee rate asked of the service that builds the transaction, and what its PSBT pays.

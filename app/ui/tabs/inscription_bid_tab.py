@@ -292,10 +292,7 @@ class InscriptionBidTab(QWidget):
         rate = asked_rate(self.fee)
 
         async def prepare(ctx: ServiceContext, _run: object) -> InscriptionBidPlan:
-            async with tracked(self._context, "inscription_bid.prepare", price=price) as result:
-                plan = await prepare_inscription_bid(ctx, inscription_id, price, rate)
-                result.message = plan.psbt.label
-            return plan
+            return await prepare_inscription_bid(ctx, inscription_id, price, rate)
 
         async def execute(
             ctx: ServiceContext, plan: InscriptionBidPlan, _run: object
@@ -308,6 +305,7 @@ class InscriptionBidTab(QWidget):
 
         steps = FlowSteps(
             title=strings.INSCRIPTION_BID_TITLE,
+            review_activity="inscription_bid.prepare",
             action=strings.INSCRIPTION_BID_ACTION,
             prepare=prepare,
             plans=lambda plan: [plan.psbt],

@@ -67,8 +67,7 @@ class ListingsFlow:
 
         wanted = [item.listing(price) for item, price in zip(items, prices, strict=True)]
         token = run.begin(strings.LISTINGS_REVIEWING, len(wanted))
-        async with tracked(self._context, "listings.prepare", count=len(wanted)):
-            return await prepare_listings(ctx, wanted, progress=run.progress, cancel=token)
+        return await prepare_listings(ctx, wanted, progress=run.progress, cancel=token)
 
     def _failed(self, exc: BaseException) -> str:
         from app.services.psbt_flow import OperationCancelledError
@@ -110,6 +109,7 @@ class ListingsFlow:
             notes=self._notes,
             execute=execute,
             failed=self._failed,
+            review_activity="listings.prepare",
         )
         with self._running():
             done = await self._runner().run(steps)
@@ -135,6 +135,7 @@ class ListingsFlow:
             execute=execute,
             signs=False,  # signed on the offline machine
             failed=self._failed,
+            review_activity="listings.prepare",
             working=strings.LISTINGS_EXPORTING,
         )
         with self._running():

@@ -239,8 +239,7 @@ class FundPanel(QGroupBox):
 
         async def prepare(ctx: ServiceContext, _run: object) -> FundingPlan:
             self._show(strings.WALLET_FUND_PREPARING)
-            async with tracked(self.context, "fund.prepare", amount=amount):
-                return await prepare_funding(ctx, amount, fee_rate=self.fee.rate(), coins=coins)
+            return await prepare_funding(ctx, amount, fee_rate=self.fee.rate(), coins=coins)
 
         async def execute(ctx: ServiceContext, plan: FundingPlan, _run: object) -> FundingResult:
             try:
@@ -261,6 +260,7 @@ class FundPanel(QGroupBox):
             accept_fee=accept_funding_fee,
             execute=execute,
             working=strings.WALLET_FUND_SIGNING,
+            review_activity="fund.prepare",
         )
         if self.context.watch_only:  # reviewed here, signed in the wallet holding the keys
             from app.services.offline import funding_export_items

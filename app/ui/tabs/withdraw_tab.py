@@ -332,11 +332,8 @@ class WithdrawTab(QWidget):
         rate = asked_rate(self.fee)
 
         async def prepare(ctx: ServiceContext, _run: object) -> WithdrawPlan:
-            async with tracked(self._context, "withdraw.prepare", amount=wanted) as result:
-                amount = WITHDRAW_ALL if self.sweep else wanted
-                plan = await prepare_withdraw(ctx, amount, rate)
-                result.message = plan.psbt.label
-            return plan
+            amount = WITHDRAW_ALL if self.sweep else wanted
+            return await prepare_withdraw(ctx, amount, rate)
 
         async def execute(ctx: ServiceContext, plan: WithdrawPlan, _run: object) -> WithdrawDone:
             async with tracked(self._context, "withdraw", amount=plan.amount) as result:
@@ -348,6 +345,7 @@ class WithdrawTab(QWidget):
         steps = FlowSteps(
             title=strings.WITHDRAW_TITLE,
             action=strings.WITHDRAW_ACTION,
+            review_activity="withdraw.prepare",
             prepare=prepare,
             plans=lambda plan: [plan.psbt],
             notes=self._notes,
