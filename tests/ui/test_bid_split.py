@@ -46,7 +46,10 @@ def test_form_width_does_not_follow_the_preview_content(
     open_app: Callable[..., AppHarness],
 ) -> None:
     tab = bid_tab_at_1024(qtbot, data_dir, make_options, open_app)
-    scroll = tab.layout().itemAt(0).widget()
+    layout = tab.layout()
+    assert layout is not None
+    scroll, preview_box = (layout.itemAt(i).widget() for i in (0, 1))
+    assert scroll is not None and preview_box is not None
     tab._show_pools(BidPreview())
     QApplication.processEvents()
     empty = scroll.width()
@@ -54,9 +57,8 @@ def test_form_width_does_not_follow_the_preview_content(
     # A rune or slug is one word: a label holding it must not widen the preview either.
     tab.pools_balance.setText("UNCOMMON•GOODS•AND•MORE•THINGS" * 4)
     tab.pools_balance.setVisible(True)
-    tab.layout().activate()
+    layout.activate()
     QApplication.processEvents()
     assert scroll.width() == empty
     # The split is the stretch factors' alone: the preview's content sets no minimum on it.
-    preview_box = tab.layout().itemAt(1).widget()
     assert abs(scroll.width() * 4 - preview_box.width() * 5) <= 9 * 2

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication, QStyle, QStyleOptionViewItem
 from pytestqt.qtbot import QtBot
 
 from app.services.profiles import Theme
-from app.ui.dialogs.psbt_review_table import ReviewTable
+from app.ui.dialogs.psbt_review_table import ReviewTable, SelectedRowText
 from app.ui.models.review_model import ROLE_COLORS, Cell, RowsModel, role_color
 from app.ui.theme import ThemeState, apply_theme
 from tests.ui.test_pool_chart import _contrast
@@ -58,7 +58,9 @@ def test_a_selected_row_reads_on_the_highlight(
         option = QStyleOptionViewItem()
         option.initFrom(view)
         option.state |= QStyle.StateFlag.State_Selected
-        view.itemDelegateForIndex(index).initStyleOption(option, index)
+        delegate = view.itemDelegateForIndex(index)
+        assert isinstance(delegate, SelectedRowText)
+        delegate.initStyleOption(option, index)
         for role in (QPalette.ColorRole.Text, QPalette.ColorRole.HighlightedText):
             text = option.palette.color(role).name()
             assert _contrast(text, highlight) >= AA, (theme, cell.text, role, text, highlight)
