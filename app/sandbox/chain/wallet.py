@@ -125,7 +125,9 @@ class SandboxWallet:
         left after the fee (dropped into the fee when below dust)."""
         change = sum(c.value for c in coins) - sum(p.value for p in outputs)
         draft = self._sign(coins, [*outputs, Payment(self.change_script, max(change, 0))])
-        change -= math.ceil(draft.vsize * fee_rate) + 2  # + margin: signature lengths vary
+        # A signature may come out a byte or two longer than the draft's (DER's r and s):
+        # a vbyte per input keeps the rate at or above the one asked.
+        change -= math.ceil((draft.vsize + len(coins)) * fee_rate)
         if change < 0:
             raise InsufficientFunds("the selected coins do not cover the outputs and the fee")
         final = list(outputs)
