@@ -107,6 +107,9 @@ def test_bulk_secure_listing_of_ten_inscriptions(
         qtbot.waitUntil(lambda: not tab.flow.busy, timeout=60_000)
     assert tab.status.text() == strings.counted(strings.LISTINGS_DONE, COUNT)
     assert not tab.progress.isVisible()
+    # The items just listed are unticked, their price gone: the next action starts clean.
+    assert model.selected() == [] and not tab.sign_button.isEnabled()
+    assert all(model.prices[tab.row_of(i)] is None for i in inscriptions)
     assert all(tab.state_of(i) == "active" for i in inscriptions)
     assert tab.mine_model.rowCount() == COUNT
     gui_thread.assert_not_blocked()

@@ -64,6 +64,16 @@ class HeldItemsModel(QAbstractTableModel):
     def set_checked(self, row: int, checked: bool) -> None:
         self.setData(self.index(row, CHECK), _state(checked), Qt.ItemDataRole.CheckStateRole)
 
+    def untick(self, keys: Sequence[str]) -> None:
+        """Clear the tick and the price of the items `keys` (listed just now: the next action
+        starts clean instead of asking to relist them)."""
+        gone = set(keys)
+        for row, item in enumerate(self.items):
+            if item.key in gone:
+                self.checked[row], self.prices[row] = False, None
+        self._changed_column(CHECK)
+        self._changed_column(PRICE)
+
     def price_selected(self, price: int) -> None:
         """One price for every selected item."""
         self.prices = [price if c else p for c, p in zip(self.checked, self.prices, strict=True)]

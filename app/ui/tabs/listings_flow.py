@@ -114,6 +114,7 @@ class ListingsFlow:
         with self._running():
             done = await self._runner().run(steps)
         if done is not None:
+            self._tab.items_model.untick([i.key for i in items])
             self._tab.show_status(strings.counted(strings.LISTINGS_DONE, len(done.listings)), "ok")
 
     async def export(self, items: Sequence[HeldItem], prices: Sequence[int], folder: Path) -> None:
