@@ -1,6 +1,7 @@
 """The Listings tab's table of held items: a check box to select each, whether it is listed
 (the service's word: at what price, or unknown; and a live signature of ours on it, whatever
-the service says, in the warning colour), and an editable price."""
+the service says, in the warning colour), and an editable price, shown only on ticked rows
+(a listed item's price is in the Listed column; typing a price ticks the row)."""
 
 from __future__ import annotations
 
@@ -60,6 +61,7 @@ class HeldItemsModel(QAbstractTableModel):
     def check_all(self, checked: bool) -> None:
         self.checked = [checked] * len(self.items)
         self._changed_column(CHECK)
+        self._changed_column(PRICE)  # shown only on ticked rows
 
     def set_checked(self, row: int, checked: bool) -> None:
         self.setData(self.index(row, CHECK), _state(checked), Qt.ItemDataRole.CheckStateRole)
@@ -132,6 +134,8 @@ class HeldItemsModel(QAbstractTableModel):
         if column == LISTED:
             return self.mark(index.row()).text
         if column == PRICE:
+            if not self.checked[index.row()]:  # kept for a re-tick, shown only when ticked
+                return ""
             if role == Qt.ItemDataRole.EditRole:
                 return "" if price is None else str(price)
             return "" if price is None else f"{price:,}"
@@ -146,6 +150,10 @@ class HeldItemsModel(QAbstractTableModel):
             if text and not text.isdigit():
                 return False
             self.prices[row] = int(text) if text else None
+            if text and not self.checked[row]:  # a price typed in means this item is wanted
+                self.checked[row] = True
+                check = self.index(row, CHECK)
+                self.dataChanged.emit(check, check)
         else:
             return False
         self.dataChanged.emit(index, index)
