@@ -12,7 +12,6 @@ import httpx
 from pytestqt.qtbot import QtBot
 
 from app.core.limits import MAX_LISTINGS_PER_BULK_REQUEST
-from app.services.listings import TAP_TRANSFER_EXPLANATION
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
@@ -76,7 +75,7 @@ def test_bulk_secure_listing_of_ten_inscriptions(
     assert tab.problem_label.text() == strings.LISTINGS_MIXED and not tab.sign_button.isEnabled()
     model.set_checked(runes_row, False)
     model.set_checked(tab.row_of(tap), True)
-    assert tab.problem_label.text() == TAP_TRANSFER_EXPLANATION
+    assert tab.problem_label.text() == strings.LISTINGS_TAP
     assert not tab.sign_button.isEnabled() and not tab.export_button.isEnabled()
     model.set_checked(tab.row_of(tap), False)
     assert tab.problem_label.text() == strings.LISTINGS_NEED_PRICE

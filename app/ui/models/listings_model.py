@@ -63,6 +63,13 @@ class HeldItemsModel(QAbstractTableModel):
         self._changed_column(CHECK)
         self._changed_column(PRICE)  # shown only on ticked rows
 
+    def check_only(self, keys: Sequence[str]) -> None:
+        """Tick the items `keys`, untick the others."""
+        wanted = set(keys)
+        self.checked = [i.key in wanted for i in self.items]
+        self._changed_column(CHECK)
+        self._changed_column(PRICE)  # shown only on ticked rows
+
     def set_checked(self, row: int, checked: bool) -> None:
         self.setData(self.index(row, CHECK), _state(checked), Qt.ItemDataRole.CheckStateRole)
 

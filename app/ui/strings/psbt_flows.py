@@ -143,9 +143,15 @@ LISTINGS_SELECTED: Final = "{count} selected (at most {limit} per request)."
 LISTINGS_NEED_PRICE: Final = "Give every selected item a price (whole sats, more than 0)."
 LISTINGS_TOO_MANY: Final = "At most {limit} items per request: {count} are selected."
 LISTINGS_MIXED: Final = (
-    "Inscriptions and runes cannot be listed in one request: the marketplace builds them"
-    " separately. Select only inscriptions, or only runes, then list the others next."
+    "Inscriptions and runes are listed in separate requests: tick only one kind, then the other."
 )
+LISTINGS_TAP: Final = (
+    "A TAP transfer cannot be a secure listing: list it with a regular listing, or untick it."
+)
+# "Select all" ticks what can go in one request and says what it left out, and why.
+LISTINGS_LEFT_OUT_RUNES: Final = "Runes left out: they are listed in a request of their own."
+LISTINGS_LEFT_OUT_TAP: Final = "TAP transfers left out: they cannot be a secure listing."
+LISTINGS_LEFT_OUT_LIMIT: Final = "Only the first {limit} ticked: at most {limit} per request."
 LISTINGS_SIGN: Final = "Review and si&gn…"
 LISTINGS_EXPORT: Final = "&Export for offline signing…"
 LISTINGS_IMPORT: Final = "&Import signed…"

@@ -33,13 +33,29 @@ def batch_problem(items: Sequence[HeldItem], prices: Sequence[int | None]) -> st
         return strings.LISTINGS_TOO_MANY.format(limit=MAX_PER_REQUEST, count=len(items))
     if len({i.is_runes for i in items}) > 1:
         return strings.LISTINGS_MIXED
-    if any(i.tap_transfer for i in items):
-        from app.services.listings import TAP_TRANSFER_EXPLANATION
-
-        return TAP_TRANSFER_EXPLANATION
+    if any(i.tap_transfer for i in items):  # short: the line below the table holds two lines
+        return strings.LISTINGS_TAP
     if any(p is None or p <= 0 for p in prices):
         return strings.LISTINGS_NEED_PRICE
     return ""
+
+
+def listable_together(items: Sequence[HeldItem]) -> tuple[list[HeldItem], str]:
+    """What "Select all" ticks: the most of `items` that can go in one request (`batch_problem`
+    finds nothing in them but missing prices), inscriptions first, and what it left out, said
+    ("" when nothing)."""
+    inscriptions = [i for i in items if not i.is_runes and not i.tap_transfer]
+    runes = [i for i in items if i.is_runes]
+    chosen = inscriptions or runes
+    left_out = []
+    if inscriptions and runes:
+        left_out.append(strings.LISTINGS_LEFT_OUT_RUNES)
+    if any(i.tap_transfer for i in items):
+        left_out.append(strings.LISTINGS_LEFT_OUT_TAP)
+    if len(chosen) > MAX_PER_REQUEST:
+        chosen = chosen[:MAX_PER_REQUEST]
+        left_out.append(strings.LISTINGS_LEFT_OUT_LIMIT.format(limit=MAX_PER_REQUEST))
+    return chosen, " ".join(left_out)
 
 
 @dataclass(frozen=True)

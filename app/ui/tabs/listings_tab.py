@@ -37,7 +37,12 @@ from app.ui.models.review_model import SIZE_FROM_ROWS, Cell, RowsModel, short
 from app.ui.profile_session import NotReadyError, failure_text, profile_session
 from app.ui.state.market_watch import MarketWatch
 from app.ui.tabs.listings_flow import ListingsFlow
-from app.ui.tabs.listings_items import MAX_PER_REQUEST, batch_problem, marks_for
+from app.ui.tabs.listings_items import (
+    MAX_PER_REQUEST,
+    batch_problem,
+    listable_together,
+    marks_for,
+)
 from app.ui.tabs.listings_relist import RelistDialog
 from app.ui.theme import ThemeState
 from app.ui.widgets import message_label, set_message
@@ -100,13 +105,15 @@ class ListingsTab(QWidget):
         self.receive_label = QLabel()
         self.selection_label = message_label("hint")
         self.problem_label = message_label("error")
-        self.problem_label.setMinimumHeight(self.problem_label.fontMetrics().lineSpacing())
+        # Two lines reserved, used or not: nothing below the table moves under the cursor.
+        self.problem_label.setFixedHeight(2 * self.problem_label.fontMetrics().lineSpacing())
+        self._left_out = ""  # what "Select all" left out, and why
         self.sign_button = icon_button("sign", strings.LISTINGS_SIGN)
         self.export_button = icon_button("export", strings.LISTINGS_EXPORT)
         self.import_button = icon_button("open", strings.LISTINGS_IMPORT)
         self.progress = ProgressPanel()
         self.status = message_label("hint")
-        self.status.setVisible(False)
+        self.status.setMinimumHeight(self.status.fontMetrics().lineSpacing())  # reserved, too
         self.mine_model = RowsModel(strings.LISTINGS_MINE_HEADERS)
         self.mine_view = _table("listings_mine")
         self.mine_view.setModel(self.mine_model)
@@ -123,7 +130,7 @@ class ListingsTab(QWidget):
 
         self.refresh_button.clicked.connect(self.refresh)
         self.apply_price.clicked.connect(self._apply_price)
-        self.select_all.clicked.connect(lambda: self.items_model.check_all(True))
+        self.select_all.clicked.connect(self._select_all)
         self.select_none.clicked.connect(lambda: self.items_model.check_all(False))
         self.items_model.selection_changed.connect(self._selection_changed)
         self.sign_button.clicked.connect(self.sign_selected)
@@ -215,7 +222,14 @@ class ListingsTab(QWidget):
         self.selection_label.setText(
             strings.LISTINGS_SELECTED.format(count=len(items), limit=MAX_PER_REQUEST)
         )
-        set_message(self.problem_label, problem)
+        if not items:
+            self._left_out = ""
+        if problem and problem != strings.LISTINGS_NEED_PRICE:
+            set_message(self.problem_label, problem)
+        else:  # prices come next: a step, not an error
+            set_message(
+                self.problem_label, " ".join(t for t in (self._left_out, problem) if t), "hint"
+            )
         # The line keeps its height when empty: nothing below the table moves under the cursor.
         self.problem_label.setVisible(True)
         ready = bool(items) and not problem and not self.flow.busy
@@ -223,6 +237,11 @@ class ListingsTab(QWidget):
         self.export_button.setEnabled(ready)
         self.import_button.setEnabled(not self.flow.busy)
         self._mine_selection_changed()
+
+    def _select_all(self) -> None:
+        """Tick what can be listed together, never a batch that is an error by itself."""
+        chosen, self._left_out = listable_together(self.items_model.items)
+        self.items_model.check_only([i.key for i in chosen])
 
     def _apply_price(self) -> None:
         price = self.price_all.value()
@@ -369,6 +388,7 @@ class ListingsTab(QWidget):
 
     def show_status(self, text: str, role: str = "hint") -> None:
         set_message(self.status, text, role)
+        self.status.setVisible(True)  # its line stays: the table above keeps its size
 
     @async_slot()
     async def sign_selected(self) -> None:

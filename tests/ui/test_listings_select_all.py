@@ -1,0 +1,105 @@
+"""The Listings tab at 1024x700: the mixed inscriptions-and-runes error has a line of its own
+(the items table keeps its size), and "Select all" ticks what can be listed together, saying
+what it left out and why, never an error by itself."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from app.services.listings_inventory import HeldItem
+from app.ui import strings
+from app.ui.main_window import MINIMUM_SIZE
+from app.ui.tabs.listings_tab import ListingsTab
+from tests.ui.conftest import AppHarness, OptionsFactory
+from tests.ui.flows import click, prepare_profile
+
+ONE = HeldItem("ab" * 32 + ":0", "cd" * 32 + "i0")
+TWO = HeldItem("ab" * 32 + ":1", "ef" * 32 + "i0")
+RUNES = HeldItem("ef" * 32 + ":1", runes="1,000,000 BIDWALLET•DEMO")
+TAP = HeldItem("ab" * 32 + ":2", "12" * 32 + "i0", tap_transfer=True)
+
+
+def settle() -> None:
+    """Let the layouts take the new texts in: a layout request goes up one level at a time."""
+    for _ in range(6):
+        QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        QApplication.processEvents()
+
+
+def listings_tab(
+    qtbot: QtBot, data_dir: Path, make_options: OptionsFactory, open_app: Callable[..., AppHarness]
+) -> ListingsTab:
+    prepare_profile(data_dir)
+    app = open_app(make_options())
+    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    app.window.resize(1024, 700)
+    app.window.show_tab("listings")
+    tab = app.window.tab("listings")
+    assert isinstance(tab, ListingsTab)
+    tab.items_model.set_items([ONE, TWO, RUNES, TAP])
+    settle()
+    return tab
+
+
+def test_the_problem_line_moves_nothing(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    data_dir: Path,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+) -> None:
+    """At the window's narrowest, where a long message wraps most, every batch problem fits
+    the reserved line: the table and the buttons stay where they were."""
+    tab = listings_tab(qtbot, data_dir, make_options, open_app)
+    tab.window().resize(MINIMUM_SIZE)
+    settle()
+    table, buttons = tab.items_view.geometry(), tab.sign_button.geometry()
+    label = tab.problem_label
+    for rows, problem in (
+        ([0, 2], strings.LISTINGS_MIXED),
+        ([0, 3], strings.LISTINGS_TAP),
+        ([0], strings.LISTINGS_NEED_PRICE),
+    ):
+        tab.items_model.check_all(False)
+        for row in rows:
+            tab.items_model.set_checked(row, True)
+        settle()
+        assert label.text() == problem
+        assert label.heightForWidth(label.width()) <= label.height()  # none of it cut off
+        assert tab.items_view.geometry() == table and tab.sign_button.geometry() == buttons
+    tab.show_status(strings.counted(strings.LISTINGS_DONE, 1), "ok")  # after a listing
+    settle()
+    assert tab.items_view.geometry() == table and tab.sign_button.geometry() == buttons
+
+
+def test_select_all_ticks_what_can_be_listed_together(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    data_dir: Path,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+) -> None:
+    tab = listings_tab(qtbot, data_dir, make_options, open_app)
+    click(qtbot, tab.select_all)
+    assert [i for i, _ in tab.items_model.selected()] == [ONE, TWO]
+    text = tab.problem_label.text()
+    assert strings.LISTINGS_LEFT_OUT_RUNES in text and strings.LISTINGS_LEFT_OUT_TAP in text
+    assert tab.problem_label.property("role") == "hint"  # prices come next: not an error
+    tab.price_all.set_value(40_000)
+    click(qtbot, tab.apply_price)
+    assert (
+        tab.sign_button.isEnabled() and strings.LISTINGS_NEED_PRICE not in tab.problem_label.text()
+    )
+
+    # Only runes held with a TAP transfer: the runes are ticked.
+    tab.items_model.set_items([RUNES, TAP])
+    click(qtbot, tab.select_none)
+    click(qtbot, tab.select_all)
+    assert [i for i, _ in tab.items_model.selected()] == [RUNES]
+    assert tab.problem_label.property("role") == "hint"
