@@ -37,7 +37,8 @@ def listings_tab(
 ) -> ListingsTab:
     prepare_profile(data_dir)
     app = open_app(make_options())
-    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    with qtbot.waitSignal(app.window.controller.ready, timeout=30_000):
+        pass
     app.window.resize(1024, 700)
     app.window.show_tab("listings")
     tab = app.window.tab("listings")
