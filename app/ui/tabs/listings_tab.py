@@ -113,7 +113,9 @@ class ListingsTab(QWidget):
         self.import_button = icon_button("open", strings.LISTINGS_IMPORT)
         self.progress = ProgressPanel()
         self.status = message_label("hint")
-        self.status.setMinimumHeight(self.status.fontMetrics().lineSpacing())  # reserved, too
+        self.status.setText("X")  # one line of text, as tall as a message shows: reserved, too
+        self.status.setMinimumHeight(self.status.sizeHint().height())
+        self.status.setText("")
         self.mine_model = RowsModel(strings.LISTINGS_MINE_HEADERS)
         self.mine_view = _table("listings_mine")
         self.mine_view.setModel(self.mine_model)
