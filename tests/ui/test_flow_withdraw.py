@@ -66,11 +66,11 @@ def test_withdraw_shows_the_bids_it_cancels_then_signs_and_submits(
 
     # Bad input is said at the field; Max fills the balance.
     type_into(qtbot, tab.amount.edit, "abc")
-    assert tab.amount_error.isVisible() and "Enter an amount" in tab.amount_error.text()
+    assert tab.amount_line.error.isVisible() and "Enter an amount" in tab.amount_line.error.text()
     assert not tab.review_button.isEnabled()
     tab.amount.edit.clear()
     type_into(qtbot, tab.amount.edit, "400,000")
-    assert "holds 300,000 sats" in tab.amount_error.text()
+    assert "holds 300,000 sats" in tab.amount_line.error.text()
     click(qtbot, tab.max_button)
     assert tab.amount.value() == WALLET_FUNDS and tab.sweep
     assert tab.at_risk_list.count() == 1  # nothing left for the open bid
@@ -78,7 +78,7 @@ def test_withdraw_shows_the_bids_it_cancels_then_signs_and_submits(
     tab.amount.edit.clear()
     type_into(qtbot, tab.amount.edit, str(WITHDRAW))  # grouped as typed, as every amount
     assert tab.amount.edit.text() == f"{WITHDRAW:,}"
-    assert not tab.sweep and not tab.amount_error.isVisible()
+    assert not tab.sweep and not tab.amount_line.error.isVisible()
     assert tab.at_risk_list.count() == 1 and bid_id in tab.at_risk_list.item(0).text()
 
     click(qtbot, tab.review_button)
@@ -149,7 +149,8 @@ def test_the_balance_follows_the_wallet_state_without_refresh(
     # below the field moves under the cursor (the Review button stays where it was).
     review_at = tab.review_button.mapTo(tab, tab.review_button.rect().topLeft())
     type_into(qtbot, tab.amount.edit, "1000")
-    QApplication.processEvents()
+    for _ in range(3):
+        QApplication.processEvents()  # the relayouts are posted events, one per level
     assert tab.at_risk_note.isVisible() and tab.at_risk_note.text()
     assert tab.review_button.mapTo(tab, tab.review_button.rect().topLeft()) == review_at
     gui_thread.assert_not_blocked()

@@ -60,7 +60,12 @@ WITHDRAW_AT_RISK_SOME: Final = Counted(
 WITHDRAW_AT_RISK_ROW: Final = "{pool}: bid {bid} at {price}"
 WITHDRAW_REVIEW: Final = "Review &withdrawal…"
 WITHDRAW_NEED_AMOUNT: Final = "Enter the amount to withdraw, or press Max."
-WITHDRAW_TOO_MUCH: Final = "The bidding wallet holds {balance}: withdraw at most that."
+# The service's rule: the network fee is paid on top of the amount, except for the whole
+# balance (a sweep, the fee taken from it); see app/services/withdraw.py.
+WITHDRAW_TOO_MUCH: Final = (
+    "The bidding wallet holds {balance}: withdraw less (the network fee is paid on top),"
+    " or all of it with Max (the fee then comes out of it)."
+)
 WITHDRAW_EMPTY: Final = "The bidding wallet is empty: there is nothing to withdraw."
 WITHDRAW_TITLE: Final = "Withdraw from the bidding wallet"
 WITHDRAW_ACTION: Final = "&Sign and withdraw"

@@ -89,9 +89,12 @@ class WithdrawTab(QWidget):
         self.destination.setReadOnly(True)
         self.destination.setObjectName("withdraw_destination")
         self.fee = FeePicker(min_rate=MIN_ASKED_RATE)
-        self.amount_error = message_label("error")
-        self.amount_error.setVisible(False)
+        # Both lines are kept while empty: an error or the headline must not move the fields
+        # and Review under the cursor (issue 15).
+        self.amount_line = MessageLine(reserve=True)
         self.at_risk_label = message_label("hint")
+        self.at_risk_label.setVisible(False)
+        self.at_risk_headline = MessageLine(self.at_risk_label, reserve=True)
         self.at_risk_list = QListWidget()
         self.at_risk_list.setMaximumHeight(110)
         self.at_risk_note = message_label("hint")  # the maker fee the pool rule counts
@@ -129,13 +132,14 @@ class WithdrawTab(QWidget):
         wallet_form.addRow(strings.WITHDRAW_BALANCE, balance_row)
         box = QGroupBox(strings.WITHDRAW_BOX)
         form = QFormLayout(box)
-        amount_row = QHBoxLayout()
+        amount_field = QWidget()
+        amount_row = QHBoxLayout(amount_field)
+        amount_row.setContentsMargins(0, 0, 0, 0)
         amount_row.addWidget(self.amount, 1)
         amount_row.addWidget(self.max_button)
         amount_label = QLabel(strings.WITHDRAW_AMOUNT)
         amount_label.setBuddy(self.amount)  # a layout field gets no buddy: "&" would show
-        form.addRow(amount_label, amount_row)
-        form.addRow("", self.amount_error)
+        form.addRow(amount_label, with_message(amount_field, self.amount_line))
         form.addRow(strings.WITHDRAW_TO, self.destination)
         hint = message_label("hint")
         hint.setText(strings.WITHDRAW_TO_HINT)
@@ -147,7 +151,7 @@ class WithdrawTab(QWidget):
         form.addRow(fee_label, with_message(self.fee, MessageLine(fee_hint, reserve=False)))
         risk = QGroupBox(strings.WITHDRAW_AT_RISK)
         risk_layout = QVBoxLayout(risk)
-        risk_layout.addWidget(self.at_risk_label)
+        risk_layout.addWidget(self.at_risk_headline)
         risk_layout.addWidget(self.at_risk_list)
         risk_layout.addWidget(self.at_risk_line)
         buttons = QHBoxLayout()
@@ -229,7 +233,7 @@ class WithdrawTab(QWidget):
             error = strings.WITHDRAW_NEED_AMOUNT
         elif not error and balance is not None and value is not None and value > balance:
             error = strings.WITHDRAW_TOO_MUCH.format(balance=sats(balance))
-        set_message(self.amount_error, error)
+        self.amount_line.set_error(error)
         return None if error else value
 
     def _amount_edited(self) -> None:
@@ -241,7 +245,7 @@ class WithdrawTab(QWidget):
         if self.facts is None:
             return
         if self.facts.balance.total == 0:
-            set_message(self.amount_error, strings.WITHDRAW_EMPTY)
+            self.amount_line.set_error(strings.WITHDRAW_EMPTY)
             return
         self.amount.set_value(self.facts.balance.total)
         self.sweep = True
@@ -252,14 +256,14 @@ class WithdrawTab(QWidget):
         value = self.wanted()
         self.at_risk_list.clear()
         if self.facts is None or value is None:
-            self.at_risk_label.setText("")
+            self.at_risk_headline.set_hint("")
             self.at_risk_line.set_hint("")
             self._update_buttons()
             return
         rows = at_risk_rows(self.facts, 0 if self.sweep else self.facts.balance.total - value)
         self.at_risk_line.set_hint(maker_fee_note(self.facts.maker_fee))
         self.at_risk_list.addItems(rows)
-        self.at_risk_label.setText(
+        self.at_risk_headline.set_hint(
             strings.counted(strings.WITHDRAW_AT_RISK_SOME, len(rows))
             if rows
             else strings.WITHDRAW_AT_RISK_NONE
