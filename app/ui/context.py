@@ -77,6 +77,8 @@ class AppContext(QObject):
         self.sandbox_starting = False
         # The app or a profile is starting (its keys, sandbox, clients): not connected yet.
         self.connecting = not options.offline
+        # The first-run dialog waits for the user's choice: nothing connects until it is made.
+        self.choosing_profile = False
         self.watch_only = False  # the active profile's key holds no secret
         self.session_api_keys: dict[str, str] = {}  # only when there is no system keychain
         self._vault: Vault | None = None

@@ -89,7 +89,11 @@ class AppController(QObject):
             dialog.deleteLater()
 
     async def ask_new_profile(self) -> FirstRunChoice | None:
-        dialog = FirstRunDialog({p.name for p in self.context.settings.profiles}, self._parent())
+        if self._keychain is not None:  # opened at the start: one keychain, not two
+            await asyncio.gather(self._keychain, return_exceptions=True)
+        keychain = (await self.context.api_keys()).available
+        taken = {p.name for p in self.context.settings.profiles}
+        dialog = FirstRunDialog(taken, self._parent(), keychain=keychain)
         return dialog.choice if await self.show_dialog(dialog) else None
 
     # -- start ------------------------------------------------------------------------------
@@ -130,7 +134,7 @@ class AppController(QObject):
             return
         profile = await self._initial_profile(context.settings)
         if profile is None and not context.options.offline:
-            choice = await self.ask_new_profile()
+            choice = await self._ask_first_profile()
             if choice is not None:
                 profile = await self._add(choice)
         if profile is None:
@@ -143,6 +147,17 @@ class AppController(QObject):
             await self.activate(profile)
         await discard_early_launch(context)
         self.ready.emit()
+
+    async def _ask_first_profile(self) -> FirstRunChoice | None:
+        """The first-run dialog; while it waits, nothing is connecting (the status bar and
+        the tabs say no profile is chosen yet, not "Connecting…")."""
+        context = self.context
+        context.connecting, context.choosing_profile = False, True
+        context.connection_changed.emit()
+        try:
+            return await self.ask_new_profile()
+        finally:
+            context.choosing_profile = False
 
     async def _initial_profile(self, settings: AppSettings) -> AppProfile | None:
         options = self.context.options

@@ -63,7 +63,9 @@ SERVICE_MODULES = (
 
 def not_connected_text(context: AppContext) -> str:
     """Why there is no connection right now: a profile is starting (it is being made), or none
-    is (choose one)."""
+    is (choose one), or the first-run dialog still waits for the user's choice."""
+    if context.choosing_profile:
+        return strings.CHOOSING_PROFILE_HINT
     return strings.CONNECTING_HINT if context.connecting else strings.NOT_CONNECTED_HINT
 
 

@@ -144,6 +144,8 @@ class AppStatusBar(QStatusBar):
             return strings.STATUS_SANDBOX.format(url=context.sandbox.url)
         if context.connection is not None:
             return strings.STATUS_SERVICE.format(url=context.connection.marketplace_url)
+        if context.choosing_profile:
+            return ""  # "No profile" says it all: nothing connects before one is chosen
         return strings.STATUS_CONNECTING if context.connecting else strings.STATUS_NOT_CONNECTED
 
     def _refresh_lock(self) -> None:

@@ -42,8 +42,13 @@ def unique_name(base: str, taken: set[str]) -> str:
 
 
 class FirstRunDialog(QDialog):
-    def __init__(self, taken_names: set[str], parent: QWidget | None = None) -> None:
+    def __init__(
+        self, taken_names: set[str], parent: QWidget | None = None, *, keychain: bool = True
+    ) -> None:
+        """`keychain`: whether a system keychain keeps API keys (without one, a key typed
+        here lasts until the app quits, and the fields say so)."""
         super().__init__(parent)
+        self._keychain = keychain
         self.setWindowTitle(strings.FIRST_RUN_TITLE)
         self.setMinimumWidth(560)
         self._taken = taken_names
@@ -130,11 +135,10 @@ class FirstRunDialog(QDialog):
             self.setMinimumHeight(layout.totalHeightForWidth(self.minimumWidth()))
         super().showEvent(event)
 
-    @staticmethod
-    def _secret_edit() -> QLineEdit:
+    def _secret_edit(self) -> QLineEdit:
         edit = QLineEdit()
         edit.setEchoMode(QLineEdit.EchoMode.Password)
-        edit.setPlaceholderText(strings.API_KEY_PLACEHOLDER)
+        edit.setPlaceholderText(strings.api_key_placeholder(self._keychain))
         return edit
 
     def _update_enabled(self) -> None:

@@ -76,6 +76,8 @@ CONNECTING_HINT: Final = (
 PROFILE_FILE_DAMAGED: Final = (
     "The profiles file could not be read ({details}). Rename or remove it to start over."
 )
+# While the first-run dialog waits: nothing connects before a profile is chosen.
+CHOOSING_PROFILE_HINT: Final = "No profile yet: choose where to trade to start."
 NO_PROFILE_CONFIGURED: Final = "No profile is set up. Add one in Settings."
 
 # -- first run -----------------------------------------------------------------------------
@@ -100,6 +102,13 @@ LABEL_PROFILE_NAME: Final = "Profile n&ame:"  # Alt+N is the network
 API_KEY_PLACEHOLDER: Final = "kept in the system keychain, never in a file"
 # Without a system keychain the key is kept in memory (context.session_api_keys).
 API_KEY_PLACEHOLDER_SESSION: Final = "kept until you quit (no system keychain)"
+
+
+def api_key_placeholder(keychain: bool) -> str:
+    """An empty API key field's placeholder: where a key typed there is kept."""
+    return API_KEY_PLACEHOLDER if keychain else API_KEY_PLACEHOLDER_SESSION
+
+
 API_KEY_REQUIRED: Final = "Enter the API key Satflow gave you."
 URL_INVALID: Final = "Enter the {field} as a full address starting with http:// or https://"
 NAME_TAKEN: Final = "A profile with this name exists already; choose another name."

@@ -133,11 +133,7 @@ class ProfileForm(QWidget):
             self.show_sandbox_url(sandbox_url)
         self.api_key.clear()
         self.api_key.setPlaceholderText(
-            strings.SETTINGS_API_KEY_SET
-            if has_api_key
-            else strings.API_KEY_PLACEHOLDER
-            if keychain
-            else strings.API_KEY_PLACEHOLDER_SESSION
+            strings.SETTINGS_API_KEY_SET if has_api_key else strings.api_key_placeholder(keychain)
         )
         self.clear_key_button.setEnabled(has_api_key)
         bounds = profile.fee_bounds
