@@ -62,9 +62,9 @@ WITHDRAW_REVIEW: Final = "Review &withdrawal…"
 WITHDRAW_NEED_AMOUNT: Final = "Enter the amount to withdraw, or press Max."
 # The service's rule: the network fee is paid on top of the amount, except for the whole
 # balance (a sweep, the fee taken from it); see app/services/withdraw.py.
+# One line at 1024 px wide: a second line would move the fields below.
 WITHDRAW_TOO_MUCH: Final = (
-    "The bidding wallet holds {balance}: withdraw less (the network fee is paid on top),"
-    " or all of it with Max (the fee then comes out of it)."
+    "The wallet holds {balance} and the fee comes on top: withdraw less, or all with Max."
 )
 WITHDRAW_EMPTY: Final = "The bidding wallet is empty: there is nothing to withdraw."
 WITHDRAW_TITLE: Final = "Withdraw from the bidding wallet"
