@@ -11,10 +11,12 @@ from pytestqt.qtbot import QtBot
 
 from app.services.bidding_wallet import BiddingWalletBalance
 from app.services.maker_fee import NOTHING_KNOWN
+from app.services.profiles import Theme
 from app.ui.context import AppContext
 from app.ui.launch import build_window
 from app.ui.tabs.withdraw_preview import WalletFacts
 from app.ui.tabs.withdraw_tab import WithdrawTab
+from app.ui.theme import apply_theme
 from tests.ui.conftest import OptionsFactory
 
 BALANCE = 179_000
@@ -37,8 +39,13 @@ def settle() -> None:
         QApplication.processEvents()
 
 
-@pytest.fixture
-def tab(qtbot: QtBot, make_options: OptionsFactory) -> WithdrawTab:
+@pytest.fixture(params=[Theme.LIGHT, Theme.DARK], ids=["light", "dark"])
+def tab(qtbot: QtBot, make_options: OptionsFactory, request: pytest.FixtureRequest) -> WithdrawTab:
+    # The app's theme, as in the app: without its style sheet nothing was squeezed, and a
+    # few pixels' move passed here while it failed after another test had set a theme.
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    apply_theme(app, request.param)
     window = build_window(AppContext(make_options()))
     qtbot.addWidget(window)
     window.resize(1024, 700)

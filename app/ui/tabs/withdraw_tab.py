@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -158,7 +159,11 @@ class WithdrawTab(QWidget):
         buttons.addWidget(self.import_button)
         buttons.addStretch(1)
         buttons.addWidget(self.review_button)
-        layout = QVBoxLayout(self)
+        # In a scroll area: on a 700 px screen the boxes are taller than the tab, and a
+        # squeezed layout moved To and Fee rate by a few pixels whenever a message line below
+        # changed its wish (issue 15: nothing moves while the user types).
+        content = QWidget()
+        layout = QVBoxLayout(content)
         layout.addWidget(wallet)
         layout.addWidget(box)
         layout.addWidget(risk)
@@ -166,6 +171,13 @@ class WithdrawTab(QWidget):
         layout.addWidget(self.status)
         layout.addWidget(self.txid_row)
         layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidget(content)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
 
     # -- data -------------------------------------------------------------------------------
 
