@@ -34,8 +34,12 @@ def not_in_sight(dialog: PsbtReviewDialog) -> list[str]:
     """The names of what the dialog should show without scrolling and does not."""
     facts = [dialog.txid_field, dialog.fee_label, dialog.size_label, dialog.time_label]
     tables = [dialog.inputs_view, dialog.outputs_view]
-    shown = [*facts, *tables, dialog.legend]
+    shown = [*facts, *tables]
     missing = [w.objectName() for w in shown if not fully_shown(w, dialog.body)]
+    # The legend sits below the body, outside what it scrolls: whole within the dialog.
+    legend = dialog.legend
+    if not (legend.isVisible() and dialog.rect().contains(legend.geometry())):
+        missing.append(legend.objectName())
     missing += [t.objectName() + " rows" for t in tables if not shows_its_rows(t)]
     if len(dialog.plans) > 1:
         plans = dialog.plans_view

@@ -301,7 +301,6 @@ class PsbtReviewDialog(QDialog):
         # Room to spare goes to the tables with rows to show (each stops at all its rows).
         middle.addWidget(_captioned(strings.REVIEW_INPUTS, self.inputs_view), 1)
         middle.addWidget(_captioned(strings.REVIEW_OUTPUTS, self.outputs_view), 1)
-        middle.addWidget(self.legend)
         # What the transaction does in words (its tables say it in figures, its ids whole)
         # after the tables, so they show at the first size.
         middle.addWidget(self.details_label)
@@ -317,6 +316,9 @@ class PsbtReviewDialog(QDialog):
         layout.addWidget(self.warnings_label)
         layout.addWidget(self.notes_label)
         layout.addWidget(self.body, 1)
+        # The colours' legend stays in sight below whatever the body scrolls (an address that
+        # wraps to two lines had pushed it out of a bulk review at 1000x660).
+        layout.addWidget(self.legend)
         layout.addWidget(self.status_label)
         if self.consent_box is not None:
             layout.addWidget(self.consent_box, 0, Qt.AlignmentFlag.AlignRight)
@@ -364,7 +366,9 @@ class PsbtReviewDialog(QDialog):
         )
         self.size_label.setText(size_text(review))
         self.fee_label.setText(fee_text(review, plan.verdict))
-        self.time_label.setText("\n".join(time_lines(review)))
+        self.time_label.setText(
+            " · ".join(time_lines(review))
+        )  # one line: the tables need the room
         self.input_parties = input_parties(review, flow)
         self.output_parties = output_parties(review, flow)
         # The summary's own lines, less its headline and fee (drawn with its rate).
