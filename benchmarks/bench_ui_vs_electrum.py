@@ -18,6 +18,10 @@ github.com/spesmilo/electrum, `pip install -r contrib/requirements/requirements.
 -r contrib/requirements/requirements-binaries.txt` (PyQt6, cryptography), libsecp256k1 from
 Debian's libsecp256k1-dev with ELECTRUM_ECC_DONT_COMPILE=1, then `pip install --no-deps -e .`.
 
+A third row, the toolkit's floor: an empty window made with what ours cannot start without
+(PySide6's widgets, its `Qt` namespace, qasync and asyncio), its seven empty tabs, menu and status
+bar, shown under the qasync loop and timed the same way. What our window adds is the difference.
+
 Run: .venv/bin/python -m benchmarks.bench_ui_vs_electrum [--runs 7]
 Target: ours / Electrum's <= 0.35 (medians).
 """
@@ -28,6 +32,7 @@ import argparse
 import os
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -67,6 +72,38 @@ runpy.run_path(launcher, run_name="__main__")
 """
 
 
+# The toolkit's floor: what any PySide6 + qasync window pays before it is shown.
+FLOOR_WINDOW = """\
+import asyncio, os, sys, time
+import qasync
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QTabWidget
+
+app = QApplication(sys.argv[:1])
+loop = qasync.QEventLoop(app)
+asyncio.set_event_loop(loop)
+window = QMainWindow()
+tabs = QTabWidget()
+for title in ("Wallet", "Bid", "Open bids", "Withdraw", "Inscription bid", "Listings", "Activity"):
+    tabs.addTab(QLabel(title, alignment=Qt.AlignmentFlag.AlignCenter), title)
+window.setCentralWidget(tabs)
+window.menuBar().addMenu("File")
+window.statusBar().showMessage("Ready")
+window.resize(1000, 660)
+window.show()
+
+
+def report():
+    print(f"window-shown {time.monotonic():.6f}", flush=True)
+    os._exit(0)
+
+
+QTimer.singleShot(0, report)
+with loop:
+    loop.run_forever()
+"""
+
+
 def electrum_python() -> Path | None:
     python = ELECTRUM_VENV / "bin" / "python"
     launcher = ELECTRUM_VENV / "bin" / "electrum"
@@ -93,10 +130,21 @@ def create_electrum_wallet(python: Path, data_dir: Path) -> None:
 
 
 def electrum_start(python: Path, wrapper: Path, data_dir: Path) -> float:
+    return probed_start(
+        [str(python), str(wrapper), "--regtest", "-D", str(data_dir), "--offline"], data_dir
+    )
+
+
+def floor_start(script: Path) -> float:
+    return probed_start([sys.executable, str(script)], script.parent)
+
+
+def probed_start(command: list[str], home: Path) -> float:
+    """Seconds from spawning `command` to its `window-shown` report."""
     started = time.monotonic()
     result = subprocess.run(
-        [str(python), str(wrapper), "--regtest", "-D", str(data_dir), "--offline"],
-        env=offscreen_env(data_dir),
+        command,
+        env=offscreen_env(home),
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
@@ -106,7 +154,7 @@ def electrum_start(python: Path, wrapper: Path, data_dir: Path) -> float:
         if line.startswith("window-shown "):
             return float(line.split()[1]) - started
     raise SystemExit(
-        f"Electrum gave no report (exit {result.returncode}):\n{result.stderr[-2000:]}"
+        f"{command[1]} gave no report (exit {result.returncode}):\n{result.stderr[-2000:]}"
     )
 
 
@@ -115,16 +163,23 @@ def spread(samples: list[float]) -> str:
     return f"{median * 1000:6.0f} ms ({min(samples) * 1000:.0f}-{max(samples) * 1000:.0f})"
 
 
-def compare(python: Path, wrapper: Path, root: Path, runs: int) -> tuple[list[float], list[float]]:
+def compare(
+    python: Path, wrapper: Path, root: Path, runs: int
+) -> tuple[list[float], list[float], list[float]]:
+    """Ours, Electrum's and the toolkit floor's start times, interleaved."""
+    floor = root / "probe" / "floor_window.py"
     one_start(root / "warm", ["--offline"])  # warm the OS file cache (and bytecode cache) once
     one_start(root / "ours", [])
     electrum_start(python, wrapper, root / "electrum-data")
+    floor_start(floor)
     ours: list[float] = []
     theirs: list[float] = []
+    floors: list[float] = []
     for _ in range(runs):
         ours.append(one_start(root / "ours", [])[0])
         theirs.append(electrum_start(python, wrapper, root / "electrum-data"))
-    return ours, theirs
+        floors.append(floor_start(floor))
+    return ours, theirs, floors
 
 
 def main() -> None:
@@ -147,16 +202,21 @@ def main() -> None:
         (root / "probe").mkdir()
         wrapper = root / "probe" / "electrum_probe.py"
         wrapper.write_text(PROBE_WRAPPER)
+        (root / "probe" / "floor_window.py").write_text(FLOOR_WINDOW)
         for mode, changes in bytecode_modes(root).items():
             with bytecode_mode(changes):
                 load = load_average()
-                ours, theirs = compare(python, wrapper, root, runs)
+                ours, theirs, floors = compare(python, wrapper, root, runs)
             ratio = statistics.median(ours) / statistics.median(theirs)
             verdict = "ok" if ratio <= TARGET_RATIO else "OVER TARGET"
             print(f"- {mode} (load average before: {load})")
             print(f"  Bidwallet (profile, locked key)     {spread(ours)}")
             print(f"  Electrum (regtest wallet, offline)  {spread(theirs)}")
+            print(f"  toolkit floor (empty PySide6+qasync window) {spread(floors)}")
             print(f"  ratio of medians {ratio:.2f}, target <= {TARGET_RATIO}  {verdict}")
+            floor_ratio = statistics.median(floors) / statistics.median(theirs)
+            added = (statistics.median(ours) - statistics.median(floors)) * 1000
+            print(f"  the floor alone is {floor_ratio:.2f} of Electrum's; ours adds {added:.0f} ms")
             # On a shared machine the least disturbed runs say more than the middle ones.
             print(f"  ratio of minima {min(ours) / min(theirs):.2f}")
     print(f"  (2 cores; load average after: {load_average()})")
