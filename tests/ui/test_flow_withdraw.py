@@ -71,7 +71,9 @@ def test_withdraw_shows_the_bids_it_cancels_then_signs_and_submits(
     tab.amount.edit.clear()
     type_into(qtbot, tab.amount.edit, "400,000")
     assert "holds 300,000 sats" in tab.amount_line.error.text()
+    assert not tab.review_button.isEnabled()  # grey beside the error: a click would repeat it
     click(qtbot, tab.max_button)
+    assert tab.review_button.isEnabled()
     assert tab.amount.value() == WALLET_FUNDS and tab.sweep
     assert tab.at_risk_list.count() == 1  # nothing left for the open bid
 

@@ -77,6 +77,7 @@ class WithdrawTab(QWidget):
         self.sweep = False  # Max pressed and the amount not edited since
         self._facts_of = connection_key(context)
         self._busy = False
+        self._amount_ok = False  # the amount passed wanted()'s checks at the last preview
         self._failure_shown = ""  # the state's failure the status line shows, if any
 
         self.address_label = QLabel(strings.WALLET_ADDRESS_UNKNOWN)
@@ -266,6 +267,7 @@ class WithdrawTab(QWidget):
     def _preview(self) -> None:
         """Which bids the balance after this withdrawal no longer covers (core pool rule)."""
         value = self.wanted()
+        self._amount_ok = value not in (None, 0)
         self.at_risk_list.clear()
         if self.facts is None or value is None:
             self.at_risk_headline.set_hint("")
@@ -286,7 +288,8 @@ class WithdrawTab(QWidget):
         ready = self.facts is not None and not self._busy
         self.max_button.setEnabled(ready)
         self.fee.setEnabled(not self._busy)
-        self.review_button.setEnabled(ready and self.amount.value() not in (None, 0))
+        # Grey beside an amount error (too much, none): a click would only repeat it.
+        self.review_button.setEnabled(ready and self._amount_ok)
         self.refresh_button.setEnabled(not self._busy)
 
     def _notes(self, plan: WithdrawPlan) -> list[str]:
