@@ -12,9 +12,11 @@ from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from app.services.listings_inventory import HeldItem
+from app.net.marketplace_states import SellerListing
+from app.services.listings_inventory import HeldItem, SignedOutput
 from app.ui import strings
 from app.ui.main_window import MINIMUM_SIZE
+from app.ui.tabs.listings_items import ListingMark
 from app.ui.tabs.listings_tab import ListingsTab
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import click, prepare_profile
@@ -104,3 +106,34 @@ def test_select_all_ticks_what_can_be_listed_together(
     click(qtbot, tab.select_all)
     assert [i for i, _ in tab.items_model.selected()] == [RUNES]
     assert tab.problem_label.property("role") == "hint"
+
+
+def test_select_all_leaves_listed_items_out_and_says_so(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    data_dir: Path,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+) -> None:
+    """Relisting asks its own question, one item at a time: "Select all" never ticks an item
+    the service lists or our live signature sells, and the hint line counts what it left."""
+    tab = listings_tab(qtbot, data_dir, make_options, open_app)
+    listing = SellerListing("L", TWO.inscription_id, None, 30_000, "active")
+    tab.items_model.set_marks({TWO.key: ListingMark(True, listing)})
+    click(qtbot, tab.select_all)
+    assert [i for i, _ in tab.items_model.selected()] == [ONE]
+    left = strings.counted(strings.LISTINGS_LEFT_OUT_LISTED, 1)
+    assert left in tab.problem_label.text()
+    assert tab.problem_label.property("role") == "hint"
+
+    # Everything listed: nothing ticked, and the line still says why.
+    tab.items_model.set_items([ONE, TWO])
+    tab.items_model.set_marks(
+        {
+            ONE.key: ListingMark(False, signed=SignedOutput(ONE.outpoint, (25_000,))),
+            TWO.key: ListingMark(True, listing),
+        }
+    )
+    click(qtbot, tab.select_all)
+    assert tab.items_model.selected() == []
+    assert tab.problem_label.text() == strings.counted(strings.LISTINGS_LEFT_OUT_LISTED, 2)

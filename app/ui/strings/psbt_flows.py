@@ -157,6 +157,10 @@ LISTINGS_TAP: Final = (
 LISTINGS_LEFT_OUT_RUNES: Final = "Runes left out: they are listed in a request of their own."
 LISTINGS_LEFT_OUT_TAP: Final = "TAP transfers left out: they cannot be a secure listing."
 LISTINGS_LEFT_OUT_LIMIT: Final = "Only the first {limit} ticked: at most {limit} per request."
+LISTINGS_LEFT_OUT_LISTED: Final = Counted(
+    "{count} listed item left out: tick it to relist it.",
+    "{count} listed items left out: tick one to relist it.",
+)
 LISTINGS_SIGN: Final = "Review and si&gn…"
 LISTINGS_EXPORT: Final = "&Export for offline signing…"
 LISTINGS_IMPORT: Final = "&Import signed…"

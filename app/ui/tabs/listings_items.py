@@ -6,7 +6,7 @@ The items and the user's listings themselves come from `app.services.listings_in
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -40,17 +40,25 @@ def batch_problem(items: Sequence[HeldItem], prices: Sequence[int | None]) -> st
     return ""
 
 
-def listable_together(items: Sequence[HeldItem]) -> tuple[list[HeldItem], str]:
+def listable_together(
+    items: Sequence[HeldItem], listed: Collection[str] = ()
+) -> tuple[list[HeldItem], str]:
     """What "Select all" ticks: the most of `items` that can go in one request (`batch_problem`
     finds nothing in them but missing prices), inscriptions first, and what it left out, said
-    ("" when nothing)."""
-    inscriptions = [i for i in items if not i.is_runes and not i.tap_transfer]
-    runes = [i for i in items if i.is_runes]
+    ("" when nothing). Items whose key is in `listed` are left out: relisting is a choice made
+    one item at a time, with its own question."""
+    unlisted = [i for i in items if i.key not in listed]
+    inscriptions = [i for i in unlisted if not i.is_runes and not i.tap_transfer]
+    runes = [i for i in unlisted if i.is_runes]
     chosen = inscriptions or runes
     left_out = []
+    if len(unlisted) < len(items):
+        left_out.append(
+            strings.counted(strings.LISTINGS_LEFT_OUT_LISTED, len(items) - len(unlisted))
+        )
     if inscriptions and runes:
         left_out.append(strings.LISTINGS_LEFT_OUT_RUNES)
-    if any(i.tap_transfer for i in items):
+    if any(i.tap_transfer for i in unlisted):
         left_out.append(strings.LISTINGS_LEFT_OUT_TAP)
     if len(chosen) > MAX_PER_REQUEST:
         chosen = chosen[:MAX_PER_REQUEST]

@@ -242,8 +242,13 @@ class ListingsTab(QWidget):
 
     def _select_all(self) -> None:
         """Tick what can be listed together, never a batch that is an error by itself."""
-        chosen, self._left_out = listable_together(self.items_model.items)
+        marks = self.items_model.marks
+        listed = {key for key, mark in marks.items() if mark.asks_before_relisting}
+        chosen, left_out = listable_together(self.items_model.items, listed)
+        self._left_out = left_out
         self.items_model.check_only([i.key for i in chosen])
+        if not chosen and left_out:  # nothing ticked: the line still says why
+            set_message(self.problem_label, left_out, "hint")
 
     def _apply_price(self) -> None:
         price = self.price_all.value()
