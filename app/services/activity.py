@@ -25,6 +25,8 @@ log = logging.getLogger(__name__)
 ACTIVITY_FILE_NAME: Final = "activity.jsonl"
 REDACTED: Final = "[redacted]"
 MAX_ENTRIES: Final = 5000
+# In `details` of the entry a PSBT review closed without signing records (its result: cancelled).
+REVIEW_CANCELLED: Final = "reviewCancelled"
 _MAX_TEXT: Final = 2000
 
 # Field names whose values are never kept, whatever they hold.

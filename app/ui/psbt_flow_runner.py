@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from app.services.activity import REVIEW_CANCELLED
 from app.ui import strings
 from app.ui.async_tools import run_blocking
 from app.ui.dialogs.psbt_review_flow import (
@@ -164,7 +165,12 @@ class PsbtFlowRunner:
         if steps.review_activity is None or log is None:
             return
         if error is None:
-            log.record(steps.review_activity, ok=True, message=strings.FLOW_REVIEW_CANCELLED)
+            log.record(
+                steps.review_activity,
+                ok=True,
+                message=strings.FLOW_REVIEW_CANCELLED,
+                details={REVIEW_CANCELLED: True},  # Activity's Result says "Cancelled", not "OK"
+            )
         else:
             log.record_error(steps.review_activity, error)
 

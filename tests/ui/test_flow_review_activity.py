@@ -19,6 +19,7 @@ from pytestqt.qtbot import QtBot
 
 from app.services.activity import ActivityLog
 from app.ui import psbt_flow_runner, strings
+from app.ui.models.activity_model import COL_RESULT, ActivityTableModel
 from app.ui.psbt_flow_runner import FlowRun, FlowSteps, PsbtFlowRunner
 from app.ui.tabs import inscription_bid_tab, listings_flow, wallet_fund, withdraw_tab
 from tests.ui.helpers import run_async
@@ -84,6 +85,11 @@ def test_a_review_cancelled_says_so_in_the_users_words(
     assert entry.action == "withdraw.prepare"
     assert strings.ACTIVITY_ACTIONS[entry.action] == "Review a withdrawal"
     assert entry.message == "Cancelled at the review: nothing was signed or sent."
+    # Its Result column says "Cancelled", not "OK" (nor "Error": nothing failed), after a
+    # restart too (the log is read back from its file).
+    model = ActivityTableModel(ActivityLog(tmp_path / "activity.jsonl").entries())
+    result = model.index(0, COL_RESULT).data()
+    assert result == strings.ACTIVITY_CANCELLED
 
 
 def test_a_confirmed_review_is_no_action_of_its_own(

@@ -14,7 +14,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor
 
-from app.services.activity import MAX_ENTRIES, ActivityEntry
+from app.services.activity import MAX_ENTRIES, REVIEW_CANCELLED, ActivityEntry
 from app.ui import strings
 from app.ui.theme import ThemeState
 from app.ui.widgets import plain_tooltip
@@ -88,6 +88,8 @@ def _display(entry: ActivityEntry, column: int) -> str:
     if column == COL_ACTION:
         return action_text(entry.action)
     if column == COL_RESULT:
+        if entry.details.get(REVIEW_CANCELLED):
+            return strings.ACTIVITY_CANCELLED
         return strings.ACTIVITY_OK if entry.ok else strings.ACTIVITY_ERROR
     if column == COL_CODE:
         return entry.error_code or ""

@@ -220,6 +220,7 @@ LOCKED_AFTER_IDLE: Final = "Locked after {minutes} minutes without activity."
 ACTIVITY_HEADERS: Final = ("Time", "Action", "Result", "Error code", "Message", "Txid")
 ACTIVITY_OK: Final = "OK"
 ACTIVITY_ERROR: Final = "Error"
+ACTIVITY_CANCELLED: Final = "Cancelled"  # a review closed without signing
 ACTIVITY_FILTER: Final = "Filter…"
 ACTIVITY_ERRORS_ONLY: Final = "&Errors only"
 ACTIVITY_COPY_TXID: Final = "&Copy txid"
