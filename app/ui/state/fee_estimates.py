@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import weakref
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import Signal
 
 from app.ui.profile_session import NotReadyError, profile_session
+from app.ui.state.per_context import PerContextState
 from app.ui.state.wallet_state import WalletState, report_unexpected
 
 if TYPE_CHECKING:
@@ -35,19 +35,8 @@ class EstimatesShown(Protocol):
     def set_estimates(self, by_target: Mapping[int, float] | None) -> None: ...
 
 
-class FeeEstimateState(QObject):
+class FeeEstimateState(PerContextState):
     changed = Signal(object)  # dict[int, float] | None: the estimates by target, or none known
-
-    _states: ClassVar[weakref.WeakKeyDictionary[AppContext, FeeEstimateState]] = (
-        weakref.WeakKeyDictionary()
-    )
-
-    @classmethod
-    def of(cls, context: AppContext) -> FeeEstimateState:
-        state = cls._states.get(context)
-        if state is None:
-            state = cls._states[context] = cls(context)
-        return state
 
     def __init__(self, context: AppContext) -> None:
         super().__init__(context)

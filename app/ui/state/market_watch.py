@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import weakref
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import TYPE_CHECKING, Final
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import Signal
 
 from app.core.market_events import MarketDiffer, MarketEvent
 from app.core.poll_schedule import PollTiming
@@ -30,6 +29,7 @@ from app.services.pacing import AsyncioSleeper, Sleeper
 from app.ui import strings
 from app.ui.market_event_text import NOTIFIED, activity_text, headline
 from app.ui.profile_session import NotReadyError, profile_session
+from app.ui.state.per_context import PerContextState
 from app.ui.state.wallet_state import WalletState, report_unexpected
 
 if TYPE_CHECKING:
@@ -47,21 +47,10 @@ ACTION_PREFIX = "market."  # the Activity actions of the events (not actions of 
 MAX_NOTIFIED_PER_READING: Final = 3
 
 
-class MarketWatch(QObject):
+class MarketWatch(PerContextState):
     reading = Signal(object)  # MarketReading
     events = Signal(object)  # list[MarketEvent], once recorded and told
     listings_changed = Signal()  # our listings or their states differ from the last reading
-
-    _watches: ClassVar[weakref.WeakKeyDictionary[AppContext, MarketWatch]] = (
-        weakref.WeakKeyDictionary()
-    )
-
-    @classmethod
-    def of(cls, context: AppContext) -> MarketWatch:
-        watch = cls._watches.get(context)
-        if watch is None:
-            watch = cls._watches[context] = cls(context)
-        return watch
 
     def __init__(self, context: AppContext) -> None:
         super().__init__(context)

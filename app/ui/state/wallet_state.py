@@ -10,10 +10,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
-import weakref
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QTimer, Signal
 
 from app.ui import strings
 from app.ui.profile_session import (
@@ -22,6 +21,7 @@ from app.ui.profile_session import (
     not_connected_text,
     profile_session,
 )
+from app.ui.state.per_context import PerContextState
 
 if TYPE_CHECKING:
     from app.services.open_bids import OpenBidsView
@@ -32,21 +32,10 @@ log = logging.getLogger(__name__)
 REFRESH_INTERVAL_MS = 30_000
 
 
-class WalletState(QObject):
+class WalletState(PerContextState):
     updated = Signal(object)  # OpenBidsView
     failed = Signal(str)  # a plain sentence (not connected, locked, service error)
     busy_changed = Signal(bool)
-
-    _states: ClassVar[weakref.WeakKeyDictionary[AppContext, WalletState]] = (
-        weakref.WeakKeyDictionary()
-    )
-
-    @classmethod
-    def of(cls, context: AppContext) -> WalletState:
-        state = cls._states.get(context)
-        if state is None:
-            state = cls._states[context] = cls(context)
-        return state
 
     def __init__(self, context: AppContext) -> None:
         super().__init__(context)
