@@ -137,3 +137,25 @@ def test_select_all_leaves_listed_items_out_and_says_so(
     click(qtbot, tab.select_all)
     assert tab.items_model.selected() == []
     assert tab.problem_label.text() == strings.counted(strings.LISTINGS_LEFT_OUT_LISTED, 2)
+
+
+def test_your_listings_gaining_a_row_moves_nothing(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    data_dir: Path,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+) -> None:
+    """The "no listings" hint keeps its line when the first listing arrives (it went away and
+    the splitter's halves moved by a few pixels under the cursor)."""
+    tab = listings_tab(qtbot, data_dir, make_options, open_app)
+    tab._show_mine([])
+    settle()
+    assert tab.mine_hint.text() == strings.LISTINGS_MINE_NONE
+    table, end = tab.items_view.geometry(), tab.end_button.geometry()
+    mine_top = tab.mine_view.mapTo(tab, tab.mine_view.rect().topLeft())
+    tab._show_mine([SellerListing("L", TWO.inscription_id, None, 30_000, "active")])
+    settle()
+    assert tab.mine_hint.text() == ""
+    assert tab.items_view.geometry() == table and tab.end_button.geometry() == end
+    assert tab.mine_view.mapTo(tab, tab.mine_view.rect().topLeft()) == mine_top

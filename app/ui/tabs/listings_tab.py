@@ -121,7 +121,9 @@ class ListingsTab(QWidget):
         self.mine_view.setModel(self.mine_model)
         self.mine_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.mine_hint = message_label("hint")
-        self.mine_hint.setVisible(False)
+        # One line reserved, used or not: the table below stays put when the first listing
+        # arrives (the hint "no listings" goes then).
+        self.mine_hint.setMinimumHeight(self.mine_hint.fontMetrics().lineSpacing())
         self.end_fee = FeePicker()
         self.end_fee.setMinimumWidth(240)
         self.end_button = QPushButton(strings.END_LISTING)
@@ -387,6 +389,7 @@ class ListingsTab(QWidget):
             set_message(self.mine_hint, strings.LISTINGS_MINE_UNAVAILABLE, "hint")
         else:
             set_message(self.mine_hint, "" if mine else strings.LISTINGS_MINE_NONE, "hint")
+        self.mine_hint.setVisible(True)  # its line stays: see __init__
 
     def state_of(self, item_key: str) -> str | None:
         return next((m.state for m in self.mine or [] if m.item == item_key), None)
