@@ -151,7 +151,7 @@ def _check_price(req: CollectionBidRequest) -> Iterator[RuleViolation]:
         )
     step = limits.ORDINALS_PRICE_STEP_SATS
     if price % step:
-        lower = price // step * step
+        lower = limits.price_step_at_or_below(price)
         options = f"{_sats(lower)} or {_sats(lower + step)}" if lower > 0 else _sats(step)
         yield RuleViolation(
             _E.COLLECTION_BID_PRICE_STEP,

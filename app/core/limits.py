@@ -7,6 +7,7 @@ own words, and `app.core.bid_validation` applies it exactly so.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Final
 
 MINUTE_MS: Final = 60_000
@@ -39,3 +40,13 @@ MAX_LISTINGS_PER_BULK_REQUEST: Final = 100
 # Ours, not the spec's: integers on the wire must survive a JavaScript client unchanged
 # (Number.MAX_SAFE_INTEGER), because the signed message spells them in decimal.
 MAX_SAFE_INTEGER: Final = 2**53 - 1
+
+
+def price_step_at_or_below(price: float | Fraction) -> int:
+    """The largest ordinals price on the step grid at or below `price` (0 when below one step)."""
+    return int(price // ORDINALS_PRICE_STEP_SATS) * ORDINALS_PRICE_STEP_SATS
+
+
+def price_step_above(price: float | Fraction) -> int:
+    """The smallest ordinals price on the step grid strictly above `price`."""
+    return price_step_at_or_below(price) + ORDINALS_PRICE_STEP_SATS

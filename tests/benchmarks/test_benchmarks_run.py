@@ -26,3 +26,13 @@ def test_the_guard_benchmark_runs(
     module.main()
     printed = capsys.readouterr().out
     assert "funding, 5 inputs" in printed and "secure_listing" in printed
+
+
+def test_the_market_snapshot_benchmark_runs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = importlib.import_module("benchmarks.bench_market_snapshot")
+    argv = ["bench_market_snapshot", "--rounds", "1", "--bids", "200", "--listings", "20"]
+    monkeypatch.setattr(sys, "argv", argv)
+    module.main()
+    assert "snapshot, 200 bids + 20 listings" in capsys.readouterr().out
