@@ -82,6 +82,10 @@ class SandboxKeys:
         assert address is not None
         return address
 
+    def private_key(self, label: str, kind: str = "p2tr") -> PrivateKey:
+        """The (label, kind) key itself, registered like `script` registers it."""
+        return self._by_script[self.script(label, kind)]
+
     def key_for_script(self, script_pubkey: bytes) -> PrivateKey | None:
         key = self._by_script.get(script_pubkey)
         if key is not None:

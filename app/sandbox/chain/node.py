@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from embit.ec import PrivateKey
 from embit.transaction import Transaction
 
 from app.sandbox.chain import catalog, esplora_views, ord_views
@@ -437,6 +438,14 @@ class Node:
         """Address of a sandbox-held key ("p2tr" or "p2wpkh"), stable per (label, kind)."""
         with self._locked():
             return self._keys.address(label, kind)
+
+    def sandbox_private_key(self, label: str, kind: str = "p2tr") -> PrivateKey:
+        """The private key behind `sandbox_address(label, kind)`, for the market's sandbox-held
+        participants, who sign as a user's wallet does (listing PSBTs with ALL|ANYONECANPAY,
+        bid messages, cancel challenges). Its repr shows the secret: wrap it at once in a
+        type whose repr does not (app.wallet's RoleKey) and never log it."""
+        with self._locked():
+            return self._keys.private_key(label, kind)
 
     def sign_with_sandbox_keys(
         self, raw_tx: bytes, spent: Sequence[tuple[int, bytes]] | None = None

@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse
 from app.sandbox.http import (
     routes_sandbox_listings,
     routes_sandbox_market,
+    routes_sandbox_market_scenario,
     routes_v1_bids,
     routes_v1_cancel,
     routes_v1_catalog,
@@ -40,7 +41,11 @@ _V1_MODULES: tuple[ModuleType, ...] = (
     routes_v1_listings,
 )
 # Market scenario routers (`/sandbox/...`, no API key).
-_SANDBOX_MODULES: tuple[ModuleType, ...] = (routes_sandbox_market, routes_sandbox_listings)
+_SANDBOX_MODULES: tuple[ModuleType, ...] = (
+    routes_sandbox_market,
+    routes_sandbox_listings,
+    routes_sandbox_market_scenario,
+)
 
 
 async def _on_market_error(_: Request, exc: Exception) -> JSONResponse:
@@ -58,4 +63,7 @@ def install_v1(app: FastAPI, market: Market) -> None:
             install(market)
         app.include_router(module.router, prefix=V1_PREFIX, dependencies=[Depends(require_api_key)])
     for module in _SANDBOX_MODULES:
+        install = getattr(module, "install", None)
+        if callable(install):
+            install(market)
         app.include_router(module.router)

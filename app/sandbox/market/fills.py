@@ -22,6 +22,7 @@ lists them.
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from typing import Any
 
 from embit.script import Witness
@@ -56,7 +57,14 @@ RANGE_LIMITS = {"sub1k": 1_000, "sub10k": 10_000, "sub100k": 100_000}
 _SANDBOX_INPUT_WU = (32 + 4 + 1 + 4) * 4 + 1 + (1 + 72) + (1 + 33)
 
 
-def fill_bid(market: Market, bid_id: str, seller_address: str | None = None) -> Json:
+def fill_bid(
+    market: Market,
+    bid_id: str,
+    seller_address: str | None = None,
+    holders: Sequence[str] = COLLECTORS,
+) -> Json:
+    """Fill the bid with an inscription one of the sandbox keys `holders` (labels) holds: the
+    demo's other collectors, or the market participants' sellers (market_participants.py)."""
     with market.lock:
         now = market.now_ms()
         with market.store.reading() as conn:
@@ -70,13 +78,13 @@ def fill_bid(market: Market, bid_id: str, seller_address: str | None = None) -> 
         with market.store.reading() as conn:
             wallet = wallet_by_id(conn, state.wallet_id)
         assert wallet is not None
-        found = _matching_inscription(market, state)
+        found = _matching_inscription(market, state, holders)
         if found is None:
             raise MarketError(
                 ErrorCode.FILL_NO_MATCHING_INSCRIPTION,
                 f"no sandbox collector holds an inscription matching this bid on "
                 f"{state.slug}: create one with POST /sandbox/inscriptions to "
-                f"{market.node.sandbox_address(COLLECTORS[0])}",
+                f"{market.node.sandbox_address(holders[0])}",
             )
         inscription, collector = found
         seller = seller_address or collector
@@ -135,9 +143,11 @@ def _matches(info: Json, state: BidState) -> bool:
     return wanted in info.get("traits", [])
 
 
-def _matching_inscription(market: Market, state: BidState) -> tuple[Json, str] | None:
+def _matching_inscription(
+    market: Market, state: BidState, holders: Sequence[str]
+) -> tuple[Json, str] | None:
     node = market.node
-    for label in COLLECTORS:
+    for label in holders:
         address = node.sandbox_address(label)
         for inscription_id in node.ord_address(address)["inscriptions"]:
             info = node.ord_inscription(inscription_id)
