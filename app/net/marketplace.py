@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 import httpx
 
+from app.core.market_snapshot import MarketBid, MarketListing
 from app.net.config import ServiceConfig
 from app.net.errors import (
     MARKETPLACE_ERRORS_BY_CODE,
@@ -23,12 +24,36 @@ from app.net.errors import (
 )
 from app.net.fields import Reader, as_str
 from app.net.http import HttpClient, QueryParams, Timeouts
+from app.net.marketplace_activity import (
+    BIDS_ACTIVITY_PATH,
+    LISTINGS_ACTIVITY_PATH,
+    SALES_ACTIVITY_PATH,
+    ActivityPage,
+    Sale,
+    activity_params,
+    parse_bid_page,
+    parse_listing_page,
+    parse_sale_page,
+)
 from app.net.marketplace_bids import BidListEntry, parse_bid_list
 from app.net.marketplace_catalog import (
     COLLECTION_PATH,
     CatalogAnswer,
     not_offered,
     parse_collection_catalog,
+)
+from app.net.marketplace_market import (
+    FLOOR_TYPES,
+    FLOORS_PATH,
+    ITEM_TYPES,
+    STATS_PATH,
+    WALLET_CONTENTS_PATH,
+    CollectionStats,
+    FloorsPage,
+    WalletContents,
+    parse_collection_stats,
+    parse_floors,
+    parse_wallet_contents,
 )
 from app.net.marketplace_requests import (
     CancelRequest,
@@ -166,6 +191,92 @@ class MarketplaceClient(HttpClient):
         body = self.json_or_raise(response, self.marketplace_error)
         found = parse_collection_catalog(Reader(self.service, COLLECTION_PATH), body, slug)
         return CatalogAnswer(offered=True, collection=found)
+
+    # --- market: orders, statistics, holdings (app/net/marketplace_activity.py, _market.py) --
+
+    async def get_activity_listings(
+        self,
+        collection_slug: str,
+        *,
+        page: int = 1,
+        page_size: int = 100,
+        sort_by: str = "unitPrice",
+        sort_direction: str = "asc",
+        active: bool = True,
+    ) -> ActivityPage[MarketListing]:
+        """One page of the collection's (or rune's) listings, cheapest first by default."""
+        params = activity_params(collection_slug, page, page_size, sort_by, sort_direction, active)
+        return await self._get(LISTINGS_ACTIVITY_PATH, params, parse_listing_page)
+
+    async def get_activity_bids(
+        self,
+        collection_slug: str,
+        *,
+        page: int = 1,
+        page_size: int = 100,
+        sort_by: str = "unitPrice",
+        sort_direction: str = "desc",
+        active: bool = True,
+    ) -> ActivityPage[MarketBid]:
+        """One page of the bids on the collection (or rune), highest first by default."""
+        params = activity_params(collection_slug, page, page_size, sort_by, sort_direction, active)
+        return await self._get(BIDS_ACTIVITY_PATH, params, parse_bid_page)
+
+    async def get_activity_sales(
+        self,
+        collection_slug: str,
+        *,
+        page: int = 1,
+        page_size: int = 100,
+        sort_by: str = "createdAt",
+        sort_direction: str = "desc",
+    ) -> ActivityPage[Sale]:
+        """One page of the collection's (or rune's) sales, latest first by default."""
+        params = activity_params(collection_slug, page, page_size, sort_by, sort_direction, None)
+        return await self._get(SALES_ACTIVITY_PATH, params, parse_sale_page)
+
+    async def get_collection_stats(self, slug: str) -> CollectionStats | None:
+        """The collection's floor, counts and volumes; None when the service knows no such
+        collection (its own 404; a 404 of an unknown route is an error)."""
+        response = await self.send("GET", STATS_PATH, params={"collectionId": slug})
+        if response.status_code == 404 and not not_offered(response):
+            return None
+        body = self.json_or_raise(response, self.marketplace_error)
+        return parse_collection_stats(Reader(self.service, STATS_PATH), body, slug)
+
+    async def get_collection_floors(self, kind: str, slugs: Sequence[str]) -> FloorsPage:
+        """Floors of several collections (``kind`` "ordinals") or runes ("runes") in one call;
+        none when the service knows none of them."""
+        if kind not in FLOOR_TYPES or not slugs:
+            raise InvalidRequest(f"floors need a type in {sorted(FLOOR_TYPES)} and a slug")
+        params = {"type": kind, "slugs": ",".join(slugs)}
+        response = await self.send("GET", FLOORS_PATH, params=params)
+        if response.status_code == 404 and not not_offered(response):
+            return FloorsPage((), 0)
+        body = self.json_or_raise(response, self.marketplace_error)
+        return parse_floors(Reader(self.service, FLOORS_PATH), body)
+
+    async def get_wallet_contents(
+        self,
+        address: str,
+        *,
+        item_type: str = "all",
+        collection: str | None = None,
+        listed_only: bool = False,
+        cursor: int | None = None,
+        limit: int = 100,
+    ) -> WalletContents:
+        """What ``address`` holds (inscriptions, rune balances) with its listings; one page."""
+        if item_type not in ITEM_TYPES or limit < 1:
+            raise InvalidRequest(f"itemType must be one of {sorted(ITEM_TYPES)}, limit >= 1")
+        params: dict[str, str | int] = {"address": address, "itemType": item_type, "limit": limit}
+        if collection:
+            params["collection"] = collection
+        if listed_only:
+            params["listedOnly"] = "true"
+        if cursor is not None:
+            params["cursor"] = cursor
+        return await self._get(WALLET_CONTENTS_PATH, params, parse_wallet_contents)
 
     # --- challenge and cancel ---------------------------------------------------------------
 
