@@ -37,7 +37,7 @@ def _positive_seconds(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
     if not seconds > 0 or seconds == float("inf"):
-        raise argparse.ArgumentTypeError(f"block interval must be a positive number, not {text}")
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
     return seconds
 
 
@@ -136,6 +136,30 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         "say which it uses)",
     )
     parser.add_argument(
+        "--no-demo-market",
+        dest="demo_market",
+        action="store_false",
+        help="do not give a new data directory the demo market (sandbox-held sellers' listings, "
+        "competing bids and a sale per demo collection; bids per demo rune), which is made in "
+        "the background once the sandbox answers",
+    )
+    parser.add_argument(
+        "--market-sim",
+        type=_non_negative_int,
+        default=None,
+        metavar="SEED",
+        help="move the market by itself: the sandbox-held sellers and bidders list, reprice, "
+        "bid, cancel, buy and fill, one step of the simulator of SEED every "
+        "--market-sim-interval seconds (the same seed makes the same moves; default: off)",
+    )
+    parser.add_argument(
+        "--market-sim-interval",
+        type=_positive_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="seconds between two steps of --market-sim (default 10)",
+    )
+    parser.add_argument(
         "--rate-limit",
         type=_rate_limit,
         default=None,
@@ -182,13 +206,19 @@ def run_serve(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"bidwallet sandbox serve: error: {exc}", file=sys.stderr, flush=True)
         return 2
+    from app.sandbox.http.market_activity import DEFAULT_SIM_INTERVAL_S
+
     port = getattr(args, "port", None)
+    interval = getattr(args, "market_sim_interval", None)
     options = ServeOptions(
         host=getattr(args, "host", None) or DEFAULT_HOST,
         port=DEFAULT_PORT if port is None else port,
         data_dir=getattr(args, "data", None),
         settings=settings,
         chain_cache=getattr(args, "chain_cache", None),
+        demo_market=getattr(args, "demo_market", True),
+        market_sim_seed=getattr(args, "market_sim", None),
+        market_sim_interval_s=DEFAULT_SIM_INTERVAL_S if interval is None else interval,
     )
     try:
         return serve(options)

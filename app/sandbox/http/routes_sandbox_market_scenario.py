@@ -19,7 +19,6 @@ from app.sandbox.chain.catalog import SLUG_PATTERN
 from app.sandbox.http.errors import error_responses
 from app.sandbox.http.market_deps import MarketDep
 from app.sandbox.http.params import INSCRIPTION_ID_PATTERN
-from app.sandbox.http.schemas_scenario import MAX_FAUCET_SATS
 from app.sandbox.market import market_participants as parties
 from app.sandbox.market import market_scenario as scenario
 from app.sandbox.market.errors import MarketError
@@ -30,12 +29,14 @@ router = APIRouter(
     prefix="/sandbox/market", tags=["sandbox"], responses=error_responses(400, 404, 409, 500)
 )
 
-ObjectId = Annotated[str, Path(pattern=r"^[0-9a-f]{24}$")]
+OBJECT_ID_PATTERN = r"^[0-9a-f]{24}$"
+ObjectId = Annotated[str, Path(pattern=OBJECT_ID_PATTERN)]
 Label = Annotated[str, Field(pattern=parties.LABEL_PATTERN)]
 Slug = Annotated[str, Field(pattern=SLUG_PATTERN.pattern)]
 Price = Annotated[int, Field(ge=1_000, le=21_000_000 * 100_000_000)]
 DEFAULT_BID_LIFETIME_MS = 24 * 3_600_000
 MAX_BID_LIFETIME_MS = 365 * 24 * 3_600_000
+MAX_BIDDER_FUNDS = 10 * 100_000_000  # sats a request may add to a bidder's wallet (10 BTC)
 
 
 def install(market: Market) -> None:
@@ -68,11 +69,19 @@ class BidOrderBody(_Strict):
     bidder: Label = "bidder-1"
     expiresInMs: Annotated[int, Field(ge=MIN_BID_EXPIRY_MS, le=MAX_BID_LIFETIME_MS)] | None = None
     expiry: Annotated[int, Field(ge=0)] | None = None
-    fundSats: Annotated[int, Field(ge=0, le=MAX_FAUCET_SATS)] | None = None
+    fundSats: Annotated[int, Field(ge=0, le=MAX_BIDDER_FUNDS)] | None = None
+
+
+class RemoveListing(_Strict):
+    listingId: Annotated[str, Field(pattern=OBJECT_ID_PATTERN)]
+
+
+class RemoveBid(_Strict):
+    bidId: Annotated[str, Field(pattern=OBJECT_ID_PATTERN)]
 
 
 class SaleOrder(_Strict):
-    listingId: Annotated[str, Field(pattern=r"^[0-9a-f]{24}$")] | None = None
+    listingId: Annotated[str, Field(pattern=OBJECT_ID_PATTERN)] | None = None
     slug: Slug | None = None
     bidId: Annotated[str, Field(min_length=1, max_length=64)] | None = None
     seller: Label | None = None
@@ -103,9 +112,9 @@ def delete_listing(listingId: ObjectId, market: MarketDep) -> Any:
     return _ok(scenario.remove_listing(market, listingId))
 
 
-@router.post("/listings/{listingId}/remove", summary="the same as DELETE, for clients without it")
-def post_remove_listing(listingId: ObjectId, market: MarketDep) -> Any:
-    return _ok(scenario.remove_listing(market, listingId))
+@router.post("/listings/remove", summary="the same as DELETE /listings/{listingId}")
+def post_remove_listing(body: RemoveListing, market: MarketDep) -> Any:
+    return _ok(scenario.remove_listing(market, body.listingId))
 
 
 def _bid_order(body: BidOrderBody, market: Market) -> scenario.BidOrder:
@@ -160,9 +169,9 @@ def delete_bid(bidId: ObjectId, market: MarketDep) -> Any:
     return _ok(scenario.remove_bid(market, bidId))
 
 
-@router.post("/bids/{bidId}/remove", summary="the same as DELETE, for clients without it")
-def post_remove_bid(bidId: ObjectId, market: MarketDep) -> Any:
-    return _ok(scenario.remove_bid(market, bidId))
+@router.post("/bids/remove", summary="the same as DELETE /bids/{bidId}")
+def post_remove_bid(body: RemoveBid, market: MarketDep) -> Any:
+    return _ok(scenario.remove_bid(market, body.bidId))
 
 
 @router.post(

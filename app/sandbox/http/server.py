@@ -10,6 +10,7 @@ import signal
 import socket
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -20,6 +21,7 @@ import uvicorn
 from app.sandbox.chain.errors import ChainError
 from app.sandbox.http.app import create_app
 from app.sandbox.http.block_timer import BlockTimer
+from app.sandbox.http.market_activity import DEFAULT_SIM_INTERVAL_S, MarketActivity
 from app.sandbox.http.settings import SandboxSettings
 from app.sandbox.prebuilt_chain import open_node
 
@@ -40,6 +42,9 @@ class ServeOptions:
     data_dir: Path | None
     settings: SandboxSettings
     chain_cache: Path | None = None  # where a prebuilt demo chain is kept (prebuilt_chain.py)
+    demo_market: bool = True  # a new data directory's demo market, made once it answers
+    market_sim_seed: int | None = None  # move the market from this seed (market_activity.py)
+    market_sim_interval_s: float = DEFAULT_SIM_INTERVAL_S
 
 
 def is_loopback(host: str) -> bool:
@@ -99,12 +104,15 @@ class _StopSignals:
 
 
 class _AnnouncingServer(uvicorn.Server):
-    """Prints the ready line once uvicorn accepts requests."""
+    """Prints the ready line once uvicorn accepts requests, then calls `on_ready`."""
 
-    def __init__(self, config: uvicorn.Config, url: str, stop: _StopSignals) -> None:
+    def __init__(
+        self, config: uvicorn.Config, url: str, stop: _StopSignals, on_ready: Callable[[], None]
+    ) -> None:
         super().__init__(config)
         self._url = url
         self._stop = stop
+        self._on_ready = on_ready
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets=sockets)
@@ -112,6 +120,7 @@ class _AnnouncingServer(uvicorn.Server):
             self.should_exit = True  # a signal arrived before uvicorn's handlers were in place
         if self.started and not self.should_exit:
             print(f"ready {self._url}", flush=True)
+            self._on_ready()
 
 
 def _prepare_data_dir(data_dir: Path) -> None:
@@ -171,21 +180,31 @@ def _serve_on(
     except ChainError as exc:  # e.g. another sandbox holds the directory
         raise ServeError(f"cannot open the sandbox data in {data_dir}: {exc.message}") from exc
     timer: BlockTimer | None = None
+    activity: MarketActivity | None = None
     try:
         if stop.received is not None:
             return
         if settings.block_interval_s is not None:
             timer = BlockTimer(node, settings.block_interval_s)
             timer.start()
+        app = create_app(node, settings)
+        activity = MarketActivity(
+            app.state.market,
+            demo=options.demo_market,
+            sim_seed=options.market_sim_seed,
+            sim_interval_s=options.market_sim_interval_s,
+        )
         config = uvicorn.Config(
-            create_app(node, settings),
+            app,
             # stdout carries only the ready line; logs reach stderr through the root logger.
             log_config=None,
             access_log=False,
             timeout_graceful_shutdown=_GRACEFUL_SHUTDOWN_S,
         )
-        _AnnouncingServer(config, listener_url(sock), stop).run(sockets=[sock])
+        _AnnouncingServer(config, listener_url(sock), stop, activity.start).run(sockets=[sock])
     finally:
+        if activity is not None:
+            activity.stop()
         if timer is not None:
             timer.stop()
         node.close()

@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 SELLERS = ("seller-1", "seller-2", "seller-3")
 BIDDERS = ("bidder-1", "bidder-2", "bidder-3", "bidder-4")
 HOUR_MS = 3_600_000
-MAX_STEPS_PER_CALL = 200
+MAX_STEPS_PER_CALL = 50
 _STEP_META = "market_sim_step:"
 _DEMO_META = "demo_market"
 # Per-step action weights: (action, weight). Rune pools take only bids and cancels.

@@ -58,6 +58,16 @@ EXPECTED_OPERATIONS = {
     ("post", "/sandbox/bids/fill"),
     ("post", "/sandbox/inscription-bids/accept"),
     ("post", "/sandbox/listings/purchase"),
+    # The market's other participants (issue 16).
+    ("post", "/sandbox/market/listings"),
+    ("delete", "/sandbox/market/listings/{listingId}"),
+    ("post", "/sandbox/market/listings/remove"),
+    ("post", "/sandbox/market/bids"),
+    ("delete", "/sandbox/market/bids/{bidId}"),
+    ("post", "/sandbox/market/bids/remove"),
+    ("post", "/sandbox/market/sale"),
+    ("post", "/sandbox/market/floor"),
+    ("post", "/sandbox/market/simulate"),
     # The marketplace API of the spec, plus the sandbox's read-only views of its own state.
     ("get", "/v1/collection"),
     ("get", "/v1/address/bidding-wallet"),
