@@ -95,6 +95,10 @@ class MarketSnapshot:
     fetched_at_ms: int
     skipped_rows: int
     is_rune: bool = False
+    # What the service counts on each side, when it says (more than was read: the depth shown
+    # is the top of the book); None when it does not say.
+    bids_total: int | None = None
+    listings_total: int | None = None
 
 
 def is_rune_pool(pool: PoolKey) -> bool:
@@ -130,6 +134,8 @@ def build_snapshot(
     fetched_at_ms: int,
     skipped_rows: int = 0,
     rune: bool | None = None,
+    bids_total: int | None = None,
+    listings_total: int | None = None,
 ) -> MarketSnapshot:
     """The pool's market from the rows read; `rune` None: told from the pool's name."""
     is_rune = is_rune_pool(pool) if rune is None else rune
@@ -182,6 +188,8 @@ def build_snapshot(
         fetched_at_ms=fetched_at_ms,
         skipped_rows=skipped_rows,
         is_rune=is_rune,
+        bids_total=bids_total,
+        listings_total=listings_total,
     )
 
 
