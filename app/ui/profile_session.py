@@ -55,6 +55,7 @@ SERVICE_MODULES = (
     "app.services.listings_inventory",
     "app.services.sandbox_facts",
     "app.services.watch",
+    "app.services.market",
     "app.services.psbt_flow",
     "app.core.bid_validation",
     "app.core.bid_message",
