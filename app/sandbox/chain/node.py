@@ -17,7 +17,7 @@ from typing import Any
 from embit.ec import PrivateKey
 from embit.transaction import Transaction
 
-from app.sandbox.chain import catalog, esplora_views, ord_views
+from app.sandbox.chain import catalog, esplora_views, holdings, ord_views
 from app.sandbox.chain.addresses import script_for_address
 from app.sandbox.chain.consensus import MAX_MONEY, MIN_RELAY_FEE_RATE
 from app.sandbox.chain.engine import ChainEngine
@@ -334,6 +334,27 @@ class Node:
         spk = script_for_address(address)
         with self._locked():
             return ord_views.address(self._store.conn, address, spk)
+
+    # -- holdings (the market's collection stats and wallet contents) ----------------------
+
+    def collection_holdings(self, slugs: Sequence[str]) -> dict[str, holdings.CollectionHolding]:
+        """Owners and inscription number range of each of `slugs` that has inscriptions."""
+        with self._locked():
+            return holdings.collection_holdings(self._store.conn, slugs)
+
+    def rune_owner_counts(self, spaced_names: Sequence[str]) -> dict[str, int]:
+        """Holders of each etched rune among `spaced_names` (spaced, as etched)."""
+        with self._locked():
+            return holdings.rune_owner_counts(self._store.conn, spaced_names)
+
+    def held_items(
+        self, address: str
+    ) -> tuple[list[holdings.HeldInscription], list[holdings.HeldRunes]]:
+        """The inscriptions and rune balances on `address`'s unspent outputs."""
+        spk = script_for_address(address)
+        with self._locked():
+            conn = self._store.conn
+            return holdings.held_inscriptions(conn, spk), holdings.held_runes(conn, spk)
 
     # -- scenario API ---------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Query
 
 from app.sandbox.http.errors import NOT_FOUND, ApiError, error_responses
 from app.sandbox.http.market_deps import MarketDep
+from app.sandbox.market.collection_stats import category_attributes
 
 router = APIRouter(tags=["marketplace"], responses=error_responses(400, 401, 404, 500))
 
@@ -31,15 +32,5 @@ def get_collection(market: MarketDep, collection_id: Slug, categoryAttributes: b
         "image_url": None,
     }
     if categoryAttributes:
-        counts = node.collection_trait_counts(collection_id)
-        entry["category_attributes"] = [
-            {
-                "key": trait["trait_type"],
-                "values": [
-                    {"value": value, "count": counts.get((trait["trait_type"], value), 0)}
-                    for value in trait["values"]
-                ],
-            }
-            for trait in found["traits"]
-        ]
+        entry["category_attributes"] = category_attributes(market, found)
     return {"success": True, "data": {"collection": [entry]}}

@@ -18,12 +18,15 @@ from app.sandbox.http import (
     routes_sandbox_listings,
     routes_sandbox_market,
     routes_sandbox_market_scenario,
+    routes_v1_activity,
     routes_v1_bids,
     routes_v1_cancel,
     routes_v1_catalog,
+    routes_v1_collection_stats,
     routes_v1_inscription_bids,
     routes_v1_listings,
     routes_v1_wallet,
+    routes_v1_wallet_contents,
     routes_v1_withdraw,
 )
 from app.sandbox.http.deps import require_api_key
@@ -39,6 +42,9 @@ _V1_MODULES: tuple[ModuleType, ...] = (
     routes_v1_withdraw,
     routes_v1_inscription_bids,
     routes_v1_listings,
+    routes_v1_activity,
+    routes_v1_collection_stats,
+    routes_v1_wallet_contents,
 )
 # Market scenario routers (`/sandbox/...`, no API key).
 _SANDBOX_MODULES: tuple[ModuleType, ...] = (

@@ -22,6 +22,9 @@ from app.core.pools import OpenBid, PoolKey
 Json = dict[str, Any]
 BID_TYPE_COLLECTION = "collection"
 BID_TYPE_RUNE = "rune"
+# The one rule of an active bid, for SQL over `bids`: open and not expired at the service
+# clock (the `?`). BidState.is_open says the same of one row.
+OPEN_AT_SQL = "status = 'open' AND expiry_ms > ?"
 _ID_RANDOM_BYTES = 8
 
 
@@ -83,7 +86,7 @@ def open_pool_bids(conn: sqlite3.Connection, wallet_id: int, now_ms: int) -> lis
     """The wallet's open bids as `app.core.pools` sees them (pool, price, age)."""
     rows = conn.execute(
         "SELECT id, slug, trait_type, trait_value, price, created_ms FROM bids "
-        "WHERE wallet_id = ? AND status = 'open' AND expiry_ms > ?",
+        f"WHERE wallet_id = ? AND {OPEN_AT_SQL}",
         (wallet_id, now_ms),
     ).fetchall()
     return [
@@ -223,3 +226,13 @@ def end_bids(
         if cursor.rowcount == 1:
             ended.append(bid_id)
     return ended
+
+
+def record_fill_item(
+    conn: sqlite3.Connection, bid_id: str, inscription_id: str, seller_address: str
+) -> None:
+    """What a filled bid bought and from whom (the sale `/activity/sales` shows)."""
+    conn.execute(
+        "UPDATE bids SET fill_inscription_id = ?, fill_seller = ? WHERE id = ?",
+        (inscription_id, seller_address, bid_id),
+    )

@@ -32,7 +32,13 @@ from app.core.bid_fee_rate import DEFAULT_BID_FEE_RATE
 from app.core.errors import ErrorCode
 from app.sandbox.chain.consensus import dust_threshold
 from app.sandbox.demo import COLLECTORS
-from app.sandbox.market.bid_store import BID_TYPE_RUNE, BidState, bid_states, end_bids
+from app.sandbox.market.bid_store import (
+    BID_TYPE_RUNE,
+    BidState,
+    bid_states,
+    end_bids,
+    record_fill_item,
+)
 from app.sandbox.market.errors import MarketError
 from app.sandbox.market.inscription_bids_fields import fee_rate
 from app.sandbox.market.service import Json, Market
@@ -98,6 +104,7 @@ def fill_bid(
             before = _open_ids(conn, wallet.id, now)
         with market.store.transaction() as conn:
             end_bids(conn, [bid_id], "filled", "fill", now, fill_txid=txid)
+            record_fill_item(conn, bid_id, inscription["id"], seller)
             market.node.broadcast(raw)  # the chain watcher sweeps within this transaction
         cancel_uncovered(market, wallet.id)
         with market.store.reading() as conn:

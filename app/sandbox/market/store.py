@@ -71,7 +71,11 @@ CREATE TABLE IF NOT EXISTS withdraw_intents (
 
 
 # Columns added after a release: (table, column, declaration), added to an older database.
-_ADDED_COLUMNS = (("bids", "fee_rate", "TEXT"),)  # the request's feeRate as JSON, or NULL
+_ADDED_COLUMNS = (
+    ("bids", "fee_rate", "TEXT"),  # the request's feeRate as JSON, or NULL
+    ("bids", "fill_inscription_id", "TEXT"),  # a filled bid: the item it bought (sales reads)
+    ("bids", "fill_seller", "TEXT"),  # a filled bid: the address paid for it
+)
 
 
 def _add_missing_columns(conn: sqlite3.Connection) -> None:

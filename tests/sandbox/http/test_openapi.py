@@ -87,6 +87,13 @@ EXPECTED_OPERATIONS = {
     ("post", "/v1/intent/secure-purchase"),
     ("get", "/v1/listings"),
     ("get", "/v1/listings/{listingId}"),
+    # Market reads in the public service's shapes (issue 16).
+    ("get", "/v1/activity/listings"),
+    ("get", "/v1/activity/bids"),
+    ("get", "/v1/activity/sales"),
+    ("get", "/v1/collection-stats"),
+    ("get", "/v1/collection-stats/floors"),
+    ("get", "/v1/address/wallet-contents"),
 }
 # The extra fields an error body may carry (spec section 7 and docs/error-codes.md).
 ERROR_EXTRAS = {"field", "details", "retryAfterMs", "violations"}
