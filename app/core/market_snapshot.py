@@ -62,6 +62,7 @@ class MarketListing:
     unit_price: float
     seller: str
     units: int = 1  # rune units for a rune listing
+    collection_slug: str | None = None  # the slug (or rune name) the row names, when it does
 
 
 @dataclass(frozen=True)

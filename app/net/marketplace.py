@@ -196,7 +196,7 @@ class MarketplaceClient(HttpClient):
 
     async def get_activity_listings(
         self,
-        collection_slug: str,
+        collection_slug: str | None,
         *,
         page: int = 1,
         page_size: int = 100,
@@ -210,7 +210,7 @@ class MarketplaceClient(HttpClient):
 
     async def get_activity_bids(
         self,
-        collection_slug: str,
+        collection_slug: str | None,
         *,
         page: int = 1,
         page_size: int = 100,
@@ -224,7 +224,7 @@ class MarketplaceClient(HttpClient):
 
     async def get_activity_sales(
         self,
-        collection_slug: str,
+        collection_slug: str | None,
         *,
         page: int = 1,
         page_size: int = 100,

@@ -69,27 +69,30 @@ class Sale:
 
 
 def activity_params(
-    collection_slug: str,
+    collection_slug: str | None,
     page: int,
     page_size: int,
     sort_by: str,
     sort_direction: str,
     active: bool | None,
 ) -> dict[str, str | int]:
-    """The query of one page, checked before anything is sent."""
-    if not collection_slug:
-        raise InvalidRequest("a collection slug (or rune name) is needed to read its orders")
+    """The query of one page, checked before anything is sent; `collection_slug` None: the
+    whole market's (most recent first, as the sandbox serves it; the public service's answer
+    is undocumented)."""
+    if collection_slug is not None and not collection_slug.strip():
+        raise InvalidRequest("an empty collection slug names no collection")
     if page < 1 or not 1 <= page_size <= MAX_PAGE_SIZE:
         raise InvalidRequest(f"page must be >= 1 and pageSize 1..{MAX_PAGE_SIZE}")
     if sort_by not in SORT_FIELDS or sort_direction not in SORT_DIRECTIONS:
         raise InvalidRequest(f"cannot sort by {sort_by!r} {sort_direction!r}")
     params: dict[str, str | int] = {
-        "collectionSlug": collection_slug,
         "page": page,
         "pageSize": page_size,
         "sortBy": sort_by,
         "sortDirection": sort_direction,
     }
+    if collection_slug is not None:
+        params["collectionSlug"] = collection_slug
     if active is not None:
         params["active"] = "true" if active else "false"
     return params
@@ -195,7 +198,10 @@ def _listing(row: Mapping[str, Any]) -> MarketListing:
         as_str(row.get("seller")),
     )
     units = as_int(_first(row.get("quantity"), ask.get("quantity")))
-    return MarketListing(listing_id, inscription_id, unit_price, seller or "", max(1, units or 1))
+    slug = as_str(_first(row.get("collectionSlug"), ask.get("collectionSlug"))) or None
+    return MarketListing(
+        listing_id, inscription_id, unit_price, seller or "", max(1, units or 1), slug
+    )
 
 
 def _bid(row: Mapping[str, Any]) -> MarketBid:

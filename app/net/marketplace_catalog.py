@@ -30,12 +30,18 @@ COLLECTION_PATH = "/collection"
 
 @dataclass(frozen=True)
 class CollectionInfo:
-    """One collection and its traits: (trait_type, the values it takes) pairs."""
+    """One collection and its traits: (trait_type, the values it takes) pairs, and how many
+    items carry each value where the service says (`trait_counts`: (type, value, count))."""
 
     slug: str
     name: str
     traits: tuple[tuple[str, tuple[str, ...]], ...]
     total_items: int | None = None
+    trait_counts: tuple[tuple[str, str, int], ...] = ()
+
+    def count_of(self, trait_type: str, value: str) -> int | None:
+        """How many items carry `value` of `trait_type`; None when the service did not say."""
+        return next((n for t, v, n in self.trait_counts if t == trait_type and v == value), None)
 
 
 @dataclass(frozen=True)
@@ -73,23 +79,28 @@ def parse_collection_catalog(r: Reader, body: Any, slug: str) -> CollectionInfo 
     if not usable:
         return None
     entry = next((e for e in usable if e.get("id") == slug), usable[0])
-    traits = []
+    traits, counts = [], []
     for attribute in _list(entry.get("category_attributes")):
         key = as_str(attribute.get("key")) if isinstance(attribute, Mapping) else None
         if not key:
             continue
-        values = tuple(
-            value
-            for item in _list(attribute.get("values"))
-            if isinstance(item, Mapping) and (value := as_str(item.get("value")))
-        )
+        values = []
+        for item in _list(attribute.get("values")):
+            value = as_str(item.get("value")) if isinstance(item, Mapping) else None
+            if not value:
+                continue
+            values.append(value)
+            count = as_int(item.get("count"))
+            if count is not None and count >= 0:
+                counts.append((key, value, count))
         if values:
-            traits.append((key, values))
+            traits.append((key, tuple(values)))
     return CollectionInfo(
         slug=str(entry["id"]),
         name=as_str(entry.get("name")) or str(entry["id"]),
         traits=tuple(traits),
         total_items=as_int(entry.get("total_items")),
+        trait_counts=tuple(counts),
     )
 
 

@@ -131,7 +131,7 @@ async def test_sandbox_listing_page_and_the_query_sent(router: Router) -> None:
     router.json("GET", "/v1/activity/listings", paged([SANDBOX_LISTING], total=41))
     page = await listings(router)
     assert page == ActivityPage(
-        rows=(MarketListing("a1", "abc" * 21 + "di0", 25_000, "bc1pseller"),),
+        rows=(MarketListing("a1", "abc" * 21 + "di0", 25_000, "bc1pseller", 1, "puppets"),),
         page=1,
         total=41,
         total_pages=1,
@@ -371,6 +371,12 @@ async def test_bad_arguments_are_refused_before_sending(
     with pytest.raises(InvalidRequest):
         await call(router, "get_activity_listings", "", page=1)
     assert router.requests == []
+
+
+async def test_the_whole_markets_page_names_no_collection(router: Router) -> None:
+    router.json("GET", "/v1/activity/listings", paged([SANDBOX_LISTING]))
+    await call(router, "get_activity_listings", None, sort_by="createdAt", sort_direction="desc")
+    assert "collectionSlug" not in dict(router.last.url.params)
 
 
 async def test_errors_are_the_marketplace_errors(router: Router) -> None:

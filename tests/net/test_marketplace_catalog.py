@@ -57,6 +57,7 @@ async def test_the_documented_entry_gives_name_size_and_traits() -> None:
             "NodeMonkes",
             (("Body", ("Blue", "Red")), ("Hat", ("Crown",))),
             total_items=10_000,
+            trait_counts=(("Body", "Blue", 123), ("Body", "Red", 7), ("Hat", "Crown", 1)),
         ),
     )
     assert router.last.url.params["collection_id"] == "nodemonkes"
@@ -124,3 +125,12 @@ async def test_an_empty_array_is_no_entry_and_a_broken_body_is_an_error() -> Non
     router.add("GET", "/v1/collection", httpx.Response(500, json={"error": "boom"}))
     with pytest.raises(ServerError):
         await lookup(router)
+
+
+async def test_trait_counts_are_read_where_given() -> None:
+    router = Router()
+    router.json("GET", "/v1/collection", {"success": True, "data": {"collection": [ENTRY]}})
+    info = (await lookup(router)).collection
+    assert info is not None
+    assert (info.count_of("Body", "Red"), info.count_of("Hat", "Crown")) == (7, 1)
+    assert info.count_of("Body", "Green") is None and info.count_of("Eyes", "Red") is None

@@ -6,7 +6,7 @@ reader's sleeper moves a fake clock."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -16,8 +16,6 @@ from app.core.bid_request import Trait
 from app.core.market_snapshot import BidRank, PriceLevel
 from app.core.poll_schedule import PollTiming
 from app.core.pools import PoolKey
-from app.net.clients import NetClients
-from app.net.config import ServiceConfig
 from app.net.errors import ServerError
 from app.services.context import ServiceContext
 from app.services.market import (
@@ -31,12 +29,11 @@ from app.services.market import (
     read_pool_market,
 )
 from tests.services.conftest import KeysFactory
+from tests.support.fake_market import FakeMarket
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
-ROOT = "http://market.test"
 PUPPETS = PoolKey("puppets")
-Handler = Callable[[httpx.Request], httpx.Response]
 
 
 def bid_row(bid_id: str, price: int, bidder: str = "bc1prival", **more: Any) -> dict[str, Any]:
@@ -57,27 +54,6 @@ def page(rows: list[Any], total: int) -> dict[str, Any]:
     return {"success": True, "data": {"items": rows, "pagination": pagination}}
 
 
-class FakeMarket:
-    """The marketplace's routes as handlers; every request is recorded."""
-
-    def __init__(self) -> None:
-        self.routes: dict[str, Handler] = {}
-        self.requests: list[httpx.Request] = []
-
-    def json(self, path: str, body: Any, status: int = 200) -> None:
-        self.routes[path] = lambda _request: httpx.Response(status, json=body)
-
-    def handle(self, request: httpx.Request) -> httpx.Response:
-        self.requests.append(request)
-        handler = self.routes.get(request.url.path)
-        if handler is None:
-            return httpx.Response(404, json={"detail": "Not Found"})
-        return handler(request)
-
-    def asked(self, path: str) -> list[httpx.Request]:
-        return [r for r in self.requests if r.url.path == path]
-
-
 @pytest.fixture
 def fake() -> FakeMarket:
     return FakeMarket()
@@ -85,8 +61,7 @@ def fake() -> FakeMarket:
 
 @pytest.fixture
 async def ctx(fake: FakeMarket, make_keys: KeysFactory) -> AsyncIterator[ServiceContext]:
-    transport = httpx.MockTransport(fake.handle)
-    clients = NetClients.open(ServiceConfig.sandbox(ROOT), transport=transport)
+    clients = fake.clients()
     yield ServiceContext(clients, make_keys())
     await clients.aclose()
 
