@@ -4,6 +4,8 @@ and the suggestions (the sandbox's whole list; elsewhere our open bids' collecti
 
 from __future__ import annotations
 
+import secrets
+
 import pytest
 
 from app.net.marketplace_catalog import CatalogAnswer
@@ -67,3 +69,13 @@ async def test_suggestions_are_the_sandbox_list_or_what_we_have_seen_named(
     await place_bid(bidder, BidSpec.collection(collection, 2_000, 1, hour_from_now(bidder)))
     mine = await suggested_collections(bidder, None)
     assert collection in slugs(mine)
+
+
+async def test_what_we_hold_is_suggested_with_its_name(
+    ctx: ServiceContext, sandbox: SandboxControl
+) -> None:
+    held = f"held-{secrets.token_hex(4)}"
+    await sandbox.create_collection(held)
+    await sandbox.inscribe(ctx.ordinals_address, held)
+    found = await suggested_collections(ctx, None)
+    assert [c.name for c in found.collections if c.slug == held] == [held.replace("-", " ").title()]
