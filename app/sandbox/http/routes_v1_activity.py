@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
+from fastapi.responses import JSONResponse
 
 from app.sandbox.http.errors import NOT_FOUND, ApiError, error_responses
 from app.sandbox.http.market_deps import MarketDep
@@ -76,8 +77,10 @@ def _query(
 
 def _serve(
     read: Callable[[Market, ActivityQuery], Json], market: Market, *args: Any
-) -> dict[str, Any]:
-    return {"success": True, "data": read(market, _query(market, *args))}
+) -> JSONResponse:
+    # Plain JSON rows: returned as they are, not walked again by FastAPI's encoder (a 500-row
+    # page costs about half as much).
+    return JSONResponse({"success": True, "data": read(market, _query(market, *args))})
 
 
 @router.get("/activity/listings", summary="listings (asks), sorted and paged")
