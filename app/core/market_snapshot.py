@@ -215,6 +215,12 @@ def _rank(bid_id: str, price: float, above: int, of: int, top: float | None) -> 
     )
 
 
+def rank_of(snapshot: MarketSnapshot, bid_id: str) -> BidRank | None:
+    """Our bid's rank in the snapshot (the Open bids tab's column); None when the snapshot does
+    not hold it (not in this pool, or beyond the orders read)."""
+    return next((r for r in snapshot.my_ranks if r.bid_id == bid_id), None)
+
+
 def rank_for_price(snapshot: MarketSnapshot, unit_price: float, units: int = 1) -> BidRank:
     """Where a new bid of `units` at `unit_price` would rank among the other bids; `of` counts
     the pool's units with the new ones."""

@@ -22,6 +22,7 @@ from app.core.market_snapshot import (
     floor_minus_percent,
     is_rune_pool,
     rank_for_price,
+    rank_of,
     top_bid_plus_step,
 )
 from app.core.pools import PoolKey
@@ -99,6 +100,12 @@ def test_floor_top_levels_and_spread_exclude_ours_but_count_them_in_depth() -> N
         BidRank("mine1", 10_000, rank=1, of=9, below_top=0.0, is_top=True),
         BidRank("mine2", 8_000, rank=3, of=9, below_top=1_000.0, is_top=False),
     )
+
+
+def test_rank_of_one_of_our_bids() -> None:
+    s = snap(PUPPETS, [bid("x", 9_000), bid("m", 8_000, bidder=ME)])
+    assert rank_of(s, "m") == BidRank("m", 8_000, 2, 2, 1_000.0, False)
+    assert rank_of(s, "x") is None and rank_of(s, "gone") is None
 
 
 def test_ties_share_a_rank_and_a_tie_at_the_top_is_the_top() -> None:
