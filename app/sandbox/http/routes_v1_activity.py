@@ -15,6 +15,7 @@ from app.sandbox.http.errors import NOT_FOUND, ApiError, error_responses
 from app.sandbox.http.market_deps import MarketDep
 from app.sandbox.market import listing_targets, listings
 from app.sandbox.market.activity_views import (
+    BID_READ_INDEXES,
     MAX_PAGE_SIZE,
     ActivityQuery,
     bids_page,
@@ -48,6 +49,7 @@ TimeRange = Annotated[
 def install(market: Market) -> None:
     listings.install(market)  # the secure listing tables this module reads
     market.store.ensure_schema(listing_targets.SCHEMA)
+    market.store.ensure_schema(BID_READ_INDEXES)
 
 
 def _query(
