@@ -234,3 +234,30 @@ async def test_a_rune_listing_is_priced_per_unit(
     [entry] = await floors(client, "runes", "DOG•GO•TO•THE•MOON")
     assert entry["floor"] is not None and entry["floor"] <= 10_000 / units
     assert entry["listedCount"] >= 1
+
+
+async def test_a_sale_waits_in_pending_orders_until_mined(
+    client: httpx.AsyncClient, frozen_node: Node
+) -> None:
+    slug = await new_collection(client, "pending")
+    seller = new_seller()
+    item = inscribe(frozen_node, seller, collection_slug=slug)
+    [listing] = await activate(client, seller, [listing_body(seller, item, price=15_000)])
+    url = "/v1/address/wallet-contents"
+    params = {"address": seller.ordinals.address}
+    assert ok(await client.get(url, params=params))["pending_orders"] == []
+
+    bought = ok(await client.post("/sandbox/market/sale", json={"listingId": listing["id"]}))
+    [pending] = ok(await client.get(url, params=params))["pending_orders"]
+    assert (pending["side"], pending["listingId"], pending["price"]) == (
+        "sell",
+        listing["id"],
+        15_000,
+    )
+    assert pending["inscriptionId"] == item and pending["txid"] == bought["purchaseTxid"]
+    buyer = {"address": bought["buyerTokenReceiveAddress"]}
+    buys = ok(await client.get(url, params=buyer))["pending_orders"]  # the sandbox's one buyer
+    assert [o["side"] for o in buys if o["listingId"] == listing["id"]] == ["buy"]
+
+    ok(await client.post("/sandbox/mine", json={"blocks": 1}))
+    assert ok(await client.get(url, params=params))["pending_orders"] == []
