@@ -72,14 +72,6 @@ class BidOrderBody(_Strict):
     fundSats: Annotated[int, Field(ge=0, le=MAX_BIDDER_FUNDS)] | None = None
 
 
-class RemoveListing(_Strict):
-    listingId: Annotated[str, Field(pattern=OBJECT_ID_PATTERN)]
-
-
-class RemoveBid(_Strict):
-    bidId: Annotated[str, Field(pattern=OBJECT_ID_PATTERN)]
-
-
 class SaleOrder(_Strict):
     listingId: Annotated[str, Field(pattern=OBJECT_ID_PATTERN)] | None = None
     slug: Slug | None = None
@@ -110,11 +102,6 @@ def post_listing(body: ListingOrder, market: MarketDep) -> Any:
 @router.delete("/listings/{listingId}", summary="a sandbox seller ends its listing")
 def delete_listing(listingId: ObjectId, market: MarketDep) -> Any:
     return _ok(scenario.remove_listing(market, listingId))
-
-
-@router.post("/listings/remove", summary="the same as DELETE /listings/{listingId}")
-def post_remove_listing(body: RemoveListing, market: MarketDep) -> Any:
-    return _ok(scenario.remove_listing(market, body.listingId))
 
 
 def _bid_order(body: BidOrderBody, market: Market) -> scenario.BidOrder:
@@ -167,11 +154,6 @@ def post_bid(body: BidOrderBody, market: MarketDep) -> Any:
 @router.delete("/bids/{bidId}", summary="a sandbox bidder cancels its bid")
 def delete_bid(bidId: ObjectId, market: MarketDep) -> Any:
     return _ok(scenario.remove_bid(market, bidId))
-
-
-@router.post("/bids/remove", summary="the same as DELETE /bids/{bidId}")
-def post_remove_bid(body: RemoveBid, market: MarketDep) -> Any:
-    return _ok(scenario.remove_bid(market, body.bidId))
 
 
 @router.post(

@@ -61,10 +61,8 @@ EXPECTED_OPERATIONS = {
     # The market's other participants (issue 16).
     ("post", "/sandbox/market/listings"),
     ("delete", "/sandbox/market/listings/{listingId}"),
-    ("post", "/sandbox/market/listings/remove"),
     ("post", "/sandbox/market/bids"),
     ("delete", "/sandbox/market/bids/{bidId}"),
-    ("post", "/sandbox/market/bids/remove"),
     ("post", "/sandbox/market/sale"),
     ("post", "/sandbox/market/floor"),
     ("post", "/sandbox/market/simulate"),

@@ -59,7 +59,7 @@ async def test_a_listing_is_a_real_inscription_in_the_listings_store(
     removed = ok(await client.delete(f"/sandbox/market/listings/{listing['id']}"))
     assert removed["status"] == "item_moved" and removed["removedByTxid"]
     assert ok(await client.get(f"/v1/listings/{listing['id']}"))["status"] == "item_moved"
-    again = await client.post("/sandbox/market/listings/remove", json={"listingId": listing["id"]})
+    again = await client.delete(f"/sandbox/market/listings/{listing['id']}")
     error(again, 409, "LISTING_NOT_ACTIVE")
 
 
@@ -128,7 +128,7 @@ async def test_competing_bids_round_trip_through_the_bid_store(client: httpx.Asy
     removed = ok(await client.delete(f"/sandbox/market/bids/{bid_id}"))
     assert removed["cancelledIds"] == [bid_id]
     assert await open_bids_of(client, collection["bidderTokenReceiveAddress"]) == []
-    gone = await client.post("/sandbox/market/bids/remove", json={"bidId": bid_id})
+    gone = await client.delete(f"/sandbox/market/bids/{bid_id}")
     assert ok(gone)["failedIds"] == [bid_id]
 
 
