@@ -1,12 +1,15 @@
 """Who holds what, read from the index (current state, mempool included, like ord_views):
 a collection's owners and inscription number range, a rune's holders, and an address's
-inscriptions and rune outputs with what the market's wallet-contents view shows of them."""
+inscriptions and rune outputs with what the market's wallet-contents view shows of them.
+Each function takes the index's connection: call them through `Node.read_index`."""
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from app.sandbox.chain.addresses import script_for_address
 
 _CHUNK = 500  # SQLite's variable limit, with room
 
@@ -97,3 +100,12 @@ def held_runes(conn: sqlite3.Connection, spk: bytes) -> list[HeldRunes]:
         (spk,),
     ).fetchall()
     return [HeldRunes(f"{r[0]}:{r[1]}", r[2], int(r[3]), r[4], r[5]) for r in rows]
+
+
+def held_items(
+    conn: sqlite3.Connection, address: str
+) -> tuple[list[HeldInscription], list[HeldRunes]]:
+    """The inscriptions and rune balances on `address`'s unspent outputs (InvalidRequest for
+    an address that is not a regtest one)."""
+    spk = script_for_address(address)
+    return held_inscriptions(conn, spk), held_runes(conn, spk)

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import io
 import logging
+import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from embit.ec import PrivateKey
 from embit.transaction import Transaction
 
-from app.sandbox.chain import catalog, esplora_views, holdings, ord_views
+from app.sandbox.chain import catalog, esplora_views, ord_views
 from app.sandbox.chain.addresses import script_for_address
 from app.sandbox.chain.consensus import MAX_MONEY, MIN_RELAY_FEE_RATE
 from app.sandbox.chain.engine import ChainEngine
@@ -34,6 +35,7 @@ from app.sandbox.chain.wallet import Payment, SandboxWallet
 from app.sandbox.clock import ServiceClock
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 Json = dict[str, Any]
 
 INITIAL_BLOCKS = 150  # 50 matured 50-BTC coinbase coins for the faucet from the start
@@ -335,26 +337,11 @@ class Node:
         with self._locked():
             return ord_views.address(self._store.conn, address, spk)
 
-    # -- holdings (the market's collection stats and wallet contents) ----------------------
-
-    def collection_holdings(self, slugs: Sequence[str]) -> dict[str, holdings.CollectionHolding]:
-        """Owners and inscription number range of each of `slugs` that has inscriptions."""
+    def read_index(self, read: Callable[[sqlite3.Connection], _T]) -> _T:
+        """`read(conn)` under the node's lock: a read-only view of the index (holdings.py's,
+        for the market's stats and wallet contents). Never write through it."""
         with self._locked():
-            return holdings.collection_holdings(self._store.conn, slugs)
-
-    def rune_owner_counts(self, spaced_names: Sequence[str]) -> dict[str, int]:
-        """Holders of each etched rune among `spaced_names` (spaced, as etched)."""
-        with self._locked():
-            return holdings.rune_owner_counts(self._store.conn, spaced_names)
-
-    def held_items(
-        self, address: str
-    ) -> tuple[list[holdings.HeldInscription], list[holdings.HeldRunes]]:
-        """The inscriptions and rune balances on `address`'s unspent outputs."""
-        spk = script_for_address(address)
-        with self._locked():
-            conn = self._store.conn
-            return holdings.held_inscriptions(conn, spk), holdings.held_runes(conn, spk)
+            return read(self._store.conn)
 
     # -- scenario API ---------------------------------------------------------------------
 

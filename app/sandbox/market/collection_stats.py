@@ -8,7 +8,7 @@ count, owners and rolling sales volumes, in the public service's shapes (docs/ma
   at the service clock; the change compares with the window before (sats, and a percent
   written as a string with 4 decimals like the public service, null when the window before
   sold nothing);
-- owners: distinct holders on the chain (`Node.collection_holdings`, `Node.rune_owner_counts`).
+- owners: distinct holders on the chain (`chain/holdings.py`).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from app.sandbox.chain.holdings import collection_holdings, rune_owner_counts
 from app.sandbox.market import listing_targets
 from app.sandbox.market.activity_views import iso_ms, sales_source
 from app.sandbox.market.listings_store import ACTIVE
@@ -102,7 +103,7 @@ def collection_stats(market: Market, collection: Json) -> Json:
     with market.store.reading() as conn:
         floor, listed = _floor_now(conn, [slug]).get(slug, (None, 0))
         volumes = _volumes(conn, slug, now)
-    holding = market.node.collection_holdings([slug]).get(slug)
+    holding = market.node.read_index(lambda conn: collection_holdings(conn, [slug])).get(slug)
     metadata = {
         "_id": slug,
         "id": slug,
@@ -144,9 +145,10 @@ def floors(market: Market, slugs: list[str], runes: bool) -> list[Json]:
             for slug in slugs
         }
     if runes:
-        owners = market.node.rune_owner_counts(slugs)
+        owners = market.node.read_index(lambda conn: rune_owner_counts(conn, slugs))
     else:
-        owners = {s: h.owners for s, h in market.node.collection_holdings(slugs).items()}
+        held = market.node.read_index(lambda conn: collection_holdings(conn, slugs))
+        owners = {slug: holding.owners for slug, holding in held.items()}
     entries = []
     for slug in slugs:
         floor, listed = current.get(slug, (None, 0))

@@ -15,7 +15,7 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.sandbox.chain.holdings import HeldInscription, HeldRunes
+from app.sandbox.chain.holdings import HeldInscription, HeldRunes, held_items
 from app.sandbox.market import listing_targets
 from app.sandbox.market.activity_views import iso_ms
 from app.sandbox.market.bid_store import BID_TYPE_RUNE, OPEN_AT_SQL
@@ -173,7 +173,9 @@ def _pending_orders(market: Market, address: str) -> list[Json]:
 
 def wallet_contents(market: Market, query: ContentsQuery) -> Json:
     listing_targets.sync(market)
-    held_inscriptions, held_runes = market.node.held_items(query.address)
+    held_inscriptions, held_runes = market.node.read_index(
+        lambda conn: held_items(conn, query.address)
+    )
     if query.item_type == "rune":
         held_inscriptions = []
     if query.item_type == "inscription":
