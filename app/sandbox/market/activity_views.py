@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.core.bid_request import RANGE_SLUGS
+from app.sandbox.chain import ord_views
 from app.sandbox.chain.errors import ChainError
 from app.sandbox.market import listing_targets
 from app.sandbox.market.bid_store import BID_TYPE_RUNE, OPEN_AT_SQL
@@ -211,14 +212,17 @@ def listings_page(market: Market, query: ActivityQuery) -> Json:
     )
     with market.store.reading() as conn:
         rows, pagination = _page(conn, source, args, query, SORT_COLUMNS[query.sort_by])
-    return {"items": [_listing_row(market, r) for r in rows], "pagination": pagination}
+    item_txids = {r[10].split(":")[0] for r in rows}
+    mined = market.node.read_index(
+        lambda conn: {txid for txid in item_txids if ord_views.confirmed(conn, txid)}
+    )
+    return {"items": [_listing_row(r, mined) for r in rows], "pagination": pagination}
 
 
-def _listing_row(market: Market, row: Any) -> Json:
+def _listing_row(row: Any, mined: set[str]) -> Json:
     listing_id, inscription_id, runes_output, seller_ord, seller_receive, price, unit = row[:7]
     created, status, ended, item_outpoint, slug, rune_amount = row[7:]
-    item_tx = market.node.tx_status(item_outpoint.split(":")[0])
-    unconfirmed = item_tx is not None and not item_tx.get("confirmed", False)
+    unconfirmed = item_outpoint.split(":")[0] not in mined
     return {
         "_id": listing_id,
         "id": listing_id,
