@@ -175,6 +175,7 @@ BID_EXPIRY_PRESETS: Final = (
 BID_EXPIRY_CUSTOM: Final = "At a date and time"
 BID_TRAITS: Final = "Traits (optional)"
 BID_TRAITS_SEARCH: Final = "Search traits…"
+BID_TRAIT_WITH_COUNT: Final = "{trait} ({count:,})"  # how many items carry the trait
 BID_TRAITS_TYPE: Final = "Type a trait as “type: value” and press Enter to add it."
 BID_TRAITS_WAIT: Final = "Traits appear once a collection is chosen."
 BID_TRAITS_NOT_RUNES: Final = "A rune bid takes no traits."

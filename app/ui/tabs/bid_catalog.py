@@ -20,10 +20,10 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
-from app.core.rune_names import RuneNameError, parse_typed_rune
+from app.core.rune_names import RuneNameError, parse_typed_rune, rune_letters
 from app.ui import strings
 from app.ui.async_tools import async_slot
 from app.ui.profile_session import NotReadyError, ProfileSession, failure_text
@@ -45,6 +45,8 @@ class BidCatalog:
         self.form = form
         self.session = session
         self._rune_names_read: tuple[object, float] | None = None  # (connection, when)
+        self._etched: tuple[str, ...] = ()  # the names ord lists
+        self._seen_runes: tuple[str, ...] = ()  # runes seen named (ours, held, traded lately)
         form.slug_committed.connect(self.look_up)
 
     async def load_suggestions(self) -> None:
@@ -60,6 +62,7 @@ class BidCatalog:
             return  # nothing to suggest: the slug is typed
         if found is not None:
             self.form.set_collections(found.collections, searchable=found.searchable)
+            self._seen_runes = found.runes
         await self.load_rune_names()
 
     async def load_rune_names(self) -> None:
@@ -73,15 +76,16 @@ class BidCatalog:
         connection = self.session.context.connection
         read = self._rune_names_read
         now = time.monotonic()
-        if read is not None and read[0] is connection and now - read[1] < RUNE_NAMES_FRESH_S:
-            return  # a few pages of ord's list: not again each time the tab is shown
-        try:
-            names = await self._ask(suggested_rune_names)
-        except (NotReadyError, NetError):
-            return
-        if names is not None:
-            self._rune_names_read = (connection, now)
-            self.form.set_rune_names(names)
+        if read is None or read[0] is not connection or now - read[1] >= RUNE_NAMES_FRESH_S:
+            # a few pages of ord's list: not again each time the tab is shown
+            try:
+                names = await self._ask(suggested_rune_names)
+            except (NotReadyError, NetError):
+                names = None
+            if names is not None:
+                self._rune_names_read = (connection, now)
+                self._etched = tuple(names)
+        self.form.set_rune_names(rune_suggestions(self._etched, self._seen_runes))
 
     @async_slot(str)
     async def look_up(self, slug: str) -> None:
@@ -179,6 +183,20 @@ class BidCatalog:
             return
         form.add_collection(info)
         form.show_slug_note(_found_text(info))
+
+
+def rune_suggestions(etched: Sequence[str], seen: Sequence[str]) -> list[str]:
+    """Ord's etched names, then the runes seen named that ord did not list (the public
+    service's market and our wallet name runes ord's list may not reach), one per rune
+    whatever its spacers, in ord's spelling where it has one."""
+    names = list(etched)
+    known = {rune_letters(name) for name in names}
+    for name in seen:
+        letters = rune_letters(name)
+        if letters and letters not in known:
+            known.add(letters)
+            names.append(name)
+    return names
 
 
 def _found_text(info: CollectionInfo) -> str:

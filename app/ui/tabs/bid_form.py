@@ -454,7 +454,7 @@ class BidForm(QWidget):
         traits = () if info is None else info.traits
         if traits != self._shown_traits:
             self._shown_traits = traits
-            self.traits.set_traits(traits)
+            self.traits.set_traits(traits, None if info is None else info.count_of)
         # Until the service answered on this slug, its traits are still to come; once it
         # listed none (or cannot list any), they are typed.
         settled = bool(traits) or slug in self._looked_up or slug in self._traits_typed

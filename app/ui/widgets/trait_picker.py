@@ -8,7 +8,7 @@ is known (`set_waiting`), the line under the list says the traits are still to c
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QColor, QPalette, QStandardItem, QStandardItemModel
@@ -28,9 +28,13 @@ from app.ui.widgets import message_label, set_message
 PAIR_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
-def _pair_item(pair: tuple[str, str]) -> QStandardItem:
-    """A checkable row showing "trait_type: value"."""
-    item = QStandardItem(f"{pair[0]}: {pair[1]}")
+def _pair_item(pair: tuple[str, str], count: int | None = None) -> QStandardItem:
+    """A checkable row showing "trait_type: value", and how many items carry it where the
+    service says ("Background: Blue (37)": the rarer the trait, the fewer sellers)."""
+    text = f"{pair[0]}: {pair[1]}"
+    item = QStandardItem(
+        text if count is None else strings.BID_TRAIT_WITH_COUNT.format(trait=text, count=count)
+    )
     item.setData(pair, PAIR_ROLE)
     item.setCheckable(True)
     item.setEditable(False)
@@ -83,13 +87,19 @@ class TraitPicker(QWidget):
         palette.setColor(QPalette.ColorRole.Window, QColor(ThemeState.colors["muted"]))
         self.view.setPalette(palette)
 
-    def set_traits(self, traits: Iterable[tuple[str, Sequence[str]]]) -> None:
-        """The collection's traits: (trait_type, its values). Clears the selection."""
+    def set_traits(
+        self,
+        traits: Iterable[tuple[str, Sequence[str]]],
+        count_of: Callable[[str, str], int | None] | None = None,
+    ) -> None:
+        """The collection's traits: (trait_type, its values), with how many items carry each
+        where `count_of` says. Clears the selection."""
         self.model.blockSignals(True)
         self.model.clear()
         for trait_type, values in traits:
             for value in values:
-                self.model.appendRow(_pair_item((trait_type, value)))
+                count = None if count_of is None else count_of(trait_type, value)
+                self.model.appendRow(_pair_item((trait_type, value), count))
         self.model.blockSignals(False)
         self.proxy.invalidate()
         self._checked = []
