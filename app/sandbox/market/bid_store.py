@@ -120,8 +120,8 @@ def open_bid_entries_json(
     column = "bidder_address" if by_payment else "maker"
     rows = conn.execute(
         "SELECT id, type, meta_type, slug, trait_type, trait_value, price, quantity, "
-        f"expiry_ms, created_ms FROM bids WHERE {column} = ? AND status = 'open' "
-        "AND expiry_ms > ? ORDER BY created_ms, id",
+        f"expiry_ms, created_ms FROM bids WHERE {column} = ? AND {OPEN_AT_SQL} "
+        "ORDER BY created_ms, id",
         (address, now_ms),
     ).fetchall()
     texts: dict[Any, str] = {}
@@ -220,7 +220,7 @@ def end_bids(
     for bid_id in ids:
         cursor = conn.execute(
             "UPDATE bids SET status = ?, ended_ms = ?, end_reason = ?, fill_txid = ? "
-            "WHERE id = ? AND status = 'open' AND expiry_ms > ?",
+            f"WHERE id = ? AND {OPEN_AT_SQL}",
             (status, now_ms, reason, fill_txid, bid_id, now_ms),
         )
         if cursor.rowcount == 1:

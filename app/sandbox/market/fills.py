@@ -34,6 +34,7 @@ from app.sandbox.chain.consensus import dust_threshold
 from app.sandbox.demo import COLLECTORS
 from app.sandbox.market.bid_store import (
     BID_TYPE_RUNE,
+    OPEN_AT_SQL,
     BidState,
     bid_states,
     end_bids,
@@ -131,7 +132,7 @@ def fill_fee_rate(market: Market, state: BidState) -> float:
 
 def _open_ids(conn: Any, wallet_id: int, now: int) -> set[str]:
     rows = conn.execute(
-        "SELECT id FROM bids WHERE wallet_id = ? AND status = 'open' AND expiry_ms > ?",
+        f"SELECT id FROM bids WHERE wallet_id = ? AND {OPEN_AT_SQL}",
         (wallet_id, now),
     )
     return {row[0] for row in rows}
