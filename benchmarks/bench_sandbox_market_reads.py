@@ -5,9 +5,12 @@ bids (10 requests of 1,000 trait bids at 10 prices):
 - `GET /v1/activity/bids` page 1 of 500, by price descending;
 - the same, page 20 (the last 500: the deepest offset);
 - `GET /v1/activity/bids` with `active=false` page 1 of 500, by createdAt;
-- `GET /v1/collection-stats/floors` of the collection (no listings: the SQL's own cost).
+- `GET /v1/collection-stats/floors` of the collection;
+then 1,000 secure listings by 10 sandbox sellers (`POST /sandbox/market/listings`):
+- the first read after them, which records each listing's collection (listing_targets);
+- `GET /v1/activity/listings` page 1 of 500, by price ascending (the ask ladder).
 
-Run: .venv/bin/python -m benchmarks.bench_sandbox_market_reads [--rounds 15]
+Run: .venv/bin/python -m benchmarks.bench_sandbox_market_reads [--rounds 15] [--listings 1000]
 Target: a 500-row page of 10,000 bids < 100 ms (a client pages the pool once per refresh).
 """
 
@@ -58,11 +61,19 @@ async def timed(
     return timings
 
 
+async def add_listings(client: httpx.AsyncClient, count: int) -> None:
+    for i in range(count):
+        body = {"slug": SLUG, "price": 20_000 + 100 * (i * 7919 % count), "seller": f"s{i % 10}"}
+        ok(await client.post("/sandbox/market/listings", json=body))
+        if i % 20 == 19:  # keep the sellers' unconfirmed chains short
+            ok(await client.post("/sandbox/mine", json={"blocks": 1}))
+
+
 def _ms(seconds: float) -> str:
     return f"{seconds * 1000:8.1f} ms"
 
 
-async def run(rounds: int) -> None:
+async def run(rounds: int, listings: int) -> None:
     page = {"collectionSlug": SLUG, "pageSize": 500, "sortBy": "price", "sortDirection": "desc"}
     measures: list[tuple[str, list[float]]] = []
     with tempfile.TemporaryDirectory(prefix="bench-market-reads-") as tmp:
@@ -93,12 +104,20 @@ async def run(rounds: int) -> None:
                 ]
                 for name, path, params, rows in cases:
                     measures.append((name, await timed(client, path, params, rounds, rows)))
+                if listings:
+                    await add_listings(client, listings)
+                    asks = {**page, "sortDirection": "asc"}
+                    path = "/v1/activity/listings"
+                    first = await timed(client, path, {**asks, "pageSize": 1}, 1, None)
+                    measures.append((f"first read after {listings:,} listings", first))
+                    name = f"/activity/listings page 1 of 500 ({listings:,})"
+                    measures.append((name, await timed(client, path, asks, rounds, None)))
         finally:
             node.close()
-    print(f"{'measure (10,000 open bids)':<46} {'median':>11} {'min':>11} {'max':>11}")
+    print(f"{'measure (10,000 open bids)':<48} {'median':>11} {'min':>11} {'max':>11}")
     for name, timings in measures:
         print(
-            f"{name:<46} {_ms(statistics.median(timings))} {_ms(min(timings))} {_ms(max(timings))}"
+            f"{name:<48} {_ms(statistics.median(timings))} {_ms(min(timings))} {_ms(max(timings))}"
         )
     print(f"(rounds: {rounds}; target: a 500-row page < 100 ms)")
 
@@ -106,8 +125,9 @@ async def run(rounds: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--listings", type=int, default=1_000)
     args = parser.parse_args()
-    asyncio.run(run(args.rounds))
+    asyncio.run(run(args.rounds, args.listings))
 
 
 if __name__ == "__main__":
