@@ -3,8 +3,10 @@
 - `held_items(ctx)`: the inscriptions, and the runes outputs without an inscription, that the
   ordinals address holds, as ord reports them (with each inscription's collection and whether
   it is a TAP token transfer, which cannot be a secure listing);
-- `my_listings(ctx)`: the seller's secure listings with their state, or None when the service
-  does not offer that list (`GET /listings?sellerOrdAddress=` is beyond the spec);
+- `my_listings(ctx)`: the seller's secure listings with their state (`GET /listings?
+  sellerOrdAddress=`, beyond the spec); where the service has no such list (the public
+  service), the active ones `/address/wallet-contents` names (the items it says are listed, at
+  their price, without a listing id); None when neither is offered;
 - `signed_outputs(ctx)`: the outputs that carry a live listing signature of ours, from our own
   ledger (`acp_signatures`), whatever the service says: such a signature lets anyone buy what
   the output holds at its price until the output is spent.
@@ -15,10 +17,13 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from app.net.marketplace_states import SellerListing
+from app.net.errors import HttpError
+from app.net.marketplace_states import NOT_OFFERED, SellerListing
 from app.services.acp_signatures import live_signatures
 from app.services.context import ServiceContext
 from app.services.listings import ListingItem, listing_price_of
+
+WALLET_CONTENTS_PAGES = 10  # 100 items a page: a seller's first 1,000 listed items
 
 __all__ = [
     "HeldItem",
@@ -86,8 +91,44 @@ async def held_items(ctx: ServiceContext) -> list[HeldItem]:
 
 
 async def my_listings(ctx: ServiceContext) -> list[SellerListing] | None:
-    """The listings of our ordinals address with their state; None when not offered."""
-    return await ctx.clients.marketplace.get_seller_listings(ctx.ordinals_address)
+    """The listings of our ordinals address with their state; else (no such list) the active
+    ones wallet contents name; None when neither is offered."""
+    listings = await ctx.clients.marketplace.get_seller_listings(ctx.ordinals_address)
+    if listings is not None:
+        return listings
+    return await _listed_in_wallet_contents(ctx)
+
+
+async def _listed_in_wallet_contents(ctx: ServiceContext) -> list[SellerListing] | None:
+    """The items of our ordinals address that `/address/wallet-contents` says are listed, as
+    active listings without an id (it gives none), page by page up to a bound; None when the
+    service does not offer wallet contents either (404, 405)."""
+    market = ctx.clients.marketplace
+    found: list[SellerListing] = []
+    cursor: int | None = None
+    for _ in range(WALLET_CONTENTS_PAGES):
+        try:
+            page = await market.get_wallet_contents(
+                ctx.ordinals_address, listed_only=True, cursor=cursor
+            )
+        except HttpError as exc:
+            if exc.status in NOT_OFFERED and not found:
+                return None
+            raise
+        found += [
+            SellerListing("", held.inscription_id, None, held.listing_price, "active")
+            for held in page.inscriptions
+            if held.listing_price is not None
+        ]
+        found += [
+            SellerListing("", None, rune.output, rune.listing_price, "active")
+            for rune in page.runes
+            if rune.listing_price is not None and rune.output
+        ]
+        if page.next_cursor is None or page.next_cursor == cursor:
+            break
+        cursor = page.next_cursor
+    return found
 
 
 @dataclass(frozen=True)

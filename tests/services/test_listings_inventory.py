@@ -1,5 +1,6 @@
 """What a seller lists from, against a real sandbox process: the items the ordinals address
-holds (ord), and the seller's listings with their state (None where the service has no list)."""
+holds (ord), and the seller's listings with their state (from wallet contents where the service
+has no list of them; None where it has neither)."""
 
 from __future__ import annotations
 
@@ -63,9 +64,32 @@ async def test_my_listings_show_each_listing_with_its_state(
 
 
 @pytest.mark.parametrize("status", [404, 405])
-async def test_a_service_without_the_list_of_listings_gives_none(
-    status: int, ctx: ServiceContext, make_context: ContextFactory, proxy: FaultProxy
+async def test_without_the_list_of_listings_wallet_contents_name_them(
+    status: int,
+    ctx: ServiceContext,
+    make_context: ContextFactory,
+    proxy: FaultProxy,
+    sandbox: SandboxControl,
 ) -> None:
+    """A service without `GET /listings` (the public service): the sandbox's own
+    `/address/wallet-contents` names our listed item, at its price, without a listing id."""
+    inscription_id = (await inscribe(sandbox, ctx.ordinals_address))["inscriptionId"]
+    (item,) = await held_items(ctx)
+    await execute_listings(ctx, await prepare_listings(ctx, [item.listing(120_000)]))
     proxy.add_fault(Fault.reply("GET", "/v1/listings", status, {"detail": "Not Found"}))
+
+    found = await my_listings(make_context(ctx.keys, url=proxy.url))
+
+    assert found is not None
+    assert [(x.listing_id, x.item, x.price, x.state) for x in found] == [
+        ("", inscription_id, 120_000, "active")
+    ]
+    assert proxy.paths() == ["GET /v1/listings", "GET /v1/address/wallet-contents"]
+
+
+async def test_a_service_with_neither_list_gives_none(
+    ctx: ServiceContext, make_context: ContextFactory, proxy: FaultProxy
+) -> None:
+    proxy.add_fault(Fault.reply("GET", "/v1/listings", 404, {"detail": "Not Found"}))
+    proxy.add_fault(Fault.reply("GET", "/v1/address/wallet-contents", 404, {"detail": "x"}))
     assert await my_listings(make_context(ctx.keys, url=proxy.url)) is None
-    assert proxy.paths() == ["GET /v1/listings"]

@@ -167,6 +167,9 @@ def test_without_a_list_of_listings_items_are_unknown_until_signed_by_us(
     gui_thread: GuiThreadWatch,
 ) -> None:
     proxy.add_fault(Fault.reply("GET", "/v1/listings", 404, {"error": "Not Found"}, times=None))
+    # Nor wallet contents (which name listed items where /listings is missing).
+    contents = "/v1/address/wallet-contents"
+    proxy.add_fault(Fault.reply("GET", contents, 404, {"error": "Not Found"}, times=None))
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop, proxy.url)
     tab = listings_tab(qtbot, funded.app)
     item = funded.assets.inscription_ids[0]
@@ -215,6 +218,36 @@ def test_without_a_list_of_listings_items_are_unknown_until_signed_by_us(
     assert not tab.end_button.isEnabled()
     assert tab.end_hint.text() == strings.END_LISTING_PICK
     gui_thread.assert_not_blocked()
+
+
+def test_without_a_list_of_listings_wallet_contents_mark_the_listed_item(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    proxy: FaultProxy,
+) -> None:
+    """The public service has no list of a seller's listings, but its wallet contents say
+    which items are listed: the Listed column and Your listings show it (no listing id)."""
+    proxy.add_fault(Fault.reply("GET", "/v1/listings", 404, {"error": "Not Found"}, times=None))
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop, proxy.url)
+    tab = listings_tab(qtbot, funded.app)
+    item = funded.assets.inscription_ids[0]
+    assert tab.mine_hint.text() == strings.LISTINGS_MINE_NONE  # known: none listed yet
+    list_at(qtbot, funded.app, tab, item, FIRST)
+    before = len(funded.app.dialogs)
+    click(qtbot, tab.sign_button)
+    sign_in_review(qtbot, funded.app, tab, before)
+    assert mark(tab, item) == f"Listed · {FIRST:,} sats"
+    assert [tab.mine_model.cell(0, c).text for c in (1, 2, 3)] == [
+        f"{FIRST:,} sats",
+        strings.LISTINGS_STATES["active"],
+        "—",
+    ]
+    tab.mine_view.selectRow(0)
+    listing = tab.selected_listing()
+    assert listing is not None and listing.item == item
 
 
 def test_a_watch_only_profile_is_told_where_to_end_a_listing(

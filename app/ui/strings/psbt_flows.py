@@ -205,6 +205,7 @@ LISTINGS_IMPORT_FOLDER: Final = "Choose the folder with the signed PSBTs"
 LISTINGS_IMPORT_FAILED: Final = "Not imported: {reason}"
 LISTINGS_MINE: Final = "Your listings"
 LISTINGS_MINE_HEADERS: Final = ("Item", "Price", "State", "Listing")
+LISTINGS_NO_ID: Final = "The service names this listing in what the address holds, without its id."
 LISTINGS_STATES: Final = {
     "active": "Active",
     "sold": "Sold",

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from app.ui import strings
-from app.ui.models.review_model import short
+from app.ui.models.review_model import Cell, short
 
 if TYPE_CHECKING:
     from app.services.listings_inventory import HeldItem, SellerListing, SignedOutput
@@ -199,3 +199,21 @@ def item_name(item: HeldItem) -> str:
     if item.inscription_id is not None:
         return f"inscription {short(item.inscription_id, 10)}"
     return f"runes {item.runes}"
+
+
+def mine_row(listing: SellerListing) -> tuple[Cell, Cell, Cell, Cell]:
+    """A row of Your listings: the item, its price, its state and the listing's id (wallet
+    contents, the public service's word, name a listed item without its id: "—")."""
+    m = listing
+    return (
+        Cell(short(m.item, 10), tooltip=m.item),
+        Cell("—" if m.price is None else strings.SATS.format(sats=m.price)),
+        Cell(strings.LISTINGS_STATES.get(m.state, m.state), "ok" if m.state == "active" else None),
+        Cell(m.listing_id or "—", tooltip=None if m.listing_id else strings.LISTINGS_NO_ID),
+    )
+
+
+def listing_key(listing: SellerListing) -> str:
+    """What tells a listing of ours from the others: its id, else (wallet contents name none)
+    the item, listed once at a time."""
+    return listing.listing_id or listing.item

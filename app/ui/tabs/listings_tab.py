@@ -33,7 +33,7 @@ from app.ui.dialogs.psbt_review_flow import connection_key, public_context
 from app.ui.file_dialogs import ask_folder
 from app.ui.icons import icon_button
 from app.ui.models.listings_model import HeldItemsModel
-from app.ui.models.review_model import SIZE_FROM_ROWS, Cell, RowsModel, short
+from app.ui.models.review_model import SIZE_FROM_ROWS, RowsModel
 from app.ui.profile_session import NotReadyError, failure_text, profile_session
 from app.ui.state.market_watch import MarketWatch
 from app.ui.tabs.listings_flow import ListingsFlow
@@ -41,7 +41,9 @@ from app.ui.tabs.listings_items import (
     MAX_PER_REQUEST,
     batch_problem,
     listable_together,
+    listing_key,
     marks_for,
+    mine_row,
 )
 from app.ui.tabs.listings_relist import RelistDialog
 from app.ui.theme import ThemeState
@@ -364,21 +366,10 @@ class ListingsTab(QWidget):
             return None
 
     def _show_mine(self, mine: list[SellerListing] | None, unread: str = "") -> None:
-        rows = [
-            (
-                Cell(short(m.item, 10), tooltip=m.item),
-                Cell("—" if m.price is None else strings.SATS.format(sats=m.price)),
-                Cell(
-                    strings.LISTINGS_STATES.get(m.state, m.state),
-                    "ok" if m.state == "active" else None,
-                ),
-                Cell(m.listing_id),
-            )
-            for m in mine or []
-        ]
+        rows = [mine_row(m) for m in mine or []]
         keep = self._chosen_listing
         self.mine_model.set_rows(rows)
-        row = next((r for r, m in enumerate(mine or []) if m.listing_id == keep), None)
+        row = next((r for r, m in enumerate(mine or []) if listing_key(m) == keep), None)
         if row is not None:  # the listing chosen before the refresh stays chosen
             self.mine_view.selectRow(row)
         self._chosen_listing = keep
@@ -444,7 +435,11 @@ class ListingsTab(QWidget):
         if len(rows) != 1:
             return None
         shown = self.mine_model.cell(rows[0].row(), LISTING_COLUMN).text
-        return next((m for m in self.mine or [] if m.listing_id == shown), None)
+        item = self.mine_model.cell(rows[0].row(), 0).tooltip
+        return next(
+            (m for m in self.mine or [] if (m.listing_id or "—") == shown and m.item == item),
+            None,
+        )
 
     def held_item_of(self, listing: SellerListing) -> HeldItem | None:
         return next((i for i in self.held or [] if i.key == listing.item), None)
@@ -474,7 +469,7 @@ class ListingsTab(QWidget):
 
     def _mine_selection_changed(self, *_: object) -> None:
         listing = self.selected_listing()
-        self._chosen_listing = None if listing is None else listing.listing_id
+        self._chosen_listing = None if listing is None else listing_key(listing)
         problem = self._end_problem()
         self.end_hint.setText(problem)
         self.end_button.setEnabled(not problem and not self.flow.busy)

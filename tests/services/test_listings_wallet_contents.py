@@ -1,0 +1,97 @@
+"""Our listings where the service has no list of a seller's listings (the public service:
+`GET /listings` is beyond the spec): the items `/address/wallet-contents` says are listed, as
+active listings without an id, page by page (the notes' documented shape: `data.results.
+ordinals[].listing.price`, runes with their output, `nextCursor`); None when neither is offered.
+A fake marketplace in those shapes (docs.satflow.com/reference/get_address-wallet-contents)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+
+from app.net.errors import ServerError
+from app.services.context import ServiceContext
+from app.services.listings_inventory import my_listings
+from tests.services.conftest import KeysFactory
+from tests.support.fake_market import FakeMarket
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+CONTENTS = "/v1/address/wallet-contents"
+PAGES: dict[str | None, dict[str, Any]] = {
+    None: {
+        "results": {
+            "ordinals": [
+                {"collection": {"id": "puppets"}, "token": {"inscription_id": "aa" * 32 + "i0"},
+                 "listing": {"price": 150_000, "secureListing": True}},
+                {"collection": {"id": "puppets"}, "token": {"inscription_id": "bb" * 32 + "i0"},
+                 "listing": None},
+            ],
+            "runes": [
+                {"collection": {"id": "DOG•GO•TO•THE•MOON"},
+                 "token": {"rune_amount": "5000", "output": "cc" * 32 + ":1"},
+                 "listing": {"price": 40_000, "price_per_rune_sats": 8}},
+            ],
+        },
+        "nextCursor": 100,
+    },
+    "100": {
+        "results": {
+            "ordinals": [
+                {"collection": {"id": "puppets"}, "token": {"inscription_id": "dd" * 32 + "i0"},
+                 "listing": {"price": 90_000}},
+            ],
+        },
+        "nextCursor": None,
+    },
+}  # fmt: skip
+
+
+@pytest.fixture
+def fake() -> FakeMarket:
+    return FakeMarket()
+
+
+@pytest.fixture
+async def ctx(fake: FakeMarket, make_keys: KeysFactory) -> AsyncIterator[ServiceContext]:
+    clients = fake.clients()
+    yield ServiceContext(clients, make_keys())
+    await clients.aclose()
+
+
+def contents(fake: FakeMarket, ctx: ServiceContext) -> None:
+    def answer(request: httpx.Request) -> httpx.Response:
+        assert request.url.params["address"] == ctx.ordinals_address
+        assert request.url.params["listedOnly"] == "true"
+        page = PAGES[request.url.params.get("cursor")]
+        return httpx.Response(200, json={"success": True, "data": page})
+
+    fake.routes[CONTENTS] = answer
+
+
+async def test_the_listed_items_wallet_contents_name_are_our_listings(
+    ctx: ServiceContext, fake: FakeMarket
+) -> None:
+    contents(fake, ctx)
+    found = await my_listings(ctx)
+    assert found is not None
+    assert [(x.listing_id, x.item, x.price, x.state) for x in found] == [
+        ("", "aa" * 32 + "i0", 150_000, "active"),
+        ("", "cc" * 32 + ":1", 40_000, "active"),  # a runes output, listed whole
+        ("", "dd" * 32 + "i0", 90_000, "active"),  # the second page
+    ]
+    assert [r.url.params.get("cursor") for r in fake.asked(CONTENTS)] == [None, "100"]
+    assert len(fake.asked("/v1/listings")) == 1  # asked first: not offered here
+
+
+async def test_neither_list_offered_is_none(ctx: ServiceContext, fake: FakeMarket) -> None:
+    assert await my_listings(ctx) is None  # both answer 404
+
+
+async def test_wallet_contents_failing_is_said(ctx: ServiceContext, fake: FakeMarket) -> None:
+    fake.json(CONTENTS, {"message": "upstream timeout"}, status=502)
+    with pytest.raises(ServerError):
+        await my_listings(ctx)
