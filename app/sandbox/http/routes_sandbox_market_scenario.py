@@ -47,11 +47,17 @@ class _Strict(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
 
+RuneName = Annotated[str, Field(min_length=1, max_length=60)]
+DEFAULT_RUNE_UNITS = 1_000
+
+
 class ListingOrder(_Strict):
-    slug: Slug
+    slug: Slug | None = None
+    rune: RuneName | None = None
     price: Price
     seller: Label | None = None
     inscriptionId: Annotated[str, Field(pattern=INSCRIPTION_ID_PATTERN)] | None = None
+    amount: Annotated[int, Field(ge=1, le=10**15)] | None = None
 
 
 class TraitBody(_Strict):
@@ -62,7 +68,7 @@ class TraitBody(_Strict):
 class BidOrderBody(_Strict):
     kind: Literal["collection", "trait", "rune"]
     slug: Slug | None = None
-    rune: Annotated[str, Field(min_length=1, max_length=60)] | None = None
+    rune: RuneName | None = None
     trait: TraitBody | None = None
     price: Price
     quantity: Annotated[int, Field(ge=1, le=1_000_000_000)] = 1
@@ -75,6 +81,7 @@ class BidOrderBody(_Strict):
 class SaleOrder(_Strict):
     listingId: Annotated[str, Field(pattern=OBJECT_ID_PATTERN)] | None = None
     slug: Slug | None = None
+    rune: RuneName | None = None
     bidId: Annotated[str, Field(min_length=1, max_length=64)] | None = None
     seller: Label | None = None
 
@@ -94,9 +101,22 @@ def _ok(data: Any) -> Any:
     return {"success": True, "data": data}
 
 
-@router.post("/listings", summary="a sandbox seller lists an item (its own, or a new one)")
+@router.post(
+    "/listings", summary="a sandbox seller lists an inscription (its own, or a new one) or runes"
+)
 def post_listing(body: ListingOrder, market: MarketDep) -> Any:
-    return _ok(scenario.add_listing(market, body.slug, body.price, body.seller, body.inscriptionId))
+    if body.rune is not None and body.slug is None and body.inscriptionId is None:
+        amount = body.amount or DEFAULT_RUNE_UNITS
+        return _ok(scenario.add_rune_listing(market, body.rune, body.price, amount, body.seller))
+    if body.slug is None or body.rune is not None or body.amount is not None:
+        raise MarketError(
+            ErrorCode.INVALID_FIELD,
+            "list an inscription of a collection (`slug`, optional `inscriptionId`) or a new "
+            "runes output (`rune`: its name, optional `amount` in units), not both",
+            field="slug",
+        )
+    listing = scenario.add_listing(market, body.slug, body.price, body.seller, body.inscriptionId)
+    return _ok(listing)
 
 
 @router.delete("/listings/{listingId}", summary="a sandbox seller ends its listing")
@@ -162,17 +182,17 @@ def delete_bid(bidId: ObjectId, market: MarketDep) -> Any:
     "a sandbox seller fills a bid",
 )
 def post_sale(body: SaleOrder, market: MarketDep) -> Any:
-    named = [n for n in ("listingId", "slug", "bidId") if getattr(body, n) is not None]
+    named = [n for n in ("listingId", "slug", "rune", "bidId") if getattr(body, n) is not None]
     if len(named) != 1:
         raise MarketError(
             ErrorCode.INVALID_FIELD,
-            "name exactly one of listingId (buy it), slug (buy its cheapest listing) or bidId "
-            f"(a sandbox seller fills it); got {', '.join(named) or 'none'}",
+            "name exactly one of listingId (buy it), slug or rune (buy its cheapest listing) "
+            f"or bidId (a sandbox seller fills it); got {', '.join(named) or 'none'}",
             field="listingId",
         )
     if body.bidId is not None:
         return _ok(scenario.fill_with_seller(market, body.bidId, body.seller))
-    return _ok(scenario.buy_listing(market, body.listingId, body.slug))
+    return _ok(scenario.buy_listing(market, body.listingId, body.slug, body.rune))
 
 
 @router.post(

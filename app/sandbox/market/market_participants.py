@@ -9,7 +9,8 @@ app.wallet `RoleKey`s, which sign like a user's wallet and never show the secret
   SIGHASH_ALL|ANYONECANPAY, and activated by `POST /list/secure`'s code (`list_item`), so it is
   in the listings store the `/v1` listing routes read. Listing the same item again reprices it
   (the new listing replaces the active one); `unlist_item` moves the item to the seller's own
-  address, which ends the listing as a seller's own spend does (`item_moved`).
+  address, which ends the listing as a seller's own spend does (`item_moved`). A rune seller
+  lists a runes output minted for it (`mint_runes`) the same way.
 - A bidder has a bidding wallet of its own, tied and funded like a user's, and places signed
   collection, trait and rune bids through `POST /bid/place`'s code (`place_bid`): the same
   validation, expiry, rate limit, pools against its own wallet balance and maker fee, into the
@@ -28,13 +29,18 @@ from typing import Any
 from app.core.bid_message import bid_message
 from app.core.bid_request import META_TYPE_ORDINALS, META_TYPE_RUNES, CollectionBidRequest, Trait
 from app.core.errors import ErrorCode
+from app.sandbox.market import listing_targets
 from app.sandbox.market.bid_store import bid_states
 from app.sandbox.market.bids import place_collection_bid
 from app.sandbox.market.cancel import cancel_bids
 from app.sandbox.market.challenge import issue_challenge
 from app.sandbox.market.errors import MarketError
 from app.sandbox.market.listings_intent import SIGHASH_ALL_ANYONECANPAY, create_secure_sell_intent
+from app.sandbox.market.listings_items import read_output
+from app.sandbox.market.listings_store import SecureListing
 from app.sandbox.market.listings_submit import list_secure
+from app.sandbox.market.psbt_build import InputSpec, build_psbt, estimate_vsize, fee_for
+from app.sandbox.market.psbt_build_verify import tx_with_witnesses
 from app.sandbox.market.service import NETWORK, Json, Market
 from app.sandbox.market.wallets import BiddingWallet, tie_wallet
 from app.wallet.addresses import AddressType, KeyRole
@@ -48,6 +54,7 @@ LABEL_PATTERN = r"^[a-z0-9][a-z0-9-]{0,31}$"
 _LABEL = re.compile(LABEL_PATTERN)
 # What the faucet puts in a bidder's new bidding wallet unless the request says otherwise.
 DEFAULT_BIDDER_FUNDS = 2_000_000
+MOVE_FEE_RATE = 2.0  # sat/vB of a seller moving its runes output back to itself
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS market_participants (
@@ -66,6 +73,7 @@ def install(market: Market) -> None:
         return
     setattr(market, _INSTALLED, True)
     market.store.ensure_schema(SCHEMA)
+    market.store.ensure_schema(listing_targets.SCHEMA)  # which listing sells what (scenario)
 
 
 @dataclass(frozen=True, repr=False)
@@ -148,19 +156,35 @@ def mint_item(market: Market, seller: Participant, slug: str, traits: dict[str, 
     return str(created["inscriptionId"])
 
 
+def mint_runes(market: Market, seller: Participant, rune: str, amount: int) -> str:
+    """A new output of `amount` of `rune` at the seller's ordinals address (a real mint
+    transaction); returns its outpoint."""
+    return str(market.node.create_runes(seller.ordinals.address, rune, amount)["outpoint"])
+
+
 def list_item(
-    market: Market, seller: Participant, inscription_id: str, price: int, slug: str | None
+    market: Market,
+    seller: Participant,
+    price: int,
+    slug: str | None,
+    *,
+    inscription_id: str | None = None,
+    runes_output: str | None = None,
 ) -> Json:
-    """List (or reprice) the seller's inscription as a secure listing; the listing entry."""
+    """List (or reprice) the seller's inscription or runes output as a secure listing; the
+    listing entry."""
     xonly = seller.ordinals.public.xonly_public_key
     assert xonly is not None  # a P2TR key
     body: dict[str, Any] = {
         "price": price,
-        "inscriptionId": inscription_id,
         "sellerOrdAddress": seller.ordinals.address,
         "sellerReceiveAddress": seller.payment.address,
         "tapInternalKey": xonly.hex(),
     }
+    if inscription_id is not None:
+        body["inscriptionId"] = inscription_id
+    if runes_output is not None:
+        body["runesOutput"] = runes_output
     if slug is not None:
         body["collectionSlug"] = slug
     intent = create_secure_sell_intent(market, body)
@@ -172,10 +196,19 @@ def list_item(
     return listing
 
 
-def unlist_item(market: Market, inscription_id: str, seller: Participant) -> str:
-    """End the seller's listing of `inscription_id` the way a seller does: move the item (to
-    the seller's own address); the listings watcher ends it. Returns the txid."""
-    return market.node.transfer_inscription(inscription_id, seller.ordinals.address)
+def unlist_item(market: Market, seller: Participant, listing: SecureListing) -> str:
+    """End the seller's listing the way a seller does: move the item to the seller's own
+    address (the listings watcher ends it as `item_moved`). Returns the txid."""
+    if listing.inscription_id is not None:
+        return market.node.transfer_inscription(listing.inscription_id, seller.ordinals.address)
+    output = read_output(market.node, listing.item_outpoint)
+    if output is None:
+        raise MarketError(ErrorCode.LISTING_NOT_ACTIVE, f"listing {listing.id}'s item moved")
+    coin, spk = output.coin, seller.ordinals.script_pubkey
+    fee = fee_for(estimate_vsize([coin.script_pubkey], [spk]), MOVE_FEE_RATE)
+    # No runestone: ord gives the runes to the first output, the seller's.
+    raw = tx_with_witnesses(build_psbt([InputSpec(coin)], [(spk, coin.value - fee)]), {})
+    return market.node.broadcast(market.node.sign_with_sandbox_keys(raw, [coin.spent_pair]))
 
 
 # -- bidders ------------------------------------------------------------------------------

@@ -1,15 +1,16 @@
 """The market scenario (issue 16): what `/sandbox/market/...` does with the sandbox-held
 participants (market_participants.py), each through the marketplace's own code paths.
 
-- add a listing: a seller lists an item it holds, or a new inscription minted for it;
+- add a listing: a seller lists an item it holds, or a new inscription minted for it, or a
+  new runes output minted for it;
 - remove a listing: the seller moves the item (the listing ends as `item_moved`);
 - add / remove a competing bid: a bidder places (with its own funded bidding wallet) or
   cancels a collection, trait or rune bid;
 - a sale: the sandbox's buyer buys a listing (`POST /sandbox/listings/purchase`'s path), or a
   seller fills a bid (`POST /sandbox/bids/fill`'s path) with an item it holds, minted to match
   when it holds none;
-- shift the floor: reprice, add or move the sellers' listings of a collection so its lowest
-  active listing is the given price.
+- shift the floor: reprice or add the sellers' listings of a collection so its lowest active
+  listing is the given price.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 from app.core.bid_request import Trait
 from app.core.errors import ErrorCode
 from app.sandbox.chain.errors import ChainError
+from app.sandbox.market import listing_targets
 from app.sandbox.market import market_participants as parties
 from app.sandbox.market.bid_store import BID_TYPE_RUNE, bid_states
 from app.sandbox.market.errors import MarketError
@@ -93,7 +95,31 @@ def add_listing(
     collection_or_error(market, slug)
     seller = parties.participant(market, seller_label or DEFAULT_SELLER, sells=True)
     item = inscription_id or new_item(market, seller, slug)
-    return parties.list_item(market, seller, item, price, slug)
+    return parties.list_item(market, seller, price, slug, inscription_id=item)
+
+
+def rune_or_error(market: Market, name: str, field: str = "rune") -> str:
+    """The etched rune's spaced name, whatever the spacers of `name`."""
+    try:
+        found = market.node.rune(name)
+    except ChainError:
+        found = None
+    if found is None:
+        raise MarketError(
+            ErrorCode.UNKNOWN_COLLECTION, f"no rune {name!r} is etched on this sandbox", field=field
+        )
+    return str(found["spaced"])
+
+
+def add_rune_listing(
+    market: Market, rune: str, price: int, amount: int, seller_label: str | None
+) -> Json:
+    """A seller's new active listing of a new output of `amount` units of `rune`, for `price`
+    (the whole output)."""
+    spaced = rune_or_error(market, rune)
+    seller = parties.participant(market, seller_label or DEFAULT_SELLER, sells=True)
+    output = parties.mint_runes(market, seller, spaced, amount)
+    return parties.list_item(market, seller, price, spaced, runes_output=output)
 
 
 def sandbox_listing(market: Market, listing_id: str) -> tuple[SecureListing, parties.Participant]:
@@ -121,11 +147,7 @@ def sandbox_listing(market: Market, listing_id: str) -> tuple[SecureListing, par
 
 def remove_listing(market: Market, listing_id: str) -> Json:
     listing, seller = sandbox_listing(market, listing_id)
-    if listing.inscription_id is None:
-        raise MarketError(
-            ErrorCode.LISTING_NOT_ACTIVE, f"listing {listing_id} is not an inscription listing"
-        )
-    txid = parties.unlist_item(market, listing.inscription_id, seller)
+    txid = parties.unlist_item(market, seller, listing)
     with market.store.reading() as conn:
         ended = listing_by_id(conn, listing_id)
     assert ended is not None
@@ -133,11 +155,19 @@ def remove_listing(market: Market, listing_id: str) -> Json:
 
 
 def active_of(market: Market, slug: str) -> list[SecureListing]:
-    """Active listings of collection `slug` whose item is still in place, cheapest first."""
+    """Active listings of collection or rune `slug` (as the chain says what each sells, not
+    the seller: `listing_targets`) whose item is still in place, the lowest price per item or
+    rune unit first."""
+    listing_targets.sync(market)
     with market.store.reading() as conn:
-        found = [x for x in active_listings(conn) if x.collection_slug == slug]
+        unit_prices = dict(
+            conn.execute(
+                "SELECT listing_id, unit_price FROM listing_targets WHERE slug = ?", (slug,)
+            ).fetchall()
+        )
+        found = [x for x in active_listings(conn) if x.id in unit_prices]
     live = [x for x in found if not is_spent(market.node, x.item_outpoint)]
-    return sorted(live, key=lambda x: (x.price, x.created_ms, x.id))
+    return sorted(live, key=lambda x: (unit_prices[x.id], x.created_ms, x.id))
 
 
 def shift_floor(market: Market, slug: str, price: int, seller_label: str | None) -> Json:
@@ -165,7 +195,11 @@ def shift_floor(market: Market, slug: str, price: int, seller_label: str | None)
         seller = parties.participant(market, owners[listing.id] or DEFAULT_SELLER)
         assert listing.inscription_id is not None
         new_price = price + step * FLOOR_STEP
-        changed.append(parties.list_item(market, seller, listing.inscription_id, new_price, slug))
+        changed.append(
+            parties.list_item(
+                market, seller, new_price, slug, inscription_id=listing.inscription_id
+            )
+        )
     if not listings or (not targets and listings[0].price > price):
         changed.append(add_listing(market, slug, price, seller_label, None))
     floor = active_of(market, slug)[0].price
@@ -205,20 +239,27 @@ def remove_bid(market: Market, bid_id: str) -> Json:
 # -- sales --------------------------------------------------------------------------------
 
 
-def buy_listing(market: Market, listing_id: str | None, slug: str | None) -> Json:
-    """The sandbox's buyer buys `listing_id`, or the cheapest active listing of `slug`."""
+def buy_listing(
+    market: Market, listing_id: str | None, slug: str | None, rune: str | None = None
+) -> Json:
+    """The sandbox's buyer buys `listing_id`, or the cheapest active listing of collection
+    `slug`, or of `rune` (the lowest price per unit)."""
     if listing_id is None:
-        if slug is None:
+        if rune is not None:
+            pool, field = rune_or_error(market, rune), "rune"
+        elif slug is not None:
+            pool, field = slug, "slug"
+            collection_or_error(market, slug)
+        else:
             raise MarketError(
-                ErrorCode.MISSING_FIELD, "name listingId, slug or bidId", field="listingId"
+                ErrorCode.MISSING_FIELD, "name listingId, slug, rune or bidId", field="listingId"
             )
-        collection_or_error(market, slug)
-        cheapest = active_of(market, slug)
+        cheapest = active_of(market, pool)
         if not cheapest:
             raise MarketError(
                 ErrorCode.LISTING_NOT_FOUND,
-                f"{slug} has no active listing to buy (add one: POST /sandbox/market/listings)",
-                field="slug",
+                f"{pool} has no active listing to buy (add one: POST /sandbox/market/listings)",
+                field=field,
             )
         listing_id = cheapest[0].id
     return {"kind": "purchase", **sandbox_purchase(market, listing_id, None, None)}

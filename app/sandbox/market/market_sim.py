@@ -40,7 +40,8 @@ HOUR_MS = 3_600_000
 MAX_STEPS_PER_CALL = 50
 _STEP_META = "market_sim_step:"
 _DEMO_META = "demo_market"
-# Per-step action weights: (action, weight). Rune pools take only bids and cancels.
+# Per-step action weights of a collection: (action, weight). A rune pool bids (60%), lists a
+# new runes output (20%) or cancels a bid (20%).
 _ACTIONS = (("list", 30), ("bid", 30), ("reprice", 10), ("cancel", 10), ("unlist", 5),
             ("buy", 10), ("fill", 5))  # fmt: skip
 
@@ -105,11 +106,11 @@ def _floor_or_base(market: Market, slug: str) -> int:
 def _step(market: Market, rng: random.Random) -> Json:
     slug, is_rune = rng.choice(_pools(market))
     names = [name for name, _ in _ACTIONS]
-    action = (
-        "bid" if is_rune and rng.random() < 0.8 else rng.choices(names, [w for _, w in _ACTIONS])[0]
-    )
-    if is_rune and action != "bid":
-        action = "cancel"
+    if is_rune:
+        draw = rng.random()
+        action = "bid" if draw < 0.6 else "list" if draw < 0.8 else "cancel"
+    else:
+        action = rng.choices(names, [w for _, w in _ACTIONS])[0]
     try:
         done = _HANDLERS[action](market, rng, slug, is_rune)
     except (MarketError, ChainError) as exc:
@@ -118,9 +119,15 @@ def _step(market: Market, rng: random.Random) -> Json:
     return {"slug": slug, "action": action, "done": done is not None, **(done or {})}
 
 
-def _list(market: Market, rng: random.Random, slug: str, _rune: bool) -> Json:
+def _list(market: Market, rng: random.Random, slug: str, is_rune: bool) -> Json:
+    seller = rng.choice(SELLERS)
+    if is_rune:
+        units = rng.randint(1, 10) * 1_000
+        price = units * rng.randint(3, 7)
+        listing = scenario.add_rune_listing(market, slug, price, units, seller)
+        return {"price": price, "units": units, "listingId": listing["id"]}
     price = round_step(_floor_or_base(market, slug) * rng.uniform(0.92, 1.4))
-    listing = scenario.add_listing(market, slug, price, rng.choice(SELLERS), None)
+    listing = scenario.add_listing(market, slug, price, seller, None)
     return {"price": price, "listingId": listing["id"]}
 
 
@@ -164,7 +171,7 @@ def _reprice(market: Market, rng: random.Random, slug: str, _rune: bool) -> Json
     _, seller = scenario.sandbox_listing(market, listing.id)
     price = round_step(listing.price * rng.uniform(0.85, 1.15))
     assert listing.inscription_id is not None
-    parties.list_item(market, seller, listing.inscription_id, price, slug)
+    parties.list_item(market, seller, price, slug, inscription_id=listing.inscription_id)
     return {"price": price, "from": listing.price}
 
 
@@ -226,7 +233,8 @@ def simulate(market: Market, seed: int, steps: int) -> Json:
 def seed_demo_market(market: Market) -> bool:
     """A small live-looking market, the same on every new sandbox: per demo collection four
     listings from three sellers, three collection bids and a trait bid, then one purchase;
-    per demo rune two rune bids. Once per data directory; False when it was there already."""
+    per demo rune two sellers' runes outputs and two rune bids. Once per data directory;
+    False when it was there already."""
     if market.store.get_meta(_DEMO_META) is not None:
         return False
     expiry = market.now_ms() + 48 * HOUR_MS
@@ -256,6 +264,8 @@ def seed_demo_market(market: Market) -> bool:
             _quietly(scenario.add_bid, market, order)
         _quietly(scenario.buy_listing, market, None, slug)
     for rune, _amount, _owner in DEMO_RUNES:
+        for seller, units, per_unit in ((SELLERS[0], 10_000, 4), (SELLERS[1], 5_000, 5)):
+            _quietly(scenario.add_rune_listing, market, rune, units * per_unit, units, seller)
         for units, per_unit in ((10_000, 3), (5_000, 2)):
             order = scenario.BidOrder(next(bidders), "rune", rune, units * per_unit, units, expiry)
             _quietly(scenario.add_bid, market, order)

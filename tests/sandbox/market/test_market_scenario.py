@@ -79,6 +79,32 @@ async def test_a_seller_lists_an_item_it_holds_and_relisting_reprices_it(
     assert ok(await client.get(f"/v1/listings/{first['id']}"))["status"] == "replaced"
 
 
+async def test_a_rune_seller_lists_a_runes_output_of_its_own(client: httpx.AsyncClient) -> None:
+    rune = "SANDBOX•RUNE"
+    body = {"rune": "SANDBOXRUNE", "amount": 2_000, "price": 9_000, "seller": "rune-seller"}
+    listing = ok(await client.post("/sandbox/market/listings", json=body))
+    assert (listing["status"], listing["price"], listing["collectionSlug"]) == (
+        "active",
+        9_000,
+        rune,
+    )
+    output = ok(await client.get(f"/ord/output/{listing['runesOutput']}"))
+    assert output["address"] == listing["sellerOrdAddress"]
+    assert output["runes"][rune]["amount"] == 2_000
+    removed = ok(await client.delete(f"/sandbox/market/listings/{listing['id']}"))
+    assert removed["status"] == "item_moved"
+    moved = ok(await client.get(f"/esplora/tx/{removed['removedByTxid']}"))
+    assert moved["vout"][0]["scriptpubkey_address"] == listing["sellerOrdAddress"]
+
+    cheap = ok(await client.post("/sandbox/market/listings", json={**body, "price": 4_000}))
+    sale = ok(await client.post("/sandbox/market/sale", json={"rune": "SANDBOX•RUNE"}))
+    assert (sale["listingId"], sale["runesOutput"]) == (cheap["id"], cheap["runesOutput"])
+    bad = {"rune": rune, "slug": "pixel-punks", "price": 4_000}
+    error(await client.post("/sandbox/market/listings", json=bad), 400, "INVALID_FIELD")
+    unknown = {"rune": "NOSUCHRUNE", "price": 4_000}
+    error(await client.post("/sandbox/market/listings", json=unknown), 400, "UNKNOWN_COLLECTION")
+
+
 async def test_competing_bids_round_trip_through_the_bid_store(client: httpx.AsyncClient) -> None:
     slug = await new_collection(client)
     collection = ok(

@@ -112,6 +112,7 @@ async def test_the_demo_market_has_sellers_and_bidders_per_collection_and_rune(
         assert len([b for b in state["bids"] if b[0] == spec["slug"]]) == 4
     for rune, _amount, _owner in DEMO_RUNES:
         assert len([b for b in state["bids"] if b[0] == rune]) == 2
+        assert len([p for slug, p in state["listings"] if slug == rune]) == 2
     assert state["sold"] == len(DEMO_COLLECTIONS)
     assert seed_demo_market(market) is False  # once per data directory
     assert market_state(market) == state
