@@ -1,0 +1,446 @@
+"""What a bid strategy wants in one pool right now: price levels and quantities (issue 17).
+
+Pure: the market (`MarketSnapshot`), the room the budgets leave (`PoolRoom`, worked out by
+`app.core.strategy_plan`) and `now_ms` come in; a `PoolTarget` goes out. The rules, in the
+user's words, are in docs/strategies.md; in short:
+
+- Prices are per item for ordinals (collection and trait pools), on the bid step grid
+  (`app.core.limits`), and per rune unit for runes (exact fractions: a rune bid's wire price is
+  the total for its units, at least `MIN_RUNE_PRICE_SATS`).
+- Kinds: `FixedPrice`; `BelowFloor` (x % below the floor, capped); `AboveTopBid` (one step above
+  the top competing bid, capped, never above a share of the floor); `Ladder` (several of those,
+  each with a share of the pool's room). A ladder's steps that land on one price are one level.
+- Competition is the snapshot's `top_bid`, which never counts our bids (the strategy's or the
+  user's by hand), so a strategy never outbids itself. The user's own other bids in the pool
+  (`manual_bids`) are a ceiling: the strategy never prices above the highest of them, so it never
+  jumps ahead of a bid the user placed by hand (at an equal price the older bid fills first), and
+  they take their share of the balance first (the pool rule counts them).
+- A rule that needs the market (relative kinds, or a floor band) does not act on a missing or
+  stale snapshot: the target is HOLD and says which data is missing. A floor outside the band,
+  or a room that pays for no bid, is STOP: the plan cancels the pool's bids.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Final, Literal
+
+from app.core import limits
+from app.core.errors import CoreError
+from app.core.market_snapshot import (
+    MarketSnapshot,
+    floor_minus_percent,
+    is_rune_pool,
+    top_bid_plus_step,
+)
+from app.core.pools import MakerFee, PoolKey, bid_cost
+
+Number = Fraction | int
+TargetStatus = Literal["bid", "hold", "stop"]
+HUNDRED: Final = Fraction(100)
+
+
+class InvalidStrategy(CoreError, ValueError):
+    """A strategy setting out of its range (a percentage, a price, a budget, a ladder share)."""
+
+
+def _positive(name: str, value: Number) -> None:
+    if value <= 0:
+        raise InvalidStrategy(f"{name} must be above 0, got {value}")
+
+
+def _percent(name: str, value: Number, *, low_open: bool, high: int = 100) -> None:
+    if value < 0 or (low_open and value == 0) or value > high:
+        raise InvalidStrategy(f"{name} must be within (0, {high}] %, got {value}")
+
+
+@dataclass(frozen=True)
+class FixedPrice:
+    unit_price: Number  # sats per item; per rune unit for runes
+
+    def __post_init__(self) -> None:
+        _positive("the fixed price", self.unit_price)
+
+
+@dataclass(frozen=True)
+class BelowFloor:
+    percent_below: Number  # 0 <= x < 100
+    max_unit_price: Number  # the cap
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.percent_below < 100:
+            raise InvalidStrategy(
+                f"the percentage below the floor must be in [0, 100), got {self.percent_below}"
+            )
+        _positive("the cap", self.max_unit_price)
+
+
+@dataclass(frozen=True)
+class AboveTopBid:
+    max_unit_price: Number  # the cap
+    max_floor_percent: Number  # never above this share of the floor, (0, 100]
+    opening_unit_price: Number | None = None  # with no competing bid: this price (None: wait)
+
+    def __post_init__(self) -> None:
+        _positive("the cap", self.max_unit_price)
+        _percent("the share of the floor", self.max_floor_percent, low_open=True)
+        if self.opening_unit_price is not None:
+            _positive("the opening price", self.opening_unit_price)
+
+
+PriceRule = FixedPrice | BelowFloor | AboveTopBid
+
+
+@dataclass(frozen=True)
+class LadderStep:
+    rule: PriceRule
+    budget_percent: Number  # this step's share of the pool's room, (0, 100]
+
+    def __post_init__(self) -> None:
+        _percent("a ladder step's budget share", self.budget_percent, low_open=True)
+
+
+@dataclass(frozen=True)
+class Ladder:
+    steps: tuple[LadderStep, ...]
+
+    def __post_init__(self) -> None:
+        if not self.steps:
+            raise InvalidStrategy("a ladder has at least one step")
+        total = sum((Fraction(s.budget_percent) for s in self.steps), Fraction(0))
+        if total > HUNDRED:
+            raise InvalidStrategy(f"a ladder's budget shares add up to {total} %, over 100 %")
+
+
+StrategyRule = PriceRule | Ladder
+
+
+@dataclass(frozen=True)
+class FloorBand:
+    """The floors the strategy bids within; outside them the pool stops."""
+
+    min_floor: Number | None = None
+    max_floor: Number | None = None
+
+
+@dataclass(frozen=True)
+class PoolStrategy:
+    pool: PoolKey
+    rule: StrategyRule
+    budget_sats: int  # fills plus open bids never cost more (maker fee included)
+    floor_band: FloorBand | None = None
+    rune: bool | None = None  # None: told from the pool's name (`is_rune_pool`)
+
+    def __post_init__(self) -> None:
+        if self.budget_sats < 0:
+            raise InvalidStrategy(f"a pool's budget must not be negative, got {self.budget_sats}")
+
+    @property
+    def is_rune(self) -> bool:
+        return is_rune_pool(self.pool) if self.rune is None else self.rune
+
+    def price_rules(self) -> tuple[tuple[PriceRule, Fraction], ...]:
+        """Each price rule with its share of the room (a single rule has all of it)."""
+        if isinstance(self.rule, Ladder):
+            return tuple((s.rule, Fraction(s.budget_percent)) for s in self.rule.steps)
+        return ((self.rule, HUNDRED),)
+
+    def cap(self) -> Fraction:
+        """The highest unit price any of its rules may bid, whatever the market."""
+        return max(rule_cap(rule) for rule, _ in self.price_rules())
+
+
+def rule_cap(rule: PriceRule) -> Fraction:
+    if isinstance(rule, FixedPrice):
+        return Fraction(rule.unit_price)
+    return Fraction(rule.max_unit_price)
+
+
+@dataclass(frozen=True)
+class HeldBid:
+    """An open bid of ours: the strategy's, or the user's own in the same pool."""
+
+    bid_id: str
+    price: int  # the wire price: per item (ordinals), the total for `quantity` units (runes)
+    quantity: int  # 1 per ordinals bid as the service lists them; rune units for a rune bid
+    expires_at_ms: int
+    placed_at_ms: int
+
+    def unit_price(self, rune: bool) -> Fraction:
+        return Fraction(self.price, self.quantity) if rune else Fraction(self.price)
+
+    def bid_count(self, rune: bool) -> int:
+        """Bids it is: a rune bid is one bid whatever its units."""
+        return 1 if rune else self.quantity
+
+    def cost(self, rune: bool, fee: MakerFee) -> int:
+        """What it commits from the balance (the pool rule): each bid's price plus maker fee."""
+        return self.bid_count(rune) * bid_cost(self.price, fee)
+
+
+@dataclass(frozen=True)
+class PoolRoom:
+    """What the budgets and the balance leave this pool: sats (maker fee included) and bids;
+    `bound_by` says, in words, which limit is the tightest."""
+
+    sats: int
+    bids: int
+    bound_by: str
+
+
+@dataclass(frozen=True)
+class TargetLevel:
+    price: int  # wire price: per item (ordinals); the total for `quantity` units (runes)
+    quantity: int  # bids at `price` (ordinals); units of the level's one bid (runes)
+    unit_price: Fraction
+    max_unit_price: Fraction  # no bid at this level is ever above it (caps and ceilings)
+    room_sats: int  # the level's share of the pool's room
+    why: str  # how the price was found, in words
+
+    def bid_count(self, rune: bool) -> int:
+        return 1 if rune else self.quantity
+
+    def describe(self, rune: bool) -> str:
+        """'3 bids at 50,000 sats', or '1,000 units for 12,000 sats', and why that price."""
+        if rune:
+            return f"one bid of {self.quantity:,} units for {sats(self.price)} ({self.why})"
+        plural = "" if self.quantity == 1 else "s"
+        return f"{self.quantity:,} bid{plural} at {sats(self.price)} ({self.why})"
+
+
+@dataclass(frozen=True)
+class PoolTarget:
+    pool: PoolKey
+    status: TargetStatus
+    levels: tuple[TargetLevel, ...]  # highest unit price first; empty unless "bid"
+    reason: str
+    hold_cap: Fraction  # a kept bid is never above it (the rules' caps, the manual ceiling)
+    is_rune: bool
+
+
+@dataclass(frozen=True)
+class _Priced:
+    unit_price: Fraction  # for runes with `strictly_above`: the price to beat, not to bid
+    max_unit_price: Fraction
+    why: str
+    strictly_above: bool = False
+
+
+def sats(value: Number) -> str:
+    """A sat amount in words: '50,000 sats', '0.25 sats' (rune unit prices are fractions)."""
+    exact = Fraction(value)
+    if exact.denominator == 1:
+        return f"{exact.numerator:,} sats"
+    return f"{float(exact):,.6g} sats"
+
+
+def _exact(market_price: float) -> Fraction:
+    """A market price as the decimal it is written as (0.35 is 7/20, not the float's binary)."""
+    return Fraction(str(market_price))
+
+
+def is_stale(snapshot: MarketSnapshot | None, now_ms: int, max_age_ms: int) -> bool:
+    return snapshot is None or now_ms - snapshot.fetched_at_ms > max_age_ms
+
+
+def manual_ceiling(manual_bids: tuple[HeldBid, ...], rune: bool) -> Fraction | None:
+    """The highest unit price of the user's own other bids in the pool (None without any)."""
+    return max((b.unit_price(rune) for b in manual_bids), default=None)
+
+
+def _grid(price: Fraction, rune: bool) -> Fraction:
+    return price if rune else Fraction(limits.price_step_at_or_below(price))
+
+
+def _price(
+    rule: PriceRule, snap: MarketSnapshot | None, rune: bool, ceiling: Fraction | None
+) -> _Priced | str:
+    """The rule's unit price and its highest allowed one; a reason string when it has none."""
+    cap = rule_cap(rule)
+    caps = [(cap, f"the cap of {sats(cap)}")]
+    if ceiling is not None:
+        caps.append((ceiling, f"your own bid at {sats(ceiling)} in this pool"))
+    if isinstance(rule, FixedPrice):
+        return _capped(cap, "the fixed price", caps, rune)
+    if snap is None:
+        return "no market data"
+    if isinstance(rule, BelowFloor):
+        if snap.floor is None:
+            return "no listing, so no floor to bid below"
+        if rune:
+            exact = _exact(snap.floor) * (HUNDRED - Fraction(rule.percent_below)) / HUNDRED
+        else:
+            stepped = floor_minus_percent(snap, float(rule.percent_below))
+            exact = Fraction(stepped if stepped is not None else 0)
+        why = f"{rule.percent_below} % below the floor of {sats(_exact(snap.floor))}"
+        return _capped(exact, why, caps, rune)
+    if snap.floor is None:
+        return "no listing, so no floor to keep the price under"
+    share = _exact(snap.floor) * Fraction(rule.max_floor_percent) / HUNDRED
+    caps.append((share, f"{rule.max_floor_percent} % of the floor of {sats(_exact(snap.floor))}"))
+    if snap.top_bid is None:
+        if rule.opening_unit_price is None:
+            return "no competing bid to follow"
+        opening = Fraction(rule.opening_unit_price)
+        return _capped(opening, "the opening price (no competing bid)", caps, rune)
+    top = sats(_exact(snap.top_bid))
+    if rune:  # no step grid: one sat of the total above the top bid's price for our units
+        why = f"just above the top competing bid of {top} a unit"
+        return _capped(_exact(snap.top_bid), why, caps, rune, strictly_above=True)
+    why = f"one step above the top competing bid of {top}"
+    return _capped(Fraction(top_bid_plus_step(snap) or 0), why, caps, rune)
+
+
+def _capped(
+    price: Fraction,
+    why: str,
+    caps: list[tuple[Fraction, str]],
+    rune: bool,
+    *,
+    strictly_above: bool = False,
+) -> _Priced:
+    highest, binding = min(caps, key=lambda c: c[0])
+    top = _grid(highest, rune)
+    if price > top or (strictly_above and price >= top):
+        return _Priced(top, top, f"{why}, held at {binding}")
+    return _Priced(price, top, why, strictly_above)
+
+
+def _largest_total(room_sats: int, fee: MakerFee) -> int:
+    """The largest price whose cost (price plus maker fee) fits `room_sats`; 0 when none."""
+    if room_sats <= fee.flat_sats:
+        return 0
+    total = (room_sats - fee.flat_sats) * 10_000 // (10_000 + fee.basis_points)
+    while bid_cost(total + 1, fee) <= room_sats:
+        total += 1
+    while total > 0 and bid_cost(total, fee) > room_sats:
+        total -= 1
+    return total
+
+
+def _size_ordinals(p: _Priced, room_sats: int, room_bids: int, fee: MakerFee) -> tuple[int, int]:
+    price = int(p.unit_price)
+    return price, min(room_bids, room_sats // bid_cost(price, fee))
+
+
+def _size_rune(p: _Priced, room_sats: int, room_bids: int, fee: MakerFee) -> tuple[int, int]:
+    """(total, units) of one rune bid filling `room_sats` at the unit price; (0, 0) for none."""
+    largest = _largest_total(room_sats, fee)
+    if room_bids < 1 or largest < 1:
+        return 0, 0
+    if p.strictly_above:  # a total one sat above `unit_price x units`, within the cap
+        units = int((largest - 1) / p.unit_price)
+        total = int(p.unit_price * units) + 1
+        total = min(total, int(p.max_unit_price * units))
+    else:
+        units = int(largest / p.unit_price)
+        total = int(p.unit_price * units)
+    units = min(units, limits.MAX_SAFE_INTEGER)
+    return (total, units) if units >= 1 else (0, 0)
+
+
+def compute_target(
+    strategy: PoolStrategy,
+    snapshot: MarketSnapshot | None,
+    room: PoolRoom,
+    *,
+    fee: MakerFee,
+    manual_bids: tuple[HeldBid, ...],
+    now_ms: int,
+    max_market_age_ms: int,
+) -> PoolTarget:
+    """The pool's target levels now, sized within `room` (see the module docstring)."""
+    if snapshot is not None and snapshot.pool != strategy.pool:
+        raise InvalidStrategy(f"the market read is of pool {snapshot.pool}, not {strategy.pool}")
+    rune = strategy.is_rune
+    ceiling = manual_ceiling(manual_bids, rune)
+    hold_cap = strategy.cap() if ceiling is None else min(strategy.cap(), ceiling)
+
+    def outcome(
+        status: TargetStatus, reason: str, levels: tuple[TargetLevel, ...] = ()
+    ) -> PoolTarget:
+        return PoolTarget(strategy.pool, status, levels, reason, hold_cap, rune)
+
+    stale = is_stale(snapshot, now_ms, max_market_age_ms)
+    missing = "no market data" if snapshot is None else "the market data is stale"
+    market = None if stale else snapshot
+    band = strategy.floor_band
+    if band is not None:
+        if market is None:
+            return outcome("hold", f"Holding: {missing}, so the floor band cannot be checked.")
+        if market.floor is None:
+            return outcome("hold", "Holding: no listing, so no floor to check against the band.")
+        floor = _exact(market.floor)
+        low, high = band.min_floor, band.max_floor
+        if (low is not None and floor < low) or (high is not None and floor > high):
+            return outcome(
+                "stop",
+                f"Stopped: the floor of {sats(floor)} is outside the band ({_band_words(band)}).",
+            )
+    priced: dict[Fraction, tuple[_Priced, Fraction]] = {}
+    notes: list[str] = []
+    for rule, share in strategy.price_rules():
+        p = _price(rule, market, rune, ceiling)
+        if isinstance(p, str):
+            if p == "no market data":
+                return outcome(
+                    "hold",
+                    f"Holding: {missing}; a price relative to the market "
+                    f"is not set on missing data.",
+                )
+            if not isinstance(strategy.rule, Ladder):
+                return outcome("hold", f"Holding: {p}.")
+            notes.append(f"a step has no price ({p})")
+            continue
+        if rune and p.unit_price <= 0:
+            notes.append(f"{p.why}: no price above 0")
+            continue
+        if not rune and p.unit_price < limits.MIN_ORDINALS_PRICE_SATS:
+            notes.append(f"{p.why}: below the lowest price, {sats(limits.MIN_ORDINALS_PRICE_SATS)}")
+            continue
+        key = p.unit_price
+        before = priced.get(key)
+        priced[key] = (p, share + (before[1] if before else 0))
+    levels = _size_levels(priced, room, fee, rune, notes)
+    if not levels:
+        detail = "; ".join(notes) if notes else f"no bid fits: {room.bound_by}"
+        status: TargetStatus = "stop" if priced or not isinstance(strategy.rule, Ladder) else "hold"
+        return outcome(status, f"Stopped: {detail}." if status == "stop" else f"Holding: {detail}.")
+    reason = "; ".join(lv.describe(rune) for lv in levels)
+    if notes:
+        reason += " (" + "; ".join(notes) + ")"
+    return outcome("bid", reason[0].upper() + reason[1:] + ".", levels)
+
+
+def _size_levels(
+    priced: dict[Fraction, tuple[_Priced, Fraction]],
+    room: PoolRoom,
+    fee: MakerFee,
+    rune: bool,
+    notes: list[str],
+) -> tuple[TargetLevel, ...]:
+    levels: list[TargetLevel] = []
+    bids_left = room.bids
+    for unit in sorted(priced, reverse=True):
+        p, share = priced[unit]
+        level_room = int(room.sats * share / HUNDRED)
+        size = _size_rune if rune else _size_ordinals
+        price, quantity = size(p, level_room, bids_left, fee)
+        if quantity < 1:
+            notes.append(f"{p.why}: no bid fits, {room.bound_by}")
+            continue
+        if rune and price < limits.MIN_RUNE_PRICE_SATS:
+            notes.append(f"{p.why}: its room buys less than {sats(limits.MIN_RUNE_PRICE_SATS)}")
+            continue
+        exact = Fraction(price, quantity) if rune else Fraction(price)
+        count = 1 if rune else quantity
+        bids_left -= count
+        levels.append(TargetLevel(price, quantity, exact, p.max_unit_price, level_room, p.why))
+    return tuple(levels)
+
+
+def _band_words(band: FloorBand) -> str:
+    low = "no lower bound" if band.min_floor is None else f"at least {sats(band.min_floor)}"
+    high = "no upper bound" if band.max_floor is None else f"at most {sats(band.max_floor)}"
+    return f"{low}, {high}"
