@@ -43,6 +43,7 @@ from app.core.strategy_targets import (
     TargetLevel,
     TargetStatus,
     compute_target,
+    percent,
     sats,
 )
 
@@ -308,21 +309,16 @@ def _moved_reason(
     if rune and abs(bid.quantity - level.quantity) > threshold * level.quantity:
         return (
             f"{bid.quantity:,} units where the target is {level.quantity:,} (more than "
-            f"{_pct(threshold)} apart): cancel and place the target."
+            f"{percent(threshold * 100)} apart): cancel and place the target."
         )
     return (
         f"The target moved from {sats(unit)} to {sats(level.unit_price)}{_per(rune)} "
-        f"(more than the {_pct(threshold)} threshold): cancel and place the target."
+        f"(more than the {percent(threshold * 100)} threshold): cancel and place the target."
     )
 
 
 def _per(rune: bool) -> str:
     return " a unit" if rune else " an item"
-
-
-def _pct(fraction: Fraction) -> str:
-    value = fraction * 100
-    return f"{value.numerator} %" if value.denominator == 1 else f"{float(value):.4g} %"
 
 
 def _plan_level(

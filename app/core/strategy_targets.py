@@ -235,6 +235,12 @@ def sats(value: Number) -> str:
     return f"{float(exact):,.6g} sats"
 
 
+def percent(value: Number) -> str:
+    """A percentage in words: '10 %', '12.5 %'."""
+    exact = Fraction(value)
+    return f"{exact.numerator} %" if exact.denominator == 1 else f"{float(exact):.4g} %"
+
+
 def _exact(market_price: float) -> Fraction:
     """A market price as the decimal it is written as (0.35 is 7/20, not the float's binary)."""
     return Fraction(str(market_price))
@@ -273,12 +279,14 @@ def _price(
         else:
             stepped = floor_minus_percent(snap, float(rule.percent_below))
             exact = Fraction(stepped if stepped is not None else 0)
-        why = f"{rule.percent_below} % below the floor of {sats(_exact(snap.floor))}"
+        why = f"{percent(rule.percent_below)} below the floor of {sats(_exact(snap.floor))}"
         return _capped(exact, why, caps, rune)
     if snap.floor is None:
         return "no listing, so no floor to keep the price under"
     share = _exact(snap.floor) * Fraction(rule.max_floor_percent) / HUNDRED
-    caps.append((share, f"{rule.max_floor_percent} % of the floor of {sats(_exact(snap.floor))}"))
+    caps.append(
+        (share, f"{percent(rule.max_floor_percent)} of the floor of {sats(_exact(snap.floor))}")
+    )
     if snap.top_bid is None:
         if rule.opening_unit_price is None:
             return "no competing bid to follow"
