@@ -15,6 +15,7 @@ from app.ui.strings.bidding import *
 from app.ui.strings.elsewhere import *
 from app.ui.strings.listings_seller import *
 from app.ui.strings.live_updates import *
+from app.ui.strings.market import *
 from app.ui.strings.plural import *
 from app.ui.strings.plural import Counted as Counted
 from app.ui.strings.plural import counted as counted

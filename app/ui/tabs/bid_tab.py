@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QFont, QFontMetrics, QHideEvent, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGroupBox,
@@ -35,7 +35,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.pools import request_pools
+from app.core.bid_request import Trait
+from app.core.pools import PoolKey, request_pools
 from app.ui import strings
 from app.ui.async_tools import async_slot
 from app.ui.dialogs.psbt_review_flow import signing_context
@@ -43,10 +44,12 @@ from app.ui.maker_fee_note import maker_fee_note
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
 from app.ui.sign_elsewhere import place_bid_signed_elsewhere
 from app.ui.state.fee_estimates import FeeEstimateState
+from app.ui.state.market_state import MarketState
 from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.bid_catalog import BidCatalog
 from app.ui.tabs.bid_confirm import confirm_bid
 from app.ui.tabs.bid_form import BidForm, RuneLookup
+from app.ui.tabs.bid_market_panel import BidMarketPanel
 from app.ui.tabs.bid_messages import user_message
 from app.ui.tabs.bid_preview import (
     GENERAL,
@@ -69,6 +72,7 @@ log = logging.getLogger(__name__)
 CLOCK_TICK_MS = 15_000  # re-check time rules (expiry) while the form sits unchanged
 POOLS_MAX_HEIGHT = 150
 PLACE_KEYS = "Ctrl+Return"
+MESSAGE_LINES = 3
 RESULT_LINES = 2  # a placement's result ("Placed: 3 bids in …") reads in two lines
 # The form needs ~560 px; the preview reads well narrower: the form gets the larger share.
 FORM_STRETCH, PREVIEW_STRETCH = 5, 4  # the pools table's names need room; the form no scroll
@@ -78,6 +82,8 @@ _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 # "no: 50,000 sats short" wraps to two lines so the name keeps the room.
 POOL_COLUMN, BALANCE_COLUMN, FITS_COLUMN = 0, 3, 4
 CELL_PADDING = 12  # px a cell keeps around its text
+# A pool typed letter by letter is read once the typing pauses, not at each letter.
+MARKET_SETTLE_MS = 600
 
 
 def two_line_width(metrics: QFontMetrics, text: str) -> int:
@@ -167,7 +173,9 @@ class BidTab(QWidget):
         mono = QFont("monospace")
         mono.setStyleHint(QFont.StyleHint.TypeWriter)
         self.message.setFont(mono)
-        self.message.setMinimumHeight(110)
+        # Three lines (it scrolls; the question before signing shows it whole): at 1024x700
+        # the market band below takes the rest.
+        self.message.setMinimumHeight(QFontMetrics(mono).lineSpacing() * MESSAGE_LINES + 12)
         self.general = message_label("error")
         self.general.setVisible(False)
         self.place_button = QPushButton(strings.BID_PLACE)
@@ -179,6 +187,13 @@ class BidTab(QWidget):
         place_shortcut.activated.connect(self._place_keys)
         self.result = message_label("hint")
         self.result.setVisible(False)
+        self.market_state = MarketState.of(context)
+        self.market = BidMarketPanel(self.market_state, FORM_STRETCH, PREVIEW_STRETCH)
+        self.market.price_chosen.connect(self._price_chosen)
+        self.market_settle = QTimer(self)
+        self.market_settle.setSingleShot(True)
+        self.market_settle.setInterval(MARKET_SETTLE_MS)
+        self.market_settle.timeout.connect(self._look_at_market)
 
         preview_box = QGroupBox(strings.BID_PREVIEW)
         preview_layout = QVBoxLayout(preview_box)
@@ -206,13 +221,16 @@ class BidTab(QWidget):
         preview_layout.addWidget(result_box)
         # The split is the stretch factors' alone: a long word in the preview (a rune, a slug)
         # must not set its minimum width and narrow the form as the preview changes.
-        for side in (form_scroll, preview_box):
+        for side in (form_scroll, preview_box, self.market):
             policy = side.sizePolicy()
             policy.setHorizontalPolicy(QSizePolicy.Policy.Ignored)
             side.setSizePolicy(policy)
-        layout = QHBoxLayout(self)
-        layout.addWidget(form_scroll, FORM_STRETCH)
-        layout.addWidget(preview_box, PREVIEW_STRETCH)
+        columns = QHBoxLayout()
+        columns.addWidget(form_scroll, FORM_STRETCH)
+        columns.addWidget(preview_box, PREVIEW_STRETCH)
+        layout = QVBoxLayout(self)
+        layout.addLayout(columns, 1)
+        layout.addWidget(self.market)  # the pool's market under both, as the price is typed
         self.setTabOrder(self.form.traits.view, self.place_button)
 
         self.clock_tick = QTimer(self)
@@ -237,6 +255,37 @@ class BidTab(QWidget):
         if self.session.connected:
             self.state.request_refresh()  # and the fee estimates, once a minute old
             self.load_catalog()  # collections may have been added since
+        self._look_at_market()
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        """Away from the tab, its pool's market is not read for it."""
+        super().hideEvent(event)
+        self.market_settle.stop()
+        self.market_state.look_at("bid", ())
+
+    # -- market -------------------------------------------------------------------------------
+
+    def market_pools(self) -> list[PoolKey]:
+        """The pools the form bids in, as the market names them (none while the target is not
+        one the service knows)."""
+        draft = self.form.draft(self.session.clock.now_ms())
+        target = draft.target.strip()
+        if not target or self._target_refused(draft):
+            return []
+        if draft.runes or not draft.traits:
+            return [PoolKey(target)]
+        return [PoolKey(target, Trait(t, v)) for t, v in draft.traits]
+
+    def _look_at_market(self) -> None:
+        pools = self.market_pools()
+        self.market.show_pool(pools[0] if pools else None, len(pools))
+        if self.isVisible():
+            self.market_state.look_at("bid", pools[:1])
+
+    def _price_chosen(self, price: int) -> None:
+        """A market shortcut's price, as if typed."""
+        self.form.price.set_value(price)
+        self.form.price.edit.setFocus()
 
     # -- catalog ------------------------------------------------------------------------------
 
@@ -271,6 +320,8 @@ class BidTab(QWidget):
         now = self.session.clock.now_ms()
         view = self.state.view
         draft = self.form.draft(now)
+        self.market.set_typed(draft.price, draft.quantity, draft.runes)
+        self.market_settle.start()  # the pool may have changed: looked at once typing pauses
         result = preview(
             draft,
             self._identity(),

@@ -1,0 +1,92 @@
+"""The market of a pool (issue 16): the Bid tab's market panel and depth chart, the Open bids
+tab's Rank column. `ordinal(n)` says "1st", "2nd", "3rd", "11th"; `market_price(p)` says a
+unit price (whole sats, or a fraction of a sat per rune unit)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from app.ui.strings.review import SATS
+
+__all__ = [
+    "MARKET_BOX",
+    "MARKET_CHART_ASKS",
+    "MARKET_CHART_BIDS",
+    "MARKET_CHART_EMPTY",
+    "MARKET_CHART_NONE",
+    "MARKET_CHART_OURS",
+    "MARKET_FIRST_OF",
+    "MARKET_FLOOR",
+    "MARKET_FLOOR_MINUS",
+    "MARKET_FLOOR_MINUS_TIP",
+    "MARKET_LOADING",
+    "MARKET_NONE",
+    "MARKET_NO_POOL",
+    "MARKET_RANK",
+    "MARKET_RANK_COLUMN",
+    "MARKET_RANK_TOP",
+    "MARKET_RUNE_PRICE",
+    "MARKET_SPREAD",
+    "MARKET_STALE",
+    "MARKET_STALE_WHY",
+    "MARKET_TITLE",
+    "MARKET_TOP_BID",
+    "MARKET_TOP_PLUS_STEP",
+    "MARKET_TOP_PLUS_STEP_TIP",
+    "MARKET_TYPED_RANK",
+    "MARKET_UNAVAILABLE",
+    "MARKET_YOUR_BIDS",
+    "MARKET_YOUR_NONE",
+    "market_price",
+    "ordinal",
+]
+
+MARKET_BOX: Final = "Market: {pool}"
+MARKET_NO_POOL: Final = "Choose a collection or a rune to see its market."
+MARKET_LOADING: Final = "Reading the market…"
+MARKET_UNAVAILABLE: Final = "Market data unavailable: {reason}. You can still place a bid."
+MARKET_TITLE: Final = "Market"
+MARKET_STALE: Final = "not updated since {time}"
+MARKET_STALE_WHY: Final = "The last reading failed: {reason}"
+MARKET_FIRST_OF: Final = "(the first of {count} pools)"
+MARKET_CHART_NONE: Final = "No depth to draw."
+MARKET_NONE: Final = "none"
+MARKET_FLOOR: Final = "Floor: {price}"
+MARKET_TOP_BID: Final = "Top bid: {price}"
+MARKET_SPREAD: Final = "Spread: {price}"
+# Our bids already in the pool: the best one's rank.
+MARKET_YOUR_BIDS: Final = "Your best bid: {rank}"
+MARKET_YOUR_NONE: Final = "You have no bid in this pool."
+# "3rd of 41; 2,000 sats below the top bid" / "1st of 12: the top bid"
+MARKET_RANK: Final = "{ordinal} of {of:,}; {below} below the top bid"
+MARKET_RANK_TOP: Final = "{ordinal} of {of:,}: the top bid"
+# The price being typed, before signing.
+MARKET_TYPED_RANK: Final = "At {price} it would rank {rank}"
+MARKET_FLOOR_MINUS: Final = "Floor −"
+MARKET_FLOOR_MINUS_TIP: Final = "Fill the price with the floor less this percentage, on the step"
+MARKET_TOP_PLUS_STEP: Final = "Top bid + step"
+MARKET_TOP_PLUS_STEP_TIP: Final = "Fill the price with one step above the top bid"
+MARKET_RUNE_PRICE: Final = "{price} sats per unit"
+# The depth chart.
+MARKET_CHART_BIDS: Final = "Bids"
+MARKET_CHART_ASKS: Final = "Listings"
+MARKET_CHART_OURS: Final = "Yours"
+MARKET_CHART_EMPTY: Final = "No bids and no listings in this pool."
+# The Open bids tab.
+MARKET_RANK_COLUMN: Final = "Rank"
+
+_SUFFIXES: Final = {1: "st", 2: "nd", 3: "rd"}
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 101st, 111th."""
+    suffix = "th" if n % 100 in (11, 12, 13) else _SUFFIXES.get(n % 10, "th")
+    return f"{n:,}{suffix}"
+
+
+def market_price(price: float, rune: bool = False) -> str:
+    """A unit price in words: "45,000 sats"; a rune unit's "0.25 sats per unit"."""
+    if rune:
+        text = f"{price:,.0f}" if price >= 100 else f"{price:,.4f}".rstrip("0").rstrip(".")
+        return MARKET_RUNE_PRICE.format(price=text)
+    return SATS.format(sats=round(price))

@@ -1,0 +1,198 @@
+"""The Bid tab's market panel against the real sandbox (issue 16): the chosen pool's floor, top
+bid, spread and our rank, the depth chart, the rank the typed price would get, the shortcuts
+that fill the price; the market moves through the sandbox's scenario API (a competitor
+outbids us, the floor drops) and the panel follows with no Refresh clicked. Market data that
+cannot be read leaves the panel saying so while a bid is still placed by hand."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QPoint
+from pytestqt.qtbot import QtBot
+
+from app.core.poll_schedule import PollTiming
+from app.services.bids import BidSpec, place_bid
+from app.services.pacing import AsyncioSleeper
+from app.services.sandbox_process import SandboxProcess
+from app.ui.profile_session import profile_session
+from app.ui.state.market_state import MarketState
+from app.ui.tabs.bid_tab import BidTab
+from tests.support.proxy import Fault, FaultProxy
+from tests.ui.conftest import AppHarness, OptionsFactory
+from tests.ui.flows import (
+    bid_tab_ready,
+    click,
+    fund_bidding_wallet,
+    new_collection,
+    open_funded_app,
+    place_from_bid_tab,
+    sandbox_post,
+    type_into,
+)
+from tests.ui.gui_thread import GuiThreadWatch
+from tests.ui.helpers import run_async
+
+# The reader reads the watched pool again every fraction of a second (the host's pace still
+# applies): the test waits for what the panel shows, never for a duration.
+QUICK = PollTiming(start_ms=0, fast_ms=100, fast_polls=1_000, base_ms=100, idle_max_ms=200)
+TRAITS = {"Hat": ["Cap", "Crown"]}
+
+
+def market(root: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    data: dict[str, Any] = sandbox_post(root, f"/sandbox/market/{path}", body)["data"]
+    return data
+
+
+def competing_bid(root: str, slug: str, price: int, quantity: int = 1) -> str:
+    body = {"kind": "collection", "slug": slug, "price": price, "quantity": quantity,
+            "bidder": f"rival-{secrets.token_hex(6)}", "fundSats": 10_000_000}  # fmt: skip
+    return str(market(root, "bids", body)["bidIds"][0])
+
+
+def place(app: AppHarness, loop: asyncio.AbstractEventLoop, slug: str, price: int) -> None:
+    session = profile_session(app.context)
+    expiry = session.clock.now_ms() + 3_600_000
+    run_async(
+        loop, place_bid(session.signing_context(), BidSpec.collection(slug, price, 1, expiry))
+    )
+
+
+def arrange_market(root: str, slug: str) -> None:
+    """Listings at 30,000 and 25,000; rival bids: 2 at 5,000, 1 at 8,000."""
+    market(root, "listings", {"slug": slug, "price": 30_000})
+    market(root, "listings", {"slug": slug, "price": 25_000})
+    competing_bid(root, slug, 5_000, quantity=2)
+    competing_bid(root, slug, 8_000)
+
+
+def quick_market(app: AppHarness) -> MarketState:
+    state = MarketState.of(app.context)
+    state.use_time(AsyncioSleeper(), QUICK)
+    return state
+
+
+def test_the_panel_shows_the_pool_fills_the_price_and_follows_the_market(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    gui_thread: GuiThreadWatch,
+) -> None:
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    app, root = funded.app, funded.root_url
+    slug = new_collection(root, TRAITS)  # a market of its own (the demo's is shared)
+    fund_bidding_wallet(app, qloop, 500_000)
+    arrange_market(root, slug)
+    place(app, qloop, slug, 6_000)
+    quick_market(app)
+    gui_thread.start()
+    tab = bid_tab_ready(qtbot, app, slug)
+    panel = tab.market
+    assert (
+        panel.pool is None
+        and panel.chart.message() == "Choose a collection or a rune to see its market."
+    )
+
+    type_into(qtbot, tab.form.slug, slug)
+    summary = "Floor: 25,000 sats · Top bid: 8,000 sats · Spread: 17,000 sats"
+    qtbot.waitUntil(lambda: panel.summary() == summary, timeout=20_000)
+    assert panel.chart.caption() == f"Market: {slug}"
+    assert panel.yours() == "Your best bid: 2nd of 4; 2,000 sats below the top bid"
+    assert panel.typed.text() == "" and panel.chart.toolTip() == ""  # nothing typed, nothing failed
+    geometry = panel.chart.chart_geometry()
+    assert geometry is not None and len(geometry.ours) == 1  # our 6,000-sat bid, a dot
+    assert geometry.low < 5_000 and geometry.high > 30_000
+
+    # "Top bid + step": one step above the rival's 8,000, and where that would rank.
+    click(qtbot, panel.top_plus)
+    assert tab.form.price.edit.text() == "9,000"
+    assert panel.typed.text() == "At 9,000 sats it would rank 1st of 5: the top bid"
+    assert panel.chart.typed_price() == 9_000
+    # "Floor − 10 %": 22,500 rounded down to the 1,000-sat step.
+    panel.percent.setValue(10)
+    click(qtbot, panel.floor_minus)
+    assert tab.form.price.edit.text() == "22,000"
+    assert tab.last_preview.bid_count == 1  # the preview took the price as typed
+
+    # The market moves: a rival outbids us, the floor drops; no click anywhere, and nothing
+    # moves under the cursor.
+    def places() -> list[QPoint]:
+        shown = (panel.chart, panel.top_plus, tab.place_button, tab.message, tab.pools)
+        return [widget.mapTo(tab, QPoint(0, 0)) for widget in shown]
+
+    before = places()
+    competing_bid(root, slug, 7_000)
+    market(root, "floor", {"slug": slug, "price": 20_000})
+    moved = "Floor: 20,000 sats · Top bid: 8,000 sats · Spread: 12,000 sats"
+    qtbot.waitUntil(lambda: panel.summary() == moved, timeout=20_000)
+    qtbot.waitUntil(
+        lambda: panel.yours() == "Your best bid: 3rd of 5; 2,000 sats below the top bid",
+        timeout=20_000,
+    )
+    assert places() == before
+
+
+@pytest.fixture
+def proxy(qloop: asyncio.AbstractEventLoop, sandbox: SandboxProcess) -> Iterator[FaultProxy]:
+    running = run_async(qloop, FaultProxy(upstream=sandbox.url).__aenter__())
+    yield running
+    run_async(qloop, running.__aexit__(None, None, None))
+
+
+def test_market_data_unavailable_never_blocks_a_bid(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    proxy: FaultProxy,
+) -> None:
+    down = proxy.add_fault(
+        Fault.reply("GET", "/v1/activity/*", 503, {"message": "market down"}, times=None)
+    )
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop, proxy.url)
+    app, root = funded.app, funded.root_url
+    slug = new_collection(root, TRAITS)
+    session = profile_session(app.context)
+    run_async(qloop, session.ensure_ready())
+    from app.services.bidding_wallet import get_bidding_wallet
+
+    address = run_async(qloop, get_bidding_wallet(session.read_context())).address
+    sandbox_post(root, "/sandbox/faucet", {"address": address, "sats": 300_000})
+    sandbox_post(root, "/sandbox/mine", {"blocks": 1})
+    quick_market(app)
+    tab: BidTab = bid_tab_ready(qtbot, app, slug)
+    panel = tab.market
+
+    type_into(qtbot, tab.form.slug, slug)
+    qtbot.waitUntil(
+        lambda: panel.figures.text().startswith("Market data unavailable"), timeout=20_000
+    )
+    assert panel.figures.text().endswith("You can still place a bid.")
+    assert panel.chart.message() == "No depth to draw." and not panel.top_plus.isEnabled()
+    assert not panel.floor_minus.isEnabled()
+    type_into(qtbot, tab.form.price.edit, "20,000")
+    qtbot.waitUntil(tab.place_button.isEnabled, timeout=10_000)
+    shown = place_from_bid_tab(qtbot, app, tab)
+    assert shown["message"]
+    qtbot.waitUntil(lambda: tab.result.text().startswith("Placed"), timeout=30_000)
+
+    # The market answers again: the panel shows it, our new bid ranked, with no click.
+    proxy.remove_fault(down)
+    qtbot.waitUntil(lambda: panel.yours().startswith("Your best bid: 1st of 1"), timeout=30_000)
+    assert (
+        panel.summary() == "Floor: none · Top bid: none"
+        and panel.chart.caption() == f"Market: {slug}"
+    )
+
+    # It fails again: the figures stay, the title says since when.
+    proxy.add_fault(Fault.reply("GET", "/v1/activity/*", 503, {"message": "down"}, times=None))
+    qtbot.waitUntil(lambda: "not updated since" in panel.chart.caption(), timeout=30_000)
+    assert panel.yours().startswith("Your best bid: 1st of 1")
+    assert panel.chart.toolTip().startswith("The last reading failed: ")
