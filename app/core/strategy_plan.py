@@ -244,10 +244,11 @@ def _plan_hold(
     for bid in sorted(open_bids, key=lambda b: (b.placed_at_ms, b.bid_id)):
         unit = bid.unit_price(rune)
         if unit > target.hold_cap:
-            reason = f"Priced {sats(unit)} a unit, above the cap of {sats(target.hold_cap)}."
+            cap = sats(target.hold_cap)
+            reason = f"Priced {sats(unit)}{_per(rune)}, above the cap of {cap}: cancel."
             tally.actions.append(_cancel(target.pool, bid, reason))
         elif not _fits(tally, bid.cost(rune, fee), bid.bid_count(rune), room.sats, room):
-            reason = f"Keeping it would pass {room.bound_by}."
+            reason = f"Keeping it would pass {room.bound_by}: cancel."
             tally.actions.append(_cancel(target.pool, bid, reason))
         else:
             _take(tally, bid.cost(rune, fee), bid.bid_count(rune))
