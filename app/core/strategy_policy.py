@@ -65,6 +65,7 @@ class PoolKind(StrEnum):
 class StrategyRefusalCode(StrEnum):
     POLICY_NOT_YET_VALID = "POLICY_NOT_YET_VALID"
     POLICY_EXPIRED = "POLICY_EXPIRED"
+    POLICY_REVOKED = "POLICY_REVOKED"  # the signer's: its stored policy was revoked or replaced
     WRONG_BIDDER = "WRONG_BIDDER"
     WRONG_RECEIVE_ADDRESS = "WRONG_RECEIVE_ADDRESS"
     INVALID_REQUEST = "INVALID_REQUEST"
@@ -147,10 +148,7 @@ class StrategyPolicy:
     max_open_bids: int | None = None
 
     def __post_init__(self) -> None:
-        if not _POLICY_ID.fullmatch(self.policy_id):
-            raise StrategyPolicyError(
-                "a policy id is 1 to 64 letters, digits, '-' or '_' (it names its file)"
-            )
+        self.check_id(self.policy_id)
         if not self.pools:
             raise StrategyPolicyError("a policy allows at least one pool")
         keys = [p.match_key for p in self.pools]
@@ -162,6 +160,13 @@ class StrategyPolicy:
             raise StrategyPolicyError("the policy must end after it starts")
         if self.max_open_bids is not None and self.max_open_bids < 1:
             raise StrategyPolicyError("the maximum number of open bids must be at least 1")
+
+    @staticmethod
+    def check_id(policy_id: str) -> None:
+        if not _POLICY_ID.fullmatch(policy_id):
+            raise StrategyPolicyError(
+                "a policy id is 1 to 64 letters, digits, '-' or '_' (it names its file)"
+            )
 
     def allowed(self, kind: str, pool: PoolKey) -> AllowedPool | None:
         slug = (
