@@ -1,0 +1,137 @@
+"""The strategy signer: the one object a bid strategy signs with. It signs bid messages
+(spec 5.1) inside one policy the user approved, and nothing else (docs/strategies.md).
+
+    signer = StrategySigner(keys, StrategyPolicyStore(profile_dir), policy_id, journal, clock)
+    signed = signer.sign_bid(unsigned_request, reason="renew: expires in 2 min")
+    # place signed.request, then journal.mark_placed / mark_not_placed / mark_unknown(
+    #     signed.entry_id, ...) with the service's answer
+
+Before EVERY signature, in this order:
+1. the policy's file must still hold exactly what was loaded (`still_approved`): a revoked
+   (deleted) or replaced policy signs nothing more, even in another process;
+2. in one journal transaction: the open exposure of the policy's entries (from the journal,
+   never from the caller), `strategy_policy.authorize` on it with the signer's own clock, and
+   the entry (`intent`, or `refused` with the reasons);
+3. only then the signature over exactly `verdict.message`, checked by the independent
+   verifier (`bids.sign_bid`), and the entry moved to `signed`.
+A refusal raises `StrategyRefusedError` (its verdict lists every reason); nothing is signed.
+
+What it cannot do, and how that is guaranteed:
+- It is built from the unlocked `WalletKeys`, an authenticated policy loaded from the store
+  (never a policy object handed in: a compromised engine cannot bring its own), and keeps
+  only the payment `RoleKey`: no `WalletKeys`, no ordinals key, nothing of the PSBT signer,
+  the signing gate or the ledger. This module imports none of them (an import-linter
+  contract in pyproject.toml forbids it, directly or not), and `__slots__` leaves it no place
+  to keep anything else.
+- Its one signing method takes a bid request and signs `bid_message(request)`; a message
+  signature (BIP-322's tagged hash over a virtual transaction, or BIP-137's prefixed hash)
+  commits to the message's text and can never be a signature of a real transaction.
+- Python offers no memory isolation: code running in the same process could reach into the
+  private attribute. The guarantee is that nothing the engine is given offers another
+  signature, not that the process is a sandbox; the engine gets this object, never the keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.core.bid_message import bid_message
+from app.core.bid_request import CollectionBidRequest
+from app.core.strategy_policy import (
+    BidVerdict,
+    OpenExposure,
+    StrategyPolicy,
+    StrategyRefusal,
+    StrategyRefusalCode,
+    authorize,
+)
+from app.services.bids import scheme_for, sign_bid
+from app.services.errors import ServiceError
+from app.services.pacing import Clock
+from app.services.strategy_journal import StrategyJournal
+from app.services.strategy_policies import ApprovedPolicy, StrategyPolicyStore
+from app.wallet.keys import RoleKey, WalletKeys
+
+
+class StrategyRefusedError(ServiceError):
+    """The policy refused the request: nothing was signed. `verdict` lists every reason;
+    `entry_id` is its journal entry (state `refused`)."""
+
+    def __init__(self, verdict: BidVerdict, entry_id: int) -> None:
+        self.verdict = verdict
+        self.entry_id = entry_id
+        reasons = " ".join(verdict.reasons())
+        super().__init__(f"The strategy's policy {verdict.policy_id} refused the bid: {reasons}")
+
+
+@dataclass(frozen=True)
+class SignedBid:
+    """A signed request and its journal entry (state `signed`), to be completed with the
+    service's answer."""
+
+    entry_id: int
+    request: CollectionBidRequest
+
+
+class StrategySigner:
+    """Signs bid messages inside one approved policy; nothing else (module docstring)."""
+
+    __slots__ = ("_approved", "_clock", "_journal", "_key", "_store")
+
+    def __init__(
+        self,
+        keys: WalletKeys,
+        store: StrategyPolicyStore,
+        policy_id: str,
+        journal: StrategyJournal,
+        clock: Clock,
+    ) -> None:
+        self._approved: ApprovedPolicy = store.load_approved(keys, policy_id)
+        self._key: RoleKey = keys.payment  # the only key kept: the one bid messages need
+        self._store = store
+        self._journal = journal
+        self._clock = clock
+
+    @property
+    def policy(self) -> StrategyPolicy:
+        return self._approved.policy
+
+    def sign_bid(self, unsigned: CollectionBidRequest, reason: str) -> SignedBid:
+        """Sign `unsigned`'s bid message if the policy allows it now; `StrategyRefusedError`
+        otherwise. CPU and file work: call from an executor (`ctx.run_cpu`)."""
+        policy = self._approved.policy
+        now = self._clock.now_ms()
+        revoked = not self._store.still_approved(self._approved)
+
+        def decide(open_exposure: OpenExposure) -> BidVerdict:
+            if revoked:
+                return _revoked(policy)
+            return authorize(policy, unsigned, open_exposure, now)
+
+        entry_id, verdict = self._journal.record_decision(
+            policy.policy_id, unsigned, reason, now, decide
+        )
+        if not verdict.approved:
+            raise StrategyRefusedError(verdict, entry_id)
+        try:
+            scheme = scheme_for(self._key.address_type, None)
+            signed = sign_bid(unsigned, self._key, scheme, self._key.public.network)
+            if bid_message(signed) != verdict.message:  # the request changed under us
+                raise ServiceError("The signed message is not the one the policy authorized.")
+        except BaseException as exc:
+            self._journal.mark_abandoned(entry_id, self._clock.now_ms(), type(exc).__name__)
+            raise
+        self._journal.mark_signed(entry_id, verdict.message, self._clock.now_ms())
+        return SignedBid(entry_id, signed)
+
+    def __repr__(self) -> str:
+        return f"StrategySigner({self._approved.policy.policy_id}, {self._key.address})"
+
+
+def _revoked(policy: StrategyPolicy) -> BidVerdict:
+    refusal = StrategyRefusal(
+        StrategyRefusalCode.POLICY_REVOKED,
+        f"Policy {policy.policy_id} was revoked or replaced since this strategy started: "
+        "nothing more is signed under it.",
+    )
+    return BidVerdict(policy.policy_id, "", 0, 0, (refusal,))
