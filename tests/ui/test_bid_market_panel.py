@@ -1,8 +1,10 @@
-"""The Bid tab's market panel against the real sandbox (issue 16): the chosen pool's floor, top
-bid, spread and our rank, the depth chart, the rank the typed price would get, the shortcuts
-that fill the price; the market moves through the sandbox's scenario API (a competitor
-outbids us, the floor drops) and the panel follows with no Refresh clicked. Market data that
-cannot be read leaves the panel saying so while a bid is still placed by hand."""
+"""The pool's market in the window against the real sandbox (issue 16). The Bid tab's market
+band: the chosen pool's floor, top bid, spread and our rank, the depth chart, the rank the
+typed price would get, the shortcuts that fill the price; the market moves through the
+sandbox's scenario API (a competitor outbids us, the floor drops) and the band follows with no
+Refresh clicked. Market data that cannot be read leaves the band saying so while a bid is
+still placed by hand. The Open bids tab's Rank column, and whether each bid is the top bid,
+following the market the same way."""
 
 from __future__ import annotations
 
@@ -12,16 +14,18 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QPoint
+from PySide6.QtCore import QPoint, Qt
 from pytestqt.qtbot import QtBot
 
 from app.core.poll_schedule import PollTiming
 from app.services.bids import BidSpec, place_bid
 from app.services.pacing import AsyncioSleeper
 from app.services.sandbox_process import SandboxProcess
+from app.ui.models.bids_model import COL_RANK
 from app.ui.profile_session import profile_session
 from app.ui.state.market_state import MarketState
 from app.ui.tabs.bid_tab import BidTab
+from app.ui.tabs.open_bids_tab import OpenBidsTab
 from tests.support.proxy import Fault, FaultProxy
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import (
@@ -196,3 +200,46 @@ def test_market_data_unavailable_never_blocks_a_bid(
     qtbot.waitUntil(lambda: "not updated since" in panel.chart.caption(), timeout=30_000)
     assert panel.yours().startswith("Your best bid: 1st of 1")
     assert panel.chart.toolTip().startswith("The last reading failed: ")
+
+
+def test_open_bids_show_each_bids_rank_and_follow_the_market(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    gui_thread: GuiThreadWatch,
+) -> None:
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    app, root = funded.app, funded.root_url
+    slug = new_collection(root, TRAITS)
+    fund_bidding_wallet(app, qloop, 500_000)
+    arrange_market(root, slug)
+    place(app, qloop, slug, 6_000)
+    place(app, qloop, slug, 9_000)
+    quick_market(app)
+    gui_thread.start()
+    app.window.show_tab("open_bids")
+    tab = app.window.tab("open_bids")
+    assert isinstance(tab, OpenBidsTab)
+
+    def ranks() -> dict[int, str]:
+        column = COL_RANK
+        return {
+            tab.model.entry(r).price or 0: tab.model.index(r, column).data()
+            for r in range(tab.model.rowCount())
+        }
+
+    assert tab.model.headerData(COL_RANK, Qt.Orientation.Horizontal) == "Rank"
+    # Ours never outrank each other: the 9,000 bid is the top, the 6,000 one is behind the
+    # rival's 8,000 (of 5 bids in all).
+    qtbot.waitUntil(
+        lambda: ranks() == {9_000: "1st of 5 · top bid", 6_000: "2nd of 5"}, timeout=20_000
+    )
+    row = next(r for r in range(tab.model.rowCount()) if tab.model.entry(r).price == 6_000)
+    tip = tab.model.index(row, COL_RANK).data(Qt.ItemDataRole.ToolTipRole)
+    assert tip == "2nd of 5; 2,000 sats below the top bid"
+
+    # A rival outbids our top bid: both rows follow, with no Refresh clicked.
+    competing_bid(root, slug, 10_000)
+    qtbot.waitUntil(lambda: ranks() == {9_000: "2nd of 6", 6_000: "3rd of 6"}, timeout=20_000)

@@ -1,4 +1,5 @@
-"""Open bids as a table: collection or rune, trait, kind, price, quantity, expiry, bid id.
+"""Open bids as a table: collection or rune, trait, kind, price, quantity, rank in the pool's
+market (`set_ranks`, as the market is read: "3rd of 41", "1st of 12 · top bid"), expiry, bid id.
 
 Built for 10,000 rows:
 - `set_bids` resets the model once, with each row's text, sort keys and a lower-case search
@@ -33,9 +34,11 @@ from app.ui import strings
 from app.ui.widgets import plain_tooltip
 
 if TYPE_CHECKING:
+    from app.core.market_snapshot import BidRank
     from app.services.open_bids import BidListEntry
 
-COL_POOL, COL_TRAIT, COL_KIND, COL_PRICE, COL_QTY, COL_EXPIRES, COL_ID = range(7)
+COL_POOL, COL_TRAIT, COL_KIND, COL_PRICE, COL_QTY, COL_RANK, COL_EXPIRES, COL_ID = range(8)
+UNRANKED: Final = 1 << 62  # sorts a bid whose rank is not known after every ranked one
 SORT_ROLE: Final = Qt.ItemDataRole.UserRole + 1
 _NUMERIC = frozenset({COL_PRICE, COL_QTY})
 _Index = QModelIndex | QPersistentModelIndex
@@ -84,6 +87,7 @@ class OpenBidsModel(QAbstractTableModel):
         self._search: list[str] = []
         self._rune_letters: list[str] = []  # a rune bid's name without spacers, else ""
         self._sorted_by: tuple[int, Qt.SortOrder] | None = None
+        self._ranks: dict[str, BidRank] = {}  # by bid id, from the pools' market snapshots
 
     def set_bids(self, entries: Sequence[BidListEntry]) -> None:
         """Replace every row in one reset (no per-row signals, no per-row widgets)."""
@@ -103,15 +107,16 @@ class OpenBidsModel(QAbstractTableModel):
                 kinds[bid_kind(entry)],
                 "" if price is None else f"{price:,}",
                 "" if entry.quantity is None else f"{entry.quantity:,}",
+                "",  # the rank: looked up as drawn (it moves with the market)
                 "",
                 entry.bid_id,
             )
             text.append(row)
             sort.append(
                 (row[0].lower(), trait.lower(), row[2], price or 0, entry.quantity or 0,
-                 entry.expiration_ms or 0, entry.bid_id)
+                 entry.bid_id, entry.expiration_ms or 0, entry.bid_id)
             )  # fmt: skip
-            search.append(f"{row[0]} {trait} {row[2]} {row[3]} {price or ''} {row[6]}".lower())
+            search.append(f"{row[0]} {trait} {row[2]} {row[3]} {price or ''} {row[7]}".lower())
             runes.append(rune_letters(row[0]) if entry.is_rune_bid else "")
         order = self._order(sort)
         self.beginResetModel()
@@ -127,6 +132,13 @@ class OpenBidsModel(QAbstractTableModel):
             return list(range(len(keys)))
         column, order = self._sorted_by
         descending = order == Qt.SortOrder.DescendingOrder
+        if column == COL_RANK:  # the rank moves with the market: read as sorted
+            ranks = self._ranks
+            return sorted(
+                range(len(keys)),
+                key=lambda i: _rank_key(ranks.get(keys[i][COL_RANK])),
+                reverse=descending,
+            )
         return sorted(range(len(keys)), key=lambda i: keys[i][column], reverse=descending)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
@@ -148,6 +160,18 @@ class OpenBidsModel(QAbstractTableModel):
             [self.index(new_row_of[p.row()], p.column()) for p in persistent],
         )
         self.layoutChanged.emit()
+
+    def set_ranks(self, ranks: dict[str, BidRank]) -> None:
+        """Each bid's rank in its pool's market, by bid id (a bid not in it: no rank shown)."""
+        if ranks == self._ranks:
+            return
+        self._ranks = dict(ranks)
+        if self._text:
+            last = len(self._text) - 1
+            self.dataChanged.emit(self.index(0, COL_RANK), self.index(last, COL_RANK))
+
+    def rank(self, row: int) -> BidRank | None:
+        return self._ranks.get(self._entries[row].bid_id)
 
     def entry(self, row: int) -> BidListEntry:
         return self._entries[row]
@@ -182,14 +206,26 @@ class OpenBidsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             if column == COL_EXPIRES:
                 return expiry_text(self._entries[row].expiration_ms)
+            if column == COL_RANK:
+                rank = self.rank(row)
+                return "" if rank is None else strings.rank_cell(rank)
             return self._text[row][column]
         if role == SORT_ROLE:
+            if column == COL_RANK:
+                return _rank_key(self.rank(row))
             return self._sort[row][column]
         if role == Qt.ItemDataRole.TextAlignmentRole and column in _NUMERIC:
             return _RIGHT
         if role == Qt.ItemDataRole.ToolTipRole and column == COL_ID:
             return plain_tooltip(self._text[row][column])  # the service's bid id
+        if role == Qt.ItemDataRole.ToolTipRole and column == COL_RANK:
+            rank = self.rank(row)
+            return None if rank is None else strings.rank_text(rank, self._entries[row].is_rune_bid)
         return None
+
+
+def _rank_key(rank: BidRank | None) -> int:
+    return UNRANKED if rank is None else rank.rank
 
 
 class OpenBidsFilter(QSortFilterProxyModel):

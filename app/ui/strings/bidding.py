@@ -306,6 +306,7 @@ OPEN_BIDS_HEADERS: Final = (
     "Kind",
     "Price",
     "Qty",
+    "Rank",  # in the pool's market (issue 16): "3rd of 41 bids"
     "Expires",
     "Bid id",
 )

@@ -4,9 +4,12 @@ unit price (whole sats, or a fraction of a sat per rune unit)."""
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from app.ui.strings.review import SATS
+
+if TYPE_CHECKING:
+    from app.core.market_snapshot import BidRank
 
 __all__ = [
     "MARKET_BOX",
@@ -23,7 +26,8 @@ __all__ = [
     "MARKET_NONE",
     "MARKET_NO_POOL",
     "MARKET_RANK",
-    "MARKET_RANK_COLUMN",
+    "MARKET_RANK_CELL",
+    "MARKET_RANK_CELL_TOP",
     "MARKET_RANK_TOP",
     "MARKET_RUNE_PRICE",
     "MARKET_SPREAD",
@@ -39,6 +43,8 @@ __all__ = [
     "MARKET_YOUR_NONE",
     "market_price",
     "ordinal",
+    "rank_cell",
+    "rank_text",
 ]
 
 MARKET_BOX: Final = "Market: {pool}"
@@ -73,7 +79,8 @@ MARKET_CHART_ASKS: Final = "Listings"
 MARKET_CHART_OURS: Final = "Yours"
 MARKET_CHART_EMPTY: Final = "No bids and no listings in this pool."
 # The Open bids tab.
-MARKET_RANK_COLUMN: Final = "Rank"
+MARKET_RANK_CELL: Final = "{ordinal} of {of:,}"
+MARKET_RANK_CELL_TOP: Final = "{ordinal} of {of:,} · top bid"
 
 _SUFFIXES: Final = {1: "st", 2: "nd", 3: "rd"}
 
@@ -90,3 +97,17 @@ def market_price(price: float, rune: bool = False) -> str:
         text = f"{price:,.0f}" if price >= 100 else f"{price:,.4f}".rstrip("0").rstrip(".")
         return MARKET_RUNE_PRICE.format(price=text)
     return SATS.format(sats=round(price))
+
+
+def rank_text(rank: BidRank, rune: bool = False) -> str:
+    """ "3rd of 41; 2,000 sats below the top bid", or "1st of 12: the top bid"."""
+    if rank.is_top:
+        return MARKET_RANK_TOP.format(ordinal=ordinal(rank.rank), of=rank.of)
+    below = market_price(rank.below_top, rune)
+    return MARKET_RANK.format(ordinal=ordinal(rank.rank), of=rank.of, below=below)
+
+
+def rank_cell(rank: BidRank) -> str:
+    """A table cell: "3rd of 41", or "1st of 12 · top bid"."""
+    cell = MARKET_RANK_CELL_TOP if rank.is_top else MARKET_RANK_CELL
+    return cell.format(ordinal=ordinal(rank.rank), of=rank.of)

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.market_snapshot import (
-    BidRank,
     MarketSnapshot,
     floor_minus_percent,
     rank_for_price,
@@ -42,15 +41,6 @@ if TYPE_CHECKING:
 
 DEFAULT_PERCENT = 5
 MAX_PERCENT = 50
-
-
-def rank_text(rank: BidRank, rune: bool = False) -> str:
-    """ "3rd of 41; 2,000 sats below the top bid", or "1st of 12: the top bid"."""
-    ordinal = strings.ordinal(rank.rank)
-    if rank.is_top:
-        return strings.MARKET_RANK_TOP.format(ordinal=ordinal, of=rank.of)
-    below = strings.market_price(rank.below_top, rune)
-    return strings.MARKET_RANK.format(ordinal=ordinal, of=rank.of, below=below)
 
 
 def _fixed_lines(label: QLabel, lines: int) -> QLabel:
@@ -208,7 +198,7 @@ class BidMarketPanel(QWidget):
         yours = (
             strings.MARKET_YOUR_NONE
             if best is None
-            else strings.MARKET_YOUR_BIDS.format(rank=rank_text(best, rune))
+            else strings.MARKET_YOUR_BIDS.format(rank=strings.rank_text(best, rune))
         )
         _say(self.figures, " · ".join(parts) + "\n" + yours, "")
 
@@ -238,7 +228,7 @@ class BidMarketPanel(QWidget):
         unit_price = price / units if rune else float(price)
         rank = rank_for_price(snapshot, unit_price, units)
         text = strings.MARKET_TYPED_RANK.format(
-            price=strings.market_price(unit_price, rune), rank=rank_text(rank, rune)
+            price=strings.market_price(unit_price, rune), rank=strings.rank_text(rank, rune)
         )
         _say(self.typed, text, "")
         self.chart.set_typed_price(unit_price)

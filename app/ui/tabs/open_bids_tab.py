@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QHideEvent, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGroupBox,
@@ -27,17 +27,27 @@ from app.ui.async_tools import async_slot
 from app.ui.dialogs.psbt_review_flow import signing_context
 from app.ui.icons import set_themed_icon
 from app.ui.maker_fee_note import maker_fee_note
-from app.ui.models.bids_model import COL_EXPIRES, COL_ID, COL_POOL, OpenBidsFilter, OpenBidsModel
+from app.ui.models.bids_model import (
+    COL_EXPIRES,
+    COL_ID,
+    COL_POOL,
+    COL_RANK,
+    OpenBidsFilter,
+    OpenBidsModel,
+)
 from app.ui.models.pools_model import COL_POOL as POOLS_COL_POOL
 from app.ui.models.pools_model import PoolsModel
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
 from app.ui.sign_elsewhere import cancel_signed_elsewhere
+from app.ui.state.market_state import MarketState
 from app.ui.state.market_watch import MarketWatch
 from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.open_bids_confirm import ConfirmCancelDialog
 from app.ui.widgets import message_label, set_message
 
 if TYPE_CHECKING:
+    from app.core.market_snapshot import BidRank
+    from app.core.pools import PoolKey
     from app.services.cancel import CancelReport
     from app.services.open_bids import OpenBidsView
     from app.ui.context import AppContext
@@ -65,6 +75,8 @@ class OpenBidsTab(QWidget):
         self.proxy = OpenBidsFilter()
         self.proxy.setSourceModel(self.model)
         self.pools_model = PoolsModel()
+        self.market = MarketState.of(context)
+        self.market_pools: tuple[PoolKey, ...] = ()  # the pools of the bids shown
 
         self.filter = QLineEdit()
         self.filter.setPlaceholderText(strings.OPEN_BIDS_FILTER)
@@ -97,7 +109,7 @@ class OpenBidsTab(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        for column, width in ((COL_POOL, 200), (COL_EXPIRES, 130), (COL_ID, 220)):
+        for column, width in ((COL_POOL, 200), (COL_RANK, 130), (COL_EXPIRES, 130), (COL_ID, 220)):
             header.resizeSection(column, width)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         delete = QShortcut(QKeySequence.StandardKey.Delete, self.table)
@@ -155,6 +167,7 @@ class OpenBidsTab(QWidget):
         # A bound method, not a lambda: Qt drops the connection when this tab is destroyed,
         # while the shared state object lives on.
         self.state.busy_changed.connect(self._set_busy)
+        self.market.updated.connect(self._market_read)
         self._update_counts()
 
     def _set_busy(self, busy: bool) -> None:
@@ -165,12 +178,25 @@ class OpenBidsTab(QWidget):
         super().showEvent(event)
         if self.session.connected:
             self.state.request_refresh()
+        self.market.look_at("open_bids", self.market_pools)
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        """Away from the tab, its pools' markets are not read for it."""
+        super().hideEvent(event)
+        self.market.look_at("open_bids", ())
 
     # -- showing ------------------------------------------------------------------------------
 
     def show_view(self, view: OpenBidsView) -> None:
+        from app.services.open_bids import pool_key_of  # loaded with the view it reads
+
         self.model.set_bids(view.bids)
         self.pools_model.set_pools(view.pools)
+        pools = (pool_key_of(bid) for bid in view.bids)
+        self.market_pools = tuple(dict.fromkeys(p for p in pools if p is not None))
+        if self.isVisible():
+            self.market.look_at("open_bids", self.market_pools)
+        self._show_ranks()
         set_message(self.pools_note, maker_fee_note(view.maker_fee), "hint")
         self._update_counts()
         set_message(self.message, "")  # an earlier load's error no longer holds
@@ -180,6 +206,20 @@ class OpenBidsTab(QWidget):
                 strings.counted(strings.OPEN_BIDS_NO_PRICE, len(view.uncounted)),
                 "hint",
             )
+
+    def _market_read(self, pool: PoolKey) -> None:
+        if pool in self.market_pools:
+            self._show_ranks()
+
+    def _show_ranks(self) -> None:
+        """Each bid's rank in its pool, from the last market read of each pool (read again on
+        the market's schedule: the column follows without a Refresh)."""
+        ranks: dict[str, BidRank] = {}
+        for pool in self.market_pools:
+            held = self.market.market(pool)
+            if held is not None and held.snapshot is not None:
+                ranks.update((rank.bid_id, rank) for rank in held.snapshot.my_ranks)
+        self.model.set_ranks(ranks)
 
     def _failed(self, text: str) -> None:
         set_message(self.message, text, "error" if self.session.public_keys else "hint")
@@ -256,7 +296,7 @@ class OpenBidsTab(QWidget):
         """A bid in words: what it is on, its price and its id (the confirmation and the
         results name each bid so)."""
         text = [self.model.index(row, c).data() for c in range(self.model.columnCount())]
-        pool, trait, _kind, price, _qty, _expires, bid_id = text
+        pool, trait, _kind, price, _qty, _rank, _expires, bid_id = text
         what = f"{pool} [{trait}]" if trait else pool
         return strings.OPEN_BIDS_DESCRIBED.format(what=what, price=price, bid=bid_id)
 
