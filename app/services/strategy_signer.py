@@ -15,6 +15,8 @@ Before EVERY signature, in this order:
 3. only then the signature over exactly `verdict.message`, checked by the independent
    verifier (`bids.sign_bid`), and the entry moved to `signed`.
 A refusal raises `StrategyRefusedError` (its verdict lists every reason); nothing is signed.
+The request is first rebuilt from plain JSON values (`_plain_copy`), so an object that would
+answer one way when judged and another when signed is judged as what it sends.
 
 What it cannot do, and how that is guaranteed:
 - It is built from the unlocked `WalletKeys`, an authenticated policy loaded from the store
@@ -33,6 +35,7 @@ What it cannot do, and how that is guaranteed:
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from app.core.bid_message import bid_message
@@ -99,6 +102,7 @@ class StrategySigner:
     def sign_bid(self, unsigned: CollectionBidRequest, reason: str) -> SignedBid:
         """Sign `unsigned`'s bid message if the policy allows it now; `StrategyRefusedError`
         otherwise. CPU and file work: call from an executor (`ctx.run_cpu`)."""
+        request = _plain_copy(unsigned)
         policy = self._approved.policy
         now = self._clock.now_ms()
         revoked = not self._store.still_approved(self._approved)
@@ -106,16 +110,16 @@ class StrategySigner:
         def decide(open_exposure: OpenExposure) -> BidVerdict:
             if revoked:
                 return _revoked(policy)
-            return authorize(policy, unsigned, open_exposure, now)
+            return authorize(policy, request, open_exposure, now)
 
         entry_id, verdict = self._journal.record_decision(
-            policy.policy_id, unsigned, reason, now, decide
+            policy.policy_id, request, reason, now, decide
         )
         if not verdict.approved:
             raise StrategyRefusedError(verdict, entry_id)
         try:
             scheme = scheme_for(self._key.address_type, None)
-            signed = sign_bid(unsigned, self._key, scheme, self._key.public.network)
+            signed = sign_bid(request, self._key, scheme, self._key.public.network)
             if bid_message(signed) != verdict.message:  # the request changed under us
                 raise ServiceError("The signed message is not the one the policy authorized.")
         except BaseException as exc:
@@ -126,6 +130,15 @@ class StrategySigner:
 
     def __repr__(self) -> str:
         return f"StrategySigner({self._approved.policy.policy_id}, {self._key.address})"
+
+
+def _plain_copy(unsigned: CollectionBidRequest) -> CollectionBidRequest:
+    """The request rebuilt from plain JSON values: what `authorize` judges is exactly what is
+    signed, even if the caller handed in an object (a subclass, a str or int subclass) that
+    would answer differently the second time it is asked."""
+    if not isinstance(unsigned, CollectionBidRequest):
+        raise TypeError("a strategy signs collection, trait and rune bid requests only")
+    return CollectionBidRequest.from_json(json.loads(json.dumps(unsigned.to_json())))
 
 
 def _revoked(policy: StrategyPolicy) -> BidVerdict:

@@ -4,6 +4,7 @@ the journal, a revoked policy stops it, and it holds nothing that could sign a P
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import threading
 from pathlib import Path
@@ -13,7 +14,7 @@ import bip322
 import pytest
 
 from app.core.bid_message import bid_message
-from app.core.bid_request import CollectionBidRequest
+from app.core.bid_request import CollectionBidRequest, Trait
 from app.core.strategy_policy import StrategyRefusalCode
 from app.services import strategy_signer
 from app.services.bids import BidSpec
@@ -230,3 +231,20 @@ def test_it_holds_no_key_but_the_payment_key_and_nothing_of_psbt_signing(setup: 
     source = Path(strategy_signer.__file__).read_text()
     for name in ("psbt_signer", "signing_gate", "sighash", "finalize", "acp_ledger"):
         assert name not in source.split('"""', 2)[2], name
+
+
+class _Shifty(CollectionBidRequest):
+    """Says it bids on an allowed trait when asked, sends another one."""
+
+    def traits(self) -> list[Trait]:
+        return [GOLD]
+
+
+def test_what_is_judged_is_what_is_signed(setup: Setup) -> None:
+    spec = BidSpec.trait("pals", [Trait("hat", "red")], 30_000, 1, setup.clock.now_ms() + HOUR_MS)
+    honest = setup.bid(spec)
+    shifty = _Shifty(**{f.name: getattr(honest, f.name) for f in dataclasses.fields(honest)})
+    assert shifty.traits() == [GOLD]  # what a naive check would judge
+    assert setup.refused(shifty).verdict.codes == (C.TRAIT_NOT_ALLOWED,)
+    with pytest.raises(TypeError):
+        setup.signer.sign_bid("bidderAddress:...", "not a request")  # type: ignore[arg-type]
