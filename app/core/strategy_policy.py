@@ -18,7 +18,8 @@ stays inside what the user approved is authorized:
   timestamp far ahead would keep a signed message usable for longer than the spec allows);
 - each pool it touches is allowed, with its kind: a collection (or range) pool by its exact
   slug, a trait pool by slug and trait, a rune pool by the rune's letters whatever its
-  spacers. A collection pool does not allow trait bids in it, nor the other way round;
+  spacers (the request spelling it as ord does: A-Z, '•' or '.'). A collection pool does not
+  allow trait bids in it, nor the other way round;
 - its price is at most the cap of every pool it touches: per item for ordinals; for runes the
   cap is per unit, so a rune bid's total `price` is bounded by `quantity x cap` (and, like any
   bid, by the exposure left);
@@ -47,7 +48,7 @@ from app.core.bid_request import Trait as Trait
 from app.core.bid_validation import validate_bid_request
 from app.core.errors import CoreError
 from app.core.pools import MakerFee, PoolKey, bid_cost, request_pools
-from app.core.rune_names import RuneNameError, parse_typed_rune, rune_letters
+from app.core.rune_names import RuneNameError, parse_spaced_rune, parse_typed_rune, rune_letters
 
 _SIGNATURE_FIELD: Final = "signedBiddingMessage"
 
@@ -304,6 +305,15 @@ def _check_pools_and_price(
     policy: StrategyPolicy, request: CollectionBidRequest
 ) -> Iterator[StrategyRefusal]:
     kind = PoolKind.RUNES if request.kind is BidKind.RUNE else PoolKind.ORDINALS
+    if kind is PoolKind.RUNES:
+        try:  # ord's own spelling (letters A-Z, '•' or '.'), not a look-alike read kindly
+            parse_spaced_rune(request.collection_slug)
+        except RuneNameError as exc:
+            yield _refuse(
+                StrategyRefusalCode.POOL_NOT_ALLOWED,
+                f"{request.collection_slug!r} is not a rune name as ord writes it: {exc}.",
+            )
+            return
     for pool in request_pools(request):
         allowed = policy.allowed(kind.value, pool)
         if allowed is None:

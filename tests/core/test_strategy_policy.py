@@ -188,6 +188,8 @@ def test_trait_bid_on_a_rune_is_refused() -> None:
         ),
         (rune_req(collection_slug="DOGGOTOTHEMOONS"), C.POOL_NOT_ALLOWED),
         (rune_req(collection_slug="bitcoin-puppets"), C.POOL_NOT_ALLOWED),  # kind matters
+        (rune_req(collection_slug="doggotothemoon"), C.POOL_NOT_ALLOWED),  # not ord's spelling
+        (rune_req(collection_slug="DOG GO TO THE MOON"), C.POOL_NOT_ALLOWED),
         (req(collection_slug="DOGGOTOTHEMOON"), C.POOL_NOT_ALLOWED),
     ],
 )
