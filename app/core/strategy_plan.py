@@ -434,8 +434,8 @@ def _place_missing(
         reason = f"No bid open at this level: place {level.describe(rune)}."
     else:
         reason = (
-            f"{held:,} of the {_bids(level.quantity, rune)} wanted at {sats(level.price)} "
-            f"are open: place {placing:,} ({level.why})."
+            f"Open: {held:,} of the {_bids(level.quantity, rune)} wanted at "
+            f"{sats(level.price)}; place {placing:,} ({level.why})."
         )
     if placing < missing and not rune:
         reason += f" {missing - placing:,} more would pass {room.bound_by}."

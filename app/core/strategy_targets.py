@@ -268,7 +268,7 @@ def _price(
     if ceiling is not None:
         caps.append((ceiling, f"your own bid at {sats(ceiling)} in this pool"))
     if isinstance(rule, FixedPrice):
-        return _capped(cap, "the fixed price", caps, rune)
+        return _capped(_grid(cap, rune), "the fixed price", caps, rune)
     if snap is None:
         return "no market data"
     if isinstance(rule, BelowFloor):
@@ -388,6 +388,7 @@ def compute_target(
             )
     priced: dict[Fraction, tuple[_Priced, Fraction]] = {}
     notes: list[str] = []
+    unpriced = 0  # ladder steps the market gives no price now
     for rule, share in strategy.price_rules():
         p = _price(rule, market, rune, ceiling)
         if isinstance(p, str):
@@ -400,6 +401,7 @@ def compute_target(
             if not isinstance(strategy.rule, Ladder):
                 return outcome("hold", f"Holding: {p}.")
             notes.append(f"a step has no price ({p})")
+            unpriced += 1
             continue
         if rune and p.unit_price <= 0:
             notes.append(f"{p.why}: no price above 0")
@@ -413,8 +415,9 @@ def compute_target(
     levels = _size_levels(priced, room, fee, rune, notes)
     if not levels:
         detail = "; ".join(notes) if notes else f"no bid fits: {room.bound_by}"
-        status: TargetStatus = "stop" if priced or not isinstance(strategy.rule, Ladder) else "hold"
-        return outcome(status, f"Stopped: {detail}." if status == "stop" else f"Holding: {detail}.")
+        if unpriced == len(strategy.price_rules()):  # every step waits for the market
+            return outcome("hold", f"Holding: {detail}.")
+        return outcome("stop", f"Stopped: {detail}.")
     reason = "; ".join(lv.describe(rune) for lv in levels)
     if notes:
         reason += " (" + "; ".join(notes) + ")"

@@ -89,7 +89,7 @@ def test_a_new_pool_places_its_target_and_then_holds_still() -> None:
             PUPPETS,
             41_000,
             4,
-            f"0 of the 4 bids wanted at 41,000 sats are open: place 4 ({WHY}).",
+            f"Open: 0 of the 4 bids wanted at 41,000 sats; place 4 ({WHY}).",
             bid_expiry_ms=EXPIRY,
         ),
     )
@@ -136,7 +136,7 @@ def test_after_a_fill_the_slot_is_placed_again_within_the_budget_left() -> None:
     p = one(open_bids=bids, spent=41_000)  # 159,000 left: 3 bids
     assert summary(p) == [("place", 41_000, 1, None)]
     assert p.actions[0].reason == (
-        f"2 of the 3 bids wanted at 41,000 sats are open: place 1 ({WHY}). After fills costing "
+        f"Open: 2 of the 3 bids wanted at 41,000 sats; place 1 ({WHY}). After fills costing "
         f"41,000 sats, within the budget left."
     )
     assert replanned(p, bids, spent=41_000).actions == ()
@@ -176,6 +176,24 @@ def test_a_move_within_the_threshold_keeps_the_bids() -> None:
     wide = LifecycleSettings(update_threshold=Fraction(5, 100))
     p = one(market_=snap(top=41_000), open_bids=bids, settings=wide, budget=168_000)
     assert summary(p) == []
+
+
+def test_a_kept_bid_priced_above_the_target_leaves_less_room_for_new_ones() -> None:
+    wide = LifecycleSettings(update_threshold=Fraction(5, 100))
+    # Room for 2 bids at 41,000 (83,000); the kept one at 43,000 leaves 40,000: none more.
+    p = one(open_bids=(held("b0", 43_000),), budget=83_000, settings=wide)
+    assert summary(p) == []
+    assert (p.exposure_sats, p.pools[0].kept) == (43_000, ("b0",))
+    assert one(open_bids=(held("b0", 43_000),), budget=84_000, settings=wide).actions == (
+        PlanAction(
+            "place",
+            PUPPETS,
+            41_000,
+            1,
+            f"Open: 1 of the 2 bids wanted at 41,000 sats; place 1 ({WHY}).",
+            bid_expiry_ms=EXPIRY,
+        ),
+    )
 
 
 def test_a_bid_above_what_the_strategy_may_pay_is_cancelled_even_within_the_threshold() -> None:
