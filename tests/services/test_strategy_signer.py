@@ -248,3 +248,28 @@ def test_what_is_judged_is_what_is_signed(setup: Setup) -> None:
     assert setup.refused(shifty).verdict.codes == (C.TRAIT_NOT_ALLOWED,)
     with pytest.raises(TypeError):
         setup.signer.sign_bid("bidderAddress:...", "not a request")  # type: ignore[arg-type]
+
+
+def test_two_processes_cannot_spend_the_same_exposure(keys: WalletKeys, tmp_path: Path) -> None:
+    """Two signers on one profile, each with its own journal connection (as a window and a
+    headless run would have): the database's write lock, not a thread lock, keeps them apart."""
+    first = Setup(keys, tmp_path, max_exposure=41_000)
+    second_journal = StrategyJournal.in_profile(tmp_path)
+    second = StrategySigner(keys, first.store, "pol-1", second_journal, first.clock)
+    outcomes: list[str] = []
+    barrier = threading.Barrier(2)
+
+    def attempt(signer: StrategySigner) -> None:
+        barrier.wait()
+        try:
+            signer.sign_bid(first.bid(), "race")
+            outcomes.append("signed")
+        except StrategyRefusedError:
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=attempt, args=(s,)) for s in (first.signer, second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["refused", "signed"]
