@@ -17,6 +17,7 @@ from app.sandbox.chain.node import Node
 from app.sandbox.cli import add_serve_arguments
 from app.sandbox.demo import DEMO_COLLECTIONS, DEMO_RUNES
 from app.sandbox.http.app import create_app
+from app.sandbox.http.market_activity import MarketActivity
 from app.sandbox.http.settings import SandboxSettings
 from app.sandbox.market.listings_store import active_listings
 from app.sandbox.market.market_sim import seed_demo_market
@@ -116,6 +117,23 @@ async def test_the_demo_market_has_sellers_and_bidders_per_collection_and_rune(
     assert state["sold"] == len(DEMO_COLLECTIONS)
     assert seed_demo_market(market) is False  # once per data directory
     assert market_state(market) == state
+
+
+async def test_the_served_sandbox_makes_the_demo_market_on_its_own_thread(
+    new_sandbox: Any,
+) -> None:
+    _, market = await new_sandbox()
+    activity = MarketActivity(market, demo=True, sim_seed=SEED, sim_interval_s=3_600)
+    activity.start()
+    activity.stop()  # joins: the demo comes first; a stop before the first tick runs no step
+    assert seed_demo_market(market) is False  # made by the thread
+    assert market.store.get_meta(f"market_sim_step:{SEED}") is None
+    _, quiet = await new_sandbox()
+    idle = MarketActivity(quiet, demo=False, sim_seed=None)
+    assert not idle.needed
+    idle.start()
+    idle.stop()
+    assert market_state(quiet) == {"listings": [], "bids": [], "sold": 0}
 
 
 def test_the_serve_options_of_the_market() -> None:
