@@ -40,6 +40,9 @@ MAX_LISTINGS_PER_BULK_REQUEST: Final = 100
 # Ours, not the spec's: integers on the wire must survive a JavaScript client unchanged
 # (Number.MAX_SAFE_INTEGER), because the signed message spells them in decimal.
 MAX_SAFE_INTEGER: Final = 2**53 - 1
+# Ours: no price can be more than every bitcoin there will ever be (21 million BTC). A price
+# past it (a market page's, a shortcut's) is not a price.
+MAX_MONEY_SATS: Final = 21_000_000 * 100_000_000
 
 
 def price_step_at_or_below(price: float | Fraction) -> int:

@@ -19,7 +19,10 @@ outrank each other: the question is who fills before us. `of` counts every unit 
 
 Prices: `unit_price` is sats per item (per rune unit for runes: a rune bid's price on the wire is
 the total). The shortcuts (`floor_minus_percent`, `top_bid_plus_step`) give an ordinals price on
-the bid step grid (`app.core.limits`); a rune pool has no per-unit step, so they give None there.
+the bid step grid (`app.core.limits`); a rune pool has no per-unit step, so they give None there,
+and neither gives a price above all the bitcoin there is (`limits.MAX_MONEY_SATS`: a market that
+says so is wrong). Market data is what the service says, unsigned: `pays_the_floor` tells a
+price that would buy the cheapest listing for less, which the window says before signing.
 """
 
 from __future__ import annotations
@@ -240,12 +243,20 @@ def floor_minus_percent(snapshot: MarketSnapshot, percent: float) -> int | None:
     # Exact arithmetic: 10.1 % of a floor must not land a sat under a step through float error.
     exact = Fraction(snapshot.floor) * (100 - Fraction(str(percent))) / 100
     price = limits.price_step_at_or_below(exact)
-    return price if price >= limits.MIN_ORDINALS_PRICE_SATS else None
+    return price if limits.MIN_ORDINALS_PRICE_SATS <= price <= limits.MAX_MONEY_SATS else None
 
 
 def top_bid_plus_step(snapshot: MarketSnapshot) -> int | None:
     """The lowest price on the bid step grid strictly above the top other bid (one step above it
-    when it is on the grid); None without another bid, or for a rune pool."""
+    when it is on the grid); None without another bid, for a rune pool, or above all the
+    bitcoin there is. It may reach the floor: `pays_the_floor` says so."""
     if snapshot.top_bid is None or snapshot.is_rune:
         return None
-    return max(limits.MIN_ORDINALS_PRICE_SATS, limits.price_step_above(snapshot.top_bid))
+    price = max(limits.MIN_ORDINALS_PRICE_SATS, limits.price_step_above(snapshot.top_bid))
+    return price if price <= limits.MAX_MONEY_SATS else None
+
+
+def pays_the_floor(snapshot: MarketSnapshot, unit_price: float) -> bool:
+    """Whether a bid at `unit_price` (per item, per rune unit for runes) pays at least the
+    floor, the cheapest listing not ours: buying that listing would cost no more."""
+    return snapshot.floor is not None and unit_price >= snapshot.floor

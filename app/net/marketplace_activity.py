@@ -14,7 +14,9 @@ first of each):
 - a listing's seller: ``ask.sellerOrdAddress`` [MM], ``ask.sellerReceiveAddress`` [3P], or the
   legacy top-level ``seller`` [MM history].
 The envelope must hold one of those arrays (``BadResponse`` otherwise). A row that cannot be read
-(not an object, no id, no positive price) is skipped and counted in ``skipped``; a row that is
+(not an object, no id, no positive price, a price above all the bitcoin there is) is skipped and
+counted in ``skipped``, and so are the rows past ``MAX_PAGE_SIZE`` (a page holds no more than
+asked: the rest are not read); a row that is
 readable but not a live order of this kind (another ``orderType``, an item bid, a listing with
 ``cancelledAt``/``invalidAt``/``fillPendingAt`` set [3P]) is left out without counting.
 """
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Generic, TypeVar
 
 from app.core.bid_request import Trait
+from app.core.limits import MAX_MONEY_SATS
 from app.core.market_snapshot import BID_KINDS, BidKindName, MarketBid, MarketListing
 from app.net.fields import Reader, as_epoch_ms, as_int, as_str, object_id
 from app.net.marketplace_requests import InvalidRequest
@@ -127,8 +130,8 @@ def _page(r: Reader, body: Any, read: Callable[[Mapping[str, Any]], T]) -> Activ
     if items is None:
         raise r.error("no list of rows (data.items, data.listings or data.bids)", "data.items")
     rows: list[T] = []
-    skipped = 0
-    for item in items:
+    skipped = max(0, len(items) - MAX_PAGE_SIZE)  # more than any page asks for: not read
+    for item in items[:MAX_PAGE_SIZE]:
         try:
             if not isinstance(item, Mapping):
                 raise _Unreadable
@@ -161,7 +164,9 @@ def _first(*values: Any) -> Any:
 
 
 def _price(value: Any) -> float | None:
-    """A positive, finite price from a JSON number or a decimal string."""
+    """A positive price from a JSON number or a decimal string, at most all the bitcoin there
+    is (`MAX_MONEY_SATS`): a larger, infinite or NaN one is no price (and an integer too long
+    for a float must not raise)."""
     if isinstance(value, bool):
         return None
     if isinstance(value, str):
@@ -169,7 +174,9 @@ def _price(value: Any) -> float | None:
             value = float(value.strip())
         except ValueError:
             return None
-    if isinstance(value, int | float) and math.isfinite(value) and value > 0:
+    if isinstance(value, int) and not 0 < value <= MAX_MONEY_SATS:
+        return None
+    if isinstance(value, int | float) and math.isfinite(value) and 0 < value <= MAX_MONEY_SATS:
         return value
     return None
 

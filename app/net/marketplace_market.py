@@ -9,16 +9,21 @@
   ``collection`` where the docs put them on ``token``: both are read.
 
 A 404 the service answers itself means it knows no such collection (None, or no floors); an
-entry that cannot be read is skipped and counted; a body without the documented object or
-array is a ``BadResponse``.
+entry that cannot be read is skipped and counted, and so are entries past ``MAX_ROWS`` in one
+answer (not read); a body without the documented object or array is a ``BadResponse``. A
+listing price that is not a positive number of sats up to all the bitcoin there is
+(``MAX_MONEY_SATS``) is no price (the item reads as not listed); a percentage that is not a
+finite number is None.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from app.core.limits import MAX_MONEY_SATS
 from app.net.fields import Reader, as_epoch_ms, as_int, as_str
 
 STATS_PATH: Final = "/collection-stats"
@@ -26,6 +31,9 @@ FLOORS_PATH: Final = "/collection-stats/floors"
 WALLET_CONTENTS_PATH: Final = "/address/wallet-contents"
 FLOOR_TYPES: Final = frozenset({"ordinals", "runes"})
 ITEM_TYPES: Final = frozenset({"inscription", "rune", "all"})
+# Entries read of one answer (a list of floors, a page of a wallet's inscriptions or runes):
+# more than any request asks for; past it they are not read.
+MAX_ROWS: Final = 1_000
 
 
 @dataclass(frozen=True)
@@ -91,17 +99,24 @@ class WalletContents:
 
 def _number(value: Any) -> float | None:
     """A finite number from a JSON number or a decimal string ("-73.0676")."""
-    if isinstance(value, bool):
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
         return None
-    if isinstance(value, int | float):
-        return float(value)
-    if isinstance(value, str):
-        try:
-            number = float(value.strip())
-        except ValueError:
-            return None
-        return number if number == number and abs(number) != float("inf") else None
-    return None
+    try:
+        number = float(value.strip() if isinstance(value, str) else value)
+    except (ValueError, OverflowError):  # not a number; an integer too long for a float
+        return None
+    return number if math.isfinite(number) else None  # JSON may say NaN or Infinity
+
+
+def _sats(value: Any) -> int | None:
+    """A price in whole sats: positive, at most all the bitcoin there is; else None."""
+    sats = as_int(value)
+    return sats if sats is not None and 0 < sats <= MAX_MONEY_SATS else None
+
+
+def _listing_per_rune(value: Any) -> float | None:
+    price = _number(value)
+    return price if price is not None and 0 < price <= MAX_MONEY_SATS else None
 
 
 def _obj(value: Any) -> Mapping[str, Any]:
@@ -114,7 +129,7 @@ def parse_collection_stats(r: Reader, body: Any, slug: str) -> CollectionStats:
     return CollectionStats(
         slug=as_str(metadata.get("id")) or slug,
         name=as_str(metadata.get("name")),
-        floor=as_int(data.get("floor")),
+        floor=_sats(data.get("floor")),
         listed_count=as_int(data.get("listedCount")),
         total_items=as_int(metadata.get("total_items")),
         volume_1d=as_int(data.get("volume1d")),
@@ -131,14 +146,14 @@ def parse_floors(r: Reader, body: Any) -> FloorsPage:
     if not isinstance(entries, list):
         raise r.error("data is not a list of floors", "data")
     floors = []
-    for entry in entries:
+    for entry in entries[:MAX_ROWS]:
         slug = as_str(entry.get("slug")) if isinstance(entry, Mapping) else None
         if not slug:
             continue
         floors.append(
             CollectionFloor(
                 slug=slug,
-                floor=as_int(entry.get("floor")),
+                floor=_sats(entry.get("floor")),
                 listed_count=as_int(entry.get("listedCount")),
                 owner_count=as_int(entry.get("ownerCount")),
                 one_day_change=_number(entry.get("oneDayChange")),
@@ -158,8 +173,8 @@ def parse_wallet_contents(r: Reader, body: Any) -> WalletContents:
     ordinals, runes = [] if ordinals is None else ordinals, [] if runes is None else runes
     if not isinstance(ordinals, list) or not isinstance(runes, list):
         raise r.error("data.results.ordinals / runes are not lists", "data.results")
-    held = [h for h in (_inscription(e) for e in ordinals) if h is not None]
-    held_runes = [h for h in (_rune(e) for e in runes) if h is not None]
+    held = [h for h in (_inscription(e) for e in ordinals[:MAX_ROWS]) if h is not None]
+    held_runes = [h for h in (_rune(e) for e in runes[:MAX_ROWS]) if h is not None]
     return WalletContents(
         inscriptions=tuple(held),
         runes=tuple(held_runes),
@@ -181,7 +196,7 @@ def _inscription(entry: Any) -> HeldInscription | None:
         inscription_id=inscription_id,
         inscription_number=as_int(token.get("inscription_number")),
         name=as_str(token.get("name")),
-        listing_price=as_int(_obj(entry.get("listing")).get("price")),
+        listing_price=_sats(_obj(entry.get("listing")).get("price")),
     )
 
 
@@ -202,8 +217,8 @@ def _rune(entry: Any) -> HeldRune | None:
         ),
         symbol=as_str(_first(token.get("rune_symbol"), collection.get("rune_symbol"))),
         output=as_str(_first(token.get("output"), token.get("rune_utxo_id"))),
-        listing_price=as_int(listing.get("price")),
-        listing_price_per_rune=_number(listing.get("price_per_rune_sats")),
+        listing_price=_sats(listing.get("price")),
+        listing_price_per_rune=_listing_per_rune(listing.get("price_per_rune_sats")),
     )
 
 

@@ -21,6 +21,7 @@ from app.core.market_snapshot import (
     build_snapshot,
     floor_minus_percent,
     is_rune_pool,
+    pays_the_floor,
     rank_for_price,
     rank_of,
     top_bid_plus_step,
@@ -311,3 +312,25 @@ def test_our_ranks_agree_with_rank_for_price(rows: list[tuple[int, int, bool]]) 
             mine.is_top,
             mine.below_top,
         )
+
+
+# --- a market that lies: the shortcuts stay prices -----------------------------------------
+
+
+def test_no_shortcut_gives_more_than_all_the_bitcoin_there_is() -> None:
+    lie = float(limits.MAX_MONEY_SATS)  # a top bid and a floor no one can pay
+    s = snap(PUPPETS, [bid("x", lie)], [listing("l", lie * 2)])
+    assert top_bid_plus_step(s) is None
+    assert floor_minus_percent(s, 10) is None
+    below = snap(PUPPETS, [bid("x", lie - 1_000)])
+    assert top_bid_plus_step(below) == limits.MAX_MONEY_SATS
+
+
+def test_pays_the_floor_tells_a_bid_that_would_buy_the_cheapest_listing_for_less() -> None:
+    s = snap(PUPPETS, [bid("x", 30_000)], [listing("l", 25_000)])
+    price = top_bid_plus_step(s)  # a top bid above the floor: its step is too
+    assert price == 31_000 and pays_the_floor(s, price)
+    assert pays_the_floor(s, 25_000) and not pays_the_floor(s, 24_999)
+    assert not pays_the_floor(snap(PUPPETS, [bid("x", 30_000)]), 10**9)  # no floor
+    ours = snap(PUPPETS, [], [listing("l", 1_000, seller=ME_ORD)])
+    assert not pays_the_floor(ours, 5_000)  # our own listing is no floor

@@ -1,0 +1,98 @@
+"""Market reads against a service that lies (a compromised server, or a man in the middle on a
+plain-http custom service): numbers no float can hold, NaN and Infinity (Python's JSON reads
+them), prices above all the bitcoin there is, pages far longer than asked. Each is read within
+bounds, as rows skipped and counted or fields left unread, never as an exception other than the
+client's own errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from net_router import Router
+
+from app.core.limits import MAX_MONEY_SATS
+from app.net.marketplace import MarketplaceClient
+from app.net.marketplace_activity import MAX_PAGE_SIZE
+from app.net.marketplace_market import MAX_ROWS
+
+BASE = "http://market.test/v1"
+HUGE = "1" + "0" * 400  # a JSON integer: Python reads it, no float holds it
+
+
+async def call(router: Router, method: str, *args: Any, **kwargs: Any) -> Any:
+    async with MarketplaceClient(BASE, transport=router.transport) as client:
+        return await getattr(client, method)(*args, **kwargs)
+
+
+def raw(router: Router, path: str, text: str) -> None:
+    """An answer written by hand: JSON that `json.dumps` would not write."""
+    headers = {"content-type": "application/json"}
+    router.add("GET", path, httpx.Response(200, content=text.encode(), headers=headers))
+
+
+def row(row_id: str, price: str) -> str:
+    return f'{{"id": "{row_id}", "orderType": "bid", "unitPrice": {price}, "collectionSlug": "p"}}'
+
+
+async def test_prices_no_float_holds_nan_infinity_or_above_all_bitcoin_are_skipped(
+    router: Router,
+) -> None:
+    prices = [HUGE, "NaN", "Infinity", "1e308", str(MAX_MONEY_SATS + 1), f'"{HUGE}"', "5000"]
+    rows = ", ".join(row(f"b{i}", p) for i, p in enumerate(prices))
+    raw(router, "/v1/activity/bids", f'{{"data": {{"items": [{rows}]}}}}')
+    page = await call(router, "get_activity_bids", "p")
+    assert [(b.bid_id, b.unit_price) for b in page.rows] == [(f"b{len(prices) - 1}", 5000)]
+    assert page.skipped == len(prices) - 1
+
+
+async def test_a_listing_priced_past_all_bitcoin_is_skipped(router: Router) -> None:
+    rows = f'[{{"id": "a", "orderType": "ask", "unitPrice": {HUGE}}}, {{"id": "b", "price": 9e99}}]'
+    raw(router, "/v1/activity/listings", f'{{"data": {{"items": {rows}}}}}')
+    page = await call(router, "get_activity_listings", "p")
+    assert page.rows == () and page.skipped == 2
+
+
+async def test_a_page_longer_than_any_asked_for_is_read_to_the_bound(router: Router) -> None:
+    rows = [{"id": f"b{i}", "unitPrice": 1_000 + i, "collectionSlug": "p"} for i in range(5_000)]
+    router.json("GET", "/v1/activity/bids", {"data": {"items": rows}})
+    page = await call(router, "get_activity_bids", "p", page_size=100)
+    assert len(page.rows) == MAX_PAGE_SIZE and page.skipped == 5_000 - MAX_PAGE_SIZE
+
+
+async def test_wallet_contents_prices_and_numbers_out_of_bounds(router: Router) -> None:
+    listed = '{"price": %s, "price_per_rune_sats": %s}'
+    ordinals = [
+        f'{{"collection": {{"id": "p"}}, "token": {{"inscription_id": "i{n}"}}, "listing": '
+        f'{{"price": {price}}}}}'
+        for n, price in enumerate([HUGE, "-5", "0", str(MAX_MONEY_SATS + 1), "25000"])
+    ]
+    runes = [
+        '{"collection": {"id": "DOG"}, "token": {"output": "t:0"}, "listing": '
+        + listed % (HUGE, per_rune)
+        + "}"
+        for per_rune in (HUGE, "NaN", "-Infinity", '"Infinity"')
+    ]
+    results = f'{{"ordinals": [{", ".join(ordinals)}], "runes": [{", ".join(runes)}]}}'
+    body = f'{{"data": {{"results": {results}}}}}'
+    raw(router, "/v1/address/wallet-contents", body)
+    contents = await call(router, "get_wallet_contents", "bc1pme")
+    assert [h.listing_price for h in contents.inscriptions] == [None, None, None, None, 25_000]
+    assert [(r.listing_price, r.listing_price_per_rune) for r in contents.runes] == [
+        (None, None)
+    ] * 4
+
+
+async def test_floors_with_numbers_no_float_holds(router: Router) -> None:
+    entry = f'{{"slug": "p", "floor": {HUGE}, "oneDayChange": {HUGE}, "sevenDayChange": NaN}}'
+    raw(router, "/v1/collection-stats/floors", f'{{"data": [{entry}]}}')
+    floors = await call(router, "get_collection_floors", "ordinals", ["p"])
+    (floor,) = floors.floors
+    assert (floor.floor, floor.one_day_change, floor.seven_day_change) == (None, None, None)
+
+
+async def test_wallet_contents_longer_than_any_page_is_read_to_the_bound(router: Router) -> None:
+    held = [{"collection": {"id": "p"}, "token": {"inscription_id": f"i{n}"}} for n in range(3_000)]
+    router.json("GET", "/v1/address/wallet-contents", {"data": {"results": {"ordinals": held}}})
+    contents = await call(router, "get_wallet_contents", "bc1pme")
+    assert len(contents.inscriptions) == MAX_ROWS and contents.skipped == 3_000 - MAX_ROWS
