@@ -47,6 +47,7 @@ from app.wallet.addresses import Network
 from app.wallet.keys import MnemonicSeed, WalletKeys, derive_wallet_keys
 from app.wallet.presets import get_preset
 from tests.sandbox.sandbox_process import SandboxProcess
+from tests.support.fake_market import FakeMarket
 from tests.support.proxy import FaultProxy
 
 COIN_SATS = 5_000_000
@@ -254,6 +255,20 @@ def make_keys() -> KeysFactory:
 @pytest.fixture
 def keys(make_keys: KeysFactory) -> WalletKeys:
     return make_keys()
+
+
+@pytest.fixture
+def fake() -> FakeMarket:
+    """A marketplace of handlers (the public service's shapes the sandbox does not give)."""
+    return FakeMarket()
+
+
+@pytest.fixture
+async def fake_ctx(fake: FakeMarket, make_keys: KeysFactory) -> AsyncIterator[ServiceContext]:
+    """A use case's context whose clients reach only `fake`."""
+    clients = fake.clients()
+    yield ServiceContext(clients, make_keys())
+    await clients.aclose()
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ fails is left out, our open bids failing fails the whole."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -14,7 +13,6 @@ import pytest
 from app.net.errors import ServerError
 from app.services.catalog import suggested_collections
 from app.services.context import ServiceContext
-from tests.services.conftest import KeysFactory
 from tests.support.fake_market import FakeMarket
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -28,21 +26,9 @@ def rows(*items: dict[str, Any]) -> dict[str, Any]:
     return ok({"items": list(items), "pagination": {"total": len(items)}})
 
 
-@pytest.fixture
-def fake() -> FakeMarket:
-    return FakeMarket()
-
-
-@pytest.fixture
-async def ctx(fake: FakeMarket, make_keys: KeysFactory) -> AsyncIterator[ServiceContext]:
-    clients = fake.clients()
-    yield ServiceContext(clients, make_keys())
-    await clients.aclose()
-
-
-def our_bids(fake: FakeMarket, ctx: ServiceContext) -> None:
+def our_bids(fake: FakeMarket, fake_ctx: ServiceContext) -> None:
     def answer(request: httpx.Request) -> httpx.Response:
-        if request.url.params["address"] != ctx.ordinals_address:
+        if request.url.params["address"] != fake_ctx.ordinals_address:
             return httpx.Response(200, json=ok({"results": []}))
         results = [
             {"bid_id": "1", "price": 2_000, "collectionSlug": "puppets"},
@@ -69,9 +55,9 @@ HELD = ok(
 
 
 async def test_seen_in_our_bids_holdings_and_the_latest_activity(
-    ctx: ServiceContext, fake: FakeMarket
+    fake_ctx: ServiceContext, fake: FakeMarket
 ) -> None:
-    our_bids(fake, ctx)
+    our_bids(fake, fake_ctx)
     fake.json("/v1/address/wallet-contents", HELD)
     fake.json(
         "/v1/activity/listings",
@@ -86,7 +72,7 @@ async def test_seen_in_our_bids_holdings_and_the_latest_activity(
     )  # fmt: skip
     fake.json("/v1/activity/sales", rows({"id": "s", "price": 7_000, "collectionSlug": "ocm"}))
 
-    found = await suggested_collections(ctx, None)
+    found = await suggested_collections(fake_ctx, None)
 
     assert not found.searchable
     assert found.runes == ("DOG•GO•TO•THE•MOON", "SATOSHI•NAKAMOTO", "UNCOMMON•GOODS")
@@ -99,20 +85,20 @@ async def test_seen_in_our_bids_holdings_and_the_latest_activity(
     latest = dict(fake.asked("/v1/activity/bids")[0].url.params)
     assert "collectionSlug" not in latest and latest["sortBy"] == "createdAt"
     held_at = {r.url.params["address"] for r in fake.asked("/v1/address/wallet-contents")}
-    assert held_at == {ctx.ordinals_address, ctx.payment_address}
+    assert held_at == {fake_ctx.ordinals_address, fake_ctx.payment_address}
 
 
-async def test_a_source_that_fails_is_left_out(ctx: ServiceContext, fake: FakeMarket) -> None:
-    our_bids(fake, ctx)  # holdings and activity: unknown routes (404 {"detail"})
+async def test_a_source_that_fails_is_left_out(fake_ctx: ServiceContext, fake: FakeMarket) -> None:
+    our_bids(fake, fake_ctx)  # holdings and activity: unknown routes (404 {"detail"})
     fake.json("/v1/activity/sales", {"error": "down"}, 503)
-    found = await suggested_collections(ctx, None)
+    found = await suggested_collections(fake_ctx, None)
     assert [c.slug for c in found.collections] == ["puppets"]
     assert found.runes == ("UNCOMMON•GOODS",)
 
 
 async def test_our_bids_unreadable_fail_the_suggestions(
-    ctx: ServiceContext, fake: FakeMarket
+    fake_ctx: ServiceContext, fake: FakeMarket
 ) -> None:
     fake.json("/v1/address/bids", {"error": "down"}, 503)
     with pytest.raises(ServerError):
-        await suggested_collections(ctx, None)
+        await suggested_collections(fake_ctx, None)

@@ -6,7 +6,6 @@ A fake marketplace in those shapes (docs.satflow.com/reference/get_address-walle
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -15,7 +14,6 @@ import pytest
 from app.net.errors import ServerError
 from app.services.context import ServiceContext
 from app.services.listings_inventory import my_listings
-from tests.services.conftest import KeysFactory
 from tests.support.fake_market import FakeMarket
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -50,21 +48,9 @@ PAGES: dict[str | None, dict[str, Any]] = {
 }  # fmt: skip
 
 
-@pytest.fixture
-def fake() -> FakeMarket:
-    return FakeMarket()
-
-
-@pytest.fixture
-async def ctx(fake: FakeMarket, make_keys: KeysFactory) -> AsyncIterator[ServiceContext]:
-    clients = fake.clients()
-    yield ServiceContext(clients, make_keys())
-    await clients.aclose()
-
-
-def contents(fake: FakeMarket, ctx: ServiceContext) -> None:
+def contents(fake: FakeMarket, fake_ctx: ServiceContext) -> None:
     def answer(request: httpx.Request) -> httpx.Response:
-        assert request.url.params["address"] == ctx.ordinals_address
+        assert request.url.params["address"] == fake_ctx.ordinals_address
         assert request.url.params["listedOnly"] == "true"
         page = PAGES[request.url.params.get("cursor")]
         return httpx.Response(200, json={"success": True, "data": page})
@@ -73,10 +59,10 @@ def contents(fake: FakeMarket, ctx: ServiceContext) -> None:
 
 
 async def test_the_listed_items_wallet_contents_name_are_our_listings(
-    ctx: ServiceContext, fake: FakeMarket
+    fake_ctx: ServiceContext, fake: FakeMarket
 ) -> None:
-    contents(fake, ctx)
-    found = await my_listings(ctx)
+    contents(fake, fake_ctx)
+    found = await my_listings(fake_ctx)
     assert found is not None
     assert [(x.listing_id, x.item, x.price, x.state) for x in found] == [
         ("", "aa" * 32 + "i0", 150_000, "active"),
@@ -87,11 +73,11 @@ async def test_the_listed_items_wallet_contents_name_are_our_listings(
     assert len(fake.asked("/v1/listings")) == 1  # asked first: not offered here
 
 
-async def test_neither_list_offered_is_none(ctx: ServiceContext, fake: FakeMarket) -> None:
-    assert await my_listings(ctx) is None  # both answer 404
+async def test_neither_list_offered_is_none(fake_ctx: ServiceContext, fake: FakeMarket) -> None:
+    assert await my_listings(fake_ctx) is None  # both answer 404
 
 
-async def test_wallet_contents_failing_is_said(ctx: ServiceContext, fake: FakeMarket) -> None:
+async def test_wallet_contents_failing_is_said(fake_ctx: ServiceContext, fake: FakeMarket) -> None:
     fake.json(CONTENTS, {"message": "upstream timeout"}, status=502)
     with pytest.raises(ServerError):
-        await my_listings(ctx)
+        await my_listings(fake_ctx)

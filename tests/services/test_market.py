@@ -6,7 +6,6 @@ reader's sleeper moves a fake clock."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -28,7 +27,6 @@ from app.services.market import (
     read_own_orders,
     read_pool_market,
 )
-from tests.services.conftest import KeysFactory
 from tests.support.fake_market import FakeMarket
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -54,30 +52,22 @@ def page(rows: list[Any], total: int) -> dict[str, Any]:
     return {"success": True, "data": {"items": rows, "pagination": pagination}}
 
 
-@pytest.fixture
-def fake() -> FakeMarket:
-    return FakeMarket()
-
-
-@pytest.fixture
-async def ctx(fake: FakeMarket, make_keys: KeysFactory) -> AsyncIterator[ServiceContext]:
-    clients = fake.clients()
-    yield ServiceContext(clients, make_keys())
-    await clients.aclose()
-
-
 async def test_both_sides_paged_until_the_total_with_our_orders_told_apart(
-    ctx: ServiceContext, fake: FakeMarket
+    fake_ctx: ServiceContext, fake: FakeMarket
 ) -> None:
-    me = ctx.ordinals_address
+    me = fake_ctx.ordinals_address
     first = [bid_row(f"b{i}", 50_000 - i * 100) for i in range(PAGE_SIZE)]
-    second = [bid_row("mine", 30_000, bidder=ctx.payment_address), bid_row("last", 1_000), "junk"]
+    second = [
+        bid_row("mine", 30_000, bidder=fake_ctx.payment_address),
+        bid_row("last", 1_000),
+        "junk",
+    ]
     pages = iter([page(first, PAGE_SIZE + 3), page(second, PAGE_SIZE + 3)])
     fake.routes["/v1/activity/bids"] = lambda _r: httpx.Response(200, json=next(pages))
     asks = [ask_row("a1", 60_000), ask_row("a0", 55_000, seller=me)]
     fake.json("/v1/activity/listings", page(asks, 2))
     snapshot = await read_pool_market(
-        ctx, PUPPETS, own_addresses=own_addresses(ctx), own_bid_ids=frozenset()
+        fake_ctx, PUPPETS, own_addresses=own_addresses(fake_ctx), own_bid_ids=frozenset()
     )
     assert [dict(r.url.params)["page"] for r in fake.asked("/v1/activity/bids")] == ["1", "2"]
     assert dict(fake.asked("/v1/activity/bids")[0].url.params) == {
@@ -93,12 +83,12 @@ async def test_both_sides_paged_until_the_total_with_our_orders_told_apart(
     assert snapshot.my_ranks == (BidRank("mine", 30_000, 201, 252, 20_000.0, False),)
 
 
-async def test_pages_are_bounded(ctx: ServiceContext, fake: FakeMarket) -> None:
+async def test_pages_are_bounded(fake_ctx: ServiceContext, fake: FakeMarket) -> None:
     full = page([bid_row(f"b{i}", 5_000) for i in range(PAGE_SIZE)], 10_000)
     fake.json("/v1/activity/bids", full)
     fake.json("/v1/activity/listings", page([], 0))
     snapshot = await read_pool_market(
-        ctx, PUPPETS, own_addresses=frozenset(), own_bid_ids=frozenset()
+        fake_ctx, PUPPETS, own_addresses=frozenset(), own_bid_ids=frozenset()
     )
     assert len(fake.asked("/v1/activity/bids")) == MAX_PAGES
     assert (snapshot.bid_units, snapshot.bids_total) == (MAX_PAGES * PAGE_SIZE, 10_000)
@@ -106,7 +96,7 @@ async def test_pages_are_bounded(ctx: ServiceContext, fake: FakeMarket) -> None:
 
 
 async def test_a_trait_pool_asks_its_collection_and_keeps_that_trait(
-    ctx: ServiceContext, fake: FakeMarket
+    fake_ctx: ServiceContext, fake: FakeMarket
 ) -> None:
     blue = {"trait_type": "Background", "value": "Blue"}
     rows = [bid_row("c", 9_000), bid_row("t", 7_000, attribute=blue), bid_row("mine", 6_000,
@@ -115,43 +105,47 @@ async def test_a_trait_pool_asks_its_collection_and_keeps_that_trait(
     fake.json("/v1/activity/listings", page([], 0))
     pool = PoolKey("puppets", Trait("Background", "Blue"))
     snapshot = await read_pool_market(
-        ctx, pool, own_addresses=frozenset(), own_bid_ids=frozenset({"mine"})
+        fake_ctx, pool, own_addresses=frozenset(), own_bid_ids=frozenset({"mine"})
     )
     assert dict(fake.requests[0].url.params)["collectionSlug"] == "puppets"
     assert snapshot.bid_levels == (PriceLevel(7_000, 1, 0), PriceLevel(6_000, 1, 1))
     assert snapshot.my_ranks == (BidRank("mine", 6_000, 2, 2, 1_000.0, False),)
 
 
-async def test_a_rune_pool_is_asked_by_its_name(ctx: ServiceContext, fake: FakeMarket) -> None:
+async def test_a_rune_pool_is_asked_by_its_name(fake_ctx: ServiceContext, fake: FakeMarket) -> None:
     row = {"id": "r", "orderType": "bid", "collectionSlug": "DOGGOTOTHEMOON", "price": 50_000,
            "unitPrice": 0.5, "quantity": 100_000, "bid": {"kind": "rune"}}  # fmt: skip
     fake.json("/v1/activity/bids", page([row], 1))
     fake.json("/v1/activity/listings", page([], 0))
     pool = PoolKey("DOG•GO•TO•THE•MOON")
-    snapshot = await read_pool_market(ctx, pool, own_addresses=frozenset(), own_bid_ids=frozenset())
+    snapshot = await read_pool_market(
+        fake_ctx, pool, own_addresses=frozenset(), own_bid_ids=frozenset()
+    )
     assert dict(fake.requests[0].url.params)["collectionSlug"] == "DOG•GO•TO•THE•MOON"
     assert snapshot.is_rune and snapshot.top_bid == 0.5 and snapshot.bid_units == 100_000
 
 
-async def test_a_failure_raises_the_net_error(ctx: ServiceContext, fake: FakeMarket) -> None:
+async def test_a_failure_raises_the_net_error(fake_ctx: ServiceContext, fake: FakeMarket) -> None:
     fake.json("/v1/activity/bids", {"error": "down"}, 503)
     with pytest.raises(ServerError):
-        await read_pool_market(ctx, PUPPETS, own_addresses=frozenset(), own_bid_ids=frozenset())
+        await read_pool_market(
+            fake_ctx, PUPPETS, own_addresses=frozenset(), own_bid_ids=frozenset()
+        )
 
 
 async def test_our_orders_are_our_addresses_and_open_bid_ids(
-    ctx: ServiceContext, fake: FakeMarket
+    fake_ctx: ServiceContext, fake: FakeMarket
 ) -> None:
     def bids_of(request: httpx.Request) -> httpx.Response:
-        ids = {ctx.ordinals_address: ["o1", "both"], ctx.payment_address: ["p1", "both"]}
+        ids = {fake_ctx.ordinals_address: ["o1", "both"], fake_ctx.payment_address: ["p1", "both"]}
         rows = [{"bid_id": i, "price": 1_000} for i in ids[request.url.params["address"]]]
         return httpx.Response(200, json={"success": True, "data": {"results": rows}})
 
     fake.routes["/v1/address/bids"] = bids_of
-    ctx.remember_bidding_wallet("bc1pbidding")
-    own = await read_own_orders(ctx)
+    fake_ctx.remember_bidding_wallet("bc1pbidding")
+    own = await read_own_orders(fake_ctx)
     assert own == OwnOrders(
-        frozenset({ctx.ordinals_address, ctx.payment_address, "bc1pbidding"}),
+        frozenset({fake_ctx.ordinals_address, fake_ctx.payment_address, "bc1pbidding"}),
         frozenset({"o1", "p1", "both"}),
     )
 
@@ -180,9 +174,9 @@ TIMING = PollTiming(start_ms=0, fast_ms=1_000, fast_polls=1, base_ms=10_000, idl
 NOBODY = OwnOrders(frozenset(), frozenset())
 
 
-def reader(ctx: ServiceContext, time_: FakeTime, seen: list[PoolMarket]) -> MarketReader:
+def reader(fake_ctx: ServiceContext, time_: FakeTime, seen: list[PoolMarket]) -> MarketReader:
     return MarketReader(
-        lambda: ctx,
+        lambda: fake_ctx,
         sleeper=time_,
         clock=time_,
         on_update=seen.append,
@@ -205,10 +199,10 @@ async def run_until(market: MarketReader, seen: list[PoolMarket], count: int) ->
 
 
 async def test_refresh_keeps_the_last_snapshot_marked_stale_on_an_error(
-    ctx: ServiceContext, fake: FakeMarket
+    fake_ctx: ServiceContext, fake: FakeMarket
 ) -> None:
     seen: list[PoolMarket] = []
-    market = reader(ctx, FakeTime(), seen)
+    market = reader(fake_ctx, FakeTime(), seen)
     fake.json("/v1/activity/bids", page([bid_row("x", 4_000)], 1))
     fake.json("/v1/activity/listings", page([], 0))
     fresh = await market.refresh(PUPPETS)
@@ -222,19 +216,19 @@ async def test_refresh_keeps_the_last_snapshot_marked_stale_on_an_error(
 
 
 async def test_an_error_before_any_snapshot_holds_none(
-    ctx: ServiceContext, fake: FakeMarket
+    fake_ctx: ServiceContext, fake: FakeMarket
 ) -> None:
-    market = reader(ctx, FakeTime(), [])
+    market = reader(fake_ctx, FakeTime(), [])
     held = await market.refresh(PUPPETS)  # no route: a 404 from a framework
     assert held.snapshot is None and held.stale and held.age_ms(0) is None
 
 
 async def test_the_schedule_stretches_while_idle_backs_off_on_errors_and_nudges(
-    ctx: ServiceContext, fake: FakeMarket
+    fake_ctx: ServiceContext, fake: FakeMarket
 ) -> None:
     time_ = FakeTime()
     seen: list[PoolMarket] = []
-    market = reader(ctx, time_, seen)
+    market = reader(fake_ctx, time_, seen)
     fake.json("/v1/activity/bids", page([bid_row("x", 4_000)], 1))
     fake.json("/v1/activity/listings", page([], 0))
     market.watch([PUPPETS])
@@ -254,11 +248,11 @@ async def test_the_schedule_stretches_while_idle_backs_off_on_errors_and_nudges(
 
 
 async def test_watch_reads_new_pools_at_once_and_forgets_dropped_ones(
-    ctx: ServiceContext, fake: FakeMarket
+    fake_ctx: ServiceContext, fake: FakeMarket
 ) -> None:
     time_ = FakeTime()
     seen: list[PoolMarket] = []
-    market = reader(ctx, time_, seen)
+    market = reader(fake_ctx, time_, seen)
     fake.json("/v1/activity/bids", page([], 0))
     fake.json("/v1/activity/listings", page([], 0))
     other = PoolKey("monkes")
