@@ -5,7 +5,6 @@ Amounts are satoshis. Fee rates are sat/vB.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -16,7 +15,7 @@ import httpx
 from app.net.config import ServiceConfig
 from app.net.errors import BroadcastRejected, NetError, NoFeeEstimates, NotFound
 from app.net.fee_estimates import FeeEstimates, parse_fee_estimates
-from app.net.fields import Reader, as_int, as_str, is_int
+from app.net.fields import Reader, as_int, as_str, is_int, loads_json
 from app.net.http import HttpClient, Timeouts, segment
 from app.net.rate_limit import HostPacer, RateLimits
 
@@ -289,7 +288,7 @@ def _node_reason(text: str) -> str:
     start = text.find("{")
     if start != -1:
         try:
-            inner = json.loads(text[start:])
+            inner = loads_json(text[start:])
         except ValueError:
             inner = None
         if isinstance(inner, Mapping) and isinstance(inner.get("message"), str):

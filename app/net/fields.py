@@ -6,6 +6,7 @@ names the endpoint and the missing or malformed field.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -15,6 +16,20 @@ from app.net.errors import BadResponse
 
 _MISSING = object()
 _DECIMAL = re.compile(r"-?[0-9]{1,40}")
+
+
+class JsonTooDeep(ValueError):
+    """JSON nested deeper than the parser's recursion allows (a hostile answer)."""
+
+
+def loads_json(text: str | bytes) -> Any:
+    """`json.loads`, except that JSON nested too deep for Python's parser (``[[[[...]]]]`` a
+    hundred thousand deep raises RecursionError) is a ValueError like any text that is not
+    JSON: a service's answer must not raise what no caller expects."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise JsonTooDeep("JSON nested too deep to read") from None
 
 
 def is_int(value: Any) -> TypeGuard[int]:

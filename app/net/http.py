@@ -15,7 +15,6 @@ placement re-signs each attempt, `services/bid_retry.py`) sends with
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import ssl
 import time
@@ -38,6 +37,7 @@ from app.net.errors import (
     ServerError,
     TransportError,
 )
+from app.net.fields import loads_json
 from app.net.rate_limit import HostPacer, host_of
 
 API_KEY_HEADER = "x-api-key"
@@ -267,8 +267,8 @@ class HttpClient:
 
     def decode_json(self, response: httpx.Response) -> Any:
         try:
-            return json.loads(response.content)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+            return loads_json(response.content)
+        except (ValueError, UnicodeDecodeError):
             kind = response.headers.get("content-type", "no content-type")
             raise NotJson(
                 self.service,
@@ -317,7 +317,7 @@ def _code_and_message(response: httpx.Response) -> tuple[str | None, str]:
     if "html" in response.headers.get("content-type", ""):
         return None, ""  # an error page: its markup says nothing useful
     try:
-        body = json.loads(response.content)
+        body = loads_json(response.content)
     except (ValueError, UnicodeDecodeError):
         return None, _short_text(response)
     if not isinstance(body, dict):

@@ -6,7 +6,6 @@ timeout or a 5xx the bids are read first) belongs to the use cases in ``app.serv
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
@@ -22,7 +21,7 @@ from app.net.errors import (
     RateLimited,
     ServerError,
 )
-from app.net.fields import Reader, as_str
+from app.net.fields import Reader, as_str, loads_json
 from app.net.http import HttpClient, QueryParams, Timeouts
 from app.net.marketplace_activity import (
     BIDS_ACTIVITY_PATH,
@@ -392,7 +391,7 @@ def _collection_bid_body(request: CollectionBidBody) -> Mapping[str, Any] | str 
         body = to_json()
     if isinstance(body, str | bytes):
         try:
-            decoded = json.loads(body)
+            decoded = loads_json(body)
         except ValueError:
             raise InvalidRequest("the bid request text is not JSON") from None
         if not isinstance(decoded, dict):
@@ -405,7 +404,7 @@ def _collection_bid_body(request: CollectionBidBody) -> Mapping[str, Any] | str 
 
 def _decoded(response: httpx.Response) -> Any:
     try:
-        return json.loads(response.content)
+        return loads_json(response.content)
     except (ValueError, UnicodeDecodeError):
         return None
 

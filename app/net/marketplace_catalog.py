@@ -23,7 +23,7 @@ from typing import Any
 
 import httpx
 
-from app.net.fields import Reader, as_int, as_str
+from app.net.fields import Reader, as_int, as_str, loads_json
 
 COLLECTION_PATH = "/collection"
 
@@ -60,7 +60,7 @@ def not_offered(response: httpx.Response) -> bool:
     if response.status_code != 404:
         return False
     try:
-        body = response.json()
+        body = loads_json(response.content)
     except ValueError:
         return True  # an HTML or empty 404 is no service's "not found" answer
     return isinstance(body, Mapping) and set(body) == {"detail"}

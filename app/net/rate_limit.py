@@ -16,7 +16,6 @@ instead of looking stuck.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import math
 import random
@@ -32,6 +31,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from app.core.rate_limit import RateLimit, TokenBucket, rate_limited_wait_s
+from app.net.fields import loads_json
 
 __all__ = [
     "HostPacer",
@@ -174,7 +174,7 @@ def service_wait_s(response: httpx.Response) -> float | None:
     """The wait a 429 names: the body's `retryAfterMs` (top level, or in `details`/`data`),
     else the `Retry-After` header (seconds, or an HTTP date); None when it names none."""
     try:
-        body = json.loads(response.content)
+        body = loads_json(response.content)
     except (ValueError, UnicodeDecodeError):
         body = None
     if isinstance(body, Mapping):

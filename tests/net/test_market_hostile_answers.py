@@ -9,9 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import pytest
 from net_router import Router
 
 from app.core.limits import MAX_MONEY_SATS
+from app.net.errors import NetError
 from app.net.marketplace import MarketplaceClient
 from app.net.marketplace_activity import MAX_PAGE_SIZE
 from app.net.marketplace_market import MAX_ROWS
@@ -96,3 +98,23 @@ async def test_wallet_contents_longer_than_any_page_is_read_to_the_bound(router:
     router.json("GET", "/v1/address/wallet-contents", {"data": {"results": {"ordinals": held}}})
     contents = await call(router, "get_wallet_contents", "bc1pme")
     assert len(contents.inscriptions) == MAX_ROWS and contents.skipped == 3_000 - MAX_ROWS
+
+
+DEEP = "[" * 100_000 + "]" * 100_000  # deeper than Python's JSON parser recurses
+
+
+@pytest.mark.parametrize("status", [200, 400, 404, 429, 500])
+async def test_json_nested_too_deep_is_an_answer_that_is_not_json(
+    router: Router, status: int
+) -> None:
+    headers = {"content-type": "application/json", "retry-after": "0"}
+    answer = httpx.Response(status, content=DEEP.encode(), headers=headers)
+    router.add("GET", "/v1/activity/bids", answer)
+    with pytest.raises(NetError):  # not a RecursionError, which no caller expects
+        await call(router, "get_activity_bids", "p")
+    router.add("GET", "/v1/collection", answer)
+    if status in (400, 404):  # the catalog's "no such collection" or "not offered"
+        await call(router, "get_collection", "p")
+    else:
+        with pytest.raises(NetError):
+            await call(router, "get_collection", "p")
