@@ -55,6 +55,8 @@ JOURNAL_FILE: Final = Path("strategies") / "journal.sqlite3"
 # A signed message the service refused stays usable this long after its timestamp (its age
 # limit, and the clock skew the spec allows): until then it counts as exposure.
 MESSAGE_USABLE_MS: Final = TIMESTAMP_MAX_AGE_MS + TIMESTAMP_MAX_AHEAD_MS
+# A reason is a sentence for the window; a longer one is cut, so no caller can fill the disk.
+MAX_REASON_CHARS: Final = 500
 
 
 class EntryState(StrEnum):
@@ -199,7 +201,7 @@ class StrategyJournal:
                 " updated_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     policy_id,
-                    reason,
+                    reason[:MAX_REASON_CHARS],
                     str(request.kind),
                     request.collection_slug,
                     pools,

@@ -11,6 +11,7 @@ import pytest
 from app.core.strategy_policy import BidVerdict, OpenExposure, StrategyRefusal, StrategyRefusalCode
 from app.services.strategy_journal import (
     JOURNAL_FILE,
+    MAX_REASON_CHARS,
     MESSAGE_USABLE_MS,
     EntryState,
     JournalError,
@@ -79,6 +80,10 @@ def test_an_entry_records_the_request_the_reason_and_the_decision(
     refused = journal.entry(refused_id)
     assert refused.state is S.REFUSED and refused.refusal == "PRICE_ABOVE_CAP: too dear"
     assert [e.entry_id for e in journal.entries("pol-1")] == [refused_id, entry_id]
+    long_id, _ = journal.record_decision(
+        "pol-1", request, "x" * 10_000, clock.now_ms(), lambda _: _refuse()
+    )
+    assert len(journal.entry(long_id).reason) == MAX_REASON_CHARS
 
 
 @pytest.mark.parametrize(
