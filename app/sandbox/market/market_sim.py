@@ -28,7 +28,7 @@ from app.sandbox.chain.errors import ChainError
 from app.sandbox.demo import DEMO_COLLECTIONS, DEMO_RUNES
 from app.sandbox.market import market_participants as parties
 from app.sandbox.market import market_scenario as scenario
-from app.sandbox.market.bid_store import BidState, bid_states
+from app.sandbox.market.bid_store import OPEN_AT_SQL, BidState, bid_states
 from app.sandbox.market.errors import MarketError
 from app.sandbox.market.service import Json, Market
 
@@ -75,8 +75,9 @@ def participant_bids(market: Market, slug: str) -> list[tuple[str, BidState]]:
     now = market.now_ms()
     with market.store.reading() as conn:
         rows = conn.execute(
+            # OPEN_AT_SQL's columns are the bids' alone: market_participants has none of them
             "SELECT b.id, p.label FROM bids b JOIN market_participants p ON p.ordinals_address "
-            "= b.maker WHERE b.slug = ? AND b.status = 'open' AND b.expiry_ms > ?",
+            f"= b.maker WHERE b.slug = ? AND {OPEN_AT_SQL}",
             (slug, now),
         ).fetchall()
         states = bid_states(conn, [row[0] for row in rows])
