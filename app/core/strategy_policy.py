@@ -375,13 +375,18 @@ def _check_exposure(
     if limit is not None and open_exposure.bids + bids > limit:
         yield _refuse(
             StrategyRefusalCode.TOO_MANY_OPEN_BIDS,
-            f"The request places {bids:,} bids next to {open_exposure.bids:,} open ones; the "
-            f"policy allows at most {limit:,} open bids.",
+            f"The request places {_count(bids, 'bid')} next to "
+            f"{_count(open_exposure.bids, 'open one')}; the policy allows at most "
+            f"{_count(limit, 'open bid')}.",
         )
 
 
 def _refuse(code: StrategyRefusalCode, message: str) -> StrategyRefusal:
     return StrategyRefusal(code, message)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
 
 def _sats(amount: int | Fraction) -> str:
