@@ -143,13 +143,13 @@ def applied(plan: StrategyPlan, pools: Pools) -> Pools:
 
 
 def timed(pools: Pools, rounds: int) -> tuple[StrategyPlan, list[float], list[float]]:
-    limits_ = StrategyLimits(total_budget_sats=200_000_000, max_active_bids=1_500)
+    budgets = StrategyLimits(total_budget_sats=200_000_000, max_active_bids=1_500)
     fee, settings = MakerFee(50, 0), LifecycleSettings()
     plans, texts = [], []
     for _ in range(rounds):
         start = time.perf_counter()
         plan = plan_strategy(
-            pools, balance_sats=20_000_000, limits_=limits_, fee=fee, settings=settings, now_ms=NOW
+            pools, balance_sats=20_000_000, budgets=budgets, fee=fee, settings=settings, now_ms=NOW
         )
         middle = time.perf_counter()
         dry_run_text(plan, NOW)

@@ -113,7 +113,7 @@ def plan_strategy(
     pools: Sequence[tuple[PoolStrategy, PoolState]],
     *,
     balance_sats: int,
-    limits_: StrategyLimits,
+    budgets: StrategyLimits,
     fee: MakerFee,
     settings: LifecycleSettings,
     now_ms: int,
@@ -122,8 +122,8 @@ def plan_strategy(
     if balance_sats < 0:
         raise InvalidStrategy(f"the balance must not be negative, got {balance_sats}")
     _check_unique(pools)
-    total_left = limits_.total_budget_sats - sum(state.spent_sats for _, state in pools)
-    bids_left = limits_.max_active_bids
+    total_left = budgets.total_budget_sats - sum(state.spent_sats for _, state in pools)
+    bids_left = budgets.max_active_bids
     plans: list[PoolPlan] = []
     for strategy, state in sorted(pools, key=lambda p: p[0].pool.sort_key()):
         room = pool_room(strategy, state, balance_sats, fee, total_left, bids_left)

@@ -32,7 +32,7 @@ def sample_plan() -> StrategyPlan:
     return plan_strategy(
         pools,
         balance_sats=1_000_000,
-        limits_=StrategyLimits(1_000_000, 10),
+        budgets=StrategyLimits(1_000_000, 10),
         fee=MakerFee(0, 0),
         settings=LifecycleSettings(),
         now_ms=NOW,

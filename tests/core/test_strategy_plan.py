@@ -53,7 +53,7 @@ def plan(
     now: int = NOW,
 ) -> StrategyPlan:
     return plan_strategy(
-        pools, balance_sats=balance, limits_=limits, fee=NO_FEE, settings=settings, now_ms=now
+        pools, balance_sats=balance, budgets=limits, fee=NO_FEE, settings=settings, now_ms=now
     )
 
 

@@ -152,7 +152,7 @@ def run(
     pools: Pools, balance: int, caps: StrategyLimits, fee: MakerFee, lifecycle: LifecycleSettings
 ) -> StrategyPlan:
     return plan_strategy(
-        pools, balance_sats=balance, limits_=caps, fee=fee, settings=lifecycle, now_ms=NOW
+        pools, balance_sats=balance, budgets=caps, fee=fee, settings=lifecycle, now_ms=NOW
     )
 
 
@@ -258,7 +258,7 @@ def test_bids_due_for_renewal_are_renewed_or_cancelled_never_left_to_lapse(
         (s, dataclasses.replace(st_, snapshot=_shifted(st_.snapshot, shift))) for s, st_ in placed
     ]
     plan = plan_strategy(
-        later, balance_sats=balance, limits_=caps, fee=fee, settings=lifecycle, now_ms=NOW + shift
+        later, balance_sats=balance, budgets=caps, fee=fee, settings=lifecycle, now_ms=NOW + shift
     )
     for pool_plan in plan.pools:
         if pool_plan.status != "bid":
