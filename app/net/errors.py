@@ -201,6 +201,14 @@ class NotJson(BadResponse):
     """The body could not be decoded as JSON."""
 
 
+class BodyTooLarge(BadResponse):
+    """An answer longer than any the client reads (``HttpClient.max_body_bytes``): not read."""
+
+    def __init__(self, service: str, path: str, limit: int) -> None:
+        super().__init__(service, path, f"the answer is larger than {limit:,} bytes")
+        self.limit = limit
+
+
 class NoFeeEstimates(BadResponse):
     """The Esplora server returned no usable fee estimate (common on a fresh regtest chain)."""
 

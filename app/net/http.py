@@ -1,6 +1,10 @@
 """Shared base of the HTTP clients: one ``httpx.AsyncClient``, timeouts, API key, JSON, logging,
 and the host's rate limit.
 
+Every answer's body is read up to ``MAX_BODY_BYTES`` (decoded, so a compressed bomb is bounded
+too): a larger one is a ``BodyTooLarge`` (a ``BadResponse``), read no further, so a lying or
+broken server cannot fill memory.
+
 Logging records method, path (no query string), status and latency only. Bodies are never
 logged (they carry signatures and PSBTs) and neither is the API key.
 
@@ -28,6 +32,7 @@ from urllib.request import getproxies
 import httpx
 
 from app.net.errors import (
+    BodyTooLarge,
     ConnectFailed,
     ConnectionLost,
     HttpError,
@@ -44,6 +49,9 @@ API_KEY_HEADER = "x-api-key"
 _REDACTED = "[redacted]"
 
 QueryParams = Mapping[str, str | int | float | bool]
+# Far above any answer the clients read (a market page of 500 orders is ~0.5 MB, a batch of
+# 1,000 ord outputs a few MB), far below what would strain the window's memory.
+MAX_BODY_BYTES = 16 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -113,8 +121,10 @@ class HttpClient:
         transport: httpx.AsyncBaseTransport | None = None,
         headers: Mapping[str, str] | None = None,
         pacer: HostPacer | None = None,
+        max_body_bytes: int = MAX_BODY_BYTES,
     ) -> None:
         self.service = service
+        self.max_body_bytes = max_body_bytes
         # Without a shared pacer: no pace of our own, 429s still waited out.
         self.pacer = pacer or HostPacer(host_of(base_url), None)
         self._api_key = api_key or None
@@ -208,7 +218,11 @@ class HttpClient:
         log_path = request.url.path
         started = time.perf_counter()
         try:
-            response = await self._client.send(request)
+            response = await self._client.send(request, stream=True)
+            try:
+                await self._read_body(response)
+            finally:
+                await response.aclose()
         except httpx.TransportError as exc:
             elapsed_ms = (time.perf_counter() - started) * 1000
             error = self._transport_error(exc, method, log_path)
@@ -224,6 +238,22 @@ class HttpClient:
             level, "%s %s -> %d in %.1f ms", method, log_path, response.status_code, elapsed_ms
         )
         return response
+
+    async def _read_body(self, response: httpx.Response) -> None:
+        """The body, up to `max_body_bytes` once decoded; past that a `BodyTooLarge`."""
+        path = response.request.url.path
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > self.max_body_bytes:
+            raise BodyTooLarge(self.service, path, self.max_body_bytes)
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in response.aiter_bytes():
+            size += len(chunk)
+            if size > self.max_body_bytes:
+                raise BodyTooLarge(self.service, path, self.max_body_bytes)
+            chunks.append(chunk)
+        # What `Response.aread()` does, with the bound: `content` and `text` read it from here.
+        response._content = b"".join(chunks)
 
     async def get_json(
         self,

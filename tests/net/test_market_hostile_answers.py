@@ -6,6 +6,7 @@ client's own errors."""
 
 from __future__ import annotations
 
+import gzip
 from typing import Any
 
 import httpx
@@ -13,7 +14,7 @@ import pytest
 from net_router import Router
 
 from app.core.limits import MAX_MONEY_SATS
-from app.net.errors import NetError
+from app.net.errors import BodyTooLarge, NetError
 from app.net.marketplace import MarketplaceClient
 from app.net.marketplace_activity import MAX_PAGE_SIZE
 from app.net.marketplace_market import MAX_ROWS
@@ -118,3 +119,50 @@ async def test_json_nested_too_deep_is_an_answer_that_is_not_json(
     else:
         with pytest.raises(NetError):
             await call(router, "get_collection", "p")
+
+
+async def test_an_answer_larger_than_any_read_is_refused_unread(router: Router) -> None:
+    rows = [{"id": f"b{i}", "unitPrice": 1_000, "note": "x" * 1_000} for i in range(40)]
+    router.json("GET", "/v1/activity/bids", {"data": {"items": rows}})
+    async with MarketplaceClient(BASE, transport=router.transport) as client:
+        client.max_body_bytes = 20_000
+        with pytest.raises(BodyTooLarge, match="larger than 20,000 bytes"):
+            await client.get_activity_bids("p")
+        router.json("GET", "/v1/activity/bids", {"data": {"items": rows[:10]}})
+        page = await client.get_activity_bids("p")  # within the bound: read as ever
+        assert len(page.rows) == 10
+
+
+async def test_a_body_is_bounded_once_decoded_not_as_sent(router: Router) -> None:
+    """A compressed answer (a gzip bomb) is bounded by what it decodes to."""
+    body = gzip.compress(b'{"data": {"items": [' + b" " * 5_000_000 + b"]}}")
+    headers = {"content-type": "application/json", "content-encoding": "gzip"}
+    router.add("GET", "/v1/activity/bids", httpx.Response(200, content=body, headers=headers))
+    async with MarketplaceClient(BASE, transport=router.transport) as client:
+        client.max_body_bytes = 1_000_000
+        with pytest.raises(BodyTooLarge):
+            await client.get_activity_bids("p")
+    assert len(body) < 100_000
+
+
+async def test_a_declared_length_past_the_bound_is_not_read(router: Router) -> None:
+    def streamed(_request: httpx.Request) -> httpx.Response:
+        async def never_read() -> Any:
+            raise AssertionError("the body was read")
+            yield b""  # an async generator
+
+        headers = {"content-type": "application/json", "content-length": str(10**9)}
+        return httpx.Response(200, headers=headers, stream=_Stream(never_read()))
+
+    router.add("GET", "/v1/activity/bids", streamed)
+    with pytest.raises(BodyTooLarge):
+        await call(router, "get_activity_bids", "p")
+
+
+class _Stream(httpx.AsyncByteStream):
+    def __init__(self, chunks: Any) -> None:
+        self._chunks = chunks
+
+    async def __aiter__(self) -> Any:
+        async for chunk in self._chunks:
+            yield chunk
