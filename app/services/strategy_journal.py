@@ -13,15 +13,17 @@ An entry is written BEFORE its signature and completed after it, so a restart ca
     abandoned   an intent whose signature never left the process     no
                 (signing failed, or a restart found it unfinished)
     placed      the service accepted it (bid ids when known)         yes, until it expires
-    not_placed  the service said it did not place it                 until its timestamp is
-                                                                     too old for the service
+    rejected    the service answered that it did not place it (a     no
+                refusal, a 429), or the request never reached it
+    not_placed  an ambiguous answer (a timeout, a 5xx), then not      until its timestamp is
+                among the open bids                                  too old for the service
                                                                      (2 min + 30 s): the signed
-                                                                     message could still be sent
+                                                                     message could still land
     unknown     no clear answer (a timeout, a 5xx, open bids          yes, until it expires
                 unreadable): look at the open bids
     ended       placed or unknown, then cancelled or filled          no
 
-    intent -> signed | abandoned;  signed -> placed | not_placed | unknown;
+    intent -> signed | abandoned;  signed -> placed | rejected | not_placed | unknown;
     unknown -> placed | not_placed | ended;  placed -> ended
 
 Append-only, enforced by the database: rows are never deleted, an entry's facts (policy,
@@ -65,6 +67,7 @@ class EntryState(StrEnum):
     SIGNED = "signed"
     ABANDONED = "abandoned"
     PLACED = "placed"
+    REJECTED = "rejected"
     NOT_PLACED = "not_placed"
     UNKNOWN = "unknown"
     ENDED = "ended"
@@ -73,7 +76,7 @@ class EntryState(StrEnum):
 S = EntryState
 TRANSITIONS: Final = {
     S.INTENT: (S.SIGNED, S.ABANDONED),
-    S.SIGNED: (S.PLACED, S.NOT_PLACED, S.UNKNOWN),
+    S.SIGNED: (S.PLACED, S.REJECTED, S.NOT_PLACED, S.UNKNOWN),
     S.UNKNOWN: (S.PLACED, S.NOT_PLACED, S.ENDED),
     S.PLACED: (S.ENDED,),
 }
@@ -108,11 +111,15 @@ CREATE TABLE IF NOT EXISTS signatures (
     updated_ms INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS signatures_by_policy ON signatures (policy_id, state, bid_expiry);
-CREATE TRIGGER IF NOT EXISTS signatures_never_deleted BEFORE DELETE ON signatures
+-- The rules follow the code: made again at every open.
+DROP TRIGGER IF EXISTS signatures_never_deleted;
+DROP TRIGGER IF EXISTS signatures_facts_fixed;
+DROP TRIGGER IF EXISTS signatures_states_forward;
+CREATE TRIGGER signatures_never_deleted BEFORE DELETE ON signatures
 BEGIN SELECT RAISE(ABORT, 'the strategy journal is append-only'); END;
-CREATE TRIGGER IF NOT EXISTS signatures_facts_fixed BEFORE UPDATE OF {_FACTS} ON signatures
+CREATE TRIGGER signatures_facts_fixed BEFORE UPDATE OF {_FACTS} ON signatures
 BEGIN SELECT RAISE(ABORT, 'an entry''s facts never change'); END;
-CREATE TRIGGER IF NOT EXISTS signatures_states_forward BEFORE UPDATE OF state ON signatures
+CREATE TRIGGER signatures_states_forward BEFORE UPDATE OF state ON signatures
 WHEN OLD.state || '>' || NEW.state NOT IN ({_ALLOWED_MOVES})
 BEGIN SELECT RAISE(ABORT, 'a journal entry''s state only moves forward'); END;
 """
@@ -164,7 +171,7 @@ class StrategyJournal:
             )
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
-            conn.executescript(_SCHEMA)
+            conn.executescript(f"BEGIN IMMEDIATE;\n{_SCHEMA}\nCOMMIT;")
         except sqlite3.Error as exc:
             raise JournalError(f"cannot open the strategy journal {path}: {exc}") from None
         self._conn = conn
@@ -232,7 +239,12 @@ class StrategyJournal:
     ) -> None:
         self._move(entry_id, S.PLACED, now_ms, outcome=outcome, bid_ids=json.dumps(list(bid_ids)))
 
+    def mark_rejected(self, entry_id: int, now_ms: int, outcome: str) -> None:
+        """The service answered that it did not place it, or it never reached the service."""
+        self._move(entry_id, S.REJECTED, now_ms, outcome=outcome)
+
     def mark_not_placed(self, entry_id: int, now_ms: int, outcome: str) -> None:
+        """An ambiguous answer, then not among the open bids (spec retry rule 2)."""
         self._move(entry_id, S.NOT_PLACED, now_ms, outcome=outcome)
 
     def mark_unknown(self, entry_id: int, now_ms: int, outcome: str) -> None:

@@ -95,6 +95,7 @@ def test_an_entry_records_the_request_the_reason_and_the_decision(
         ((S.SIGNED, S.UNKNOWN), True),
         ((S.SIGNED, S.PLACED, S.ENDED), False),
         ((S.SIGNED, S.UNKNOWN, S.ENDED), False),
+        ((S.SIGNED, S.REJECTED), False),
         ((S.ABANDONED,), False),
     ],
 )
@@ -109,6 +110,7 @@ def test_what_each_state_counts_as_open_exposure(
         S.UNKNOWN: lambda: journal.mark_unknown(entry_id, clock.now_ms(), "timeout"),
         S.ENDED: lambda: journal.mark_ended(entry_id, clock.now_ms(), "filled"),
         S.ABANDONED: lambda: journal.mark_abandoned(entry_id, clock.now_ms(), "crash"),
+        S.REJECTED: lambda: journal.mark_rejected(entry_id, clock.now_ms(), "429"),
     }
     for state in path:
         moves[state]()
@@ -138,6 +140,8 @@ def test_a_refused_message_counts_until_the_service_would_refuse_it_as_too_old(
         ((), S.ENDED),
         ((S.SIGNED,), S.ABANDONED),  # a signature that left the process is never abandoned
         ((S.SIGNED, S.PLACED), S.NOT_PLACED),
+        ((S.SIGNED, S.UNKNOWN), S.REJECTED),  # an unknown is settled by the open bids
+        ((S.SIGNED, S.REJECTED), S.PLACED),
         ((S.SIGNED, S.PLACED, S.ENDED), S.PLACED),
         ((S.ABANDONED,), S.SIGNED),
     ],
