@@ -268,7 +268,7 @@ def _price(
     if ceiling is not None:
         caps.append((ceiling, f"your own bid at {sats(ceiling)} in this pool"))
     if isinstance(rule, FixedPrice):
-        return _capped(_grid(cap, rune), "the fixed price", caps, rune)
+        return _capped(cap, "the fixed price", caps, rune)
     if snap is None:
         return "no market data"
     if isinstance(rule, BelowFloor):
@@ -310,6 +310,7 @@ def _capped(
 ) -> _Priced:
     highest, binding = min(caps, key=lambda c: c[0])
     top = _grid(highest, rune)
+    price = _grid(price, rune)  # every ordinals price lands on the step grid, rounded down
     if price > top or (strictly_above and price >= top):
         return _Priced(top, top, f"{why}, held at {binding}")
     return _Priced(price, top, why, strictly_above)

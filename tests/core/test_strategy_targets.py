@@ -239,7 +239,7 @@ def test_above_the_top_competing_bid(
 def test_above_the_top_bid_without_competition_waits_or_opens() -> None:
     alone = market(bids=())
     assert target(AboveTopBid(50_000, 90), alone).reason == "Holding: no competing bid to follow."
-    t = target(AboveTopBid(50_000, 90, opening_unit_price=30_000), alone)
+    t = target(AboveTopBid(50_000, 90, opening_unit_price=30_500), alone)  # to the grid
     assert prices(t) == [(30_000, 6)]
     assert t.levels[0].why == "the opening price (no competing bid)"
 
