@@ -9,7 +9,12 @@ gives its name and its traits with their values. So:
   bids and sales (`/activity/*` without a collection: what the sandbox serves; the public
   service's answer to it is undocumented). `searchable` says which, so the window can say
   "type the collection's slug" instead of showing a short list as if it were everything. Only
-  our open bids must be read; the other sources are skipped when they fail.
+  our open bids must be read; the other sources are skipped when they fail. Every source is the
+  service's word, so a name that could pass for another is not suggested: a collection slug
+  only when it is printable ASCII without blanks (a bidi override, a zero-width character or a
+  Cyrillic look-alike would show as a collection it is not), a rune only when ord's rules read
+  it (`parse_typed_rune`: letters A-Z and spacers); a collection's name only when printable
+  (else its slug stands for it). Such a name can still be typed, and is then looked up.
 - `lookup_collection`: the service's entry of one slug (kept per context: a catalog moves
   slowly) with its traits and how many items carry each value (`CollectionInfo.count_of`), or
   that it knows none, or that it offers no catalog (then traits are typed by hand).
@@ -25,6 +30,7 @@ from typing import Final, TypeVar
 
 from app.core.market_snapshot import is_rune_pool
 from app.core.pools import PoolKey
+from app.core.rune_names import RuneNameError, parse_typed_rune
 from app.net.marketplace_catalog import CatalogAnswer, CollectionInfo
 from app.services.context import ServiceContext
 from app.services.errors import NetError
@@ -84,9 +90,27 @@ class _Seen:
         if not slug or not slug.strip():
             return
         if rune if rune is not None else is_rune_pool(PoolKey(slug)):
-            self.runes.add(slug)
-        elif name or slug not in self.names:
+            if _readable_rune(slug):
+                self.runes.add(slug)
+            return
+        if not _plain_slug(slug):
+            return
+        name = name if name and name.isprintable() else None
+        if name or slug not in self.names:
             self.names[slug] = name or self.names.get(slug)
+
+
+def _plain_slug(slug: str) -> bool:
+    """A slug no look-alike hides in: printable ASCII, no blanks."""
+    return slug.isascii() and slug.isprintable() and not any(ch.isspace() for ch in slug)
+
+
+def _readable_rune(name: str) -> bool:
+    try:
+        parse_typed_rune(name)
+    except RuneNameError:
+        return False
+    return True
 
 
 async def _soft(what: str, read: Awaitable[T]) -> T | None:

@@ -102,3 +102,30 @@ async def test_our_bids_unreadable_fail_the_suggestions(
     fake.json("/v1/address/bids", {"error": "down"}, 503)
     with pytest.raises(ServerError):
         await suggested_collections(fake_ctx, None)
+
+
+async def test_names_that_could_pass_for_others_are_not_suggested(
+    fake_ctx: ServiceContext, fake: FakeMarket
+) -> None:
+    """A lying market plants slugs and rune names that show as others (a bidi override, a
+    zero-width space, a Cyrillic 'о', a blank) and names with control characters: none is
+    suggested; a printable name of a plain slug still is."""
+    our_bids(fake, fake_ctx)
+    planted = ["node\u202eskcenom", "nodemonkes\u200b", "n\u043edemonkes", "node monkes", "ok"]
+    asks = ({"id": str(n), "unitPrice": 9_000, "collectionSlug": s} for n, s in enumerate(planted))
+    fake.json("/v1/activity/listings", rows(*asks))
+    runes = ["DOG\u202e•GO", "D\u041eG", "DOG•GO\u200b", "BIDWALLET•DEMO"]
+    fake.json(
+        "/v1/activity/bids",
+        rows(*({"id": r, "unitPrice": 1, "collectionSlug": r, "type": "rune"} for r in runes)),
+    )
+    held = {
+        "collection": {"id": "puppets", "name": "Puppets\u202e"},
+        "token": {"inscription_id": "i"},
+    }
+    fake.json("/v1/address/wallet-contents", ok({"results": {"ordinals": [held]}}))
+
+    found = await suggested_collections(fake_ctx, None)
+
+    assert [(c.slug, c.name) for c in found.collections] == [("ok", "ok"), ("puppets", "puppets")]
+    assert found.runes == ("BIDWALLET•DEMO", "UNCOMMON•GOODS")
