@@ -101,12 +101,15 @@ async def my_listings(ctx: ServiceContext) -> list[SellerListing] | None:
 
 async def _listed_in_wallet_contents(ctx: ServiceContext) -> list[SellerListing] | None:
     """The items of our ordinals address that `/address/wallet-contents` says are listed, as
-    active listings without an id (it gives none), page by page up to a bound; None when the
-    service does not offer wallet contents either (404, 405)."""
+    active listings without an id (it gives none), page by page up to a bound, each item once
+    (a cursor already read ends the reading: a service whose cursors loop repeats nothing);
+    None when the service does not offer wallet contents either (404, 405)."""
     market = ctx.clients.marketplace
-    found: list[SellerListing] = []
+    found: dict[str, SellerListing] = {}  # by item: the first page's word on it
     cursor: int | None = None
+    read: set[int | None] = set()
     for _ in range(WALLET_CONTENTS_PAGES):
+        read.add(cursor)
         try:
             page = await market.get_wallet_contents(
                 ctx.ordinals_address, listed_only=True, cursor=cursor
@@ -115,20 +118,22 @@ async def _listed_in_wallet_contents(ctx: ServiceContext) -> list[SellerListing]
             if exc.status in NOT_OFFERED and not found:
                 return None
             raise
-        found += [
+        listed = [
             SellerListing("", held.inscription_id, None, held.listing_price, "active")
             for held in page.inscriptions
             if held.listing_price is not None
         ]
-        found += [
+        listed += [
             SellerListing("", None, rune.output, rune.listing_price, "active")
             for rune in page.runes
             if rune.listing_price is not None and rune.output
         ]
-        if page.next_cursor is None or page.next_cursor == cursor:
+        for listing in listed:
+            found.setdefault(listing.item, listing)
+        if page.next_cursor in read:
             break
         cursor = page.next_cursor
-    return found
+    return list(found.values())
 
 
 @dataclass(frozen=True)

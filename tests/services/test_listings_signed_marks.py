@@ -35,12 +35,15 @@ async def test_a_listing_the_service_does_not_list_is_still_marked_until_the_ite
     proxy: FaultProxy,
 ) -> None:
     proxy.add_fault(Fault.reply("GET", "/v1/listings", 404, {"error": "Not Found"}, times=None))
+    # Nor wallet contents, where our listings are read next: the service names none.
+    contents = "/v1/address/wallet-contents"
+    proxy.add_fault(Fault.reply("GET", contents, 404, {"detail": "Not Found"}, times=None))
     ctx: ServiceContext = make_context(funded_keys, url=proxy.url)
     assert await signed_outputs(ctx) == {}
     inscription = (await inscribe(sandbox, ctx.ordinals_address))["inscriptionId"]
     await execute_listings(ctx, await prepare_listings(ctx, [ListingItem(PRICE, inscription)]))
 
-    assert await my_listings(ctx) is None  # the service's list: not offered
+    assert await my_listings(ctx) is None  # neither list offered
     (item,) = [i for i in await held_items(ctx) if i.inscription_id == inscription]
     assert await signed_outputs(ctx) == {item.outpoint: SignedOutput(item.outpoint, (PRICE,))}
 

@@ -81,3 +81,23 @@ async def test_wallet_contents_failing_is_said(fake_ctx: ServiceContext, fake: F
     fake.json(CONTENTS, {"message": "upstream timeout"}, status=502)
     with pytest.raises(ServerError):
         await my_listings(fake_ctx)
+
+
+async def test_cursors_that_loop_end_the_reading_and_repeat_no_item(
+    fake_ctx: ServiceContext, fake: FakeMarket
+) -> None:
+    """A lying service whose cursors go 100, 200, 100, ...: each page is read once and each
+    item named once (the same item on every page included)."""
+    item = {"collection": {"id": "puppets"}, "token": {"inscription_id": "aa" * 32 + "i0"},
+            "listing": {"price": 150_000}}  # fmt: skip
+    following = {None: 100, "100": 200, "200": 100}
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        cursor = following[request.url.params.get("cursor")]
+        page = {"results": {"ordinals": [item]}, "nextCursor": cursor}
+        return httpx.Response(200, json={"success": True, "data": page})
+
+    fake.routes[CONTENTS] = answer
+    found = await my_listings(fake_ctx)
+    assert found is not None and [(x.item, x.price) for x in found] == [("aa" * 32 + "i0", 150_000)]
+    assert [r.url.params.get("cursor") for r in fake.asked(CONTENTS)] == [None, "100", "200"]
