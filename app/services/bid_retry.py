@@ -67,6 +67,10 @@ class Attempt:
     wait_ms: int = 0
 
 
+# Hears each attempt's result as soon as it is known (`place_with_retries(on_attempt=...)`).
+AttemptObserver = Callable[[Attempt], Awaitable[None]]
+
+
 @dataclass(frozen=True)
 class Placement:
     """A placed bid request and how it got there."""
@@ -115,11 +119,20 @@ async def place_with_retries(
     sign: RequestSigner,
     baseline: int,
     max_attempts: int = MAX_ATTEMPTS,
+    on_attempt: AttemptObserver | None = None,
 ) -> Placement:
     """Place one bid request by the rules above. `baseline` is how many listed bids matched
-    the request before the first attempt (from the pre-flight read of the open bids)."""
+    the request before the first attempt (from the pre-flight read of the open bids).
+    `on_attempt` hears each attempt's result as soon as it is known, before the next one is
+    signed (the strategy journal completes each signature's entry with it)."""
     address = ctx.ordinals_address  # the pace is per bidderTokenReceiveAddress
     attempts: list[Attempt] = []
+
+    async def note(attempt: Attempt) -> None:
+        attempts.append(attempt)
+        if on_attempt is not None:
+            await on_attempt(attempt)
+
     last_timestamp = 0
     for _ in range(max_attempts):
         await ctx.pacer.before_send(address, ctx.sleeper)
@@ -136,7 +149,7 @@ async def place_with_retries(
             # A 429 says "not placed", but each new attempt is a new signature the service
             # could use, and a user told "try again" signs one too: look first, as after a 5xx.
             if await _was_placed(ctx, request, baseline, exc):
-                attempts.append(Attempt(timestamp, AttemptResult.FOUND_AFTER_ERROR, _label(exc)))
+                await note(Attempt(timestamp, AttemptResult.FOUND_AFTER_ERROR, _label(exc)))
                 return Placement(request, tuple(attempts))
             if wait > MAX_SERVICE_WAIT_MS:
                 raise BidNotPlacedError(
@@ -146,18 +159,18 @@ async def place_with_retries(
                     exc.error_code,
                 ) from exc
             ctx.pacer.service_said_wait(address, wait)
-            attempts.append(Attempt(timestamp, AttemptResult.RATE_LIMITED, _label(exc), wait))
+            await note(Attempt(timestamp, AttemptResult.RATE_LIMITED, _label(exc), wait))
             continue
         except (ServerError, SignatureAlreadyUsed, TransportError) as exc:
             if isinstance(exc, TransportError) and not exc.may_have_been_applied:
-                attempts.append(Attempt(timestamp, AttemptResult.NOT_SENT, _label(exc)))
+                await note(Attempt(timestamp, AttemptResult.NOT_SENT, _label(exc)))
                 await ctx.sleeper.sleep_ms(CONNECT_RETRY_PAUSE_MS)
                 continue
             ctx.pacer.sent(address, units)
             if await _was_placed(ctx, request, baseline, exc):
-                attempts.append(Attempt(timestamp, AttemptResult.FOUND_AFTER_ERROR, _label(exc)))
+                await note(Attempt(timestamp, AttemptResult.FOUND_AFTER_ERROR, _label(exc)))
                 return Placement(request, tuple(attempts))
-            attempts.append(Attempt(timestamp, AttemptResult.NOT_FOUND_AFTER_ERROR, _label(exc)))
+            await note(Attempt(timestamp, AttemptResult.NOT_FOUND_AFTER_ERROR, _label(exc)))
             continue
         except MarketplaceError as exc:
             ctx.pacer.sent(address, units)
@@ -165,7 +178,7 @@ async def place_with_retries(
                 f"The marketplace refused the bid: {exc.message}", exc.error_code
             ) from exc
         ctx.pacer.sent(address, units)
-        attempts.append(Attempt(timestamp, AttemptResult.PLACED))
+        await note(Attempt(timestamp, AttemptResult.PLACED))
         return Placement(request, tuple(attempts))
     last = attempts[-1].error if attempts else "no attempt"
     raise BidNotPlacedError(

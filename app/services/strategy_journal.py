@@ -235,7 +235,7 @@ class StrategyJournal:
         self._move(entry_id, S.ABANDONED, now_ms, outcome=why)
 
     def mark_placed(
-        self, entry_id: int, now_ms: int, bid_ids: Sequence[str] = (), outcome: str = "placed"
+        self, entry_id: int, now_ms: int, outcome: str = "placed", bid_ids: Sequence[str] = ()
     ) -> None:
         self._move(entry_id, S.PLACED, now_ms, outcome=outcome, bid_ids=json.dumps(list(bid_ids)))
 

@@ -69,7 +69,7 @@ def test_an_entry_records_the_request_the_reason_and_the_decision(
     assert (entry.price, entry.quantity, entry.bids, entry.cost) == (40_000, 1, 1, 41_000)
     assert (entry.bid_expiry, entry.timestamp) == (request.bid_expiry, request.timestamp)
     journal.mark_signed(entry_id, "the message", clock.now_ms())
-    journal.mark_placed(entry_id, clock.now_ms(), ["bid-1"])
+    journal.mark_placed(entry_id, clock.now_ms(), bid_ids=["bid-1"])
     placed = journal.entry(entry_id)
     assert placed.state is S.PLACED and placed.bid_ids == ("bid-1",)
     assert placed.message_sha256 == message_digest("the message")
