@@ -3,8 +3,9 @@
 
     signer = StrategySigner(keys, StrategyPolicyStore(profile_dir), policy_id, journal, clock)
     signed = signer.sign_bid(unsigned_request, reason="renew: expires in 2 min")
-    # place signed.request, then journal.mark_placed / mark_not_placed / mark_unknown(
-    #     signed.entry_id, ...) with the service's answer
+    # place signed.request, then complete signed.entry_id with the service's answer
+    # (journal.mark_placed / mark_rejected / mark_not_placed / mark_unknown); or let
+    # strategy_placement.place_strategy_bid do both by the spec's retry rules
 
 Before EVERY signature, in this order:
 1. the policy's file must still hold exactly what was loaded (`still_approved`): a revoked
