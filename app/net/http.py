@@ -176,10 +176,12 @@ class HttpClient:
         content: str | bytes | None = None,
         content_type: str | None = None,
         retry_rate_limited: bool = True,
+        max_body_bytes: int | None = None,
     ) -> httpx.Response:
         """Send one request in a slot of the host's pace; a 429 is waited out and the request
         sent again (unless ``retry_rate_limited`` is False), within the pacer's bounds. Return
-        the response whatever its status.
+        the response whatever its status, its body read up to ``max_body_bytes`` (lower than the
+        client's bound, ``self.max_body_bytes``, which None means).
 
         Raises a ``TransportError`` subclass when no response arrives.
         """
@@ -197,7 +199,7 @@ class HttpClient:
                 headers=headers,
             )
             try:
-                response = await self._send_once(method, request)
+                response = await self._send_once(method, request, max_body_bytes)
             except ConnectionLost:
                 # A GET asks, it changes nothing: sent again once when the connection broke,
                 # most often a kept-alive one the server closed just as we reused it.
@@ -214,13 +216,16 @@ class HttpClient:
             await self.pacer.sleep(wait)
             attempt += 1
 
-    async def _send_once(self, method: str, request: httpx.Request) -> httpx.Response:
+    async def _send_once(
+        self, method: str, request: httpx.Request, max_body_bytes: int | None = None
+    ) -> httpx.Response:
         log_path = request.url.path
         started = time.perf_counter()
         try:
             response = await self._client.send(request, stream=True)
             try:
-                await self._read_body(response)
+                limit = min(max_body_bytes or self.max_body_bytes, self.max_body_bytes)
+                await self._read_body(response, limit)
             finally:
                 await response.aclose()
         except httpx.TransportError as exc:
@@ -239,18 +244,18 @@ class HttpClient:
         )
         return response
 
-    async def _read_body(self, response: httpx.Response) -> None:
-        """The body, up to `max_body_bytes` once decoded; past that a `BodyTooLarge`."""
+    async def _read_body(self, response: httpx.Response, limit: int) -> None:
+        """The body, up to `limit` bytes once decoded; past that a `BodyTooLarge`."""
         path = response.request.url.path
         declared = response.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > self.max_body_bytes:
-            raise BodyTooLarge(self.service, path, self.max_body_bytes)
+        if declared.isdigit() and int(declared) > limit:
+            raise BodyTooLarge(self.service, path, limit)
         chunks: list[bytes] = []
         size = 0
         async for chunk in response.aiter_bytes():
             size += len(chunk)
-            if size > self.max_body_bytes:
-                raise BodyTooLarge(self.service, path, self.max_body_bytes)
+            if size > limit:
+                raise BodyTooLarge(self.service, path, limit)
             chunks.append(chunk)
         # What `Response.aread()` does, with the bound: `content` and `text` read it from here.
         response._content = b"".join(chunks)
@@ -261,8 +266,9 @@ class HttpClient:
         *,
         params: QueryParams | None = None,
         on_error: ErrorFactory | None = None,
+        max_body_bytes: int | None = None,
     ) -> Any:
-        response = await self.send("GET", path, params=params)
+        response = await self.send("GET", path, params=params, max_body_bytes=max_body_bytes)
         return self.json_or_raise(response, on_error)
 
     async def post_json(

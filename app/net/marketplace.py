@@ -103,6 +103,10 @@ from app.net.marketplace_states import (
 from app.net.rate_limit import HostPacer, RateLimits, service_wait_s
 
 T = TypeVar("T")
+# A page of market data (500 orders, a wallet's 100 items) is well under 2 MB. Its JSON is
+# decoded on the event loop, the window's thread: a bound this low keeps a lying service's
+# page to a few tens of ms of decoding, not the client's general bound's hundreds.
+MARKET_PAGE_BYTES = 4 * 1024 * 1024
 CollectionBidBody = Mapping[str, Any] | SupportsToJson | str | bytes
 _NOT_EXTRA = frozenset({"errorCode", "error_code", "message", "error", "detail", "success"})
 
@@ -205,7 +209,9 @@ class MarketplaceClient(HttpClient):
     ) -> ActivityPage[MarketListing]:
         """One page of the collection's (or rune's) listings, cheapest first by default."""
         params = activity_params(collection_slug, page, page_size, sort_by, sort_direction, active)
-        return await self._get(LISTINGS_ACTIVITY_PATH, params, parse_listing_page)
+        return await self._get(
+            LISTINGS_ACTIVITY_PATH, params, parse_listing_page, MARKET_PAGE_BYTES
+        )
 
     async def get_activity_bids(
         self,
@@ -219,7 +225,7 @@ class MarketplaceClient(HttpClient):
     ) -> ActivityPage[MarketBid]:
         """One page of the bids on the collection (or rune), highest first by default."""
         params = activity_params(collection_slug, page, page_size, sort_by, sort_direction, active)
-        return await self._get(BIDS_ACTIVITY_PATH, params, parse_bid_page)
+        return await self._get(BIDS_ACTIVITY_PATH, params, parse_bid_page, MARKET_PAGE_BYTES)
 
     async def get_activity_sales(
         self,
@@ -232,7 +238,7 @@ class MarketplaceClient(HttpClient):
     ) -> ActivityPage[Sale]:
         """One page of the collection's (or rune's) sales, latest first by default."""
         params = activity_params(collection_slug, page, page_size, sort_by, sort_direction, None)
-        return await self._get(SALES_ACTIVITY_PATH, params, parse_sale_page)
+        return await self._get(SALES_ACTIVITY_PATH, params, parse_sale_page, MARKET_PAGE_BYTES)
 
     async def get_collection_stats(self, slug: str) -> CollectionStats | None:
         """The collection's floor, counts and volumes; None when the service knows no such
@@ -275,7 +281,9 @@ class MarketplaceClient(HttpClient):
             params["listedOnly"] = "true"
         if cursor is not None:
             params["cursor"] = cursor
-        return await self._get(WALLET_CONTENTS_PATH, params, parse_wallet_contents)
+        return await self._get(
+            WALLET_CONTENTS_PATH, params, parse_wallet_contents, MARKET_PAGE_BYTES
+        )
 
     # --- challenge and cancel ---------------------------------------------------------------
 
@@ -344,8 +352,16 @@ class MarketplaceClient(HttpClient):
 
     # --- plumbing ---------------------------------------------------------------------------
 
-    async def _get(self, path: str, params: QueryParams, parse: Callable[[Reader, Any], T]) -> T:
-        body = await self.get_json(path, params=params, on_error=self.marketplace_error)
+    async def _get(
+        self,
+        path: str,
+        params: QueryParams,
+        parse: Callable[[Reader, Any], T],
+        max_body_bytes: int | None = None,
+    ) -> T:
+        body = await self.get_json(
+            path, params=params, on_error=self.marketplace_error, max_body_bytes=max_body_bytes
+        )
         return parse(Reader(self.service, path), body)
 
     async def _get_offered(

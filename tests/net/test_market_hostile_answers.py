@@ -15,7 +15,8 @@ from net_router import Router
 
 from app.core.limits import MAX_MONEY_SATS
 from app.net.errors import BodyTooLarge, NetError
-from app.net.marketplace import MarketplaceClient
+from app.net.http import MAX_BODY_BYTES
+from app.net.marketplace import MARKET_PAGE_BYTES, MarketplaceClient
 from app.net.marketplace_activity import MAX_PAGE_SIZE
 from app.net.marketplace_market import MAX_ROWS
 
@@ -166,3 +167,16 @@ class _Stream(httpx.AsyncByteStream):
     async def __aiter__(self) -> Any:
         async for chunk in self._chunks:
             yield chunk
+
+
+async def test_a_market_page_is_bounded_lower_than_other_answers(router: Router) -> None:
+    """Its JSON is decoded on the window's thread: a page past MARKET_PAGE_BYTES is not read,
+    though the client's general bound is higher."""
+    pad = "x" * (MARKET_PAGE_BYTES + 1)
+    assert MARKET_PAGE_BYTES + 1_000 < MAX_BODY_BYTES
+    router.json("GET", "/v1/activity/listings", {"data": {"items": [], "pad": pad}})
+    router.json("GET", "/v1/address/wallet-contents", {"data": {"results": {}, "pad": pad}})
+    with pytest.raises(BodyTooLarge, match=f"{MARKET_PAGE_BYTES:,}"):
+        await call(router, "get_activity_listings", "p")
+    with pytest.raises(BodyTooLarge, match=f"{MARKET_PAGE_BYTES:,}"):
+        await call(router, "get_wallet_contents", "bc1pme")
