@@ -53,7 +53,9 @@ def test_a_sigkill_loses_no_intent_and_leaves_the_journal_whole(
 
     words = new_mnemonic()
     keys = derive_wallet_keys(MnemonicSeed(words), get_preset(PRESET), Network.REGTEST, 0)
-    StrategyPolicyStore(tmp_path).approve(keys, policy_for(keys, max_exposure=10**12, max_open_bids=None))
+    StrategyPolicyStore(tmp_path).approve(
+        keys, policy_for(keys, max_exposure=10**12, max_open_bids=None)
+    )
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD, str(tmp_path)],
         stdin=subprocess.PIPE,
