@@ -162,8 +162,11 @@ class MarketReader:
 
     `watch(pools)` says which pools to keep fresh (the Bid tab's chosen pool, the pools of our
     open bids); `nudge()` after an action of ours reads them soon. `own_orders()` says which
-    orders are ours at each read (the caller's open bids); None: `read_own_orders` asks the
-    service (two more requests a read)."""
+    orders are ours at each read (the caller's open bids); without it, or when it answers None
+    (the caller has not read our open bids yet), `read_own_orders` asks the service (two more
+    requests a read): a snapshot never takes our own bid for a rival's because our bid ids
+    were not known yet (the service need not show our address as the bidder), which would have
+    "Top bid + step" outbid ourselves."""
 
     def __init__(
         self,
@@ -172,7 +175,7 @@ class MarketReader:
         sleeper: Sleeper,
         clock: Clock | None = None,
         on_update: OnPoolMarket | None = None,
-        own_orders: Callable[[], OwnOrders] | None = None,
+        own_orders: Callable[[], OwnOrders | None] | None = None,
         rate: RateLimit | None = None,
         timing: PollTiming = MARKET_TIMING,
         jitter: Callable[[], float] | None = None,
@@ -231,7 +234,9 @@ class MarketReader:
         """Read `pool` now; on an error keep its last snapshot, marked stale."""
         try:
             ctx = self._context()
-            own = self._own_orders() if self._own_orders else await read_own_orders(ctx)
+            own = self._own_orders() if self._own_orders else None
+            if own is None:
+                own = await read_own_orders(ctx)
             snapshot = await read_pool_market(
                 ctx, pool, own_addresses=own.addresses, own_bid_ids=own.bid_ids
             )

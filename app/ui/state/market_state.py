@@ -10,7 +10,8 @@ connected (not offline) and its public keys are known. `updated(pool)` follows e
 when it failed (the snapshot is then stale, or None: "market data unavailable").
 
 Which orders are ours: our addresses (`services.market.own_addresses`) and the ids of our open
-bids as `WalletState` last read them; when those ids change, the pools are read again soon.
+bids as `WalletState` last read them (before it has read them, the reader asks the service for
+them: none known is not "none of ours"); when those ids change, the pools are read again soon.
 Tests inject time with `use_time`.
 """
 
@@ -151,10 +152,16 @@ class MarketState(PerContextState):
         except NotReadyError as exc:
             raise ServiceError(exc.user_message) from exc
 
-    def _own_orders(self) -> OwnOrders:
+    def _own_orders(self) -> OwnOrders | None:
+        """Ours, from the open bids `WalletState` read; None before it read them (the reader
+        then asks the service)."""
         from app.services.market import OwnOrders, own_addresses
 
-        return OwnOrders(own_addresses(self._read_context()), self._bid_ids)
+        view = self.wallet.view
+        if view is None:
+            return None
+        ids = frozenset(bid.bid_id for bid in view.bids)
+        return OwnOrders(own_addresses(self._read_context()), ids)
 
     # -- what moves it ----------------------------------------------------------------------
 
