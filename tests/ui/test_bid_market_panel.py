@@ -30,7 +30,6 @@ from tests.support.proxy import Fault, FaultProxy
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import (
     bid_tab_ready,
-    click,
     fund_bidding_wallet,
     new_collection,
     open_funded_app,
@@ -106,28 +105,40 @@ def test_the_panel_shows_the_pool_fills_the_price_and_follows_the_market(
     type_into(qtbot, tab.form.slug, slug)
     summary = "Floor: 25,000 sats · Top bid: 8,000 sats · Spread: 17,000 sats"
     qtbot.waitUntil(lambda: panel.summary() == summary, timeout=20_000)
-    assert panel.chart.caption() == f"Market: {slug}"
+    assert panel.heading.text() == f"Market: {slug}"
+    assert panel.heading.toolTip() == panel.heading.text()  # nothing failed
     assert panel.yours() == "Your best bid: 2nd of 4; 2,000 sats below the top bid"
-    assert panel.typed.text() == "" and panel.chart.toolTip() == ""  # nothing typed, nothing failed
+    assert panel.typed.text() == ""  # nothing typed: the preview's line says the figures
+    assert panel.line.text() == "Market — floor 25,000 sats · top bid 8,000 sats"
+    # The shortcuts say what they fill in: the floor less 2, 5, 10, 20 % down to the step,
+    # one step above the top bid.
+    assert panel.shortcut_prices() == {
+        "Floor − 2 %": 24_000,
+        "Floor − 5 %": 23_000,
+        "Floor − 10 %": 22_000,
+        "Floor − 20 %": 20_000,
+        "Top bid + step": 9_000,
+    }
+    assert panel.top_plus.text() == "Top bid + step: 9,000 sats"
     geometry = panel.chart.chart_geometry()
     assert geometry is not None and len(geometry.ours) == 1  # our 6,000-sat bid, a dot
     assert geometry.low < 5_000 and geometry.high > 30_000
 
     # "Top bid + step": one step above the rival's 8,000, and where that would rank.
-    click(qtbot, panel.top_plus)
+    panel.top_plus.trigger()  # chosen in the "Price from market" menu
     assert tab.form.price.edit.text() == "9,000"
-    assert panel.typed.text() == "At 9,000 sats it would rank 1st of 5: the top bid"
+    assert panel.typed.text() == "At 9,000 sats: 1st of 5, the top bid"
+    assert panel.line.text() == "Market — at 9,000 sats: 1st of 5 · top bid"
     assert panel.chart.typed_price() == 9_000
     # "Floor − 10 %": 22,500 rounded down to the 1,000-sat step.
-    panel.percent.setValue(10)
-    click(qtbot, panel.floor_minus)
+    panel.floor_minus[10].trigger()
     assert tab.form.price.edit.text() == "22,000"
     assert tab.last_preview.bid_count == 1  # the preview took the price as typed
 
     # The market moves: a rival outbids us, the floor drops; no click anywhere, and nothing
     # moves under the cursor.
     def places() -> list[QPoint]:
-        shown = (panel.chart, panel.top_plus, tab.place_button, tab.message, tab.pools)
+        shown = (panel.chart, panel.price_button, tab.place_button, tab.message, tab.pools)
         return [widget.mapTo(tab, QPoint(0, 0)) for widget in shown]
 
     before = places()
@@ -179,8 +190,8 @@ def test_market_data_unavailable_never_blocks_a_bid(
         lambda: panel.figures.text().startswith("Market data unavailable"), timeout=20_000
     )
     assert panel.figures.text().endswith("You can still place a bid.")
-    assert panel.chart.message() == "No depth to draw." and not panel.top_plus.isEnabled()
-    assert not panel.floor_minus.isEnabled()
+    assert panel.chart.message() == "No depth to draw." and not panel.price_button.isEnabled()
+    assert panel.line.text() == "Market data unavailable (see the Market page)."
     type_into(qtbot, tab.form.price.edit, "20,000")
     qtbot.waitUntil(tab.place_button.isEnabled, timeout=10_000)
     shown = place_from_bid_tab(qtbot, app, tab)
@@ -190,16 +201,14 @@ def test_market_data_unavailable_never_blocks_a_bid(
     # The market answers again: the panel shows it, our new bid ranked, with no click.
     proxy.remove_fault(down)
     qtbot.waitUntil(lambda: panel.yours().startswith("Your best bid: 1st of 1"), timeout=30_000)
-    assert (
-        panel.summary() == "Floor: none · Top bid: none"
-        and panel.chart.caption() == f"Market: {slug}"
-    )
+    assert panel.summary() == "Floor: none · Top bid: none"
+    assert panel.heading.text() == f"Market: {slug}"
 
     # It fails again: the figures stay, the title says since when.
     proxy.add_fault(Fault.reply("GET", "/v1/activity/*", 503, {"message": "down"}, times=None))
-    qtbot.waitUntil(lambda: "not updated since" in panel.chart.caption(), timeout=30_000)
+    qtbot.waitUntil(lambda: "not updated since" in panel.heading.text(), timeout=30_000)
     assert panel.yours().startswith("Your best bid: 1st of 1")
-    assert panel.chart.toolTip().startswith("The last reading failed: ")
+    assert panel.heading.toolTip().startswith("The last reading failed: ")
 
 
 def test_open_bids_show_each_bids_rank_and_follow_the_market(

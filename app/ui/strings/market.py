@@ -21,22 +21,26 @@ __all__ = [
     "MARKET_FIRST_OF",
     "MARKET_FLOOR",
     "MARKET_FLOOR_MINUS",
-    "MARKET_FLOOR_MINUS_TIP",
+    "MARKET_LINE_FIGURES",
+    "MARKET_LINE_TYPED",
+    "MARKET_LINE_UNAVAILABLE",
     "MARKET_LOADING",
     "MARKET_NONE",
     "MARKET_NO_POOL",
+    "MARKET_PRICE_MENU",
+    "MARKET_PRICE_MENU_TIP",
     "MARKET_RANK",
     "MARKET_RANK_CELL",
     "MARKET_RANK_CELL_TOP",
     "MARKET_RANK_TOP",
     "MARKET_RUNE_PRICE",
+    "MARKET_SHORTCUT",
     "MARKET_SPREAD",
     "MARKET_STALE",
     "MARKET_STALE_WHY",
     "MARKET_TITLE",
     "MARKET_TOP_BID",
     "MARKET_TOP_PLUS_STEP",
-    "MARKET_TOP_PLUS_STEP_TIP",
     "MARKET_TYPED_RANK",
     "MARKET_UNAVAILABLE",
     "MARKET_YOUR_BIDS",
@@ -52,6 +56,10 @@ MARKET_NO_POOL: Final = "Choose a collection or a rune to see its market."
 MARKET_LOADING: Final = "Reading the market…"
 MARKET_UNAVAILABLE: Final = "Market data unavailable: {reason}. You can still place a bid."
 MARKET_TITLE: Final = "Market"
+# The preview's one line: the typed price's rank, else the floor and the top bid.
+MARKET_LINE_TYPED: Final = "Market — at {price}: {rank}"
+MARKET_LINE_FIGURES: Final = "Market — floor {floor} · top bid {top}"
+MARKET_LINE_UNAVAILABLE: Final = "Market data unavailable (see the Market page)."
 MARKET_STALE: Final = "not updated since {time}"
 MARKET_STALE_WHY: Final = "The last reading failed: {reason}"
 MARKET_FIRST_OF: Final = "(the first of {count} pools)"
@@ -63,15 +71,16 @@ MARKET_SPREAD: Final = "Spread: {price}"
 # Our bids already in the pool: the best one's rank.
 MARKET_YOUR_BIDS: Final = "Your best bid: {rank}"
 MARKET_YOUR_NONE: Final = "You have no bid in this pool."
-# "3rd of 41; 2,000 sats below the top bid" / "1st of 12: the top bid"
+# "3rd of 41; 2,000 sats below the top bid" / "1st of 12, the top bid"
 MARKET_RANK: Final = "{ordinal} of {of:,}; {below} below the top bid"
-MARKET_RANK_TOP: Final = "{ordinal} of {of:,}: the top bid"
+MARKET_RANK_TOP: Final = "{ordinal} of {of:,}, the top bid"
 # The price being typed, before signing.
-MARKET_TYPED_RANK: Final = "At {price} it would rank {rank}"
-MARKET_FLOOR_MINUS: Final = "Floor −"
-MARKET_FLOOR_MINUS_TIP: Final = "Fill the price with the floor less this percentage, on the step"
+MARKET_TYPED_RANK: Final = "At {price}: {rank}"
+MARKET_PRICE_MENU: Final = "Price from market"
+MARKET_PRICE_MENU_TIP: Final = "Fill the price from the floor or the top bid, on the bid step"
+MARKET_FLOOR_MINUS: Final = "Floor − {percent} %"
 MARKET_TOP_PLUS_STEP: Final = "Top bid + step"
-MARKET_TOP_PLUS_STEP_TIP: Final = "Fill the price with one step above the top bid"
+MARKET_SHORTCUT: Final = "{what}: {price}"
 MARKET_RUNE_PRICE: Final = "{price} sats per unit"
 # The depth chart.
 MARKET_CHART_BIDS: Final = "Bids"
@@ -100,7 +109,7 @@ def market_price(price: float, rune: bool = False) -> str:
 
 
 def rank_text(rank: BidRank, rune: bool = False) -> str:
-    """ "3rd of 41; 2,000 sats below the top bid", or "1st of 12: the top bid"."""
+    """ "3rd of 41; 2,000 sats below the top bid", or "1st of 12, the top bid"."""
     if rank.is_top:
         return MARKET_RANK_TOP.format(ordinal=ordinal(rank.rank), of=rank.of)
     below = market_price(rank.below_top, rune)

@@ -11,14 +11,16 @@ height, so nothing below moves under the cursor when the market changes."""
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
-    QPushButton,
-    QSpinBox,
+    QMenu,
+    QSizePolicy,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -31,7 +33,7 @@ from app.core.market_snapshot import (
 )
 from app.ui import strings
 from app.ui.profile_session import failure_text
-from app.ui.widgets import message_label, set_message
+from app.ui.widgets import message_label, plain_tooltip, set_message
 from app.ui.widgets.depth_chart import DepthChart
 
 if TYPE_CHECKING:
@@ -39,13 +41,18 @@ if TYPE_CHECKING:
     from app.services.market import PoolMarket
     from app.ui.state.market_state import MarketState
 
-DEFAULT_PERCENT = 5
-MAX_PERCENT = 50
+FLOOR_PERCENTS = (2, 5, 10, 20)  # the "Floor − x %" presets
+# The figures' two sentences, each wrapping to two lines where the prices are long.
+FIGURES_LINES = 4
 
 
 def _fixed_lines(label: QLabel, lines: int) -> QLabel:
     """`label` `lines` lines tall whatever it says (longer text: its tooltip has it all)."""
     label.setWordWrap(lines > 1)
+    # Its text never sets the panel's width (a long rank, a rune's name): cut, never wider.
+    policy = label.sizePolicy()
+    policy.setHorizontalPolicy(QSizePolicy.Policy.Ignored)
+    label.setSizePolicy(policy)
     label.setFixedHeight(label.fontMetrics().lineSpacing() * lines + 2)
     label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
     return label
@@ -55,7 +62,7 @@ def _say(label: QLabel, text: str, role: str) -> None:
     """`text` in `label`, its tooltip too; the label keeps its room when empty."""
     set_message(label, text, role)
     label.setVisible(True)
-    label.setToolTip(text)
+    label.setToolTip(plain_tooltip(text))  # it may quote the service: never markup
 
 
 class BidMarketPanel(QWidget):
@@ -64,8 +71,6 @@ class BidMarketPanel(QWidget):
     def __init__(
         self,
         state: MarketState,
-        chart_stretch: int = 1,
-        words_stretch: int = 1,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -73,44 +78,42 @@ class BidMarketPanel(QWidget):
         self.pool: PoolKey | None = None
         self._pool_count = 0
         self._typed: tuple[int, int, bool] | None = None  # price, units, rune
-        # Two lines: the floor, top bid and spread, then our best rank; or, instead of both,
-        # why there are no figures (the same two lines: nothing below moves).
-        self.figures = _fixed_lines(message_label("hint"), 2)
-        self.typed = _fixed_lines(QLabel(), 1)
+        # The floor, top bid and spread, then our best rank; or, instead of both, why there
+        # are no figures (in the same lines: nothing below moves).
+        self.heading = _fixed_lines(QLabel(), 1)  # the pool, and how old its figures are
+        heading_font = self.heading.font()
+        heading_font.setBold(True)
+        self.heading.setFont(heading_font)
+        self.figures = _fixed_lines(message_label("hint"), FIGURES_LINES)
+        # The preview's line (the tab places it there): where the typed price would rank.
+        self.line = _fixed_lines(message_label("hint"), 1)
+        self.typed = _fixed_lines(QLabel(), 2)
         self.chart = DepthChart()
         self.chart.setAccessibleName(strings.MARKET_TITLE)
-        self.floor_minus = QPushButton(strings.MARKET_FLOOR_MINUS)
-        self.floor_minus.setToolTip(strings.MARKET_FLOOR_MINUS_TIP)
-        self.percent = QSpinBox()
-        self.percent.setRange(0, MAX_PERCENT)
-        self.percent.setValue(DEFAULT_PERCENT)
-        self.percent.setSuffix(" %")
-        self.percent.setToolTip(strings.MARKET_FLOOR_MINUS_TIP)
-        self.percent.setAccessibleName(strings.MARKET_FLOOR_MINUS_TIP)
-        self.top_plus = QPushButton(strings.MARKET_TOP_PLUS_STEP)
-        self.top_plus.setToolTip(strings.MARKET_TOP_PLUS_STEP_TIP)
-        self.floor_minus.clicked.connect(self._fill_floor_minus)
-        self.top_plus.clicked.connect(self._fill_top_plus)
-        self.percent.valueChanged.connect(lambda _value: self._show())
+        # The shortcuts: a menu of prices from the market, each saying what it fills in.
+        self.shortcuts = QMenu(self)
+        self.floor_minus = {
+            percent: self.shortcuts.addAction("", partial(self._fill_floor_minus, percent))
+            for percent in FLOOR_PERCENTS
+        }
+        self.top_plus = self.shortcuts.addAction("", self._fill_top_plus)
+        self.price_button = QToolButton()
+        self.price_button.setText(strings.MARKET_PRICE_MENU)
+        self.price_button.setToolTip(strings.MARKET_PRICE_MENU_TIP)
+        self.price_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.price_button.setMenu(self.shortcuts)
+        self.shortcuts.aboutToShow.connect(self._name_shortcuts)
 
-        shortcuts = QHBoxLayout()
-        shortcuts.setSpacing(4)
-        shortcuts.addWidget(self.floor_minus)
-        shortcuts.addWidget(self.percent)
-        shortcuts.addSpacing(8)
-        shortcuts.addWidget(self.top_plus)
-        shortcuts.addStretch(1)
-        words = QVBoxLayout()
-        words.setSpacing(2)
-        words.addWidget(self.figures)
-        words.addWidget(self.typed)
-        words.addLayout(shortcuts)
-        # A band under the form and the preview: the chart under the form, the words under
-        # the preview (the same shares of the width), as low as 1024x700 leaves room for.
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.chart, chart_stretch)
-        layout.addLayout(words, words_stretch)
+        button_row = QHBoxLayout()
+        button_row.addWidget(self.price_button)
+        button_row.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setSpacing(4)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.figures)
+        layout.addWidget(self.typed)
+        layout.addLayout(button_row)
+        layout.addWidget(self.chart, 1)
         state.updated.connect(self._updated)
         self._show()
 
@@ -146,16 +149,12 @@ class BidMarketPanel(QWidget):
     def _show(self) -> None:
         held = self.held()
         snapshot = None if held is None else held.snapshot
-        self.chart.set_caption(self._title(held), held is not None and held.error is not None)
-        self.chart.setToolTip(self._title_tip(held))
+        _say(self.heading, self._title(held), "")
+        self.heading.setToolTip(plain_tooltip(self._title_tip(held) or self.heading.text()))
         self._show_figures(held)
         self.chart.set_snapshot(snapshot, "" if snapshot else self._chart_words(held))
         self._show_typed(snapshot)
-        self.floor_minus.setEnabled(
-            snapshot is not None and self._floor_minus(snapshot) is not None
-        )
-        self.percent.setEnabled(self.floor_minus.isEnabled())
-        self.top_plus.setEnabled(snapshot is not None and top_bid_plus_step(snapshot) is not None)
+        self._name_shortcuts()
 
     def _title(self, held: PoolMarket | None) -> str:
         """ "Market: pixel-punks", with how old the figures are when the last read failed."""
@@ -223,6 +222,7 @@ class BidMarketPanel(QWidget):
         if snapshot is None or typed is None:
             _say(self.typed, "", "")
             self.chart.set_typed_price(None)
+            self._show_line(snapshot, None)
             return
         price, units, rune = typed
         unit_price = price / units if rune else float(price)
@@ -232,15 +232,56 @@ class BidMarketPanel(QWidget):
         )
         _say(self.typed, text, "")
         self.chart.set_typed_price(unit_price)
+        line = strings.MARKET_LINE_TYPED.format(
+            price=strings.market_price(unit_price, rune), rank=strings.rank_cell(rank)
+        )
+        self._show_line(snapshot, line)
+
+    def _show_line(self, snapshot: MarketSnapshot | None, typed: str | None) -> None:
+        """The preview's line, short: the typed price's rank, else the floor and top bid,
+        else why the market is not known (nothing while no pool is chosen)."""
+        held = self.held()
+        if snapshot is not None and typed is not None:
+            text, role = typed, "hint"
+        elif snapshot is not None:
+            rune = snapshot.is_rune
+
+            def price(value: float | None) -> str:
+                return strings.MARKET_NONE if value is None else strings.market_price(value, rune)
+
+            figures = {"floor": price(snapshot.floor), "top": price(snapshot.top_bid)}
+            text, role = strings.MARKET_LINE_FIGURES.format(**figures), "hint"
+        elif held is not None and held.error is not None:
+            text, role = strings.MARKET_LINE_UNAVAILABLE, "error"
+        else:
+            text, role = "", "hint"
+        _say(self.line, text, role)
 
     # -- shortcuts ----------------------------------------------------------------------------
 
-    def _floor_minus(self, snapshot: MarketSnapshot) -> int | None:
-        return floor_minus_percent(snapshot, self.percent.value())
-
-    def _fill_floor_minus(self) -> None:
+    def shortcut_prices(self) -> dict[str, int | None]:
+        """Each shortcut's price now, by its words (None: the market gives none)."""
         snapshot = self._snapshot()
-        price = None if snapshot is None else self._floor_minus(snapshot)
+        prices: dict[str, int | None] = {}
+        for percent in FLOOR_PERCENTS:
+            price = None if snapshot is None else floor_minus_percent(snapshot, percent)
+            prices[strings.MARKET_FLOOR_MINUS.format(percent=percent)] = price
+        top = None if snapshot is None else top_bid_plus_step(snapshot)
+        prices[strings.MARKET_TOP_PLUS_STEP] = top
+        return prices
+
+    def _name_shortcuts(self) -> None:
+        """Each action says the price it fills in, and is off when there is none."""
+        actions = [*self.floor_minus.values(), self.top_plus]
+        for action, (words, price) in zip(actions, self.shortcut_prices().items(), strict=True):
+            shown = strings.MARKET_NONE if price is None else strings.market_price(price)
+            action.setText(strings.MARKET_SHORTCUT.format(what=words, price=shown))
+            action.setEnabled(price is not None)
+        self.price_button.setEnabled(any(action.isEnabled() for action in actions))
+
+    def _fill_floor_minus(self, percent: int) -> None:
+        snapshot = self._snapshot()
+        price = None if snapshot is None else floor_minus_percent(snapshot, percent)
         if price is not None:
             self.price_chosen.emit(price)
 

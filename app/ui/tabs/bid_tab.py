@@ -21,7 +21,6 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFont, QFontMetrics, QHideEvent, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -31,6 +30,7 @@ from PySide6.QtWidgets import (
     QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -173,8 +173,8 @@ class BidTab(QWidget):
         mono = QFont("monospace")
         mono.setStyleHint(QFont.StyleHint.TypeWriter)
         self.message.setFont(mono)
-        # Three lines (it scrolls; the question before signing shows it whole): at 1024x700
-        # the market band below takes the rest.
+        # Three lines at least (it scrolls; the question before signing shows it whole): at
+        # 1024x700 the market's line above takes the room of one.
         self.message.setMinimumHeight(QFontMetrics(mono).lineSpacing() * MESSAGE_LINES + 12)
         self.general = message_label("error")
         self.general.setVisible(False)
@@ -188,15 +188,16 @@ class BidTab(QWidget):
         self.result = message_label("hint")
         self.result.setVisible(False)
         self.market_state = MarketState.of(context)
-        self.market = BidMarketPanel(self.market_state, FORM_STRETCH, PREVIEW_STRETCH)
+        self.market = BidMarketPanel(self.market_state)
         self.market.price_chosen.connect(self._price_chosen)
         self.market_settle = QTimer(self)
         self.market_settle.setSingleShot(True)
         self.market_settle.setInterval(MARKET_SETTLE_MS)
         self.market_settle.timeout.connect(self._look_at_market)
 
-        preview_box = QGroupBox(strings.BID_PREVIEW)
+        preview_box = QWidget()
         preview_layout = QVBoxLayout(preview_box)
+        preview_layout.addWidget(self.market.line)  # where the typed price would rank
         preview_layout.addWidget(self.count_label)
         preview_layout.addWidget(self.fee_rate_label)
         preview_layout.addWidget(self.pools)
@@ -219,18 +220,20 @@ class BidTab(QWidget):
         result_layout.addStretch(1)
         result_box.setMinimumHeight(self.result.fontMetrics().lineSpacing() * RESULT_LINES + 4)
         preview_layout.addWidget(result_box)
+        # The pool's market is the preview's neighbour page (at 1024x700 the preview takes the
+        # column's height); the preview's first line says where the typed price would rank.
+        self.side = QTabWidget()
+        self.side.addTab(preview_box, strings.BID_PREVIEW)
+        self.side.addTab(self.market, strings.MARKET_TITLE)
         # The split is the stretch factors' alone: a long word in the preview (a rune, a slug)
         # must not set its minimum width and narrow the form as the preview changes.
-        for side in (form_scroll, preview_box, self.market):
+        for side in (form_scroll, self.side, preview_box, self.market):
             policy = side.sizePolicy()
             policy.setHorizontalPolicy(QSizePolicy.Policy.Ignored)
             side.setSizePolicy(policy)
-        columns = QHBoxLayout()
-        columns.addWidget(form_scroll, FORM_STRETCH)
-        columns.addWidget(preview_box, PREVIEW_STRETCH)
-        layout = QVBoxLayout(self)
-        layout.addLayout(columns, 1)
-        layout.addWidget(self.market)  # the pool's market under both, as the price is typed
+        layout = QHBoxLayout(self)
+        layout.addWidget(form_scroll, FORM_STRETCH)
+        layout.addWidget(self.side, PREVIEW_STRETCH)
         self.setTabOrder(self.form.traits.view, self.place_button)
 
         self.clock_tick = QTimer(self)

@@ -30,7 +30,9 @@ from app.ui.maker_fee_note import maker_fee_note
 from app.ui.models.bids_model import (
     COL_EXPIRES,
     COL_ID,
+    COL_KIND,
     COL_POOL,
+    COL_QTY,
     COL_RANK,
     OpenBidsFilter,
     OpenBidsModel,
@@ -109,7 +111,10 @@ class OpenBidsTab(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        for column, width in ((COL_POOL, 200), (COL_RANK, 130), (COL_EXPIRES, 130), (COL_ID, 220)):
+        # At 1024 px every column shows without scrolling sideways (the id elides in its middle).
+        widths = ((COL_POOL, 200), (COL_KIND, 80), (COL_QTY, 60), (COL_RANK, 130),
+                  (COL_EXPIRES, 130), (COL_ID, 150))  # fmt: skip
+        for column, width in widths:
             header.resizeSection(column, width)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         delete = QShortcut(QKeySequence.StandardKey.Delete, self.table)

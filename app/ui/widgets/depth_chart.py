@@ -34,7 +34,8 @@ from app.ui.theme import ThemeState
 from app.ui.widgets.pool_chart import nice_step
 
 MARGIN = 4
-CHART_HEIGHT = 90
+CHART_HEIGHT = 240
+CHART_MIN_HEIGHT = 80
 MAX_TICKS = 5
 MAX_DOTS = 200  # our bids drawn as dots: past this many, the highest ones
 DOT_RADIUS = 3.5
@@ -133,10 +134,10 @@ class DepthChart(QWidget):
         self._snapshot: MarketSnapshot | None = None
         self._message = ""
         self._typed: float | None = None
-        self._caption, self._caption_warns = "", False
         self._geometry: DepthGeometry | None = None
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.setFixedHeight(CHART_HEIGHT)  # a new snapshot never moves what is below
+        # Its height is the layout's, never the snapshot's: a new snapshot never moves what
+        # is around it.
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
     # -- what is shown ------------------------------------------------------------------------
 
@@ -159,15 +160,6 @@ class DepthChart(QWidget):
         self._geometry = None
         self.update()
 
-    def set_caption(self, text: str, warns: bool = False) -> None:
-        """What the chart is of, at its top left (`warns`: in the error colour)."""
-        if (text, warns) != (self._caption, self._caption_warns):
-            self._caption, self._caption_warns = text, warns
-            self.update()
-
-    def caption(self) -> str:
-        return self._caption
-
     def set_typed_price(self, price: float | None) -> None:
         if price != self._typed:
             self._typed = price
@@ -180,7 +172,7 @@ class DepthChart(QWidget):
         return QSize(360, CHART_HEIGHT)
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(200, CHART_HEIGHT)
+        return QSize(200, CHART_MIN_HEIGHT)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         self._geometry = None
@@ -305,9 +297,6 @@ class DepthChart(QWidget):
         geometry = None if words else self.chart_geometry()
         if geometry is None:
             rect = self.rect().adjusted(MARGIN, MARGIN, -MARGIN, -MARGIN)
-            if self._caption:
-                painter.setPen(QColor(colors["error" if self._caption_warns else "text"]))
-                painter.drawText(rect, Qt.AlignmentFlag.AlignLeft, self._caption)
             painter.setPen(QColor(colors["muted"]))
             painter.drawText(rect, TEXT_FLAGS, words)
             painter.end()
@@ -340,6 +329,7 @@ class DepthChart(QWidget):
         for dot in geometry.ours:
             painter.drawEllipse(dot, DOT_RADIUS, DOT_RADIUS)
         painter.setBrush(Qt.BrushStyle.NoBrush)
+        self._paint_typed(painter, geometry, colors)  # under the words: they stay whole
         # The count at the top right: how many units the tallest step stands for.
         metrics = painter.fontMetrics()
         count = f"{geometry.max_units:,}"
@@ -357,27 +347,7 @@ class DepthChart(QWidget):
             )
             painter.setPen(QColor(colors["text"]))
             painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
-        self._paint_caption(painter, geometry, colors)
-        self._paint_typed(painter, geometry, colors)
         painter.end()
-
-    def _paint_caption(
-        self, painter: QPainter, geometry: DepthGeometry, colors: dict[str, str]
-    ) -> None:
-        """The caption at the top left, elided before the legend, on the background."""
-        if not self._caption:
-            return
-        metrics = painter.fontMetrics()
-        room = geometry.legend[0][0].left() - 14 if geometry.legend else geometry.plot.right()
-        room -= geometry.plot.left() + 8
-        text = metrics.elidedText(self._caption, Qt.TextElideMode.ElideMiddle, max(0, room))
-        rect = QRect(geometry.plot.left() + 2, geometry.plot.top() + 1, room, metrics.height())
-        painter.fillRect(
-            rect.adjusted(0, 0, metrics.horizontalAdvance(text) + 4 - rect.width(), 0),
-            self.palette().color(self.backgroundRole()),
-        )
-        painter.setPen(QColor(colors["error" if self._caption_warns else "text"]))
-        painter.drawText(rect, Qt.AlignmentFlag.AlignLeft, text)
 
     def _paint_typed(
         self, painter: QPainter, geometry: DepthGeometry, colors: dict[str, str]
