@@ -6,9 +6,11 @@ documents it (``../shared/notes/satflow-market-data.md``, "/collection"):
      "values": [{"value": "Blue", "count": 123}, ...]}, ...]}]}}
 
 Query ``collection_id`` (snake case, still) and ``categoryAttributes=true`` for the traits.
-``data.collection`` is an array; the entry whose ``id`` is the slug asked for is the answer
-(the first one when no id matches exactly). The service offers no search or list of
-collections: a client can only look one up by its slug.
+``data.collection`` is an array; the entry whose ``id`` is the slug asked for is the answer,
+and only it: an array without it is no entry (another collection's, perhaps one named to look
+like it, would enter the Bid tab's suggestions under its own slug, and its traits would be
+offered for the slug typed). The service offers no search or list of collections: a client
+can only look one up by its slug.
 
 A 404 answered by the service (its ``{"error"}`` or ``{"code": "NOT_FOUND"}`` body) means it
 knows no such collection; a 404 of a framework's unknown route (``{"detail": "Not Found"}``)
@@ -67,18 +69,18 @@ def not_offered(response: httpx.Response) -> bool:
 
 
 def parse_collection_catalog(r: Reader, body: Any, slug: str) -> CollectionInfo | None:
-    """The entry of `slug` in a ``/collection`` body (None: the array is empty). The envelope
-    and the array are required; a malformed trait or value is left out."""
+    """The entry of `slug` in a ``/collection`` body (None: the array holds no entry whose id
+    is `slug`). The envelope and the array are required; a malformed trait or value is left
+    out."""
     data = r.obj(r.obj(body).get("data", body), "data")
     entries = data.get("collection")
     if isinstance(entries, Mapping):
         entries = [entries]  # tolerate a single object where the docs show an array
     if not isinstance(entries, list):
         raise r.error("data.collection is not a list", "data.collection")
-    usable = [e for e in entries if isinstance(e, Mapping) and as_str(e.get("id"))]
-    if not usable:
+    entry = next((e for e in entries if isinstance(e, Mapping) and e.get("id") == slug), None)
+    if entry is None:
         return None
-    entry = next((e for e in usable if e.get("id") == slug), usable[0])
     traits, counts = [], []
     for attribute in _list(entry.get("category_attributes")):
         key = as_str(attribute.get("key")) if isinstance(attribute, Mapping) else None

@@ -79,6 +79,19 @@ async def test_tolerated_shapes(body: dict[str, Any]) -> None:
     assert answer.collection is not None and answer.collection.slug == "nodemonkes"
 
 
+@pytest.mark.parametrize(
+    "other", ["nodemonkes\u200b", "n\u043edemonkes", "NodeMonkes", "nodemonkes-2", " nodemonkes"]
+)
+async def test_an_answer_without_the_slugs_entry_is_no_entry(other: str) -> None:
+    """Another collection's entry (a look-alike's) is not taken for the slug asked: it would
+    join the suggestions under its own slug, its traits offered for the slug typed."""
+    router = Router()
+    body = {"success": True, "data": {"collection": [{**ENTRY, "id": other}]}}
+    router.json("GET", "/v1/collection", body)
+    answer = await lookup(router)
+    assert answer.offered and answer.collection is None
+
+
 async def test_an_entry_without_traits_has_none() -> None:
     router = Router()
     plain = {k: v for k, v in ENTRY.items() if k != "category_attributes"}
