@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
+from random import Random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -278,3 +279,18 @@ def _shifted(snapshot: MarketSnapshot | None, shift: int) -> MarketSnapshot | No
     if snapshot is None:
         return None
     return dataclasses.replace(snapshot, fetched_at_ms=snapshot.fetched_at_ms + shift)
+
+
+@PROPERTY
+@given(cases(), st.randoms(use_true_random=False))
+def test_a_plan_does_not_depend_on_the_order_of_its_input(
+    case: tuple[Pools, int, StrategyLimits, MakerFee, LifecycleSettings], rng: Random
+) -> None:
+    pools, balance, caps, fee, lifecycle = case
+    shuffled: Pools = []
+    for strategy, state in pools:
+        bids = list(state.open_bids)
+        rng.shuffle(bids)
+        shuffled.append((strategy, dataclasses.replace(state, open_bids=tuple(bids))))
+    rng.shuffle(shuffled)
+    assert run(shuffled, balance, caps, fee, lifecycle) == run(*case)
