@@ -355,3 +355,12 @@ def test_inconsistent_input_is_refused(
 def test_lifecycle_settings_out_of_range_are_refused(settings: dict[str, object]) -> None:
     with pytest.raises(InvalidStrategy):
         LifecycleSettings(**settings)  # type: ignore[arg-type]
+
+
+def test_a_rune_bid_is_renewed_at_the_target_units_and_price() -> None:
+    rune_market = market(DOG, floor=1, bids=[(0.5, 10)], fetched_at_ms=NOW, rune=True)
+    strategy = PoolStrategy(DOG, FixedPrice(Fraction(1, 2)), 100_000)
+    due = HeldBid("r", 100_500, 201_000, NOW + 60_000, 0)  # within 1 % of 200,000 units
+    p = plan((strategy, PoolState(rune_market, (due,))))
+    assert summary(p) == [("renew", 100_000, 200_000, "r")]
+    assert p.actions[0].bid_expiry_ms == EXPIRY

@@ -374,3 +374,23 @@ def test_a_market_of_another_pool_is_refused() -> None:
 def test_settings_out_of_range_are_refused(build: object) -> None:
     with pytest.raises(InvalidStrategy):
         build()  # type: ignore[operator]
+
+
+def test_a_ladder_whose_steps_all_wait_for_the_market_holds() -> None:
+    ladder = Ladder(
+        (LadderStep(AboveTopBid(100_000, 90), 50), LadderStep(AboveTopBid(90_000, 80), 50))
+    )
+    t = target(ladder, market(bids=()))
+    assert (t.status, t.levels) == ("hold", ())
+    assert t.reason == (
+        "Holding: a step has no price (no competing bid to follow); a step has no price (no "
+        "competing bid to follow)."
+    )
+    assert t.hold_cap == 100_000
+
+
+def test_a_ladder_on_missing_data_holds_even_with_a_fixed_step() -> None:
+    ladder = Ladder((LadderStep(FixedPrice(10_000), 50), LadderStep(BelowFloor(10, 90_000), 50)))
+    t = target(ladder, None)
+    assert t.status == "hold"
+    assert t.reason.startswith("Holding: no market data")
