@@ -152,6 +152,13 @@ def test_the_panel_shows_the_pool_fills_the_price_and_follows_the_market(
     )
     assert places() == before
 
+    # The question before signing says where the price ranks, as last read.
+    qtbot.waitUntil(tab.place_button.isEnabled, timeout=10_000)
+    assert panel.typed.text() == "At 22,000 sats: 1st of 6, the top bid"
+    shown = place_from_bid_tab(qtbot, app, tab)
+    assert shown["market"] == "At 22,000 sats: 1st of 6, the top bid"
+    qtbot.waitUntil(lambda: tab.result.text().startswith("Placed"), timeout=30_000)
+
 
 @pytest.fixture
 def proxy(qloop: asyncio.AbstractEventLoop, sandbox: SandboxProcess) -> Iterator[FaultProxy]:
@@ -195,7 +202,7 @@ def test_market_data_unavailable_never_blocks_a_bid(
     type_into(qtbot, tab.form.price.edit, "20,000")
     qtbot.waitUntil(tab.place_button.isEnabled, timeout=10_000)
     shown = place_from_bid_tab(qtbot, app, tab)
-    assert shown["message"]
+    assert shown["message"] and shown["market"] == ""  # no rank to tell: no row
     qtbot.waitUntil(lambda: tab.result.text().startswith("Placed"), timeout=30_000)
 
     # The market answers again: the panel shows it, our new bid ranked, with no click.

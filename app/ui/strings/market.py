@@ -18,6 +18,7 @@ __all__ = [
     "MARKET_CHART_EMPTY",
     "MARKET_CHART_NONE",
     "MARKET_CHART_OURS",
+    "MARKET_CONFIRM_ROW",
     "MARKET_FIRST_OF",
     "MARKET_FLOOR",
     "MARKET_FLOOR_MINUS",
@@ -56,6 +57,7 @@ MARKET_NO_POOL: Final = "Choose a collection or a rune to see its market."
 MARKET_LOADING: Final = "Reading the market…"
 MARKET_UNAVAILABLE: Final = "Market data unavailable: {reason}. You can still place a bid."
 MARKET_TITLE: Final = "Market"
+MARKET_CONFIRM_ROW: Final = "Market:"  # the bid confirmation's row: the typed price's rank
 # The preview's one line: the typed price's rank, else the floor and the top bid.
 MARKET_LINE_TYPED: Final = "Market — at {price}: {rank}"
 MARKET_LINE_FIGURES: Final = "Market — floor {floor} · top bid {top}"

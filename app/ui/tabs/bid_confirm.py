@@ -1,6 +1,7 @@
 """The step before a bid message is signed: what the payment key will sign and send (the
 target, each pool with the bids it gets, the price, the quantity, the expiry, the fee rate the
-fill is asked at) and the message itself, with "Don't ask again" (kept in the app settings as
+fill is asked at; where the price ranks in the pool's market, as last read) and the message
+itself, with "Don't ask again" (kept in the app settings as
 `confirm_bids`; Settings turns it back on). Enter cancels: signing takes a deliberate click.
 
 Only for bids this app signs: a watch-only profile's message is shown in full and signed in
@@ -60,6 +61,7 @@ class BidConfirmDialog(QDialog):
         now_ms: int,
         fee_rate: str,
         parent: QWidget | None = None,
+        market: str = "",
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(strings.BID_CONFIRM_TITLE)
@@ -90,12 +92,15 @@ class BidConfirmDialog(QDialog):
             (strings.BID_CONFIRM_FEE_RATE, fee_rate),
         ):
             rows.addRow(label, _row_label(value))
+        if market:  # the rank the price gets, as last read (the market moves: no promise)
+            rows.addRow(strings.MARKET_CONFIRM_ROW, _row_label(market))
         self.values = {
             "pools": pools,
             "price": price,
             "quantity": quantity,
             "expiry": expiry,
             "fee_rate": fee_rate,
+            "market": market,
         }
         caption = QLabel(strings.BID_CONFIRM_MESSAGE)
         caption.setWordWrap(True)
@@ -130,13 +135,14 @@ async def confirm_bid(
     who: BidderIdentity,
     now_ms: int,
     fee_rate: str,
+    market: str = "",
 ) -> bool:
     """True when the bid may be signed: the user said so, or asked not to be asked again.
     "Don't ask again" is saved only with a Sign; a settings file that cannot be written is
     said in the status bar, and the bid goes ahead (the user did say yes)."""
     if not context.settings.confirm_bids:
         return True
-    dialog = BidConfirmDialog(draft, who, now_ms, fee_rate, parent)
+    dialog = BidConfirmDialog(draft, who, now_ms, fee_rate, parent, market)
     context.dialog_opened.emit(dialog)
     accepted = await exec_dialog(dialog) == QDialog.DialogCode.Accepted
     if accepted and dialog.dont_ask.isChecked():

@@ -475,7 +475,8 @@ class BidTab(QWidget):
                 raise NotReadyError(strings.UNLOCK_TO_SIGN_HINT)
             fee_rate = fee_rate_text(draft.fee_rate, self.form.fee_rate.estimate())
             now = self.session.clock.now_ms()
-            if not await confirm_bid(self, self.context, draft, who, now, fee_rate):
+            market = self.market.typed.text()  # the rank the price gets, as last read
+            if not await confirm_bid(self, self.context, draft, who, now, fee_rate, market):
                 set_message(self.result, strings.BID_CONFIRM_CANCELLED, "hint")
                 return
             set_message(self.result, strings.BID_PLACING, "hint")
