@@ -31,17 +31,17 @@ from app.core.market_snapshot import (
 from app.core.pools import MakerFee, PoolKey
 from app.core.strategy_dry_run import dry_run_text
 from app.core.strategy_plan import PoolState, StrategyPlan, plan_strategy
-from app.core.strategy_settings import LifecycleSettings, StrategyLimits
-from app.core.strategy_targets import (
+from app.core.strategy_rules import (
     AboveTopBid,
     BelowFloor,
     FixedPrice,
-    HeldBid,
     Ladder,
     LadderStep,
     PoolStrategy,
     StrategyRule,
 )
+from app.core.strategy_settings import LifecycleSettings, StrategyLimits
+from app.core.strategy_targets import HeldBid
 
 NOW = 1_000_000_000
 TARGET_MS = 50.0

@@ -33,12 +33,11 @@ from typing import Final, Literal
 from app.core import limits
 from app.core.market_snapshot import MarketSnapshot
 from app.core.pools import MakerFee, PoolKey, bid_cost
+from app.core.strategy_rules import InvalidStrategy, PoolStrategy
 from app.core.strategy_settings import LifecycleSettings, StrategyLimits
 from app.core.strategy_targets import (
     HeldBid,
-    InvalidStrategy,
     PoolRoom,
-    PoolStrategy,
     PoolTarget,
     TargetLevel,
     TargetStatus,

@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Final
 
 from app.core import limits
-from app.core.strategy_targets import InvalidStrategy
+from app.core.strategy_rules import InvalidStrategy
 
 # Between a plan and its request reaching the service: a new bid's expiry must still be at least
 # `MIN_BID_EXPIRY_MS` ahead then.

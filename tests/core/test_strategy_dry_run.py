@@ -5,8 +5,9 @@ from __future__ import annotations
 from app.core.pools import MakerFee, PoolKey
 from app.core.strategy_dry_run import DryRunLine, DryRunPool, dry_run, dry_run_text
 from app.core.strategy_plan import PoolState, StrategyPlan, plan_strategy
+from app.core.strategy_rules import AboveTopBid, BelowFloor, FixedPrice, PoolStrategy
 from app.core.strategy_settings import LifecycleSettings, StrategyLimits
-from app.core.strategy_targets import AboveTopBid, BelowFloor, FixedPrice, HeldBid, PoolStrategy
+from app.core.strategy_targets import HeldBid
 
 from .strategy_helpers import market
 

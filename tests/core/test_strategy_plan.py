@@ -11,16 +11,16 @@ from app.core.bid_request import Trait
 from app.core.market_snapshot import MarketSnapshot
 from app.core.pools import MakerFee, PoolKey
 from app.core.strategy_plan import PlanAction, PoolState, StrategyPlan, plan_strategy
-from app.core.strategy_settings import LifecycleSettings, StrategyLimits
-from app.core.strategy_targets import (
+from app.core.strategy_rules import (
     AboveTopBid,
     FixedPrice,
     FloorBand,
-    HeldBid,
     InvalidStrategy,
     PoolStrategy,
     StrategyRule,
 )
+from app.core.strategy_settings import LifecycleSettings, StrategyLimits
+from app.core.strategy_targets import HeldBid
 
 from .strategy_helpers import applied, market
 

@@ -17,20 +17,19 @@ from app.core.bid_request import Trait
 from app.core.market_snapshot import MarketSnapshot
 from app.core.pools import MakerFee, PoolKey
 from app.core.strategy_plan import PoolState, StrategyPlan, plan_strategy
-from app.core.strategy_settings import LifecycleSettings, StrategyLimits
-from app.core.strategy_targets import (
+from app.core.strategy_rules import (
     AboveTopBid,
     BelowFloor,
     FixedPrice,
     FloorBand,
-    HeldBid,
     Ladder,
     LadderStep,
     PoolStrategy,
     PriceRule,
     StrategyRule,
-    manual_ceiling,
 )
+from app.core.strategy_settings import LifecycleSettings, StrategyLimits
+from app.core.strategy_targets import HeldBid, manual_ceiling
 
 from .strategy_helpers import applied, market
 

@@ -16,22 +16,18 @@ from app.core.market_snapshot import (
     build_snapshot,
 )
 from app.core.pools import MakerFee, PoolKey
-from app.core.strategy_targets import (
+from app.core.strategy_rules import (
     AboveTopBid,
     BelowFloor,
     FixedPrice,
     FloorBand,
-    HeldBid,
     InvalidStrategy,
     Ladder,
     LadderStep,
-    PoolRoom,
     PoolStrategy,
-    PoolTarget,
     StrategyRule,
-    TargetLevel,
-    compute_target,
 )
+from app.core.strategy_targets import HeldBid, PoolRoom, PoolTarget, TargetLevel, compute_target
 
 PUPPETS = PoolKey("bitcoin-puppets")
 BLUE = PoolKey("bitcoin-puppets", Trait("Background", "Blue"))
