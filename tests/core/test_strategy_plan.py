@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from app.core.bid_request import Trait
-from app.core.market_snapshot import MarketSnapshot
+from app.core.market_snapshot import MarketBid, MarketListing, MarketSnapshot, build_snapshot
 from app.core.pools import MakerFee, PoolKey
 from app.core.strategy_plan import PlanAction, PoolState, StrategyPlan, plan_strategy
 from app.core.strategy_rules import (
@@ -364,3 +364,30 @@ def test_a_rune_bid_is_renewed_at_the_target_units_and_price() -> None:
     p = plan((strategy, PoolState(rune_market, (due,))))
     assert summary(p) == [("renew", 100_000, 200_000, "r")]
     assert p.actions[0].bid_expiry_ms == EXPIRY
+
+
+def test_our_own_bids_in_the_market_never_move_the_target() -> None:
+    p = one()
+    after = applied(p.pools[0], (), NOW)
+    rows = [MarketBid("rival", 40_000, 2, "bc1qrival", "collection", None, None)]
+    rows += [
+        MarketBid(b.bid_id, b.price, 1, "bc1qbidding", "collection", None, None) for b in after
+    ]
+    listings = [MarketListing("l1", "x", 60_000, "bc1pseller")]
+    ours = frozenset(b.bid_id for b in after)
+    with_ours = build_snapshot(
+        PUPPETS, rows, listings, own_addresses=frozenset(), own_bid_ids=ours, fetched_at_ms=NOW
+    )
+    assert with_ours.top_bid == 40_000
+    assert one(market_=with_ours, open_bids=after).actions == ()
+
+
+def test_no_bid_left_of_the_maximum_stops_the_pool_and_says_so() -> None:
+    p = plan(
+        (PoolStrategy(PUPPETS, FOLLOW, 200_000), PoolState(snap(), (held("b0", 41_000),))),
+        limits=StrategyLimits(1_000_000, max_active_bids=0),
+    )
+    assert summary(p) == [("cancel", 41_000, 1, "b0")]
+    assert p.actions[0].reason == (
+        f"Stopped: {WHY}: no bid fits, the maximum of active bids is reached."
+    )
