@@ -32,7 +32,7 @@ from app.ui.theme import apply_theme
 from app.ui.widgets.depth_chart import DepthChart
 
 TARGET_MS = 16.0
-SIZE = (420, 130)  # the panel's chart at 1024x700
+SIZE = (420, 380)  # the Market page's chart at 1024x700
 OURS = "bc1qours"
 
 

@@ -83,33 +83,45 @@ def price_range(snapshot: MarketSnapshot) -> tuple[float, float] | None:
     return max(0.0, inner_low - room), inner_high + room
 
 
-def step_points(
-    levels: tuple[PriceLevel, ...],
-    start: float,
-    edge: float,
-    x_of: Callable[[float], float],
-    y_of: Callable[[int], float],
-) -> list[QPointF]:
-    """The cumulative step line of one side in pixels, from its best price (`start`) to the
-    plot's edge (`edge`): a rise at each level, a run to the next; levels beyond the edge
-    stop the line. Levels within one pixel column merge (their rise is one)."""
-    start_x = x_of(start)
-    points = [QPointF(start_x, y_of(0))]
+def step_columns(
+    levels: tuple[PriceLevel, ...], limit: float, x_at: tuple[float, float], descending: bool
+) -> list[tuple[float, int]]:
+    """One side's cumulative depth by pixel column: (x, units up to that column), from its
+    best price out to `limit` (levels past it are off the chart). Levels within one column
+    merge: thousands of levels make at most one step per pixel. `x_at` = (a, b): x = a + b *
+    price (inlined: this loop is the chart's whole cost for a busy pool)."""
+    a, b = x_at
+    columns: list[tuple[float, int]] = []
     cumulative = 0
-    last_x = start_x
+    last_column = -(1 << 30)
     for level in levels:
-        x = x_of(level.unit_price)
-        if (x - edge) * (start_x - edge) < 0:  # past the edge
+        price = level.unit_price
+        if (price < limit) if descending else (price > limit):
             break
         cumulative += level.units
-        y = y_of(cumulative)
-        if round(x) == round(last_x) and len(points) > 1:
-            points[-1] = QPointF(points[-1].x(), y)  # same column: only the rise grows
+        x = a + b * price
+        column = int(x)
+        if column == last_column:
+            columns[-1] = (columns[-1][0], cumulative)
         else:
-            points.append(QPointF(x, points[-1].y()))
-            points.append(QPointF(x, y))
-        last_x = x
-    points.append(QPointF(edge, points[-1].y()))
+            columns.append((x, cumulative))
+            last_column = column
+    return columns
+
+
+def step_points(
+    columns: list[tuple[float, int]], edge: float, y_of: Callable[[int], float]
+) -> list[QPointF]:
+    """The step line through `columns`: a rise at each, a run to the next, then out to the
+    plot's `edge`."""
+    previous = y_of(0)
+    points = [QPointF(columns[0][0], previous)]
+    for x, units in columns:
+        y = y_of(units)
+        points.append(QPointF(x, previous))
+        points.append(QPointF(x, y))
+        previous = y
+    points.append(QPointF(edge, previous))
     return points
 
 
@@ -122,10 +134,6 @@ def _paths(points: list[QPointF], baseline: float) -> tuple[QPainterPath, QPaint
     fill.lineTo(QPointF(points[0].x(), baseline))
     fill.closeSubpath()
     return line, fill
-
-
-def _cumulative_to(levels: tuple[PriceLevel, ...], keep: Callable[[float], bool]) -> int:
-    return sum(lv.units for lv in levels if keep(lv.unit_price))
 
 
 class DepthChart(QWidget):
@@ -201,27 +209,28 @@ class DepthChart(QWidget):
             max(1, self.width() - 2 * MARGIN),
             max(1, self.height() - 2 * MARGIN - line - 5),
         )
-        bids_in = _cumulative_to(snapshot.bid_levels, lambda p: p >= low)
-        asks_in = _cumulative_to(snapshot.ask_levels, lambda p: p <= high)
-        max_units = max(1, bids_in, asks_in)
         span = high - low
         baseline = float(plot.bottom())
+        scale = (plot.width() - 1) / span
+        x_at = (plot.left() - low * scale, scale)
+        bid_columns = step_columns(snapshot.bid_levels, low, x_at, descending=True)
+        ask_columns = step_columns(snapshot.ask_levels, high, x_at, descending=False)
+        ends = [columns[-1][1] for columns in (bid_columns, ask_columns) if columns]
+        max_units = max([1, *ends])
 
         def x_of(price: float) -> float:
-            return plot.left() + (plot.width() - 1) * (price - low) / span
+            return x_at[0] + x_at[1] * price
 
         def y_of(units: int) -> float:
             return baseline - (plot.height() - 1) * units / max_units
 
         empty = QPainterPath()
         bids = bids_fill = asks = asks_fill = empty
-        if snapshot.bid_levels:
-            start = snapshot.bid_levels[0].unit_price
-            points = step_points(snapshot.bid_levels, start, plot.left(), x_of, y_of)
+        if bid_columns:
+            points = step_points(bid_columns, plot.left(), y_of)
             bids, bids_fill = _paths(points, baseline)
-        if snapshot.ask_levels:
-            start = snapshot.ask_levels[0].unit_price
-            points = step_points(snapshot.ask_levels, start, plot.right(), x_of, y_of)
+        if ask_columns:
+            points = step_points(ask_columns, plot.right(), y_of)
             asks, asks_fill = _paths(points, baseline)
         ours: list[QPointF] = []
         cumulative = 0
