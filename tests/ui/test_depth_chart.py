@@ -44,7 +44,8 @@ def test_bids_step_down_from_the_top_and_listings_up_from_the_floor(qtbot: QtBot
     assert geometry is not None
     assert (geometry.low, geometry.high) == price_range(market)
     assert geometry.low < 8_000 and geometry.high > 13_000  # both sides whole, with room
-    assert geometry.max_units == 6  # the bids' 6 units; the listings' 2
+    assert geometry.max_units == 6 and geometry.count_label == "6 items"  # the listings: 2
+    assert geometry.ticks and all(t.label.endswith(" sats") for t in geometry.ticks)
     plot = geometry.plot
 
     def y_of(units: int) -> float:

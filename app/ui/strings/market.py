@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
+from app.ui.strings.plural import Counted
 from app.ui.strings.review import SATS
 
 if TYPE_CHECKING:
@@ -16,8 +17,10 @@ __all__ = [
     "MARKET_CHART_ASKS",
     "MARKET_CHART_BIDS",
     "MARKET_CHART_EMPTY",
+    "MARKET_CHART_ITEMS",
     "MARKET_CHART_NONE",
     "MARKET_CHART_OURS",
+    "MARKET_CHART_UNITS",
     "MARKET_CONFIRM_ROW",
     "MARKET_FIRST_OF",
     "MARKET_FLOOR",
@@ -89,6 +92,9 @@ MARKET_CHART_BIDS: Final = "Bids"
 MARKET_CHART_ASKS: Final = "Listings"
 MARKET_CHART_OURS: Final = "Yours"
 MARKET_CHART_EMPTY: Final = "No bids and no listings in this pool."
+# The chart's count scale: what its top line stands for.
+MARKET_CHART_ITEMS: Final = Counted("{count:,} item", "{count:,} items")
+MARKET_CHART_UNITS: Final = Counted("{count:,} unit", "{count:,} units")  # a rune's
 # The Open bids tab.
 MARKET_RANK_CELL: Final = "{ordinal} of {of:,}"
 MARKET_RANK_CELL_TOP: Final = "{ordinal} of {of:,} · top bid"

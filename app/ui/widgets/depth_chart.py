@@ -60,6 +60,7 @@ class DepthGeometry:
     low: float  # the price at the plot's left edge
     high: float  # ... and at its right edge
     max_units: int  # the count at the plot's top
+    count_label: str  # ... in words: "51 items"
     bids: QPainterPath  # the bids' step line
     bids_fill: QPainterPath  # ... closed down to the axis
     asks: QPainterPath
@@ -245,6 +246,10 @@ class DepthChart(QWidget):
             low=low,
             high=high,
             max_units=max_units,
+            count_label=strings.counted(
+                strings.MARKET_CHART_UNITS if snapshot.is_rune else strings.MARKET_CHART_ITEMS,
+                max_units,
+            ),
             bids=bids,
             bids_fill=bids_fill,
             asks=asks,
@@ -263,7 +268,7 @@ class DepthChart(QWidget):
 
         def tick(price: float) -> PriceTick:
             x = plot.left() + (plot.width() - 1) * (price - low) / span
-            label = strings.market_price(price, rune) if rune else f"{round(price):,}"
+            label = strings.market_price(price, rune)  # "40,000 sats": the axis says its unit
             width = metrics.horizontalAdvance(label) + 4
             left = min(max(plot.left(), round(x) - width // 2), plot.right() - width + 1)
             return PriceTick(x, label, QRect(left, plot.bottom() + 5, width, metrics.height()))
@@ -339,14 +344,13 @@ class DepthChart(QWidget):
             painter.drawEllipse(dot, DOT_RADIUS, DOT_RADIUS)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         self._paint_typed(painter, geometry, colors)  # under the words: they stay whole
-        # The count at the top right: how many units the tallest step stands for.
+        # The count at the top right: how many items (rune units) the tallest step stands for.
         metrics = painter.fontMetrics()
-        count = f"{geometry.max_units:,}"
-        count_rect = QRect(plot.right() - 81, plot.top() + 1, 80, metrics.height())
+        count = geometry.count_label
+        width = metrics.horizontalAdvance(count) + 4
+        count_rect = QRect(plot.right() - width, plot.top() + 1, width, metrics.height())
         background = self.palette().color(self.backgroundRole())
-        painter.fillRect(
-            count_rect.adjusted(80 - metrics.horizontalAdvance(count) - 4, 0, 0, 0), background
-        )
+        painter.fillRect(count_rect, background)
         painter.setPen(muted)
         painter.drawText(count_rect, Qt.AlignmentFlag.AlignRight, count)
         for rect, text, name in geometry.legend:
