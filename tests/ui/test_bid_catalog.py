@@ -112,3 +112,29 @@ def test_without_a_catalog_traits_are_typed(
     assert form.draft(0).traits == (("Background", "Blue"),)
     type_into(qtbot, form.price.edit, "10,000")
     assert tab.place_button.isEnabled()  # no catalog to say it is unknown: the service decides
+
+
+def test_the_sandboxs_listed_collection_gets_its_trait_counts_keeping_what_is_ticked(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+) -> None:
+    """The sandbox's list names traits without counts: the slug, once chosen, is asked about
+    once (/v1/collection with categoryAttributes, as on the public service) without a
+    "looking up" note, the picker then shows how many items carry each trait, and a trait
+    ticked meanwhile stays ticked."""
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    fund_bidding_wallet(funded.app, qloop, 100_000)
+    slug = funded.assets.collection_slug
+    tab = bid_tab_ready(qtbot, funded.app, slug)
+    picker = tab.form.traits
+    type_into(qtbot, tab.form.slug, slug)
+    qtbot.waitUntil(lambda: picker.available() > 0, timeout=10_000)
+    first = picker.pairs()[0]
+    assert picker.set_checked(first, True)
+    qtbot.keyClick(tab.form.slug, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: "(" in picker.model.item(0).text(), timeout=20_000)
+    assert picker.selected() == [first]
+    assert tab.form.slug_hint.text() != strings.BID_CATALOG_LOOKING.format(slug=slug)

@@ -89,7 +89,8 @@ class BidCatalog:
 
     @async_slot(str)
     async def look_up(self, slug: str) -> None:
-        """Ask the service about `slug` unless its traits are known already (ord, for a rune)."""
+        """Ask the service about `slug` unless its traits and their counts are known already
+        (ord, for a rune)."""
         from app.services.catalog import lookup_collection
         from app.services.errors import NetError
 
@@ -99,16 +100,21 @@ class BidCatalog:
             await self._etched_name(slug)
             return
         known = self.form.collection(slug)
-        if known is not None and known.traits:
+        quiet = known is not None and bool(known.traits)
+        if quiet:
+            assert known is not None
             self.form.show_slug_note(_found_text(known))  # described before: said again
-            return
+            if known.trait_counts:
+                return
+            # The sandbox's list names traits without counts: asked once, without a word
         if not self.session.connected:
             return
-        self.form.show_slug_note(strings.BID_CATALOG_LOOKING.format(slug=slug))
+        if not quiet:
+            self.form.show_slug_note(strings.BID_CATALOG_LOOKING.format(slug=slug))
         try:
             answer = await self._ask(lambda ctx: lookup_collection(ctx, slug))
         except (NotReadyError, NetError) as exc:
-            if self._still(slug):
+            if self._still(slug) and not quiet:
                 reason = failure_text(exc)
                 self.form.mark_traits_typed(slug)
                 self.form.show_slug_note(strings.BID_CATALOG_FAILED.format(reason=reason))

@@ -103,7 +103,10 @@ class BidForm(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._collections: dict[str, CollectionInfo] = {}
-        self._shown_traits: tuple[tuple[str, tuple[str, ...]], ...] = ()
+        # The traits in the picker and their counts (type, value, count)
+        self._shown_traits: tuple[
+            tuple[tuple[str, tuple[str, ...]], ...], tuple[tuple[str, str, int], ...]
+        ] = ((), ())
         self.ordinals_radio = QRadioButton(strings.BID_KIND_ORDINALS)
         self.runes_radio = QRadioButton(strings.BID_KIND_RUNES)
         self.ordinals_radio.setChecked(True)
@@ -452,9 +455,13 @@ class BidForm(QWidget):
             self.show_slug_note("")
         info = self._collections.get(slug)
         traits = () if info is None else info.traits
-        if traits != self._shown_traits:
-            self._shown_traits = traits
+        shown = (traits, () if info is None else info.trait_counts)  # counts may come later
+        if shown != self._shown_traits:
+            # Only the counts came: what was ticked stays ticked.
+            keep = self.traits.selected() if traits == self._shown_traits[0] else []
+            self._shown_traits = shown
             self.traits.set_traits(traits, None if info is None else info.count_of)
+            self.traits.restore((), keep)
         # Until the service answered on this slug, its traits are still to come; once it
         # listed none (or cannot list any), they are typed.
         settled = bool(traits) or slug in self._looked_up or slug in self._traits_typed
