@@ -20,6 +20,7 @@ from app.core.market_snapshot import MarketBid, MarketListing, build_snapshot
 from app.core.pools import PoolKey
 from app.services.market import PoolMarket
 from app.services.profiles import Theme
+from app.ui import strings
 from app.ui.tabs.bid_tab import BidTab
 from app.ui.theme import COLORS, apply_theme
 from app.ui.widgets.depth_chart import CHART_MIN_HEIGHT
@@ -122,3 +123,18 @@ def test_the_market_page_fits_1024_by_700_in_both_themes(
     assert line.fontMetrics().horizontalAdvance(line.text()) <= line.width()
     place, message = tab.place_button.geometry(), tab.message.geometry()
     assert place.top() >= message.bottom() and place.bottom() < tab.side.currentWidget().height()
+
+
+def test_a_locked_wallet_says_why_no_market_is_read(
+    qtbot: QtBot, data_dir: Path, make_options: OptionsFactory, open_app: Callable[..., AppHarness]
+) -> None:
+    prepare_profile(data_dir)
+    app = open_app(make_options())
+    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    app.window.show_tab("bid")
+    tab = app.window.tab("bid")
+    assert isinstance(tab, BidTab)
+    tab.market.show_pool(POOL, 1)
+    assert not tab.market.state.running  # nothing to read with: the keys are locked away
+    assert tab.market.chart.message() == strings.UNLOCK_FIRST_HINT
+    assert tab.market.line.text() == "" and tab.market.summary() == ""

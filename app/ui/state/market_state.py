@@ -27,7 +27,8 @@ from PySide6.QtCore import Signal
 from app.core.pools import PoolKey
 from app.services.activity import ActivityEntry
 from app.services.pacing import AsyncioSleeper, Sleeper
-from app.ui.profile_session import NotReadyError, profile_session
+from app.ui import strings
+from app.ui.profile_session import NotReadyError, not_connected_text, profile_session
 from app.ui.state.market_watch import ACTION_PREFIX
 from app.ui.state.per_context import PerContextState
 from app.ui.state.wallet_state import WalletState, report_unexpected
@@ -92,10 +93,19 @@ class MarketState(PerContextState):
     # -- running ----------------------------------------------------------------------------
 
     def _should_run(self) -> bool:
+        return bool(self.pools()) and not self.why_not()
+
+    def why_not(self) -> str:
+        """Why no market is read now, in the user's words ("" while it is, or would be once a
+        pool is looked at)."""
         context = self.context
-        if not self.session.connected or context.options.offline or not self.pools():
-            return False
-        return self.session.public_keys is not None or context.watch_only
+        if context.options.offline:
+            return strings.MARKET_OFFLINE
+        if not self.session.connected:
+            return not_connected_text(context)
+        if self.session.public_keys is None and not context.watch_only:
+            return strings.UNLOCK_FIRST_HINT
+        return ""
 
     def _sync(self) -> None:
         if not self._should_run():

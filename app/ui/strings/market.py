@@ -31,6 +31,7 @@ __all__ = [
     "MARKET_LOADING",
     "MARKET_NONE",
     "MARKET_NO_POOL",
+    "MARKET_OFFLINE",
     "MARKET_PRICE_MENU",
     "MARKET_PRICE_MENU_TIP",
     "MARKET_RANK",
@@ -58,6 +59,7 @@ __all__ = [
 MARKET_BOX: Final = "Market: {pool}"
 MARKET_NO_POOL: Final = "Choose a collection or a rune to see its market."
 MARKET_LOADING: Final = "Reading the market…"
+MARKET_OFFLINE: Final = "Offline: the market is not read."
 MARKET_UNAVAILABLE: Final = "Market data unavailable: {reason}. You can still place a bid."
 MARKET_TITLE: Final = "Market"
 MARKET_CONFIRM_ROW: Final = "Market:"  # the bid confirmation's row: the typed price's rank

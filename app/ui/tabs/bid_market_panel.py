@@ -115,6 +115,7 @@ class BidMarketPanel(QWidget):
         layout.addLayout(button_row)
         layout.addWidget(self.chart, 1)
         state.updated.connect(self._updated)
+        state.session.changed.connect(self._show)  # locked, connected: why nothing is read
         self._show()
 
     # -- what the tab says ------------------------------------------------------------------
@@ -213,8 +214,8 @@ class BidMarketPanel(QWidget):
     def _chart_words(self, held: PoolMarket | None) -> str:
         if self.pool is None:
             return strings.MARKET_NO_POOL
-        if held is None:
-            return strings.MARKET_LOADING
+        if held is None:  # not read yet: being read, or why it is not
+            return self.state.why_not() or strings.MARKET_LOADING
         return strings.MARKET_CHART_NONE  # the lines above say why
 
     def _show_typed(self, snapshot: MarketSnapshot | None) -> None:
