@@ -100,14 +100,6 @@ class StrategyPlan:
     active_bids: int
 
 
-@dataclass
-class _Tally:
-    sats: int = 0
-    bids: int = 0
-    kept: list[str] = field(default_factory=list)
-    actions: list[PlanAction] = field(default_factory=list)
-
-
 def plan_strategy(
     pools: Sequence[tuple[PoolStrategy, PoolState]],
     *,
@@ -211,86 +203,186 @@ def plan_pool(
     now_ms: int,
 ) -> PoolPlan:
     """One pool's actions from its target and open bids (see the module docstring)."""
-    tally = _Tally()
+    planner = _PoolPlanner(target, room, fee, settings, now_ms)
     if target.status == "stop":
         for bid in state.open_bids:
-            tally.actions.append(_cancel(target.pool, bid, target.reason))
+            planner.cancel(bid, target.reason)
     elif target.status == "hold":
-        _plan_hold(target, state.open_bids, room, fee, tally)
+        planner.hold(state.open_bids)
     else:
-        matched = _match(target, state.open_bids, settings, tally)
+        matched = planner.match(state.open_bids)
         for level, bids in zip(target.levels, matched, strict=True):
-            _plan_level(target, level, bids, room, fee, settings, now_ms, tally)
+            planner.level(level, bids)
         if state.spent_sats > 0:  # say why slots are open again
             note = f" After fills costing {sats(state.spent_sats)}, within the budget left."
-            tally.actions = [_with_note(a, note) if a.kind == "place" else a for a in tally.actions]
-    actions = tuple(sorted(tally.actions, key=PlanAction.sort_key))
-    return PoolPlan(target, room, tuple(sorted(tally.kept)), actions, tally.sats, tally.bids)
+            planner.note_placements(note)
+    actions = tuple(sorted(planner.actions, key=PlanAction.sort_key))
+    kept = tuple(sorted(planner.kept))
+    return PoolPlan(target, room, kept, actions, planner.sats, planner.bids)
 
 
-def _with_note(action: PlanAction, note: str) -> PlanAction:
-    return dataclasses.replace(action, reason=action.reason + note)
+@dataclass
+class _PoolPlanner:
+    """One pool's plan being made: what its bids commit so far, what it keeps and does."""
 
+    target: PoolTarget
+    room: PoolRoom
+    fee: MakerFee
+    settings: LifecycleSettings
+    now_ms: int
+    sats: int = 0  # committed by the bids kept, renewed and placed so far (maker fee included)
+    bids: int = 0
+    kept: list[str] = field(default_factory=list)
+    actions: list[PlanAction] = field(default_factory=list)
 
-def _cancel(pool: PoolKey, bid: HeldBid, reason: str) -> PlanAction:
-    return PlanAction("cancel", pool, bid.price, bid.quantity, reason, bid_id=bid.bid_id)
+    @property
+    def rune(self) -> bool:
+        return self.target.is_rune
 
+    def fits(self, cost: int, count: int, sats_limit: int) -> bool:
+        return self.sats + cost <= sats_limit and self.bids + count <= self.room.bids
 
-def _plan_hold(
-    target: PoolTarget, open_bids: tuple[HeldBid, ...], room: PoolRoom, fee: MakerFee, tally: _Tally
-) -> None:
-    rune = target.is_rune
-    for bid in sorted(open_bids, key=lambda b: (b.placed_at_ms, b.bid_id)):
-        unit = bid.unit_price(rune)
-        if unit > target.hold_cap:
-            cap = sats(target.hold_cap)
-            reason = f"Priced {sats(unit)}{_per(rune)}, above the cap of {cap}: cancel."
-            tally.actions.append(_cancel(target.pool, bid, reason))
-        elif not _fits(tally, bid.cost(rune, fee), bid.bid_count(rune), room.sats, room):
-            reason = f"Keeping it would pass {room.bound_by}: cancel."
-            tally.actions.append(_cancel(target.pool, bid, reason))
+    def take(self, cost: int, count: int) -> None:
+        self.sats += cost
+        self.bids += count
+
+    def cancel(self, bid: HeldBid, reason: str) -> None:
+        pool = self.target.pool
+        self.actions.append(
+            PlanAction("cancel", pool, bid.price, bid.quantity, reason, bid_id=bid.bid_id)
+        )
+
+    def note_placements(self, note: str) -> None:
+        self.actions = [
+            dataclasses.replace(a, reason=a.reason + note) if a.kind == "place" else a
+            for a in self.actions
+        ]
+
+    def hold(self, open_bids: tuple[HeldBid, ...]) -> None:
+        """Keep what is within the caps and the room, oldest first; place and renew nothing."""
+        rune, cap = self.rune, self.target.hold_cap
+        for bid in sorted(open_bids, key=lambda b: (b.placed_at_ms, b.bid_id)):
+            unit = bid.unit_price(rune)
+            cost, count = bid.cost(rune, self.fee), bid.bid_count(rune)
+            if unit > cap:
+                self.cancel(
+                    bid, f"Priced {sats(unit)}{_per(rune)}, above the cap of {sats(cap)}: cancel."
+                )
+            elif not self.fits(cost, count, self.room.sats):
+                self.cancel(bid, f"Keeping it would pass {self.room.bound_by}: cancel.")
+            else:
+                self.take(cost, count)
+                self.kept.append(bid.bid_id)
+
+    def match(self, open_bids: tuple[HeldBid, ...]) -> list[list[HeldBid]]:
+        """Each open bid on the nearest level within the threshold; the others cancelled."""
+        levels, rune = self.target.levels, self.rune
+        threshold = self.settings.update_threshold
+        matched: list[list[HeldBid]] = [[] for _ in levels]
+        for bid in sorted(open_bids, key=lambda b: b.bid_id):
+            unit = bid.unit_price(rune)
+            near = sorted(range(len(levels)), key=lambda i: (abs(unit - levels[i].unit_price), i))
+            chosen = next((i for i in near if _within(bid, levels[i], threshold, rune)), None)
+            if chosen is None:
+                self.cancel(bid, _moved_reason(bid, levels[near[0]], threshold, rune))
+            else:
+                matched[chosen].append(bid)
+        return matched
+
+    def level(self, level: TargetLevel, bids: list[HeldBid]) -> None:
+        """Keep or renew the level's bids in time priority, cancel the rest, place what is
+        missing, all within its slots and its share of the room."""
+        rune, now = self.rune, self.now_ms
+        slots = 1 if rune else level.quantity
+        limit = self.sats + level.room_sats
+        renew_before = self.settings.renew_before_ms
+
+        def priority(b: HeldBid) -> tuple[bool, Fraction, int, str]:
+            due = b.expires_at_ms - now <= renew_before
+            return (due, abs(b.unit_price(rune) - level.unit_price), b.placed_at_ms, b.bid_id)
+
+        used = 0
+        for bid in sorted(bids, key=priority):
+            due = bid.expires_at_ms - now <= renew_before
+            count = bid.bid_count(rune)
+            cost = count * bid_cost(level.price, self.fee) if due else bid.cost(rune, self.fee)
+            units = 1 if rune else bid.quantity
+            if used + units > slots:
+                self.cancel(
+                    bid,
+                    f"The level at {sats(level.price)} wants {_bids(slots, rune)} "
+                    f"and has more: cancel.",
+                )
+            elif not self.fits(cost, count, limit):
+                self.cancel(
+                    bid,
+                    f"Keeping it would pass the level's share of the room "
+                    f"({self.room.bound_by}): cancel.",
+                )
+            else:
+                used += units
+                self.take(cost, count)
+                if due:
+                    self.renew(bid, level)
+                else:
+                    self.kept.append(bid.bid_id)
+        self.place_missing(level, slots - used, limit, used)
+
+    def renew(self, bid: HeldBid, level: TargetLevel) -> None:
+        left = max(0, (bid.expires_at_ms - self.now_ms) // 1000)
+        reason = (
+            f"Expires in {left} s (renewed {self.settings.renew_before_ms // 1000} s before it "
+            f"lapses): a new bid message with a new timestamp (spec retry rule 1), at the "
+            f"target {sats(level.price)}."
+        )
+        quantity = level.quantity if self.rune else bid.quantity
+        self.actions.append(
+            PlanAction(
+                "renew",
+                self.target.pool,
+                level.price,
+                quantity,
+                reason,
+                bid_id=bid.bid_id,
+                bid_expiry_ms=self.now_ms + self.settings.bid_lifetime_ms,
+            )
+        )
+
+    def place_missing(self, level: TargetLevel, missing: int, limit: int, held: int) -> None:
+        if missing <= 0:
+            return
+        rune = self.rune
+        per = bid_cost(level.price, self.fee)
+        if rune:
+            placing = 1 if self.fits(per, 1, limit) else 0
         else:
-            _take(tally, bid.cost(rune, fee), bid.bid_count(rune))
-            tally.kept.append(bid.bid_id)
+            placing = min(missing, max(0, limit - self.sats) // per, self.room.bids - self.bids)
+        if placing <= 0:
+            return
+        if rune:
+            reason = f"No bid open at this level: place {level.describe(rune)}."
+        else:
+            reason = (
+                f"Open: {held:,} of the {_bids(level.quantity, rune)} wanted at "
+                f"{sats(level.price)}; place {placing:,} ({level.why})."
+            )
+            if placing < missing:
+                reason += f" {missing - placing:,} more would pass {self.room.bound_by}."
+        expiry = self.now_ms + self.settings.bid_lifetime_ms
+        remaining = placing
+        while remaining > 0:  # a request places at most MAX_BIDS_PER_REQUEST bids
+            quantity = level.quantity if rune else min(remaining, limits.MAX_BIDS_PER_REQUEST)
+            self.actions.append(
+                PlanAction(
+                    "place", self.target.pool, level.price, quantity, reason, bid_expiry_ms=expiry
+                )
+            )
+            remaining -= 1 if rune else quantity
+        self.take(placing * per, placing)
 
 
-def _fits(tally: _Tally, cost: int, count: int, sats_limit: int, room: PoolRoom) -> bool:
-    return tally.sats + cost <= sats_limit and tally.bids + count <= room.bids
-
-
-def _take(tally: _Tally, cost: int, count: int) -> None:
-    tally.sats += cost
-    tally.bids += count
-
-
-def _match(
-    target: PoolTarget, open_bids: tuple[HeldBid, ...], settings: LifecycleSettings, tally: _Tally
-) -> list[list[HeldBid]]:
-    """Each open bid on the nearest level within the threshold; the others cancelled."""
-    rune = target.is_rune
-    threshold = settings.update_threshold
-    matched: list[list[HeldBid]] = [[] for _ in target.levels]
-    for bid in sorted(open_bids, key=lambda b: b.bid_id):
-        unit = bid.unit_price(rune)
-        near = sorted(
-            range(len(target.levels)), key=lambda i: (abs(unit - target.levels[i].unit_price), i)
-        )
-        chosen = next(
-            (i for i in near if _within(bid, unit, target.levels[i], threshold, rune)), None
-        )
-        if chosen is not None:
-            matched[chosen].append(bid)
-            continue
-        level = target.levels[near[0]]
-        tally.actions.append(
-            _cancel(target.pool, bid, _moved_reason(unit, bid, level, threshold, rune))
-        )
-    return matched
-
-
-def _within(
-    bid: HeldBid, unit: Fraction, level: TargetLevel, threshold: Fraction, rune: bool
-) -> bool:
+def _within(bid: HeldBid, level: TargetLevel, threshold: Fraction, rune: bool) -> bool:
+    unit = bid.unit_price(rune)
     if unit > level.max_unit_price:
         return False
     if abs(unit - level.unit_price) > threshold * level.unit_price:
@@ -298,9 +390,8 @@ def _within(
     return not rune or abs(bid.quantity - level.quantity) <= threshold * level.quantity
 
 
-def _moved_reason(
-    unit: Fraction, bid: HeldBid, level: TargetLevel, threshold: Fraction, rune: bool
-) -> str:
+def _moved_reason(bid: HeldBid, level: TargetLevel, threshold: Fraction, rune: bool) -> str:
+    unit = bid.unit_price(rune)
     if unit > level.max_unit_price:
         return (
             f"Priced {sats(unit)}{_per(rune)}, above what the strategy may pay now "
@@ -321,128 +412,7 @@ def _per(rune: bool) -> str:
     return " a unit" if rune else " an item"
 
 
-def _plan_level(
-    target: PoolTarget,
-    level: TargetLevel,
-    bids: list[HeldBid],
-    room: PoolRoom,
-    fee: MakerFee,
-    settings: LifecycleSettings,
-    now_ms: int,
-    tally: _Tally,
-) -> None:
-    rune = target.is_rune
-    pool = target.pool
-    slots = 1 if rune else level.quantity
-    target_cost = bid_cost(level.price, fee)
-    expiry = now_ms + settings.bid_lifetime_ms
-
-    def expiring(b: HeldBid) -> bool:
-        return b.expires_at_ms - now_ms <= settings.renew_before_ms
-
-    level_start = tally.sats
-    used = 0
-    for bid in sorted(
-        bids,
-        key=lambda b: (
-            expiring(b),
-            abs(b.unit_price(rune) - level.unit_price),
-            b.placed_at_ms,
-            b.bid_id,
-        ),
-    ):
-        count = bid.bid_count(rune)
-        renew = expiring(bid)
-        cost = count * target_cost if renew else bid.cost(rune, fee)
-        limit = level_start + level.room_sats
-        if used + (1 if rune else bid.quantity) > slots:
-            tally.actions.append(
-                _cancel(
-                    pool,
-                    bid,
-                    f"The level at {sats(level.price)} wants "
-                    f"{_bids(slots, rune)} and has more: cancel.",
-                )
-            )
-        elif not _fits(tally, cost, count, limit, room):
-            tally.actions.append(
-                _cancel(
-                    pool,
-                    bid,
-                    f"Keeping it would pass the level's share "
-                    f"of the room ({room.bound_by}): cancel.",
-                )
-            )
-        elif renew:
-            left = max(0, (bid.expires_at_ms - now_ms) // 1000)
-            reason = (
-                f"Expires in {left} s (renewed {settings.renew_before_ms // 1000} s before "
-                f"it lapses): a new bid message with a new timestamp (spec retry rule 1), "
-                f"at the target {sats(level.price)}."
-            )
-            tally.actions.append(
-                PlanAction(
-                    "renew",
-                    pool,
-                    level.price,
-                    bid.quantity if not rune else level.quantity,
-                    reason,
-                    bid_id=bid.bid_id,
-                    bid_expiry_ms=expiry,
-                )
-            )
-            used += 1 if rune else bid.quantity
-            _take(tally, cost, count)
-        else:
-            used += 1 if rune else bid.quantity
-            _take(tally, cost, count)
-            tally.kept.append(bid.bid_id)
-    _place_missing(
-        target, level, slots - used, level_start + level.room_sats, room, fee, expiry, tally, used
-    )
-
-
 def _bids(count: int, rune: bool) -> str:
     if rune:
         return "one bid"
     return f"{count:,} bid" + ("" if count == 1 else "s")
-
-
-def _place_missing(
-    target: PoolTarget,
-    level: TargetLevel,
-    missing: int,
-    limit: int,
-    room: PoolRoom,
-    fee: MakerFee,
-    expiry: int,
-    tally: _Tally,
-    held: int,
-) -> None:
-    if missing <= 0:
-        return
-    rune = target.is_rune
-    per = bid_cost(level.price, fee)
-    if rune:
-        placing = 1 if _fits(tally, per, 1, limit, room) else 0
-    else:
-        placing = min(missing, max(0, limit - tally.sats) // per, max(0, room.bids - tally.bids))
-    if placing == 0:
-        return
-    if rune:
-        reason = f"No bid open at this level: place {level.describe(rune)}."
-    else:
-        reason = (
-            f"Open: {held:,} of the {_bids(level.quantity, rune)} wanted at "
-            f"{sats(level.price)}; place {placing:,} ({level.why})."
-        )
-    if placing < missing and not rune:
-        reason += f" {missing - placing:,} more would pass {room.bound_by}."
-    remaining = placing
-    while remaining > 0:  # a request places at most MAX_BIDS_PER_REQUEST bids
-        quantity = level.quantity if rune else min(remaining, limits.MAX_BIDS_PER_REQUEST)
-        tally.actions.append(
-            PlanAction("place", target.pool, level.price, quantity, reason, bid_expiry_ms=expiry)
-        )
-        remaining -= 1 if rune else quantity
-    _take(tally, placing * per, placing)
