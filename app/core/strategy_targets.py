@@ -256,6 +256,9 @@ def compute_target(
     if snapshot is not None and snapshot.pool != strategy.pool:
         raise InvalidStrategy(f"the market read is of pool {snapshot.pool}, not {strategy.pool}")
     rune = strategy.is_rune
+    if snapshot is not None and snapshot.is_rune != rune:
+        kind = "a rune pool" if snapshot.is_rune else "an ordinals pool"
+        raise InvalidStrategy(f"the market read of {strategy.pool} is {kind}, the strategy's not")
     ceiling = manual_ceiling(manual_bids, rune)
     hold_cap = strategy.cap() if ceiling is None else min(strategy.cap(), ceiling)
 

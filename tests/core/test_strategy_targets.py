@@ -350,6 +350,17 @@ def test_the_floor_band() -> None:
 def test_a_market_of_another_pool_is_refused() -> None:
     with pytest.raises(InvalidStrategy, match="of pool bitcoin-puppets"):
         target(FixedPrice(45_000), market(), pool=BLUE)
+    ordinals_read = build_snapshot(
+        DOG,
+        [],
+        [],
+        own_addresses=frozenset(),
+        own_bid_ids=frozenset(),
+        fetched_at_ms=NOW,
+        rune=False,
+    )
+    with pytest.raises(InvalidStrategy, match="is an ordinals pool, the strategy's not"):
+        target(FixedPrice(1), ordinals_read, pool=DOG)
 
 
 @pytest.mark.parametrize(
