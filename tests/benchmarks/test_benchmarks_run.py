@@ -36,3 +36,15 @@ def test_the_market_snapshot_benchmark_runs(
     monkeypatch.setattr(sys, "argv", argv)
     module.main()
     assert "snapshot, 200 bids + 20 listings" in capsys.readouterr().out
+
+
+def test_the_strategy_plan_benchmark_runs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = importlib.import_module("benchmarks.bench_strategy_plan")
+    monkeypatch.setattr(sys, "argv", ["bench_strategy_plan", "--rounds", "1", "--pools", "5"])
+    module.main()
+    printed = capsys.readouterr().out
+    assert "first tick, 5 pools: plan" in printed
+    # Once the first tick's actions are applied, the steady tick has nothing to do.
+    assert "actions 0 cancel, 0 renew, 0 place" in printed
