@@ -25,25 +25,38 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.bid_request import Trait
 from app.core.market_snapshot import (
     MarketSnapshot,
     floor_minus_percent,
     rank_for_price,
     top_bid_plus_step,
 )
+from app.core.pools import PoolKey
 from app.ui import strings
 from app.ui.profile_session import failure_text
 from app.ui.widgets import message_label, plain_tooltip, set_message
 from app.ui.widgets.depth_chart import DepthChart
 
 if TYPE_CHECKING:
-    from app.core.pools import PoolKey
     from app.services.market import PoolMarket
     from app.ui.state.market_state import MarketState
+    from app.ui.tabs.bid_preview import BidDraft
 
 FLOOR_PERCENTS = (2, 5, 10, 20)  # the "Floor − x %" presets
 # The figures' two sentences, each wrapping to two lines where the prices are long.
 FIGURES_LINES = 4
+
+
+def draft_pools(draft: BidDraft) -> list[PoolKey]:
+    """The pools a bid form's draft bids in, as the market names them: a rune's, the
+    collection's, or one per trait."""
+    target = draft.target.strip()
+    if not target:
+        return []
+    if draft.runes or not draft.traits:
+        return [PoolKey(target)]
+    return [PoolKey(target, Trait(t, v)) for t, v in draft.traits]
 
 
 def _fixed_lines(label: QLabel, lines: int) -> QLabel:

@@ -35,7 +35,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.bid_request import Trait
 from app.core.pools import PoolKey, request_pools
 from app.ui import strings
 from app.ui.async_tools import async_slot
@@ -49,7 +48,7 @@ from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.bid_catalog import BidCatalog
 from app.ui.tabs.bid_confirm import confirm_bid
 from app.ui.tabs.bid_form import BidForm, RuneLookup
-from app.ui.tabs.bid_market_panel import BidMarketPanel
+from app.ui.tabs.bid_market_panel import BidMarketPanel, draft_pools
 from app.ui.tabs.bid_messages import user_message
 from app.ui.tabs.bid_preview import (
     GENERAL,
@@ -272,12 +271,7 @@ class BidTab(QWidget):
         """The pools the form bids in, as the market names them (none while the target is not
         one the service knows)."""
         draft = self.form.draft(self.session.clock.now_ms())
-        target = draft.target.strip()
-        if not target or self._target_refused(draft):
-            return []
-        if draft.runes or not draft.traits:
-            return [PoolKey(target)]
-        return [PoolKey(target, Trait(t, v)) for t, v in draft.traits]
+        return [] if self._target_refused(draft) else draft_pools(draft)
 
     def _look_at_market(self) -> None:
         pools = self.market_pools()
