@@ -138,3 +138,39 @@ def test_a_locked_wallet_says_why_no_market_is_read(
     assert not tab.market.state.running  # nothing to read with: the keys are locked away
     assert tab.market.chart.message() == strings.UNLOCK_FIRST_HINT
     assert tab.market.line.text() == "" and tab.market.summary() == ""
+
+
+def test_a_rune_pool_speaks_in_sats_per_unit(
+    qtbot: QtBot, data_dir: Path, make_options: OptionsFactory, open_app: Callable[..., AppHarness]
+) -> None:
+    prepare_profile(data_dir)
+    app = open_app(make_options())
+    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    app.window.show_tab("bid")
+    tab = app.window.tab("bid")
+    assert isinstance(tab, BidTab)
+    rune = PoolKey("DOG•GO•TO•THE•MOON")
+    bids = [
+        MarketBid("r1", 0.5, 100_000, "rival", "rune", None, None),
+        MarketBid("r2", 0.25, 200_000, "rival2", "rune", None, None),
+    ]
+    asks = [MarketListing("l1", "", 0.8, "seller", units=50_000)]
+    market = build_snapshot(
+        rune, bids, asks, own_addresses=frozenset(), own_bid_ids=frozenset(), fetched_at_ms=0
+    )
+    panel = tab.market
+    panel.held = lambda: PoolMarket(rune, market)  # type: ignore[method-assign]
+    panel.show_pool(rune, 1)
+    panel.set_typed(60_000, 100_000, rune=True)  # 60,000 sats in all for 100,000 units
+
+    assert panel.summary() == (
+        "Floor: 0.8 sats per unit · Top bid: 0.5 sats per unit · Spread: 0.3 sats per unit"
+    )
+    assert panel.yours() == "You have no bid in this pool."
+    assert panel.typed.text() == "At 0.6 sats per unit: 1st of 400,000 units, the top bid"
+    assert panel.chart.typed_price() == 0.6
+    geometry = panel.chart.chart_geometry()
+    assert geometry is not None and geometry.count_label == "300,000 units"
+    # No bid step for a rune unit: the shortcuts have no price to offer.
+    assert set(panel.shortcut_prices().values()) == {None}
+    assert not panel.price_button.isEnabled()

@@ -208,7 +208,8 @@ class OpenBidsModel(QAbstractTableModel):
                 return expiry_text(self._entries[row].expiration_ms)
             if column == COL_RANK:
                 rank = self.rank(row)
-                return "" if rank is None else strings.rank_cell(rank)
+                rune = self._entries[row].is_rune_bid
+                return "" if rank is None else strings.rank_cell(rank, rune)
             return self._text[row][column]
         if role == SORT_ROLE:
             if column == COL_RANK:

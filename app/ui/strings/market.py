@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from app.ui.strings.plural import Counted
+from app.ui.strings.plural import Counted, counted
 from app.ui.strings.review import SATS
 
 if TYPE_CHECKING:
@@ -20,7 +20,6 @@ __all__ = [
     "MARKET_CHART_ITEMS",
     "MARKET_CHART_NONE",
     "MARKET_CHART_OURS",
-    "MARKET_CHART_UNITS",
     "MARKET_CONFIRM_ROW",
     "MARKET_FIRST_OF",
     "MARKET_FLOOR",
@@ -48,6 +47,7 @@ __all__ = [
     "MARKET_TOP_PLUS_STEP",
     "MARKET_TYPED_RANK",
     "MARKET_UNAVAILABLE",
+    "MARKET_UNITS",
     "MARKET_YOUR_BIDS",
     "MARKET_YOUR_NONE",
     "market_price",
@@ -79,8 +79,8 @@ MARKET_SPREAD: Final = "Spread: {price}"
 MARKET_YOUR_BIDS: Final = "Your best bid: {rank}"
 MARKET_YOUR_NONE: Final = "You have no bid in this pool."
 # "3rd of 41; 2,000 sats below the top bid" / "1st of 12, the top bid"
-MARKET_RANK: Final = "{ordinal} of {of:,}; {below} below the top bid"
-MARKET_RANK_TOP: Final = "{ordinal} of {of:,}, the top bid"
+MARKET_RANK: Final = "{ordinal} of {of}; {below} below the top bid"
+MARKET_RANK_TOP: Final = "{ordinal} of {of}, the top bid"
 # The price being typed, before signing.
 MARKET_TYPED_RANK: Final = "At {price}: {rank}"
 MARKET_PRICE_MENU: Final = "Price from market"
@@ -96,10 +96,10 @@ MARKET_CHART_OURS: Final = "Yours"
 MARKET_CHART_EMPTY: Final = "No bids and no listings in this pool."
 # The chart's count scale: what its top line stands for.
 MARKET_CHART_ITEMS: Final = Counted("{count:,} item", "{count:,} items")
-MARKET_CHART_UNITS: Final = Counted("{count:,} unit", "{count:,} units")  # a rune's
+MARKET_UNITS: Final = Counted("{count:,} unit", "{count:,} units")  # a rune's
 # The Open bids tab.
-MARKET_RANK_CELL: Final = "{ordinal} of {of:,}"
-MARKET_RANK_CELL_TOP: Final = "{ordinal} of {of:,} · top bid"
+MARKET_RANK_CELL: Final = "{ordinal} of {of}"
+MARKET_RANK_CELL_TOP: Final = "{ordinal} of {of} · top bid"
 
 _SUFFIXES: Final = {1: "st", 2: "nd", 3: "rd"}
 
@@ -118,15 +118,21 @@ def market_price(price: float, rune: bool = False) -> str:
     return SATS.format(sats=round(price))
 
 
+def _of(rank: BidRank, rune: bool) -> str:
+    """What a rank is out of: bids ("41"), or a rune pool's units ("400,000 units": a rune
+    bid's rank counts the units ahead of it)."""
+    return counted(MARKET_UNITS, rank.of) if rune else f"{rank.of:,}"
+
+
 def rank_text(rank: BidRank, rune: bool = False) -> str:
     """ "3rd of 41; 2,000 sats below the top bid", or "1st of 12, the top bid"."""
     if rank.is_top:
-        return MARKET_RANK_TOP.format(ordinal=ordinal(rank.rank), of=rank.of)
+        return MARKET_RANK_TOP.format(ordinal=ordinal(rank.rank), of=_of(rank, rune))
     below = market_price(rank.below_top, rune)
-    return MARKET_RANK.format(ordinal=ordinal(rank.rank), of=rank.of, below=below)
+    return MARKET_RANK.format(ordinal=ordinal(rank.rank), of=_of(rank, rune), below=below)
 
 
-def rank_cell(rank: BidRank) -> str:
+def rank_cell(rank: BidRank, rune: bool = False) -> str:
     """A table cell: "3rd of 41", or "1st of 12 · top bid"."""
     cell = MARKET_RANK_CELL_TOP if rank.is_top else MARKET_RANK_CELL
-    return cell.format(ordinal=ordinal(rank.rank), of=rank.of)
+    return cell.format(ordinal=ordinal(rank.rank), of=_of(rank, rune))

@@ -247,7 +247,7 @@ class BidMarketPanel(QWidget):
         _say(self.typed, text, "")
         self.chart.set_typed_price(unit_price)
         line = strings.MARKET_LINE_TYPED.format(
-            price=strings.market_price(unit_price, rune), rank=strings.rank_cell(rank)
+            price=strings.market_price(unit_price, rune), rank=strings.rank_cell(rank, rune)
         )
         self._show_line(snapshot, line)
 

@@ -247,7 +247,7 @@ class DepthChart(QWidget):
             high=high,
             max_units=max_units,
             count_label=strings.counted(
-                strings.MARKET_CHART_UNITS if snapshot.is_rune else strings.MARKET_CHART_ITEMS,
+                strings.MARKET_UNITS if snapshot.is_rune else strings.MARKET_CHART_ITEMS,
                 max_units,
             ),
             bids=bids,
