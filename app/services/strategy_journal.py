@@ -319,6 +319,12 @@ class StrategyJournal:
             args = (*args, policy_id)
         return self._select(f"{where} ORDER BY id", args)
 
+    def placed(self, policy_id: str) -> list[JournalEntry]:
+        """The policy's entries in state `placed` (oldest first): its bids that may be open."""
+        return self._select(
+            "WHERE state = ? AND policy_id = ? ORDER BY id", (S.PLACED.value, policy_id)
+        )
+
     # --- internals -------------------------------------------------------------------------
 
     @contextmanager

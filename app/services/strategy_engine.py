@@ -1,0 +1,376 @@
+"""The strategy engine (issue 17): each tick reads the market of every pool, the bidding
+wallet's balance and our open bids, plans (`strategy_plan.plan_strategy`) and acts. No Qt:
+the window and the headless command (`strategy_cli`) drive the same object.
+
+    engine = StrategyEngine(ctx, signer, journal, bid_log, config)
+    await engine.start()            # reconcile with the open bids and the journal FIRST
+    report = await engine.tick()    # one step; the loop (`run`) is ticks and waits
+    text = await engine.dry_run()   # the plan's text for every pool; nothing signed
+
+Acting, in the plan's order: cancels (only the strategy's own bids, each written to the bid
+log before its request and completed after), then renewals (a cancel, then a new bid) and
+placements through `place_strategy_bid` (the signer checks the approved policy before every
+signature and journals it; the spec's retry rules: the per-address pace of 500 ms a bid,
+429s waited out, the open bids looked at after a timeout or 5xx), at most `units_per_tick`
+of them, shared fairly across pools (`FairScheduler`). A relative rule never acts on a
+missing or stale market (the plan says HOLD). `request_stop()` ends the loop after the step
+in progress, which is journaled like any other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from app.core.market_snapshot import MarketSnapshot
+from app.core.pools import PoolKey
+from app.core.strategy_dry_run import dry_run_text
+from app.core.strategy_plan import PlanAction, PoolState, StrategyPlan, plan_strategy
+from app.core.strategy_rules import PoolStrategy
+from app.core.strategy_schedule import FairScheduler
+from app.core.strategy_settings import LifecycleSettings, StrategyLimits
+from app.core.strategy_targets import HeldBid
+from app.net.marketplace_bids import BidListEntry
+from app.services.bidding_wallet import bidding_wallet_balance
+from app.services.bids import BidSpec
+from app.services.cancel import cancel_bids
+from app.services.context import ServiceContext
+from app.services.errors import NetError, ServiceError
+from app.services.market import own_addresses, read_pool_market
+from app.services.open_bids import fetch_open_bids, pool_key_of
+from app.services.strategy_bid_log import StrategyBidLog
+from app.services.strategy_journal import StrategyJournal
+from app.services.strategy_placement import place_strategy_bid
+from app.services.strategy_reconcile import (
+    OwnBid,
+    ReconcileReport,
+    end_if_all_gone,
+    own_bids,
+    reconcile,
+)
+from app.services.strategy_signer import StrategyRefusedError, StrategySigner
+
+log = logging.getLogger("bidwallet.strategies")
+
+DEFAULT_TICK_MS = 10_000
+DEFAULT_UNITS_PER_TICK = 20  # 10 s of the address's pace: one tick's worth
+
+
+@dataclass(frozen=True)
+class StrategyConfig:
+    """What runs: the approved policy's id, each pool's strategy, the budgets and lifecycle."""
+
+    policy_id: str
+    pools: tuple[PoolStrategy, ...]
+    limits: StrategyLimits
+    lifecycle: LifecycleSettings = field(default_factory=LifecycleSettings)
+    tick_ms: int = DEFAULT_TICK_MS
+    units_per_tick: int = DEFAULT_UNITS_PER_TICK
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What a tick read: the pools' states for the plan, and the listed bids."""
+
+    states: dict[PoolKey, PoolState]
+    listed: tuple[BidListEntry, ...]
+    balance_sats: int
+    own: dict[str, OwnBid]  # the strategy's listed bids and the entries that placed them
+    now_ms: int
+
+
+@dataclass(frozen=True)
+class ActionResult:
+    action: PlanAction
+    done: bool
+    detail: str  # bid ids placed or cancelled, or why not
+
+
+@dataclass(frozen=True)
+class TickReport:
+    now_ms: int
+    reconciled: ReconcileReport
+    plan: StrategyPlan | None  # None: the tick could not read what it needs
+    results: tuple[ActionResult, ...] = ()
+    deferred: int = 0  # placements left for the next tick (the rate budget)
+    error: str | None = None
+
+
+class StrategyEngine:
+    """One strategy's engine over one profile's context (see the module docstring)."""
+
+    def __init__(
+        self,
+        ctx: ServiceContext,
+        signer: StrategySigner,
+        journal: StrategyJournal,
+        bid_log: StrategyBidLog,
+        config: StrategyConfig,
+        *,
+        on_event: Callable[[str, dict[str, object]], None] | None = None,
+    ) -> None:
+        if signer.policy.policy_id != config.policy_id:
+            raise ServiceError("the signer's policy is not the strategy's")
+        self.ctx = ctx
+        self.signer = signer
+        self.journal = journal
+        self.bid_log = bid_log
+        self.config = config
+        self.scheduler = FairScheduler(config.units_per_tick)
+        self._snapshots: dict[PoolKey, MarketSnapshot] = {}
+        self._stop = asyncio.Event()
+        self._started = False
+        self._on_event = on_event or _log_event
+
+    @property
+    def policy_id(self) -> str:
+        return self.config.policy_id
+
+    # --- start, stop ----------------------------------------------------------------------
+
+    async def start(self) -> ReconcileReport:
+        """Reconcile the journal with the service's open bids before anything is acted on:
+        unfinished intents abandoned, signatures whose answer was lost found or not."""
+        listed = await fetch_open_bids(self.ctx)
+        now = self.ctx.clock.now_ms()
+        report = await self.ctx.run_cpu(
+            lambda: reconcile(
+                self.journal, self.bid_log, self.policy_id, listed, now, started_ms=now
+            )
+        )
+        self._started = True
+        self._on_event("reconciled", {"at": "start", "summary": report.summary()})
+        return report
+
+    def request_stop(self) -> None:
+        """Stop after the step in progress (a placement or cancel completes and is journaled)."""
+        self._stop.set()
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
+
+    # --- reading and planning -------------------------------------------------------------
+
+    async def observe(self) -> tuple[Observation, ReconcileReport]:
+        """The open bids (reconciled with the journal), the balance and every pool's market."""
+        ctx = self.ctx
+        listed = tuple(await fetch_open_bids(ctx))
+        now = ctx.clock.now_ms()
+        report = await ctx.run_cpu(
+            lambda: reconcile(self.journal, self.bid_log, self.policy_id, listed, now)
+        )
+        ours = await ctx.run_cpu(lambda: own_bids(self.journal, self.policy_id, listed))
+        spent = await ctx.run_cpu(self.bid_log.spent_by_pool, self.policy_id)
+        balance = (await bidding_wallet_balance(ctx)).total
+        listed_ids = frozenset(b.bid_id for b in listed)
+        states: dict[PoolKey, PoolState] = {}
+        for strategy in self.config.pools:
+            pool, rune = strategy.pool, strategy.is_rune
+            snapshot = await self._market(pool, listed_ids)
+            mine = tuple(
+                HeldBid(
+                    bid_id,
+                    own.listed.price if own.listed.price is not None else own.entry.price,
+                    own.entry.quantity if rune else 1,
+                    own.listed.expiration_ms or own.entry.bid_expiry,
+                    own.entry.created_ms,
+                )
+                for bid_id, own in sorted(ours.items())
+                if pool_key_of(own.listed) == pool
+            )
+            manual = tuple(
+                _manual(b, rune, now)
+                for b in listed
+                if b.bid_id not in ours and pool_key_of(b) == pool and b.price is not None
+            )
+            states[pool] = PoolState(snapshot, mine, manual, spent.get(str(pool), 0))
+        return Observation(states, listed, balance, ours, now), report
+
+    async def _market(self, pool: PoolKey, our_ids: frozenset[str]) -> MarketSnapshot | None:
+        """The pool's market now; on an error the last one read (the plan holds once it is
+        older than `max_market_age_ms`), or None."""
+        try:
+            snapshot = await read_pool_market(
+                self.ctx, pool, own_addresses=own_addresses(self.ctx), own_bid_ids=our_ids
+            )
+        except (NetError, ServiceError) as exc:
+            self._on_event("market_unread", {"pool": str(pool), "error": type(exc).__name__})
+            return self._snapshots.get(pool)
+        self._snapshots[pool] = snapshot
+        return snapshot
+
+    def plan_for(self, seen: Observation) -> StrategyPlan:
+        pools = [(s, seen.states[s.pool]) for s in self.config.pools]
+        return plan_strategy(
+            pools,
+            balance_sats=seen.balance_sats,
+            budgets=self.config.limits,
+            fee=self.ctx.maker_fee,
+            settings=self.config.lifecycle,
+            now_ms=seen.now_ms,
+        )
+
+    async def dry_run(self) -> str:
+        """What the next tick would place, renew and cancel, and why; nothing is signed."""
+        seen, _ = await self.observe()
+        return dry_run_text(self.plan_for(seen), seen.now_ms)
+
+    # --- acting ---------------------------------------------------------------------------
+
+    async def tick(self) -> TickReport:
+        """One step: observe, plan, act (cancels, then the scheduled renewals and placements)."""
+        if not self._started:
+            raise ServiceError("start() reconciles with the open bids first")
+        try:
+            seen, reconciled = await self.observe()
+        except (NetError, ServiceError) as exc:
+            now = self.ctx.clock.now_ms()
+            self._on_event("tick_skipped", {"error": type(exc).__name__})
+            return TickReport(now, ReconcileReport(), None, error=type(exc).__name__)
+        plan = self.plan_for(seen)
+        cancels = [a for a in plan.actions if a.kind == "cancel"]
+        scheduled = self.scheduler.take(plan.actions)
+        deferred = sum(1 for a in plan.actions if a.kind != "cancel") - len(scheduled)
+        results: list[ActionResult] = []
+        if cancels and not self.stopping:
+            results.extend(await self._cancel(cancels, seen))
+        for action in scheduled:
+            if self.stopping:
+                break
+            results.append(await self._place_or_renew(action, seen))
+        for result in results:
+            self._on_event(
+                result.action.kind,
+                {
+                    "pool": str(result.action.pool),
+                    "price": result.action.price,
+                    "quantity": result.action.quantity,
+                    "done": result.done,
+                    "detail": result.detail,
+                    "reason": result.action.reason,
+                },
+            )
+        return TickReport(seen.now_ms, reconciled, plan, tuple(results), deferred)
+
+    async def _cancel(self, actions: list[PlanAction], seen: Observation) -> list[ActionResult]:
+        """Cancel the strategy's own bids only: each written to the bid log first."""
+        ids = [a.bid_id for a in actions if a.bid_id is not None]
+        foreign = [i for i in ids if i not in seen.own]
+        if foreign:  # the plan only cancels what it was given as ours: never happens
+            raise ServiceError(f"the strategy may cancel only its own bids, not {foreign}")
+        now = self.ctx.clock.now_ms()
+
+        def write_intents() -> None:
+            for a in actions:
+                assert a.bid_id is not None
+                self.bid_log.set_state(
+                    self.policy_id, a.bid_id, str(a.pool), "cancelling", 0, a.reason, now
+                )
+
+        await self.ctx.run_cpu(write_intents)
+        try:
+            report = await asyncio.shield(cancel_bids(self.ctx, ids))
+        except (NetError, ServiceError) as exc:
+            # The next tick's reconcile sees which are gone; the rest go back to open.
+            return [ActionResult(a, False, type(exc).__name__) for a in actions]
+        by_id = {i.bid_id: i for i in report.items}
+        done = self.ctx.clock.now_ms()
+
+        def write_results() -> None:
+            for a in actions:
+                item = by_id.get(a.bid_id or "")
+                if item is not None and item.cancelled:
+                    assert a.bid_id is not None
+                    self.bid_log.set_state(
+                        self.policy_id, a.bid_id, str(a.pool), "cancelled", 0, a.reason, done
+                    )
+            # An entry whose bids are all gone commits nothing more: its exposure is freed
+            # for the placements that follow (a renewal, a cancel-and-replace).
+            entries = {seen.own[i].entry.entry_id: seen.own[i].entry for i in ids}
+            for entry in entries.values():
+                end_if_all_gone(self.journal, self.bid_log, entry, done)
+
+        await asyncio.shield(self.ctx.run_cpu(write_results))
+        return [
+            ActionResult(
+                a,
+                bool(by_id.get(a.bid_id or "") and by_id[a.bid_id or ""].cancelled),
+                f"bid {a.bid_id}",
+            )
+            for a in actions
+        ]
+
+    async def _place_or_renew(self, action: PlanAction, seen: Observation) -> ActionResult:
+        if action.kind == "renew":
+            assert action.bid_id is not None
+            (cancelled,) = await self._cancel(
+                [PlanAction("cancel", action.pool, action.price, 1, action.reason, action.bid_id)],
+                seen,
+            )
+            if not cancelled.done:
+                return ActionResult(action, False, f"the old bid was not cancelled: {cancelled}")
+        spec = _spec_of(action, next(s for s in self.config.pools if s.pool == action.pool))
+        try:
+            placed = await place_strategy_bid(
+                self.ctx, self.signer, self.journal, spec, action.reason
+            )
+        except StrategyRefusedError as exc:
+            codes = ", ".join(c.value for c in exc.verdict.codes)
+            return ActionResult(action, False, f"refused by the policy: {codes}")
+        except (NetError, ServiceError) as exc:
+            return ActionResult(action, False, f"{type(exc).__name__}: {exc}")
+        return ActionResult(action, True, "bids " + ", ".join(placed.bid_ids))
+
+    # --- the loop -------------------------------------------------------------------------
+
+    async def run(self, max_ticks: int | None = None) -> int:
+        """Tick, then wait `tick_ms` (through the context's sleeper), until `request_stop`;
+        returns the ticks made. The wait ends early on a stop."""
+        if not self._started:
+            await self.start()
+        ticks = 0
+        while not self.stopping and (max_ticks is None or ticks < max_ticks):
+            await self.tick()
+            ticks += 1
+            if self.stopping or (max_ticks is not None and ticks >= max_ticks):
+                break
+            await self._wait(self.config.tick_ms)
+        self._on_event("stopped", {"ticks": ticks})
+        return ticks
+
+    async def _wait(self, ms: int) -> None:
+        sleep = asyncio.ensure_future(self.ctx.sleeper.sleep_ms(ms))
+        stop = asyncio.ensure_future(self._stop.wait())
+        try:
+            await asyncio.wait({sleep, stop}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (sleep, stop):
+                if not task.done():
+                    task.cancel()
+
+
+def _manual(listed: BidListEntry, rune: bool, now_ms: int) -> HeldBid:
+    """The user's other open bid in a pool: the plan's ceiling and the pool rule's share."""
+    price = listed.price or 0
+    quantity = (listed.quantity or 1) if rune else 1
+    return HeldBid(listed.bid_id, price, quantity, listed.expiration_ms or now_ms, 0)
+
+
+def _spec_of(action: PlanAction, strategy: PoolStrategy) -> BidSpec:
+    expiry = action.bid_expiry_ms
+    assert expiry is not None  # the plan sets it on every placement and renewal
+    pool = action.pool
+    if strategy.is_rune:
+        return BidSpec.rune(pool.collection_slug, action.price, action.quantity, expiry)
+    if pool.trait is not None:
+        return BidSpec.trait(
+            pool.collection_slug, [pool.trait], action.price, action.quantity, expiry
+        )
+    return BidSpec.collection(pool.collection_slug, action.price, action.quantity, expiry)
+
+
+def _log_event(event: str, fields: dict[str, object]) -> None:
+    log.info("%s %s", event, " ".join(f"{k}={v!r}" for k, v in fields.items()))

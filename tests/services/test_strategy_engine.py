@@ -1,0 +1,160 @@
+"""The strategy engine against the real sandbox, its market moved by the scenario API: a
+competitor outbids, a fill, a floor shift, an expiry. No sleeps: the sandbox clock moves only
+through the context's sleeper, and the engine is driven tick by tick."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.core.pools import PoolKey
+from app.core.strategy_rules import AboveTopBid, BelowFloor, FixedPrice, FloorBand
+from app.core.strategy_settings import LifecycleSettings
+from app.services.context import ServiceContext
+from app.services.open_bids import fetch_open_bids, pool_key_of
+from app.services.strategy_journal import EntryState
+from tests.services.conftest import SandboxControl, SandboxSleeper
+from tests.support.strategy_engine import approve_policy, engine_for
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+MINUTE_MS = 60_000
+
+
+async def scenario(sandbox: SandboxControl, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    response = await sandbox.http.post(f"/sandbox/market/{path}", json=body)
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()["data"]
+    return data
+
+
+async def rival_bid(sandbox: SandboxControl, slug: str, price: int) -> str:
+    body = {"kind": "collection", "slug": slug, "price": price, "quantity": 1,
+            "bidder": f"rival-{secrets.token_hex(6)}", "fundSats": 10_000_000}  # fmt: skip
+    return str((await scenario(sandbox, "bids", body))["bidIds"][0])
+
+
+async def our_prices(ctx: ServiceContext, pool: PoolKey) -> list[int]:
+    return sorted(b.price or 0 for b in await fetch_open_bids(ctx) if pool_key_of(b) == pool)
+
+
+def cost(ctx: ServiceContext, price: int, bids: int) -> int:
+    return bids * (price + ctx.maker_fee.on(price))
+
+
+async def test_outbid_then_fill_then_replace_within_the_budget(
+    bidder: ServiceContext, sandbox: SandboxControl, collection: str, tmp_path: Path
+) -> None:
+    pool = PoolKey(collection)
+    await scenario(sandbox, "floor", {"slug": collection, "price": 40_000})
+    for price in (41_000, 42_000):  # the seller filling our bid may sell its listed item
+        await scenario(sandbox, "listings", {"slug": collection, "price": price})
+    await rival_bid(sandbox, collection, 10_000)
+    policy = approve_policy(bidder, tmp_path, [pool], 20_000, cost(bidder, 20_000, 4))
+    rule = AboveTopBid(max_unit_price=20_000, max_floor_percent=100)
+    engine = engine_for(
+        bidder, tmp_path, policy, [(pool, rule, cost(bidder, 20_000, 4))],
+        total=cost(bidder, 20_000, 4), max_bids=2,
+    )  # fmt: skip
+    await engine.start()
+    report = await engine.tick()
+    assert [r.done for r in report.results] == [True]
+    assert await our_prices(bidder, pool) == [11_000, 11_000]
+
+    await rival_bid(sandbox, collection, 12_000)  # outbid: one step above it, still capped
+    report = await engine.tick()
+    assert sorted(r.action.kind for r in report.results) == ["cancel", "cancel", "place"]
+    assert await our_prices(bidder, pool) == [13_000, 13_000]
+    assert (await engine.tick()).results == ()  # steady: nothing more to do
+
+    ours = [b.bid_id for b in await fetch_open_bids(bidder) if pool_key_of(b) == pool]
+    await scenario(sandbox, "sale", {"bidId": ours[0]})  # a fill
+    report = await engine.tick()
+    assert report.reconciled.filled == 1
+    assert [(r.action.kind, r.action.quantity, r.done) for r in report.results] == [
+        ("place", 1, True)
+    ]
+    assert "After fills costing" in report.results[0].action.reason
+    assert await our_prices(bidder, pool) == [13_000, 13_000]
+    assert engine.bid_log.spent_by_pool(policy) == {str(pool): cost(bidder, 13_000, 1)}
+
+
+async def test_floor_shift_reprices_and_a_floor_out_of_band_stops_the_pool(
+    bidder: ServiceContext, sandbox: SandboxControl, collection: str, tmp_path: Path
+) -> None:
+    pool = PoolKey(collection)
+    await scenario(sandbox, "floor", {"slug": collection, "price": 30_000})
+    budget = cost(bidder, 30_000, 2)
+    policy = approve_policy(bidder, tmp_path, [pool], 30_000, budget)
+    engine = engine_for(
+        bidder, tmp_path, policy, [(pool, BelowFloor(10, 30_000), budget)], total=budget,
+        max_bids=2,
+    )  # fmt: skip
+    await engine.start()
+    await engine.tick()
+    assert await our_prices(bidder, pool) == [27_000, 27_000]
+
+    await scenario(sandbox, "floor", {"slug": collection, "price": 20_000})
+    await engine.tick()
+    assert await our_prices(bidder, pool) == [18_000, 18_000]
+
+    from dataclasses import replace
+
+    banded = replace(engine.config.pools[0], floor_band=FloorBand(min_floor=25_000))
+    engine.config = replace(engine.config, pools=(banded,))
+    report = await engine.tick()
+    assert report.plan is not None and report.plan.pools[0].status == "stop"
+    assert await our_prices(bidder, pool) == []
+    cancelled = engine.bid_log.in_state(policy, "cancelled")
+    assert len(cancelled) == 4  # the two at 27,000 replaced, then the two at 18,000
+
+
+async def test_a_bid_near_its_expiry_is_renewed_with_a_new_signature(
+    bidder: ServiceContext,
+    sandbox: SandboxControl,
+    sandbox_sleeper: SandboxSleeper,
+    collection: str,
+    tmp_path: Path,
+) -> None:
+    pool = PoolKey(collection)
+    budget = cost(bidder, 5_000, 1)
+    policy = approve_policy(bidder, tmp_path, [pool], 5_000, budget)
+    lifecycle = LifecycleSettings(bid_lifetime_ms=20 * MINUTE_MS, renew_before_ms=3 * MINUTE_MS)
+    engine = engine_for(
+        bidder, tmp_path, policy, [(pool, FixedPrice(5_000), budget)], total=budget,
+        max_bids=1, lifecycle=lifecycle,
+    )  # fmt: skip
+    await engine.start()
+    await engine.tick()
+    (first,) = [b for b in await fetch_open_bids(bidder) if pool_key_of(b) == pool]
+    await sandbox_sleeper.sleep_ms(18 * MINUTE_MS)  # 2 minutes before it lapses
+    report = await engine.tick()
+    assert [r.action.kind for r in report.results] == ["renew"]
+    (second,) = [b for b in await fetch_open_bids(bidder) if pool_key_of(b) == pool]
+    assert second.bid_id != first.bid_id and second.expiration_ms is not None
+    assert second.expiration_ms > (first.expiration_ms or 0)
+    entries = engine.journal.entries(policy)
+    assert [e.state for e in entries] == [EntryState.PLACED, EntryState.ENDED]
+    assert entries[0].timestamp > entries[1].timestamp  # a new message, a new timestamp
+
+
+async def test_dry_run_signs_nothing_and_says_why(
+    bidder: ServiceContext, sandbox: SandboxControl, collection: str, tmp_path: Path
+) -> None:
+    pool, silent = PoolKey(collection), PoolKey(f"{collection}-none")
+    await scenario(sandbox, "floor", {"slug": collection, "price": 30_000})
+    budget = cost(bidder, 30_000, 2)
+    policy = approve_policy(bidder, tmp_path, [pool, silent], 30_000, 2 * budget)
+    engine = engine_for(
+        bidder, tmp_path, policy,
+        [(pool, BelowFloor(10, 30_000), budget), (silent, BelowFloor(10, 30_000), budget)],
+        total=2 * budget,
+    )  # fmt: skip
+    await engine.start()
+    text = await engine.dry_run()
+    assert f"{collection}: BID." in text and "Place 2 bids at 27,000 sats" in text
+    assert f"{silent}: HOLD." in text  # no market: a relative rule never acts on nothing
+    assert engine.journal.entries(policy) == []
+    assert await our_prices(bidder, pool) == []
