@@ -152,11 +152,16 @@ def test_the_panel_shows_the_pool_fills_the_price_and_follows_the_market(
     )
     assert places() == before
 
-    # The question before signing says where the price ranks, as last read.
+    # The floor fell below the 22,000 typed: buying the cheapest listing costs less, and the
+    # page, the preview's line and the question before signing say so (a lying top bid or
+    # floor cannot walk the user past it unwarned).
     qtbot.waitUntil(tab.place_button.isEnabled, timeout=10_000)
-    assert panel.typed.text() == "At 22,000 sats: 1st of 6, the top bid"
+    pays = "The floor is 20,000 sats: buying that listing costs no more."
+    assert panel.typed.text() == f"At 22,000 sats: 1st of 6, the top bid\n{pays}"
+    assert panel.typed.property("role") == "warning"
+    assert panel.line.text() == "Market — 22,000 sats is at or above the floor (20,000 sats)"
     shown = place_from_bid_tab(qtbot, app, tab)
-    assert shown["market"] == "At 22,000 sats: 1st of 6, the top bid"
+    assert shown["market"] == f"At 22,000 sats: 1st of 6, the top bid\n{pays}"
     qtbot.waitUntil(lambda: tab.result.text().startswith("Placed"), timeout=30_000)
 
 

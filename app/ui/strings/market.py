@@ -25,12 +25,14 @@ __all__ = [
     "MARKET_FLOOR",
     "MARKET_FLOOR_MINUS",
     "MARKET_LINE_FIGURES",
+    "MARKET_LINE_PAYS_FLOOR",
     "MARKET_LINE_TYPED",
     "MARKET_LINE_UNAVAILABLE",
     "MARKET_LOADING",
     "MARKET_NONE",
     "MARKET_NO_POOL",
     "MARKET_OFFLINE",
+    "MARKET_PAYS_FLOOR",
     "MARKET_PRICE_MENU",
     "MARKET_PRICE_MENU_TIP",
     "MARKET_RANK",
@@ -39,6 +41,7 @@ __all__ = [
     "MARKET_RANK_TOP",
     "MARKET_RUNE_PRICE",
     "MARKET_SHORTCUT",
+    "MARKET_SHORTCUT_PAYS_FLOOR",
     "MARKET_SPREAD",
     "MARKET_STALE",
     "MARKET_STALE_WHY",
@@ -88,6 +91,10 @@ MARKET_PRICE_MENU_TIP: Final = "Fill the price from the floor or the top bid, on
 MARKET_FLOOR_MINUS: Final = "Floor − {percent} %"
 MARKET_TOP_PLUS_STEP: Final = "Top bid + step"
 MARKET_SHORTCUT: Final = "{what}: {price}"
+MARKET_SHORTCUT_PAYS_FLOOR: Final = "{what}: {price} (the floor or more)"
+# A price at or above the cheapest listing (a collection or rune pool): buying costs no more.
+MARKET_PAYS_FLOOR: Final = "The floor is {floor}: buying that listing costs no more."
+MARKET_LINE_PAYS_FLOOR: Final = "Market — {price} is at or above the floor ({floor})"
 MARKET_RUNE_PRICE: Final = "{price} sats per unit"
 # The depth chart.
 MARKET_CHART_BIDS: Final = "Bids"

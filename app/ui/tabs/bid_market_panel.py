@@ -29,6 +29,7 @@ from app.core.bid_request import Trait
 from app.core.market_snapshot import (
     MarketSnapshot,
     floor_minus_percent,
+    pays_the_floor,
     rank_for_price,
     top_bid_plus_step,
 )
@@ -69,6 +70,13 @@ def _fixed_lines(label: QLabel, lines: int) -> QLabel:
     label.setFixedHeight(label.fontMetrics().lineSpacing() * lines + 2)
     label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
     return label
+
+
+def _buying_is_cheaper(snapshot: MarketSnapshot, unit_price: float) -> bool:
+    """A bid at `unit_price` pays the floor of a pool any listing fills (a collection or a
+    rune): buying the cheapest listing costs no more. A trait pool's floor is the
+    collection's, whose cheapest item may lack the trait: no such word there."""
+    return snapshot.pool.trait is None and pays_the_floor(snapshot, unit_price)
 
 
 def _say(label: QLabel, text: str, role: str) -> None:
@@ -241,22 +249,27 @@ class BidMarketPanel(QWidget):
         price, units, rune = typed
         unit_price = price / units if rune else float(price)
         rank = rank_for_price(snapshot, unit_price, units)
-        text = strings.MARKET_TYPED_RANK.format(
-            price=strings.market_price(unit_price, rune), rank=strings.rank_text(rank, rune)
-        )
-        _say(self.typed, text, "")
+        shown = strings.market_price(unit_price, rune)
+        text = strings.MARKET_TYPED_RANK.format(price=shown, rank=strings.rank_text(rank, rune))
+        line = strings.MARKET_LINE_TYPED.format(price=shown, rank=strings.rank_cell(rank, rune))
+        floor = snapshot.floor
+        warn = floor is not None and _buying_is_cheaper(snapshot, unit_price)
+        if floor is not None and warn:  # the confirmation shows this label too
+            floor_text = strings.market_price(floor, rune)
+            text += "\n" + strings.MARKET_PAYS_FLOOR.format(floor=floor_text)
+            line = strings.MARKET_LINE_PAYS_FLOOR.format(price=shown, floor=floor_text)
+        _say(self.typed, text, "warning" if warn else "")
         self.chart.set_typed_price(unit_price)
-        line = strings.MARKET_LINE_TYPED.format(
-            price=strings.market_price(unit_price, rune), rank=strings.rank_cell(rank, rune)
-        )
-        self._show_line(snapshot, line)
+        self._show_line(snapshot, line, "warning" if warn else "hint")
 
-    def _show_line(self, snapshot: MarketSnapshot | None, typed: str | None) -> None:
+    def _show_line(
+        self, snapshot: MarketSnapshot | None, typed: str | None, typed_role: str = "hint"
+    ) -> None:
         """The preview's line, short: the typed price's rank, else the floor and top bid,
         else why the market is not known (nothing while no pool is chosen)."""
         held = self.held()
         if snapshot is not None and typed is not None:
-            text, role = typed, "hint"
+            text, role = typed, typed_role
         elif snapshot is not None:
             rune = snapshot.is_rune
 
@@ -287,9 +300,14 @@ class BidMarketPanel(QWidget):
     def _name_shortcuts(self) -> None:
         """Each action says the price it fills in, and is off when there is none."""
         actions = [*self.floor_minus.values(), self.top_plus]
+        snapshot = self._snapshot()
         for action, (words, price) in zip(actions, self.shortcut_prices().items(), strict=True):
             shown = strings.MARKET_NONE if price is None else strings.market_price(price)
-            action.setText(strings.MARKET_SHORTCUT.format(what=words, price=shown))
+            pays = (
+                price is not None and snapshot is not None and _buying_is_cheaper(snapshot, price)
+            )
+            template = strings.MARKET_SHORTCUT_PAYS_FLOOR if pays else strings.MARKET_SHORTCUT
+            action.setText(template.format(what=words, price=shown))
             action.setEnabled(price is not None)
         self.price_button.setEnabled(any(action.isEnabled() for action in actions))
 
