@@ -58,7 +58,7 @@ from app.ui.tabs.bid_preview import (
     preview,
     spec_of,
 )
-from app.ui.widgets import message_label, set_message
+from app.ui.widgets import message_label, plain_tooltip, set_message
 from app.ui.widgets.wrap_delegate import WrapAnywhereDelegate
 
 if TYPE_CHECKING:
@@ -410,7 +410,7 @@ class BidTab(QWidget):
             )
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip(text)
+                item.setToolTip(plain_tooltip(text))  # a slug may look like markup
                 if column:
                     item.setTextAlignment(_RIGHT)
                 if line.shortfall and column == len(cells) - 1:
