@@ -156,10 +156,13 @@ def test_the_panel_shows_the_pool_fills_the_price_and_follows_the_market(
     # page, the preview's line and the question before signing say so (a lying top bid or
     # floor cannot walk the user past it unwarned).
     qtbot.waitUntil(tab.place_button.isEnabled, timeout=10_000)
-    pays = "The floor is 20,000 sats: buying that listing costs no more."
+    pays = "Buying at the floor (20,000 sats) costs no more."
     assert panel.typed.text() == f"At 22,000 sats: 1st of 6, the top bid\n{pays}"
     assert panel.typed.property("role") == "warning"
-    assert panel.line.text() == "Market — 22,000 sats is at or above the floor (20,000 sats)"
+    assert panel.line.text() == "Market — at or above the floor (20,000 sats)"
+    for label in (panel.typed, panel.line):  # each line whole at 1024x700, bold as it is
+        for line in label.text().split("\n"):
+            assert label.fontMetrics().horizontalAdvance(line) <= label.contentsRect().width()
     shown = place_from_bid_tab(qtbot, app, tab)
     assert shown["market"] == f"At 22,000 sats: 1st of 6, the top bid\n{pays}"
     qtbot.waitUntil(lambda: tab.result.text().startswith("Placed"), timeout=30_000)

@@ -93,8 +93,8 @@ MARKET_TOP_PLUS_STEP: Final = "Top bid + step"
 MARKET_SHORTCUT: Final = "{what}: {price}"
 MARKET_SHORTCUT_PAYS_FLOOR: Final = "{what}: {price} (the floor or more)"
 # A price at or above the cheapest listing (a collection or rune pool): buying costs no more.
-MARKET_PAYS_FLOOR: Final = "The floor is {floor}: buying that listing costs no more."
-MARKET_LINE_PAYS_FLOOR: Final = "Market — {price} is at or above the floor ({floor})"
+MARKET_PAYS_FLOOR: Final = "Buying at the floor ({floor}) costs no more."
+MARKET_LINE_PAYS_FLOOR: Final = "Market — at or above the floor ({floor})"
 MARKET_RUNE_PRICE: Final = "{price} sats per unit"
 # The depth chart.
 MARKET_CHART_BIDS: Final = "Bids"
