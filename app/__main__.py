@@ -61,6 +61,22 @@ def build_parser() -> argparse.ArgumentParser:
     from app.sandbox.cli import add_serve_arguments
 
     add_serve_arguments(serve)
+    from app.services import strategy_cli  # stdlib only at import: the parser stays light
+
+    strategies = sub.add_parser(
+        "strategies",
+        help="run bid strategies without the window",
+        description="Bid strategies without the window.",
+    )
+    strategies_sub = strategies.add_subparsers(dest="strategies_command", metavar="SUBCOMMAND")
+    strategies_sub.required = True
+    run_parser = strategies_sub.add_parser(
+        "run",
+        help="run a profile's strategy (or print its plan with --dry-run)",
+        description=strategy_cli.DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    strategy_cli.add_arguments(run_parser)
     return parser
 
 
@@ -73,6 +89,10 @@ def main(argv: list[str] | None = None) -> int:
         from app.sandbox.cli import run_serve
 
         return run_serve(args)
+    if args.command == "strategies":
+        from app.services.strategy_cli import run_command
+
+        return run_command(args)
     from app.ui.display import missing_display_message
 
     message = missing_display_message(os.environ)

@@ -154,14 +154,17 @@ class StrategyEngine:
 
     # --- reading and planning -------------------------------------------------------------
 
-    async def observe(self) -> tuple[Observation, ReconcileReport]:
-        """The open bids (reconciled with the journal), the balance and every pool's market."""
+    async def observe(self, *, reconcile_first: bool = True) -> tuple[Observation, ReconcileReport]:
+        """The open bids (reconciled with the journal unless told not to: a dry run writes
+        nothing, even beside a running engine), the balance and every pool's market."""
         ctx = self.ctx
         listed = tuple(await fetch_open_bids(ctx))
         now = ctx.clock.now_ms()
-        report = await ctx.run_cpu(
-            lambda: reconcile(self.journal, self.bid_log, self.policy_id, listed, now)
-        )
+        report = ReconcileReport()
+        if reconcile_first:
+            report = await ctx.run_cpu(
+                lambda: reconcile(self.journal, self.bid_log, self.policy_id, listed, now)
+            )
         ours = await ctx.run_cpu(lambda: own_bids(self.journal, self.policy_id, listed))
         spent = await ctx.run_cpu(self.bid_log.spent_by_pool, self.policy_id)
         balance = (await bidding_wallet_balance(ctx)).total
@@ -215,7 +218,7 @@ class StrategyEngine:
 
     async def dry_run(self) -> str:
         """What the next tick would place, renew and cancel, and why; nothing is signed."""
-        seen, _ = await self.observe()
+        seen, _ = await self.observe(reconcile_first=False)
         return dry_run_text(self.plan_for(seen), seen.now_ms)
 
     # --- acting ---------------------------------------------------------------------------
@@ -253,6 +256,11 @@ class StrategyEngine:
                     "reason": result.action.reason,
                 },
             )
+        statuses = " ".join(f"{p.pool}={p.status}" for p in plan.pools)
+        self._on_event(
+            "tick",
+            {"actions": len(results), "deferred": deferred, "pools": statuses},
+        )
         return TickReport(seen.now_ms, reconciled, plan, tuple(results), deferred)
 
     async def _cancel(self, actions: list[PlanAction], seen: Observation) -> list[ActionResult]:
