@@ -239,29 +239,34 @@ class StrategyEngine:
         deferred = sum(1 for a in plan.actions if a.kind != "cancel") - len(scheduled)
         results: list[ActionResult] = []
         if cancels and not self.stopping:
-            results.extend(await self._cancel(cancels, seen))
+            for result in await self._cancel(cancels, seen):
+                results.append(self._said(result))
         for action in scheduled:
             if self.stopping:
                 break
-            results.append(await self._place_or_renew(action, seen))
-        for result in results:
-            self._on_event(
-                result.action.kind,
-                {
-                    "pool": str(result.action.pool),
-                    "price": result.action.price,
-                    "quantity": result.action.quantity,
-                    "done": result.done,
-                    "detail": result.detail,
-                    "reason": result.action.reason,
-                },
-            )
+            results.append(self._said(await self._place_or_renew(action, seen)))
         statuses = " ".join(f"{p.pool}={p.status}" for p in plan.pools)
         self._on_event(
             "tick",
             {"actions": len(results), "deferred": deferred, "pools": statuses},
         )
         return TickReport(seen.now_ms, reconciled, plan, tuple(results), deferred)
+
+    def _said(self, result: ActionResult) -> ActionResult:
+        """Log one action's result as soon as it is known (a structured line)."""
+        action = result.action
+        self._on_event(
+            action.kind,
+            {
+                "pool": str(action.pool),
+                "price": action.price,
+                "quantity": action.quantity,
+                "done": result.done,
+                "detail": result.detail,
+                "reason": action.reason,
+            },
+        )
+        return result
 
     async def _cancel(self, actions: list[PlanAction], seen: Observation) -> list[ActionResult]:
         """Cancel the strategy's own bids only: each written to the bid log first."""

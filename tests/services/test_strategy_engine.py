@@ -13,10 +13,12 @@ import pytest
 from app.core.pools import PoolKey
 from app.core.strategy_rules import AboveTopBid, BelowFloor, FixedPrice, FloorBand
 from app.core.strategy_settings import LifecycleSettings
+from app.services.bids import BidSpec, place_bid
 from app.services.context import ServiceContext
 from app.services.open_bids import fetch_open_bids, pool_key_of
 from app.services.strategy_journal import EntryState
-from tests.services.conftest import SandboxControl, SandboxSleeper
+from tests.services.conftest import ContextFactory, SandboxControl, SandboxSleeper, hour_from_now
+from tests.support.proxy import Fault, FaultProxy
 from tests.support.strategy_engine import approve_policy, engine_for
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -158,3 +160,71 @@ async def test_dry_run_signs_nothing_and_says_why(
     assert f"{silent}: HOLD." in text  # no market: a relative rule never acts on nothing
     assert engine.journal.entries(policy) == []
     assert await our_prices(bidder, pool) == []
+
+
+async def test_the_users_own_bid_is_never_cancelled_and_caps_the_price(
+    bidder: ServiceContext, sandbox: SandboxControl, collection: str, tmp_path: Path
+) -> None:
+    pool = PoolKey(collection)
+    spec = BidSpec.collection(collection, 8_000, 1, hour_from_now(bidder))
+    await place_bid(bidder, spec)  # the user's, by hand
+    budget = cost(bidder, 20_000, 1)
+    policy = approve_policy(bidder, tmp_path, [pool], 20_000, budget)
+    engine = engine_for(
+        bidder, tmp_path, policy, [(pool, FixedPrice(20_000), budget)], total=budget, max_bids=1
+    )
+    await engine.start()
+    report = await engine.tick()
+    assert [(r.action.kind, r.action.price) for r in report.results] == [("place", 8_000)]
+    assert await our_prices(bidder, pool) == [8_000, 8_000]  # never above the user's bid
+    assert engine.bid_log.in_state(policy, "cancelled") == []
+
+
+async def test_an_unreadable_market_holds_a_relative_rule(
+    bidder: ServiceContext,
+    make_context: ContextFactory,
+    proxy: FaultProxy,
+    sandbox: SandboxControl,
+    collection: str,
+    tmp_path: Path,
+) -> None:
+    pool = PoolKey(collection)
+    await scenario(sandbox, "floor", {"slug": collection, "price": 30_000})
+    proxied = make_context(bidder.keys, proxy.url)
+    budget = cost(bidder, 30_000, 1)
+    policy = approve_policy(bidder, tmp_path, [pool], 30_000, budget)
+    engine = engine_for(
+        proxied, tmp_path, policy, [(pool, BelowFloor(10, 30_000), budget)], total=budget
+    )
+    await engine.start()
+    proxy.add_fault(Fault.reply("GET", "/v1/activity/listings*", 503, {"m": "x"}, times=None))
+    report = await engine.tick()
+    assert report.plan is not None and report.plan.pools[0].status == "hold"
+    assert report.results == () and engine.journal.entries(policy) == []
+
+
+async def test_a_stop_ends_the_loop_after_the_step_in_progress(
+    bidder: ServiceContext, sandbox: SandboxControl, tmp_path: Path
+) -> None:
+    slugs = [f"stop-{secrets.token_hex(4)}" for _ in range(3)]
+    for slug in slugs:
+        await sandbox.create_collection(slug)
+    pools = [PoolKey(s) for s in slugs]
+    budget = cost(bidder, 4_000, 1)
+    policy = approve_policy(bidder, tmp_path, pools, 4_000, 3 * budget)
+    engine = engine_for(
+        bidder, tmp_path, policy, [(p, FixedPrice(4_000), budget) for p in pools],
+        total=3 * budget,
+    )  # fmt: skip
+    events: list[str] = []
+
+    def on_event(event: str, fields: dict[str, object]) -> None:
+        events.append(event)
+        if event == "place":  # SIGTERM arrives: the first placement is done
+            engine.request_stop()
+
+    engine._on_event = on_event
+    assert await engine.run() == 1
+    assert events.count("place") == 1 and events[-1] == "stopped"
+    (entry,) = engine.journal.entries(policy)
+    assert entry.state is EntryState.PLACED  # the step in progress was completed, journaled
