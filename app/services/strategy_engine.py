@@ -22,16 +22,18 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from app.core.market_snapshot import MarketSnapshot
 from app.core.pools import PoolKey
+from app.core.rune_names import rune_letters
 from app.core.strategy_dry_run import dry_run_text
 from app.core.strategy_plan import PlanAction, PoolState, StrategyPlan, plan_strategy
+from app.core.strategy_policy import PoolKind, StrategyPolicy
 from app.core.strategy_rules import PoolStrategy
 from app.core.strategy_schedule import FairScheduler
 from app.core.strategy_settings import LifecycleSettings, StrategyLimits
-from app.core.strategy_targets import HeldBid
+from app.core.strategy_targets import HeldBid, sats
 from app.net.marketplace_bids import BidListEntry
 from app.services.bidding_wallet import bidding_wallet_balance
 from app.services.bids import BidSpec
@@ -113,6 +115,7 @@ class StrategyEngine:
     ) -> None:
         if signer.policy.policy_id != config.policy_id:
             raise ServiceError("the signer's policy is not the strategy's")
+        config = within_policy(config, signer.policy)
         self.ctx = ctx
         self.signer = signer
         self.journal = journal
@@ -363,6 +366,34 @@ class StrategyEngine:
             for task in (sleep, stop):
                 if not task.done():
                     task.cancel()
+
+
+def within_policy(config: StrategyConfig, policy: StrategyPolicy) -> StrategyConfig:
+    """The strategy checked against its approved policy before it runs: a pool outside the
+    policy, or a rule that may price above the pool's cap, is refused with a clear message
+    (the signer would refuse each of its bids); a total budget above the policy's exposure
+    cap is lowered to it, so the plan never commits more than the signer allows."""
+    allowed = {a.match_key: a for a in policy.pools}
+    for strategy in config.pools:
+        kind = PoolKind.RUNES if strategy.is_rune else PoolKind.ORDINALS
+        slug = strategy.pool.collection_slug
+        key = (kind.value, rune_letters(slug) if strategy.is_rune else slug, strategy.pool.trait)
+        pool = allowed.get(key)
+        if pool is None:
+            raise ServiceError(
+                f"Pool {strategy.pool} is not in the approved policy {policy.policy_id}: "
+                "approve a policy that names it, or remove it from the strategy."
+            )
+        if strategy.cap() > pool.max_price:
+            raise ServiceError(
+                f"Pool {strategy.pool}: the strategy may bid up to {sats(strategy.cap())}, above "
+                f"the policy's cap of {pool.describe_cap()}: lower the rule's cap or approve a "
+                "policy with a higher one."
+            )
+    if config.limits.total_budget_sats > policy.max_exposure:
+        limits = replace(config.limits, total_budget_sats=policy.max_exposure)
+        return replace(config, limits=limits)
+    return config
 
 
 def _manual(listed: BidListEntry, rune: bool, now_ms: int) -> HeldBid:
