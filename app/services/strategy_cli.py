@@ -114,8 +114,9 @@ async def _run(args: argparse.Namespace) -> int:
     from app.data_dir import default_data_dir
     from app.services.connection import open_clients
     from app.services.context import ServiceContext
-    from app.services.pacing import SystemClock
+    from app.services.pacing import Clock, OffsetClock, SystemClock
     from app.services.profiles import ApiKeyStore, ProfileStore, ServiceKind
+    from app.services.sandbox_facts import sandbox_facts
     from app.services.strategy_bid_log import StrategyBidLog
     from app.services.strategy_config import config_path, load_config, strategy_ids
     from app.services.strategy_engine import StrategyEngine
@@ -150,10 +151,23 @@ async def _run(args: argparse.Namespace) -> int:
     clients = open_clients(profile, api_key=api_key, sandbox_url=args.sandbox_url)
     journal = StrategyJournal.in_profile(profile_dir)
     try:
+        clock: Clock = SystemClock()
+        service_key = None
+        if profile.kind is ServiceKind.SANDBOX:  # its clock may run ahead of ours
+            facts = await sandbox_facts(args.sandbox_url)
+            if facts is not None and facts.clock_ms is not None:
+                clock = OffsetClock(max(0, facts.clock_ms - SystemClock().now_ms()))
+                service_key = facts.service_public_key
         signer = StrategySigner(
-            keys, StrategyPolicyStore(profile_dir), config.policy_id, journal, SystemClock()
+            keys, StrategyPolicyStore(profile_dir), config.policy_id, journal, clock
         )
-        ctx = ServiceContext(clients, keys, maker_fee=signer.policy.maker_fee)
+        ctx = ServiceContext(
+            clients,
+            keys,
+            maker_fee=signer.policy.maker_fee,
+            clock=clock,
+            service_public_key=service_key,
+        )
         engine = StrategyEngine(
             ctx, signer, journal, StrategyBidLog.in_profile(profile_dir), config, on_event=emit
         )
