@@ -28,7 +28,8 @@ from app.services.open_bids import fetch_open_bids, pool_key_of
 from app.services.profiles import AppProfile, ProfileStore
 from app.services.strategy_config import config_path
 from app.services.strategy_journal import StrategyJournal
-from app.wallet.vault import FileStore, Vault
+from app.wallet.vault import Vault
+from app.wallet.vault_file_store import FileStore
 from tests.services.conftest import (
     BIDDING_FUNDS,
     COIN_SATS,
@@ -138,7 +139,7 @@ async def test_the_command_unlocks_at_the_prompt_runs_and_stops_on_sigterm(
     ]
     assert all("ts" in e and "level" in e for e in said)
     listed = [b for b in await fetch_open_bids(ctx) if pool_key_of(b) == pool]
-    assert sorted(b.price for b in listed) == [5_000, 5_000]
+    assert sorted(b.price or 0 for b in listed) == [5_000, 5_000]
     assert PASSWORD not in out + err and words not in out + err
 
     child, master = run(data, common)
