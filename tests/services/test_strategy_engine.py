@@ -228,3 +228,36 @@ async def test_a_stop_ends_the_loop_after_the_step_in_progress(
     assert events.count("place") == 1 and events[-1] == "stopped"
     (entry,) = engine.journal.entries(policy)
     assert entry.state is EntryState.PLACED  # the step in progress was completed, journaled
+
+
+async def test_a_429_is_waited_out_and_the_pace_is_kept_across_pools(
+    bidder: ServiceContext,
+    make_context: ContextFactory,
+    proxy: FaultProxy,
+    sandbox: SandboxControl,
+    sandbox_sleeper: SandboxSleeper,
+    tmp_path: Path,
+) -> None:
+    slugs = [f"pace-{secrets.token_hex(4)}" for _ in range(2)]
+    for slug in slugs:
+        await sandbox.create_collection(slug)
+    pools = [PoolKey(s) for s in slugs]
+    proxied = make_context(bidder.keys, proxy.url)
+    budget = cost(bidder, 3_000, 1)
+    policy = approve_policy(bidder, tmp_path, pools, 3_000, 2 * budget)
+    engine = engine_for(
+        proxied, tmp_path, policy, [(p, FixedPrice(3_000), budget) for p in pools],
+        total=2 * budget,
+    )  # fmt: skip
+    await engine.start()
+    limited = {"errorCode": "SUBMIT_BID_RATE_LIMITED", "message": "slow", "retryAfterMs": 700}
+    proxy.add_fault(Fault.reply("POST", "/v1/bid/place", 429, limited))
+    sandbox_sleeper.waits.clear()
+    report = await engine.tick()
+    assert [(str(r.action.pool), r.done) for r in report.results] == [
+        (str(p), True) for p in sorted(pools, key=PoolKey.sort_key)
+    ]
+    assert 700 in sandbox_sleeper.waits  # the service's retryAfterMs, waited out
+    assert sum(w for w in sandbox_sleeper.waits if w != 700) >= 500  # one address's pace
+    states = [e.state for e in reversed(engine.journal.entries(policy))]
+    assert states == [EntryState.REJECTED, EntryState.PLACED, EntryState.PLACED]
