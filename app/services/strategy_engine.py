@@ -24,6 +24,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from app.core.limits import MIN_BID_EXPIRY_MS
 from app.core.market_snapshot import MarketSnapshot
 from app.core.pools import PoolKey
 from app.core.rune_names import rune_letters
@@ -32,7 +33,7 @@ from app.core.strategy_plan import PlanAction, PoolState, StrategyPlan, plan_str
 from app.core.strategy_policy import PoolKind, StrategyPolicy
 from app.core.strategy_rules import PoolStrategy
 from app.core.strategy_schedule import FairScheduler
-from app.core.strategy_settings import LifecycleSettings, StrategyLimits
+from app.core.strategy_settings import EXPIRY_SLACK_MS, LifecycleSettings, StrategyLimits
 from app.core.strategy_targets import HeldBid, sats
 from app.net.marketplace_bids import BidListEntry
 from app.services.bidding_wallet import bidding_wallet_balance
@@ -320,6 +321,11 @@ class StrategyEngine:
         ]
 
     async def _place_or_renew(self, action: PlanAction, seen: Observation) -> ActionResult:
+        action = self._within_validity(action)  # before a renewal cancels the old bid
+        if action.bid_expiry_ms is None:
+            return ActionResult(
+                action, False, "the policy ends too soon for a bid the service takes"
+            )
         if action.kind == "renew":
             assert action.bid_id is not None
             (cancelled,) = await self._cancel(
@@ -339,6 +345,17 @@ class StrategyEngine:
         except (NetError, ServiceError) as exc:
             return ActionResult(action, False, f"{type(exc).__name__}: {exc}")
         return ActionResult(action, True, "bids " + ", ".join(placed.bid_ids))
+
+    def _within_validity(self, action: PlanAction) -> PlanAction:
+        """A bid may not outlive the policy (the signer refuses it): its expiry is brought
+        back to the policy's end while the service still takes it (at least
+        `MIN_BID_EXPIRY_MS` and a minute to reach it ahead); None when it would not."""
+        end = self.signer.policy.valid_until_ms
+        if action.bid_expiry_ms is None or action.bid_expiry_ms <= end:
+            return action
+        if end - self.ctx.clock.now_ms() < MIN_BID_EXPIRY_MS + EXPIRY_SLACK_MS:
+            return replace(action, bid_expiry_ms=None)
+        return replace(action, bid_expiry_ms=end)
 
     # --- the loop -------------------------------------------------------------------------
 

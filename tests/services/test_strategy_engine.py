@@ -261,3 +261,29 @@ async def test_a_429_is_waited_out_and_the_pace_is_kept_across_pools(
     assert sum(w for w in sandbox_sleeper.waits if w != 700) >= 500  # one address's pace
     states = [e.state for e in reversed(engine.journal.entries(policy))]
     assert states == [EntryState.REJECTED, EntryState.PLACED, EntryState.PLACED]
+
+
+async def test_bids_never_outlive_the_policy(
+    bidder: ServiceContext,
+    sandbox_sleeper: SandboxSleeper,
+    collection: str,
+    tmp_path: Path,
+) -> None:
+    pool = PoolKey(collection)
+    budget = cost(bidder, 2_000, 1)
+    policy = approve_policy(bidder, tmp_path, [pool], 2_000, budget, valid_ms=25 * MINUTE_MS)
+    engine = engine_for(
+        bidder, tmp_path, policy, [(pool, FixedPrice(2_000), budget)], total=budget
+    )  # the default lifetime (30 minutes) would outlive it
+    await engine.start()
+    end = engine.signer.policy.valid_until_ms
+    await engine.tick()
+    (bid,) = [b for b in await fetch_open_bids(bidder) if pool_key_of(b) == pool]
+    assert bid.expiration_ms == end
+    await sandbox_sleeper.sleep_ms(23 * MINUTE_MS)  # due for renewal, 2 min of policy left
+    report = await engine.tick()
+    assert [(r.action.kind, r.done) for r in report.results] == [("renew", False)]
+    assert "the policy ends too soon" in report.results[0].detail
+    assert [e.state for e in engine.journal.entries(policy)] == [EntryState.PLACED]
+    listed = [b.bid_id for b in await fetch_open_bids(bidder) if pool_key_of(b) == pool]
+    assert listed == [bid.bid_id]  # kept to its expiry, not cancelled

@@ -21,7 +21,12 @@ HOUR_MS = 3_600_000
 
 
 def approve_policy(
-    ctx: ServiceContext, profile: Path, pools: list[PoolKey], cap: int, exposure: int
+    ctx: ServiceContext,
+    profile: Path,
+    pools: list[PoolKey],
+    cap: int,
+    exposure: int,
+    valid_ms: int = 12 * HOUR_MS,
 ) -> str:
     keys = ctx.signing_keys()
     now = ctx.clock.now_ms()
@@ -39,7 +44,7 @@ def approve_policy(
         max_exposure=exposure,
         maker_fee=ctx.maker_fee,
         valid_from_ms=now - HOUR_MS,
-        valid_until_ms=now + 12 * HOUR_MS,
+        valid_until_ms=now + valid_ms,
     )
     StrategyPolicyStore(profile).approve(keys, policy)
     return policy_id
