@@ -257,7 +257,7 @@ class BidMarketPanel(QWidget):
         if floor is not None and warn:  # the confirmation shows this label too
             floor_text = strings.market_price(floor, rune)
             text += "\n" + strings.MARKET_PAYS_FLOOR.format(floor=floor_text)
-            line = strings.MARKET_LINE_PAYS_FLOOR.format(price=shown, floor=floor_text)
+            line = strings.MARKET_LINE_PAYS_FLOOR.format(floor=floor_text)
         _say(self.typed, text, "warning" if warn else "")
         self.chart.set_typed_price(unit_price)
         self._show_line(snapshot, line, "warning" if warn else "hint")
