@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.core.poll_schedule import PollTiming
@@ -36,6 +37,7 @@ from tests.ui.flows import (
     place_from_bid_tab,
     sandbox_post,
     type_into,
+    widget_top,
 )
 from tests.ui.gui_thread import GuiThreadWatch
 from tests.ui.helpers import run_async
@@ -160,7 +162,12 @@ def test_the_panel_shows_the_pool_fills_the_price_and_follows_the_market(
     assert panel.typed.text() == f"At 22,000 sats: 1st of 6, the top bid\n{pays}"
     assert panel.typed.property("role") == "warning"
     assert panel.line.text() == "Market — at or above the floor (20,000 sats)"
-    for label in (panel.typed, panel.line):  # each line whole at 1024x700, bold as it is
+    # Each line whole at 1024x700, bold as it is, on its page (the Market page, the Preview).
+    app.window.resize(1024, 700)
+    for page, label in ((tab.market, panel.typed), (tab.side.widget(0), panel.line)):
+        tab.side.setCurrentWidget(page)
+        QApplication.processEvents()
+        widget_top(label)  # the layouts settled at that size
         for line in label.text().split("\n"):
             assert label.fontMetrics().horizontalAdvance(line) <= label.contentsRect().width()
     shown = place_from_bid_tab(qtbot, app, tab)
