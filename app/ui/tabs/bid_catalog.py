@@ -119,6 +119,8 @@ class BidCatalog:
                 self.form.mark_traits_typed(slug)
                 self.form.show_slug_note(strings.BID_CATALOG_FAILED.format(reason=reason))
             return
+        if quiet and (answer is None or answer.collection is None):
+            return  # asked only for counts: a known collection is not made unknown by it
         if answer is not None and self._still(slug):
             self._show(slug, answer)
 
