@@ -69,6 +69,22 @@ def _collector(root: str) -> str:
     return address
 
 
+def _listed_with_live_time(
+    app: AppHarness, loop: asyncio.AbstractEventLoop, item: str, price: int
+) -> tuple[str, StepSleeper]:
+    """`item` listed at `price` (its listing id), and the live updates on a clock the test
+    steps by hand (the wallet state's own timer out of the way)."""
+    ctx = profile_session(app.context).signing_context()
+    plan = run_async(loop, prepare_listings(ctx, [ListingItem(price, item)]))
+    listing_id = run_async(loop, execute_listings(ctx, plan)).listings[0].listing_id
+    del ctx
+    live = MarketWatch.of(app.context)
+    sleeper = StepSleeper()
+    live.use_time(sleeper, TIMING)
+    live.state.timer.setInterval(3_600_000)
+    return listing_id, sleeper
+
+
 def _activity_lines(tab: ActivityTab) -> list[str]:
     return [tab.model.entry(r).message for r in range(tab.model.rowCount())]
 
@@ -199,14 +215,7 @@ def test_a_sale_shows_in_listings_without_refresh(
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
     app = funded.app
     item = funded.assets.inscription_ids[0]
-    ctx = profile_session(app.context).signing_context()
-    plan = run_async(qloop, prepare_listings(ctx, [ListingItem(150_000, item)]))
-    listing_id = run_async(qloop, execute_listings(ctx, plan)).listings[0].listing_id
-    del ctx
-    live = MarketWatch.of(app.context)
-    sleeper = StepSleeper()
-    live.use_time(sleeper, TIMING)
-    live.state.timer.setInterval(3_600_000)
+    listing_id, sleeper = _listed_with_live_time(app, qloop, item, 150_000)
 
     gui_thread.start()
     app.window.show_tab("listings")
@@ -240,14 +249,7 @@ def test_a_sale_before_the_first_live_reading_shows_in_listings(
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
     app = funded.app
     item = funded.assets.inscription_ids[0]
-    ctx = profile_session(app.context).signing_context()
-    plan = run_async(qloop, prepare_listings(ctx, [ListingItem(120_000, item)]))
-    listing_id = run_async(qloop, execute_listings(ctx, plan)).listings[0].listing_id
-    del ctx
-    live = MarketWatch.of(app.context)
-    sleeper = StepSleeper()
-    live.use_time(sleeper, TIMING)
-    live.state.timer.setInterval(3_600_000)
+    listing_id, sleeper = _listed_with_live_time(app, qloop, item, 120_000)
 
     app.window.show_tab("listings")
     tab = app.window.tab("listings")
