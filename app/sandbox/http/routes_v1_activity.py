@@ -6,9 +6,10 @@ is neither a collection, a range slug nor an etched rune is a 404."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query
 from fastapi.responses import JSONResponse
 
 from app.sandbox.http.errors import NOT_FOUND, ApiError, error_responses
@@ -77,61 +78,57 @@ def _query(
     )
 
 
+@dataclass(frozen=True)
+class _Common:
+    """The query parameters the three reads share (each names its own sort keys)."""
+
+    slug: str | None
+    active: bool
+    page: int
+    page_size: int
+    direction: str
+    time_range: str | None
+
+
+def _common(
+    collectionSlug: CollectionSlug = None,
+    active: Active = True,
+    page: Page = 1,
+    pageSize: PageSize = 100,
+    sortDirection: Direction = "desc",
+    timeRange: TimeRange = None,
+) -> _Common:
+    return _Common(collectionSlug, active, page, pageSize, sortDirection, timeRange)
+
+
+Common = Annotated[_Common, Depends(_common)]
+
+
 def _serve(
-    read: Callable[[Market, ActivityQuery], Json], market: Market, *args: Any
+    read: Callable[[Market, ActivityQuery], Json], market: Market, common: _Common, sort_by: str
 ) -> JSONResponse:
     # Plain JSON rows: returned as they are, not walked again by FastAPI's encoder (a 500-row
     # page costs about half as much).
-    return JSONResponse({"success": True, "data": read(market, _query(market, *args))})
+    c = common
+    query = _query(
+        market, c.slug, c.active, c.page, c.page_size, sort_by, c.direction, c.time_range
+    )
+    return JSONResponse({"success": True, "data": read(market, query)})
 
 
 @router.get("/activity/listings", summary="listings (asks), sorted and paged")
-def get_activity_listings(
-    market: MarketDep,
-    collectionSlug: CollectionSlug = None,
-    active: Active = True,
-    page: Page = 1,
-    pageSize: PageSize = 100,
-    sortBy: SortBy = "createdAt",
-    sortDirection: Direction = "desc",
-    timeRange: TimeRange = None,
-) -> Any:
-    return _serve(
-        listings_page, market, collectionSlug, active, page, pageSize, sortBy, sortDirection,
-        timeRange,
-    )  # fmt: skip
+def get_activity_listings(market: MarketDep, common: Common, sortBy: SortBy = "createdAt") -> Any:
+    return _serve(listings_page, market, common, sortBy)
 
 
 @router.get("/activity/bids", summary="collection, trait and rune bids, sorted and paged")
-def get_activity_bids(
-    market: MarketDep,
-    collectionSlug: CollectionSlug = None,
-    active: Active = True,
-    page: Page = 1,
-    pageSize: PageSize = 100,
-    sortBy: SortBy = "createdAt",
-    sortDirection: Direction = "desc",
-    timeRange: TimeRange = None,
-) -> Any:
-    return _serve(
-        bids_page, market, collectionSlug, active, page, pageSize, sortBy, sortDirection,
-        timeRange,
-    )  # fmt: skip
+def get_activity_bids(market: MarketDep, common: Common, sortBy: SortBy = "createdAt") -> Any:
+    return _serve(bids_page, market, common, sortBy)
 
 
 @router.get("/activity/sales", summary="sales (filled bids, bought listings), sorted and paged")
 def get_activity_sales(
-    market: MarketDep,
-    collectionSlug: CollectionSlug = None,
-    active: Active = True,
-    page: Page = 1,
-    pageSize: PageSize = 100,
-    sortBy: SaleSortBy = "fillCompletedAt",
-    sortDirection: Direction = "desc",
-    timeRange: TimeRange = None,
+    market: MarketDep, common: Common, sortBy: SaleSortBy = "fillCompletedAt"
 ) -> Any:
     # `active` is accepted as on the other two (a sale is complete either way).
-    return _serve(
-        sales_page, market, collectionSlug, active, page, pageSize, sortBy, sortDirection,
-        timeRange,
-    )  # fmt: skip
+    return _serve(sales_page, market, common, sortBy)
