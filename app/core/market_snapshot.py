@@ -258,5 +258,8 @@ def top_bid_plus_step(snapshot: MarketSnapshot) -> int | None:
 
 def pays_the_floor(snapshot: MarketSnapshot, unit_price: float) -> bool:
     """Whether a bid at `unit_price` (per item, per rune unit for runes) pays at least the
-    floor, the cheapest listing not ours: buying that listing would cost no more."""
+    floor, the cheapest listing not ours: buying that listing would cost no more. Never for a
+    trait pool: its floor is the collection's, whose cheapest item may lack the trait."""
+    if snapshot.pool.trait is not None:
+        return False
     return snapshot.floor is not None and unit_price >= snapshot.floor

@@ -72,13 +72,6 @@ def _fixed_lines(label: QLabel, lines: int) -> QLabel:
     return label
 
 
-def _buying_is_cheaper(snapshot: MarketSnapshot, unit_price: float) -> bool:
-    """A bid at `unit_price` pays the floor of a pool any listing fills (a collection or a
-    rune): buying the cheapest listing costs no more. A trait pool's floor is the
-    collection's, whose cheapest item may lack the trait: no such word there."""
-    return snapshot.pool.trait is None and pays_the_floor(snapshot, unit_price)
-
-
 def _say(label: QLabel, text: str, role: str) -> None:
     """`text` in `label`, its tooltip too; the label keeps its room when empty."""
     set_message(label, text, role)
@@ -253,7 +246,7 @@ class BidMarketPanel(QWidget):
         text = strings.MARKET_TYPED_RANK.format(price=shown, rank=strings.rank_text(rank, rune))
         line = strings.MARKET_LINE_TYPED.format(price=shown, rank=strings.rank_cell(rank, rune))
         floor = snapshot.floor
-        warn = floor is not None and _buying_is_cheaper(snapshot, unit_price)
+        warn = floor is not None and pays_the_floor(snapshot, unit_price)
         if floor is not None and warn:  # the confirmation shows this label too
             floor_text = strings.market_price(floor, rune)
             text += "\n" + strings.MARKET_PAYS_FLOOR.format(floor=floor_text)
@@ -303,9 +296,7 @@ class BidMarketPanel(QWidget):
         snapshot = self._snapshot()
         for action, (words, price) in zip(actions, self.shortcut_prices().items(), strict=True):
             shown = strings.MARKET_NONE if price is None else strings.market_price(price)
-            pays = (
-                price is not None and snapshot is not None and _buying_is_cheaper(snapshot, price)
-            )
+            pays = price is not None and snapshot is not None and pays_the_floor(snapshot, price)
             template = strings.MARKET_SHORTCUT_PAYS_FLOOR if pays else strings.MARKET_SHORTCUT
             action.setText(template.format(what=words, price=shown))
             action.setEnabled(price is not None)
