@@ -265,19 +265,22 @@ class StrategyJournal:
         if not changed:
             raise JournalError(f"entry {entry_id} is not a placed entry without bid ids")
 
-    def abandon_intents(self, created_before_ms: int, now_ms: int) -> int:
-        """After a restart: intents older than the restart never handed their signature out
-        (the process died between the two writes), so none was sent. How many moved."""
+    def abandon_intents(self, policy_id: str, created_before_ms: int, now_ms: int) -> int:
+        """After a restart: the policy's intents older than the restart never handed their
+        signature out (the process died between the two writes), so none was sent. Only
+        this policy's: another strategy running in the same process may be mid-signature.
+        How many moved."""
         with self._transaction() as conn:
             return conn.execute(
                 "UPDATE signatures SET state = ?, outcome = ?, updated_ms = ?"
-                " WHERE state = ? AND created_ms < ?",
+                " WHERE state = ? AND created_ms < ? AND policy_id = ?",
                 (
                     S.ABANDONED.value,
                     "unfinished at a restart: the signature never left the process",
                     now_ms,
                     S.INTENT.value,
                     created_before_ms,
+                    policy_id,
                 ),
             ).rowcount
 
@@ -324,6 +327,12 @@ class StrategyJournal:
         return self._select(
             "WHERE state = ? AND policy_id = ? ORDER BY id", (S.PLACED.value, policy_id)
         )
+
+    def claimed_bid_ids(self) -> set[str]:
+        """Bid ids every placed entry of every policy holds: a bid one strategy placed is
+        never taken for another's (two strategies may bid the same price in one pool)."""
+        rows = self._select("WHERE state = ?", (S.PLACED.value,))
+        return {bid_id for entry in rows for bid_id in entry.bid_ids}
 
     # --- internals -------------------------------------------------------------------------
 

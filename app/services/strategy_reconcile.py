@@ -89,9 +89,9 @@ def reconcile(
     """Bring the journal and the bid log in line with the listed bids (module docstring)."""
     counts = dict.fromkeys(vars(ReconcileReport()), 0)
     if started_ms is not None:
-        counts["abandoned"] = journal.abandon_intents(started_ms, now_ms)
+        counts["abandoned"] = journal.abandon_intents(policy_id, started_ms, now_ms)
     placed = journal.placed(policy_id)
-    claimed = {b for e in placed for b in e.bid_ids}
+    claimed = journal.claimed_bid_ids()  # every policy's: strategies may share a pool
     for entry in placed:
         if not entry.bid_ids:
             ids = _unclaimed_matches(listed, claimed, entry)

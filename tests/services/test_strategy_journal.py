@@ -29,8 +29,8 @@ def journal(tmp_path: Path) -> StrategyJournal:
     return StrategyJournal.in_profile(tmp_path)
 
 
-def _approve(cost: int, bids: int = 1) -> BidVerdict:
-    return BidVerdict("pol-1", "the message", cost, bids, ())
+def _approve(cost: int, bids: int = 1, policy_id: str = "pol-1") -> BidVerdict:
+    return BidVerdict(policy_id, "the message", cost, bids, ())
 
 
 def _refuse() -> BidVerdict:
@@ -38,10 +38,16 @@ def _refuse() -> BidVerdict:
     return BidVerdict("pol-1", "", 0, 0, (refusal,))
 
 
-def _intent(journal: StrategyJournal, keys: WalletKeys, clock: ManualClock, cost: int) -> int:
+def _intent(
+    journal: StrategyJournal,
+    keys: WalletKeys,
+    clock: ManualClock,
+    cost: int,
+    policy_id: str = "pol-1",
+) -> int:
     request = unsigned_bid(keys, clock)
     entry_id, _ = journal.record_decision(
-        "pol-1", request, "keep the floor", clock.now_ms(), lambda _: _approve(cost)
+        policy_id, request, "keep the floor", clock.now_ms(), lambda _: _approve(cost, 1, policy_id)
     )
     return entry_id
 
@@ -204,11 +210,38 @@ def test_a_restart_finds_every_entry_and_abandons_unfinished_intents(
     reopened = StrategyJournal.in_profile(tmp_path)
     assert reopened._conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     assert [e.entry_id for e in reopened.unsettled("pol-1")] == [unfinished, out]
-    assert reopened.abandon_intents(clock.now_ms(), clock.now_ms()) == 1
+    assert reopened.abandon_intents("pol-1", clock.now_ms(), clock.now_ms()) == 1
     assert reopened.entry(unfinished).state is S.ABANDONED
     # The signed one may have reached the service: it stays to reconcile, and counts.
     assert [e.entry_id for e in reopened.unsettled()] == [out]
     assert reopened.open_exposure("pol-1", clock.now_ms()) == OpenExposure(2_000, 1)
+
+
+def test_a_start_abandons_only_its_own_policys_intents(
+    journal: StrategyJournal, keys: WalletKeys
+) -> None:
+    # Two strategies in one window: starting the second must not abandon an intent the
+    # first is signing at that moment (its signature may still be handed out).
+    clock = ManualClock()
+    running = _intent(journal, keys, clock, 1_000, policy_id="pol-2")
+    stale = _intent(journal, keys, clock, 1_000)
+    clock.advance(1_000)
+    assert journal.abandon_intents("pol-1", clock.now_ms(), clock.now_ms()) == 1
+    assert journal.entry(stale).state is S.ABANDONED
+    assert journal.entry(running).state is S.INTENT
+
+
+def test_claimed_bid_ids_are_every_policys_placed_bids(
+    journal: StrategyJournal, keys: WalletKeys
+) -> None:
+    clock = ManualClock()
+    for policy_id, bid_id in (("pol-1", "b1"), ("pol-2", "b2")):
+        entry_id = _intent(journal, keys, clock, 1_000, policy_id=policy_id)
+        journal.mark_signed(entry_id, "m", clock.now_ms())
+        journal.mark_placed(entry_id, clock.now_ms(), "placed", [bid_id])
+    refused = _intent(journal, keys, clock, 1_000, policy_id="pol-3")
+    journal.mark_abandoned(refused, clock.now_ms(), "never sent")
+    assert journal.claimed_bid_ids() == {"b1", "b2"}
 
 
 def test_entries_page_newest_first(journal: StrategyJournal, keys: WalletKeys) -> None:

@@ -82,5 +82,5 @@ def test_a_sigkill_loses_no_intent_and_leaves_the_journal_whole(
     assert all(e.state in (S.INTENT, S.SIGNED) for e in unreported)
     if unreported and unreported[0].state is S.INTENT:
         last = max(e.created_ms for e in entries.values())
-        assert journal.abandon_intents(last + 1, last + 1) == 1
+        assert journal.abandon_intents("pol-1", last + 1, last + 1) == 1
     assert not [e for e in journal.unsettled() if e.state is S.INTENT]
