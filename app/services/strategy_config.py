@@ -27,6 +27,7 @@ Numbers are integers, or fractions written "a/b" (a rune's price per unit). A ru
 from __future__ import annotations
 
 import json
+import os
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,86 @@ def load_config(path: Path) -> StrategyConfig:
         raise StrategyConfigError(f"{path}: {exc}") from None
 
 
+def save_config(profile_dir: Path, config: StrategyConfig) -> Path:
+    """Write the strategy's file (the window's "keep this bid" and edits): atomically, so a
+    crash leaves the old file or the new one, never half of one."""
+    path = config_path(profile_dir, config.policy_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(config_to_json(config), indent=2, ensure_ascii=False) + "\n"
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise StrategyConfigError(f"cannot write {path}: {exc.strerror}") from None
+    return path
+
+
+def config_to_json(config: StrategyConfig) -> dict[str, Any]:
+    """The file's form of `config`: `parse_config(config_to_json(c)) == c`."""
+    life = config.lifecycle
+    return {
+        "policy_id": config.policy_id,
+        "total_budget_sats": config.limits.total_budget_sats,
+        "max_active_bids": config.limits.max_active_bids,
+        "tick_ms": config.tick_ms,
+        "units_per_tick": config.units_per_tick,
+        "lifecycle": {
+            "bid_lifetime_ms": life.bid_lifetime_ms,
+            "renew_before_ms": life.renew_before_ms,
+            "update_threshold": _num_json(life.update_threshold),
+            "max_market_age_ms": life.max_market_age_ms,
+        },
+        "pools": [_pool_json(p) for p in config.pools],
+    }
+
+
+def _pool_json(strategy: PoolStrategy) -> dict[str, Any]:
+    pool = strategy.pool
+    out: dict[str, Any] = {("rune" if strategy.is_rune else "collection"): pool.collection_slug}
+    if pool.trait is not None:
+        out["trait"] = {"trait_type": pool.trait.trait_type, "value": pool.trait.value}
+    out["budget_sats"] = strategy.budget_sats
+    out["rule"] = _rule_json(strategy.rule)
+    band = strategy.floor_band
+    if band is not None:
+        out["floor_band"] = {"min": _opt_json(band.min_floor), "max": _opt_json(band.max_floor)}
+    return out
+
+
+def _rule_json(rule: StrategyRule) -> dict[str, Any]:
+    if isinstance(rule, Ladder):
+        steps = [
+            {"share": _num_json(s.budget_percent), "rule": _rule_json(s.rule)} for s in rule.steps
+        ]
+        return {"ladder": steps}
+    if isinstance(rule, FixedPrice):
+        return {"fixed": _num_json(rule.unit_price)}
+    if isinstance(rule, BelowFloor):
+        return {
+            "below_floor": {
+                "percent": _num_json(rule.percent_below),
+                "cap": _num_json(rule.max_unit_price),
+            }
+        }
+    return {
+        "above_top_bid": {
+            "cap": _num_json(rule.max_unit_price),
+            "floor_percent": _num_json(rule.max_floor_percent),
+            "opening": _opt_json(rule.opening_unit_price),
+        }
+    }
+
+
+def _num_json(value: Fraction | int) -> int | str:
+    exact = Fraction(value)
+    return exact.numerator if exact.denominator == 1 else f"{exact.numerator}/{exact.denominator}"
+
+
+def _opt_json(value: Fraction | int | None) -> int | str | None:
+    return None if value is None else _num_json(value)
+
+
 def parse_config(data: Any) -> StrategyConfig:
     top = _obj(data, "the strategy")
     pools = tuple(_pool(p, i) for i, p in enumerate(_list(top, "pools")))
@@ -123,7 +204,7 @@ def _pool(data: Any, index: int) -> PoolStrategy:
         raw = _obj(pool["floor_band"], f"pools[{index}].floor_band")
         band = FloorBand(_opt(raw.get("min")), _opt(raw.get("max")))
     return PoolStrategy(
-        PoolKey(slug, trait), _rule(pool["rule"]), _int(pool, "budget_sats"), band, rune or None
+        PoolKey(slug, trait), _rule(pool["rule"]), _int(pool, "budget_sats"), band, rune
     )
 
 

@@ -22,8 +22,10 @@ from app.services.profiles import AppProfile, ProfileStore
 from app.services.strategy_config import (
     StrategyConfigError,
     config_path,
+    config_to_json,
     load_config,
     parse_config,
+    save_config,
     strategy_ids,
 )
 from app.services.strategy_lock import EngineAlreadyRunningError, EngineLock
@@ -84,6 +86,23 @@ def test_the_example_strategy_file_reads_as_written() -> None:
         AboveTopBid(30_000, 80),
     ]
     assert rune.is_rune and rune.rule == FixedPrice(Fraction(3, 2))
+
+
+def test_a_saved_strategy_reads_back_as_it_was(tmp_path: Path) -> None:
+    config = parse_config(EXAMPLE)
+    path = save_config(tmp_path, config)
+    assert path == config_path(tmp_path, "pixel-keeper")
+    assert load_config(path) == config
+    assert parse_config(json.loads(json.dumps(config_to_json(config)))) == config
+    assert not list(path.parent.glob(".*.tmp"))  # written in place atomically
+
+
+def test_an_upper_case_collection_stays_a_collection_when_read_back(tmp_path: Path) -> None:
+    # A collection slug that looks like a rune's letters is still a collection once written.
+    data = {**EXAMPLE, "pools": [{"collection": "PUNKS", "budget_sats": 1, "rule": {"fixed": 1}}]}
+    config = parse_config(data)
+    assert not config.pools[0].is_rune
+    assert not load_config(save_config(tmp_path, config)).pools[0].is_rune
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,79 @@
+"""The policy a strategy asks the user to approve (issue 17; docs/strategies.md).
+
+Drawn from what the strategy itself says, so the approval is exactly as wide as the strategy
+needs and no wider: each of its pools with the highest price any of its rules may bid there
+(`PoolStrategy.cap`), its total budget as the maximum exposure, its maximum of bids, the
+maker fee in force, and a validity the user chooses (short: a policy that ends cannot be
+replayed after it). The user sees this policy, not the strategy's rules, when approving.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Final
+
+from app.core.limits import MINUTE_MS
+from app.core.pools import MakerFee
+from app.core.strategy_policy import (
+    AllowedPool,
+    BidderIdentity,
+    StrategyPolicy,
+    StrategyPolicyError,
+)
+from app.core.strategy_rules import PoolStrategy
+from app.core.strategy_settings import StrategyLimits
+
+HOUR_MS: Final = 60 * MINUTE_MS
+VALIDITY_CHOICES_H: Final = (1, 4, 12, 24, 72, 168)  # the window offers these
+MAX_VALIDITY_MS: Final = 168 * HOUR_MS  # a week: approve again after it
+# A policy starts a little before now: the signer's clock and a message's timestamp may be a
+# few seconds apart, and a policy never covers anything signed before its approval anyway.
+START_SLACK_MS: Final = 60_000
+
+
+def allowed_pool(strategy: PoolStrategy) -> AllowedPool:
+    """The pool as the policy names it, capped at the strategy's highest possible price."""
+    pool, cap = strategy.pool, strategy.cap()
+    if strategy.is_rune:
+        return AllowedPool.rune(pool.collection_slug, cap)
+    if pool.trait is not None:
+        return AllowedPool.trait(pool.collection_slug, pool.trait, _whole(cap))
+    return AllowedPool.collection(pool.collection_slug, _whole(cap))
+
+
+def policy_for_strategy(
+    policy_id: str,
+    pools: Sequence[PoolStrategy],
+    limits: StrategyLimits,
+    *,
+    bidder: BidderIdentity,
+    maker_fee: MakerFee,
+    now_ms: int,
+    valid_for_ms: int,
+) -> StrategyPolicy:
+    """The policy that lets this strategy place every bid it may plan, and nothing more."""
+    if not 0 < valid_for_ms <= MAX_VALIDITY_MS:
+        raise StrategyPolicyError(
+            f"a policy is valid for up to {MAX_VALIDITY_MS // HOUR_MS} hours; "
+            f"got {valid_for_ms / HOUR_MS:g}"
+        )
+    if limits.total_budget_sats <= 0 or limits.max_active_bids <= 0:
+        raise StrategyPolicyError(
+            "the strategy's total budget and its maximum of bids must be above 0"
+        )
+    return StrategyPolicy(
+        policy_id=policy_id,
+        bidder=bidder,
+        pools=tuple(allowed_pool(s) for s in pools),
+        max_exposure=limits.total_budget_sats,
+        maker_fee=maker_fee,
+        valid_from_ms=now_ms - START_SLACK_MS,
+        valid_until_ms=now_ms + valid_for_ms,
+        max_open_bids=limits.max_active_bids,
+    )
+
+
+def _whole(cap: Fraction) -> int:
+    return math.floor(cap)  # ordinals prices are whole sats on the bid grid
