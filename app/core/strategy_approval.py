@@ -2,8 +2,7 @@
 
 Drawn from what the strategy itself says, so the approval is exactly as wide as the strategy
 needs and no wider: each of its pools with the highest price any of its rules may bid there
-(`PoolStrategy.cap`), its total budget as the maximum exposure, its maximum of bids, the
-maker fee in force, and a validity the user chooses (short: a policy that ends cannot be
+(`PoolStrategy.cap`), its total budget as the maximum exposure, the maker fee in force, and a validity the user chooses (short: a policy that ends cannot be
 replayed after it). The user sees this policy, not the strategy's rules, when approving.
 """
 
@@ -71,7 +70,11 @@ def policy_for_strategy(
         maker_fee=maker_fee,
         valid_from_ms=now_ms - START_SLACK_MS,
         valid_until_ms=now_ms + valid_for_ms,
-        max_open_bids=limits.max_active_bids,
+        # No cap on the number of bids: the journal counts a request's bids until every one
+        # is gone, so after one of two bids fills it still counts two, and a cap equal to the
+        # strategy's maximum would refuse the re-placement the plan makes. The money every
+        # open bid commits is what `max_exposure` bounds; the plan keeps the count.
+        max_open_bids=None,
     )
 
 

@@ -174,23 +174,26 @@ def pool_room(
             pool_left,
             f"the pool's budget: {sats(state.spent_sats)} of {sats(strategy.budget_sats)}"
             f" spent, {sats(max(0, pool_left))} left",
+            "pool_budget",
         ),
         (
             total_left,
             f"the total budget: {sats(max(0, total_left))} left after fills and the "
             f"pools before this one",
+            "total_budget",
         ),
         (
             balance_sats - manual,
             f"the pool rule: the balance of {sats(balance_sats)} less "
             f"{sats(manual)} for your other bids in this pool",
+            "balance",
         ),
     ]
-    room_sats, bound_by = min(candidates, key=lambda c: c[0])
+    room_sats, bound_by, limit = min(candidates, key=lambda c: c[0])
     bids = max(0, bids_left)
     if bids == 0:
-        bound_by = "the maximum of active bids is reached"
-    return PoolRoom(max(0, room_sats), bids, bound_by)
+        bound_by, limit = "the maximum of active bids is reached", "max_bids"
+    return PoolRoom(max(0, room_sats), bids, bound_by, limit)
 
 
 def plan_pool(

@@ -80,6 +80,9 @@ class PoolRoom:
     sats: int
     bids: int
     bound_by: str
+    # Which limit that is: "pool_budget", "total_budget", "balance" or "max_bids" (a budget
+    # spent is told apart from a balance short, e.g. for the window's notices).
+    limit: str = ""
 
 
 @dataclass(frozen=True)

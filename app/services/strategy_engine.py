@@ -53,7 +53,7 @@ from app.services.strategy_reconcile import (
     own_bids,
     reconcile,
 )
-from app.services.strategy_signer import StrategyRefusedError, StrategySigner
+from app.services.strategy_signer import BidMessageSigner, StrategyRefusedError
 
 log = logging.getLogger("bidwallet.strategies")
 
@@ -107,12 +107,13 @@ class StrategyEngine:
     def __init__(
         self,
         ctx: ServiceContext,
-        signer: StrategySigner,
+        signer: BidMessageSigner,
         journal: StrategyJournal,
         bid_log: StrategyBidLog,
         config: StrategyConfig,
         *,
         on_event: Callable[[str, dict[str, object]], None] | None = None,
+        on_tick: Callable[[TickReport], None] | None = None,
     ) -> None:
         if signer.policy.policy_id != config.policy_id:
             raise ServiceError("the signer's policy is not the strategy's")
@@ -127,6 +128,7 @@ class StrategyEngine:
         self._stop = asyncio.Event()
         self._started = False
         self._on_event = on_event or _log_event
+        self._on_tick = on_tick
 
     @property
     def policy_id(self) -> str:
@@ -147,6 +149,26 @@ class StrategyEngine:
         self._started = True
         self._on_event("reconciled", {"at": "start", "summary": report.summary()})
         return report
+
+    def last_snapshot(self, pool: PoolKey) -> MarketSnapshot | None:
+        """The pool's market as the last tick read it (the window's outbid notice)."""
+        return self._snapshots.get(pool)
+
+    async def cancel_own_bids(self, reason: str) -> list[ActionResult]:
+        """Cancel every open bid this strategy placed (the user stopping it and taking its
+        bids back); the user's other bids are never touched."""
+        listed = await fetch_open_bids(self.ctx)
+        now = self.ctx.clock.now_ms()
+        ours = await self.ctx.run_cpu(lambda: own_bids(self.journal, self.policy_id, listed))
+        actions = [
+            PlanAction("cancel", pool, own.listed.price or 0, 1, reason, bid_id)
+            for bid_id, own in sorted(ours.items())
+            if (pool := pool_key_of(own.listed)) is not None
+        ]
+        if not actions:
+            return []
+        seen = Observation({}, tuple(listed), 0, ours, now)
+        return [self._said(r) for r in await self._cancel(actions, seen)]
 
     def request_stop(self) -> None:
         """Stop after the step in progress (a placement or cancel completes and is journaled)."""
@@ -366,7 +388,9 @@ class StrategyEngine:
             await self.start()
         ticks = 0
         while not self.stopping and (max_ticks is None or ticks < max_ticks):
-            await self.tick()
+            report = await self.tick()
+            if self._on_tick is not None:
+                self._on_tick(report)
             ticks += 1
             if self.stopping or (max_ticks is not None and ticks >= max_ticks):
                 break

@@ -38,7 +38,7 @@ from app.services.context import ServiceContext
 from app.services.errors import BidRequestRefusedError
 from app.services.open_bids import fetch_open_bids
 from app.services.strategy_journal import StrategyJournal
-from app.services.strategy_signer import StrategySigner
+from app.services.strategy_signer import BidMessageSigner
 
 _PLACED = (AttemptResult.PLACED, AttemptResult.FOUND_AFTER_ERROR)
 _REJECTED = (AttemptResult.RATE_LIMITED, AttemptResult.NOT_SENT)
@@ -56,7 +56,7 @@ class StrategyPlacement:
 
 async def place_strategy_bid(
     ctx: ServiceContext,
-    signer: StrategySigner,
+    signer: BidMessageSigner,
     journal: StrategyJournal,
     spec: BidSpec,
     reason: str,

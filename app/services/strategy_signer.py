@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Protocol
 
 from app.core.bid_message import bid_message
 from app.core.bid_request import CollectionBidRequest
@@ -75,6 +76,32 @@ class SignedBid:
 
     entry_id: int
     request: CollectionBidRequest
+
+
+class BidMessageSigner(Protocol):
+    """What the engine signs with: a policy, and bid messages within it."""
+
+    @property
+    def policy(self) -> StrategyPolicy: ...
+
+    def sign_bid(self, unsigned: CollectionBidRequest, reason: str) -> SignedBid: ...
+
+
+class UnsignedPreview:
+    """A policy drawn up but not approved: the engine's dry run before the user approves,
+    and the cancel of a stopped strategy's bids. It holds no key and signs nothing."""
+
+    __slots__ = ("_policy",)
+
+    def __init__(self, policy: StrategyPolicy) -> None:
+        self._policy = policy
+
+    @property
+    def policy(self) -> StrategyPolicy:
+        return self._policy
+
+    def sign_bid(self, unsigned: CollectionBidRequest, reason: str) -> SignedBid:
+        raise ServiceError("A preview signs nothing: approve the strategy to run it.")
 
 
 class StrategySigner:
