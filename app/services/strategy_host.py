@@ -109,6 +109,9 @@ class StrategyHost:
     def is_running(self, policy_id: str) -> bool:
         return policy_id in self._running
 
+    def running_ids(self) -> list[str]:
+        return sorted(self._running)
+
     async def views(self) -> list[StrategyView]:
         """Every strategy of the profile (a file or a policy), sorted by id."""
         return await self.ctx.run_cpu(self._views)
@@ -319,6 +322,8 @@ class StrategyHost:
         for running in list(self._running.values()):
             with contextlib.suppress(Exception):
                 await running.task
+        self._running.clear()
+        self._lock.release()
         if self._journal is not None:
             self._journal.close()
         if self._bid_log is not None:
