@@ -21,41 +21,37 @@ from app.core.runestone import (
     Terms,
     decipher,
 )
+from tests.support.runestones import (
+    AMOUNT,
+    BODY,
+    CAP,
+    DIVISIBILITY,
+    ETCHING,
+    FLAG_CENOTAPH,
+    FLAGS,
+    HEIGHT_END,
+    HEIGHT_START,
+    MINT,
+    NOP,
+    OFFSET_END,
+    OFFSET_START,
+    OP_13,
+    OP_RETURN,
+    POINTER,
+    PREMINE,
+    RUNE,
+    SPACERS,
+    SYMBOL,
+    TAG_CENOTAPH,
+    TERMS,
+    TURBO,
+    push,
+    stone_script,
+    varint,
+)
 
-# ord's Tag values
-BODY, FLAGS, RUNE, PREMINE, CAP, AMOUNT = 0, 2, 4, 6, 8, 10
-HEIGHT_START, HEIGHT_END, OFFSET_START, OFFSET_END, MINT, POINTER = 12, 14, 16, 18, 20, 22
-TAG_CENOTAPH, DIVISIBILITY, SPACERS, SYMBOL, NOP = 126, 1, 3, 5, 127
-# ord's Flag masks
-ETCHING, TERMS, TURBO, FLAG_CENOTAPH = 1 << 0, 1 << 1, 1 << 2, 1 << 127
 U32_MAX, U64_MAX, U128_MAX = 2**32 - 1, 2**64 - 1, 2**128 - 1
 MAX_RUNE_NAME = "BCGDENLQRQWDSLRUGSNLBTMFIJAV"  # Rune(u128::MAX)
-OP_RETURN, OP_13 = b"\x6a", b"\x5d"
-
-
-def varint(n: int) -> bytes:
-    out = bytearray()
-    while n >> 7:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
-
-
-def push(data: bytes) -> bytes:
-    if len(data) <= 75:
-        return bytes([len(data)]) + data
-    if len(data) <= 255:
-        return b"\x4c" + bytes([len(data)]) + data
-    return b"\x4d" + len(data).to_bytes(2, "little") + data
-
-
-def payload(integers: list[int]) -> bytes:
-    return b"".join(varint(i) for i in integers)
-
-
-def stone_script(integers: list[int]) -> bytes:
-    return OP_RETURN + OP_13 + push(payload(integers))
 
 
 def decipher_integers(integers: list[int]) -> Runestone | Cenotaph | None:
