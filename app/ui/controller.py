@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -78,6 +78,9 @@ class AppController(QObject):
         self._warm_modules = warm_modules
         self._warming: asyncio.Future[None] | None = None
         self._keychain: asyncio.Future[ApiKeyStore] | None = None
+        # Awaited first at shutdown, while the connection is still open (the window adds
+        # the strategies' close: their engines stop after their step).
+        self.before_shutdown: list[Callable[[], Awaitable[None]]] = []
 
     # -- dialogs ----------------------------------------------------------------------------
 
@@ -352,5 +355,7 @@ class AppController(QObject):
         self.context.wallet_lock.lock()
 
     async def shutdown(self) -> None:
+        for close in self.before_shutdown:
+            await close()
         await discard_early_launch(self.context)
         await self.context.shutdown()

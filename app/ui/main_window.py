@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Coroutine, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QSize, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
@@ -20,8 +20,13 @@ from app.ui.icons import app_icon, icon, refresh_themed_icons
 from app.ui.idle_lock import IdleLockWatcher
 from app.ui.notifications import Notifier
 from app.ui.state.market_watch import MarketWatch
+from app.ui.state.strategy_state import StrategyState
 from app.ui.status_bar import AppStatusBar
+from app.ui.strategy_notice_text import notice_text
 from app.ui.tabs import TabSpec
+
+if TYPE_CHECKING:
+    from app.services.strategy_notices import StrategyNotice
 
 # The first size (until the user resizes it): it fits a 1366x768 laptop's screen less a
 # taskbar and the title bar, and shows every tab without a horizontal scroll bar. Smaller
@@ -84,6 +89,9 @@ class MainWindow(QMainWindow):
         # Live updates: fills, sales, expiries... shown without Refresh, told by the tray.
         self.notifier = Notifier(context, self)
         MarketWatch.of(context).notifier = self.notifier
+        strategies = StrategyState.of(context)
+        strategies.notice.connect(self._strategy_notice)  # fills, outbids, a pool stopped
+        controller.before_shutdown.append(strategies.close)  # engines stop after their step
         context.theme_changed.connect(self._refresh_icons)
         context.lock_changed.connect(self._refresh_actions)
         context.profile_changed.connect(self._refresh_actions)
@@ -197,6 +205,9 @@ class MainWindow(QMainWindow):
         error = None if task.cancelled() else task.exception()
         if error is not None:  # same route as @asyncSlot handlers: the app's excepthook
             sys.excepthook(type(error), error, error.__traceback__)
+
+    def _strategy_notice(self, notice: StrategyNotice) -> None:
+        self.notifier.notify(*notice_text(notice))
 
     def _locked_by_idle(self) -> None:
         minutes = max(1, round(self.context.wallet_lock.timeout_s / 60))

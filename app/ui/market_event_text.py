@@ -25,20 +25,20 @@ def _price(sats: int | None) -> str:
     return strings.LIVE_PRICE_UNKNOWN if sats is None else strings.LIVE_PRICE.format(sats=sats)
 
 
-def _said(text: str) -> str:
+def said(text: str) -> str:
     """The service's words without control or direction characters (a newline would start a
     line of its own in a notification, a right-to-left override reverse what follows)."""
     return "".join(c if c.isprintable() else "\ufffd" for c in text)
 
 
 def _what(event: MarketEvent) -> str:
-    return short(_said(event.what), 12)  # an inscription id is 66 characters
+    return short(said(event.what), 12)  # an inscription id is 66 characters
 
 
 def _state(words: Mapping[str, str], reason: str) -> str:
     """A state in the user's words, else the service's own word shortened (it can send any
     length into a notification)."""
-    return words.get(reason) or short(_said(reason), 16)
+    return words.get(reason) or short(said(reason), 16)
 
 
 def headline(event: MarketEvent) -> tuple[str, str]:

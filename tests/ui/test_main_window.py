@@ -37,6 +37,7 @@ def test_the_registry_decides_the_tabs() -> None:
         "wallet",
         "bid",
         "open_bids",
+        "strategies",
         "withdraw",
         "inscription_bid",
         "listings",

@@ -21,3 +21,4 @@ from app.ui.strings.plural import Counted as Counted
 from app.ui.strings.plural import counted as counted
 from app.ui.strings.psbt_flows import *
 from app.ui.strings.review import *
+from app.ui.strings.strategies import *

@@ -55,6 +55,12 @@ TABS: tuple[TabSpec, ...] = (
     TabSpec(
         "open_bids", strings.TAB_OPEN_BIDS, "open-bids", "app.ui.tabs.open_bids_tab:OpenBidsTab"
     ),
+    TabSpec(
+        "strategies",
+        strings.TAB_STRATEGIES,
+        "strategies",
+        "app.ui.tabs.strategies_tab:StrategiesTab",
+    ),
     TabSpec("withdraw", strings.TAB_WITHDRAW, "withdraw", "app.ui.tabs.withdraw_tab:WithdrawTab"),
     TabSpec(
         "inscription_bid",

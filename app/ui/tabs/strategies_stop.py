@@ -1,0 +1,74 @@
+"""The questions before stopping strategies (stopping revokes the approval: cancel the bids,
+or keep them until they expire) and before deleting one."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from app.ui import strings
+from app.ui.widgets import make_default
+
+# done() codes beyond Accepted (1): the user's choice
+STOP_CANCEL_BIDS = 2
+STOP_KEEP_BIDS = 3
+
+
+class StopStrategyDialog(QDialog):
+    """`choice` after it closes: True (cancel the bids), False (keep them), None (don't stop).
+    `count`: the strategies to stop when stopping all of them; None for the selected one."""
+
+    def __init__(self, strategy: str, count: int | None = None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.choice: bool | None = None
+        every = count is not None
+        self.setWindowTitle(strings.STOP_ALL_TITLE if every else strings.STOP_TITLE)
+        if count is not None:
+            text = strings.counted(strings.STOP_ALL_TEXT, count)
+        else:
+            text = strings.STOP_TEXT.format(strategy=strategy)
+        label = QLabel(text)
+        label.setWordWrap(True)
+        self.cancel_bids_button = QPushButton(
+            strings.STOP_AND_CANCEL_ALL if every else strings.STOP_AND_CANCEL
+        )
+        self.keep_bids_button = QPushButton(
+            strings.STOP_KEEP_BIDS_ALL if every else strings.STOP_KEEP_BIDS
+        )
+        self.dont_button = QPushButton(strings.STOP_CANCEL)
+        buttons = QDialogButtonBox()
+        buttons.addButton(self.cancel_bids_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        buttons.addButton(self.keep_bids_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        buttons.addButton(self.dont_button, QDialogButtonBox.ButtonRole.RejectRole)
+        self.cancel_bids_button.clicked.connect(lambda: self._chose(True))
+        self.keep_bids_button.clicked.connect(lambda: self._chose(False))
+        buttons.rejected.connect(self.reject)
+        # Enter keeps the strategy running: stopping takes a deliberate click.
+        make_default(self.dont_button, self.cancel_bids_button, self.keep_bids_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(label)
+        layout.addWidget(buttons)
+        self.setMinimumWidth(560)
+
+    def _chose(self, cancel_bids: bool) -> None:
+        self.choice = cancel_bids
+        self.accept()
+
+
+class DeleteStrategyDialog(QDialog):
+    def __init__(self, strategy: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(strings.DELETE_TITLE)
+        label = QLabel(strings.DELETE_TEXT.format(strategy=strategy))
+        label.setWordWrap(True)
+        self.yes_button = QPushButton(strings.DELETE_YES)
+        self.no_button = QPushButton(strings.DELETE_NO)
+        buttons = QDialogButtonBox()
+        buttons.addButton(self.yes_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        buttons.addButton(self.no_button, QDialogButtonBox.ButtonRole.RejectRole)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        make_default(self.no_button, self.yes_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(label)
+        layout.addWidget(buttons)
+        self.setMinimumWidth(460)

@@ -1,0 +1,444 @@
+"""Strategies (issue 17): the profile's bid strategies (status, budget used, approval) and,
+below them, the selected one's pools (target, live bids, budget used, last and next action)
+and its journal; start and stop one or all, delete a stopped one.
+
+Everything is read through the profile's `StrategyHost` (`StrategyState`), whose methods run
+their file work off the GUI thread; the tab re-reads on the host's `changed` (every tick of a
+running strategy) while it is shown. A clock of one second re-words "next check in N s"
+from what was read, without reading again. Without a host (locked, watch-only, not
+connected) a line in place of the tables says why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QHideEvent, QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui import strings
+from app.ui.async_tools import async_slot
+from app.ui.models.strategies_model import (
+    journal_model,
+    journal_rows,
+    pool_rows,
+    pools_model,
+    strategies_model,
+    strategy_row,
+)
+from app.ui.profile_session import NotReadyError, failure_text, profile_session
+from app.ui.state.strategy_state import StrategyState
+from app.ui.state.wallet_state import report_unexpected
+from app.ui.tabs.strategies_stop import DeleteStrategyDialog, StopStrategyDialog
+from app.ui.widgets import message_label, set_message
+
+if TYPE_CHECKING:
+    from app.services.strategy_host import StrategyHost, StrategyView
+    from app.ui.context import AppContext
+    from app.ui.controller import AppController
+
+# Widths that fit 1024 px without scrolling sideways (the last column stretches).
+_STRATEGY_WIDTHS = (220, 150, 60, 200)
+_POOL_WIDTHS = (170, 80, 130, 70, 150, 170)
+_JOURNAL_WIDTHS = (140, 80, 150, 100, 70, 110)
+
+
+def _table(model: object, widths: tuple[int, ...], select: bool) -> QTableView:
+    table = QTableView()
+    table.setModel(model)  # type: ignore[arg-type]
+    table.setAlternatingRowColors(True)
+    table.setWordWrap(False)
+    table.setTextElideMode(Qt.TextElideMode.ElideRight)
+    rows = table.verticalHeader()
+    rows.setVisible(False)
+    rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+    rows.setDefaultSectionSize(table.fontMetrics().height() + 8)
+    header = table.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    header.setStretchLastSection(True)
+    for column, width in enumerate(widths):
+        header.resizeSection(column, width)
+    if select:
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    else:
+        table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+    return table
+
+
+class StrategiesTab(QWidget):
+    def __init__(
+        self, context: AppContext, controller: AppController, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.context = context
+        self.controller = controller
+        self.session = profile_session(context)
+        self.state = StrategyState.of(context)
+        self.views: dict[str, StrategyView] = {}
+        self.selected: str | None = None
+        self._now_ms = 0  # the host's clock at the last read, moved on by the 1 s timer
+        self._refreshing = False
+        self._again = False
+        self._stale = True
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._acting = False  # a start, stop or delete in progress: the buttons wait for it
+
+        self.strategies = strategies_model()
+        self.pools = pools_model()
+        self.journal = journal_model()
+        self.table = _table(self.strategies, _STRATEGY_WIDTHS, select=True)
+        self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+        self.pools_table = _table(self.pools, _POOL_WIDTHS, select=False)
+        self.journal_table = _table(self.journal, _JOURNAL_WIDTHS, select=False)
+
+        self.start_button = QPushButton(strings.STRATEGIES_START)
+        self.start_button.clicked.connect(self.start_selected)
+        self.stop_button = QPushButton(strings.STRATEGIES_STOP)
+        self.stop_button.clicked.connect(self.stop_selected)
+        self.start_all_button = QPushButton(strings.STRATEGIES_START_ALL)
+        self.start_all_button.clicked.connect(self.start_all)
+        self.stop_all_button = QPushButton(strings.STRATEGIES_STOP_ALL)
+        self.stop_all_button.clicked.connect(self.stop_all)
+        self.delete_button = QPushButton(strings.STRATEGIES_DELETE)
+        self.delete_button.clicked.connect(self.delete_selected)
+        tools = QHBoxLayout()
+        for button in self._buttons():
+            tools.addWidget(button)
+        tools.addStretch(1)
+
+        self.counts = message_label("hint")  # how many run, and the lock rule
+        self.lock_notice = message_label("error")
+        self.lock_notice.setVisible(False)
+        self.message = message_label("hint")  # the last action's outcome
+        self.message.setVisible(False)
+        self.details = QTabWidget()
+        self.details.addTab(self.pools_table, strings.STRATEGY_POOLS_TAB)
+        self.details.addTab(self.journal_table, strings.STRATEGY_JOURNAL_TAB)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.table)
+        splitter.addWidget(self.details)
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 2)
+        splitter.setSizes([160, 320])
+        content = QWidget()
+        content_layout = QVBoxLayout(content)
+        content_layout.setContentsMargins(0, 0, 0, 0)
+        content_layout.addLayout(tools)
+        content_layout.addWidget(self.counts)
+        content_layout.addWidget(splitter, 1)
+        content_layout.addWidget(self.message)
+        self.not_ready = message_label("hint")
+        self.not_ready.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.not_ready)
+        self.pages.addWidget(content)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.lock_notice)
+        layout.addWidget(self.pages, 1)
+
+        self.clock = QTimer(self)
+        self.clock.setInterval(1000)
+        self.clock.timeout.connect(self._clock_ticked)
+        self.state.changed.connect(self.request_refresh)
+        self.state.stopped_by_lock.connect(self._stopped_by_lock)
+        self.session.changed.connect(self.request_refresh)
+        self._enable()
+
+    # -- reading --------------------------------------------------------------------------------
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.clock.start()
+        if self._stale:
+            self.request_refresh()
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        super().hideEvent(event)
+        self.clock.stop()
+
+    def request_refresh(self, *_: object) -> None:
+        """Read again (once more after the read in progress, if one is); away from the tab,
+        only remember to read when it shows."""
+        if not self.isVisible():
+            self._stale = True
+            return
+        if self._refreshing:
+            self._again = True
+            return
+        self._refreshing = True
+        task = asyncio.ensure_future(self._refresh())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(report_unexpected)
+
+    async def _refresh(self) -> None:
+        try:
+            while True:
+                self._again = self._stale = False
+                await self._read()
+                if not self._again:
+                    return
+        finally:
+            self._refreshing = False
+
+    def _host(self) -> StrategyHost | None:
+        """The host, or None with the reason shown in place of the tables."""
+        try:
+            host = self.state.host()
+        except NotReadyError as exc:
+            text = {
+                strings.UNLOCK_TO_SIGN_HINT: strings.STRATEGIES_LOCKED,
+                strings.WATCH_ONLY_CANNOT_SIGN: strings.STRATEGIES_WATCH_ONLY,
+            }.get(exc.user_message, exc.user_message)
+            set_message(self.not_ready, text, "hint")
+            self.pages.setCurrentWidget(self.not_ready)
+            self.views = {}
+            self._enable()
+            return None
+        if self.pages.currentWidget() is self.not_ready:
+            self.lock_notice.setVisible(False)  # unlocked again: the notice has served
+        self.pages.setCurrentIndex(1)
+        return host
+
+    async def _read(self) -> None:
+        from app.services.errors import NetError, ServiceError
+
+        host = self._host()
+        if host is None:
+            return
+        try:
+            views = await host.views()
+            chosen = self.selected
+            entries = await host.journal(chosen) if chosen is not None else []
+        except (ServiceError, NetError) as exc:
+            set_message(self.message, failure_text(exc), "error")
+            return
+        except Exception:
+            if self.state.current is not host:  # closed meanwhile (a lock, the window's close)
+                return
+            raise
+        if self.state.current is not host:  # locked or switched meanwhile
+            return
+        self._now_ms = host.ctx.clock.now_ms()
+        self.views = {view.policy_id: view for view in views}
+        self.strategies.set_rows([strategy_row(view, self._now_ms) for view in views])
+        self._reselect()
+        if self.selected == chosen:
+            self.journal.set_rows(journal_rows(entries))
+        else:  # the selection moved (a strategy gone): its journal next
+            self._again = True
+        self._show_pools()
+        self._show_counts()
+        self._enable()
+
+    def _reselect(self) -> None:
+        row = None if self.selected is None else self.strategies.row_of(self.selected)
+        if row is None and self.strategies.rowCount():
+            row = 0
+        if row is None:
+            self.selected = None
+            self.pools.set_rows([])
+            self.journal.set_rows([])
+            return
+        self.selected = self.strategies.key(row)
+        current = self.table.selectionModel().selectedRows()
+        if [index.row() for index in current] != [row]:
+            self.table.selectRow(row)
+
+    def _selection_changed(self, *_: object) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        chosen = self.strategies.key(rows[0].row()) if rows else None
+        if chosen != self.selected:
+            self.selected = chosen
+            self.journal.set_rows([])
+            self._show_pools()
+            self.request_refresh()  # its journal
+        self._enable()
+
+    def _show_pools(self) -> None:
+        view = self.views.get(self.selected or "")
+        if view is None or view.config is None:
+            self.pools.set_rows([])
+            return
+        self.pools.set_rows(pool_rows(view, view.config.tick_ms, self._now_ms))
+
+    def _clock_ticked(self) -> None:
+        view = self.views.get(self.selected or "")
+        if view is not None and view.running:
+            self._now_ms += self.clock.interval()
+            self._show_pools()
+
+    def _show_counts(self) -> None:
+        if not self.views:
+            set_message(self.counts, strings.STRATEGIES_EMPTY, "hint")
+            return
+        running = sum(1 for view in self.views.values() if view.running)
+        text = strings.counted(strings.STRATEGIES_COUNTS, len(self.views), running=running)
+        set_message(self.counts, f"{text} {strings.STRATEGIES_LOCK_RULE}", "hint")
+
+    def _stopped_by_lock(self, count: int) -> None:
+        set_message(self.lock_notice, strings.counted(strings.STRATEGIES_STOPPED_BY_LOCK, count))
+
+    def _selected_view(self) -> StrategyView | None:
+        return self.views.get(self.selected or "")
+
+    def _startable(self) -> list[str]:
+        return [
+            view.policy_id
+            for view in self.views.values()
+            if not view.running and view.policy is not None and view.config is not None
+        ]
+
+    def _buttons(self) -> tuple[QPushButton, ...]:
+        return (self.start_button, self.stop_button, self.start_all_button,
+                self.stop_all_button, self.delete_button)  # fmt: skip
+
+    def _enable(self) -> None:
+        if self._acting:
+            for button in self._buttons():
+                button.setEnabled(False)
+            return
+        view = self._selected_view()
+        startable = view is not None and view.policy_id in self._startable()
+        self.start_button.setEnabled(startable)
+        self.start_button.setToolTip(
+            strings.STRATEGIES_START_NEEDS_APPROVAL
+            if view is not None and view.policy is None
+            else ""
+        )
+        self.stop_button.setEnabled(view is not None and view.running)
+        self.delete_button.setEnabled(view is not None and not view.running)
+        self.delete_button.setToolTip(
+            strings.STRATEGIES_DELETE_RUNNING if view is not None and view.running else ""
+        )
+        self.start_all_button.setEnabled(bool(self._startable()))
+        self.stop_all_button.setEnabled(any(v.running for v in self.views.values()))
+
+    # -- acting ---------------------------------------------------------------------------------
+
+    @async_slot()
+    async def start_selected(self) -> None:
+        view = self._selected_view()
+        if view is not None:
+            await self._start([view.policy_id])
+
+    @async_slot()
+    async def start_all(self) -> None:
+        ids = self._startable()
+        if not ids:
+            set_message(self.message, strings.STRATEGIES_NOTHING_TO_START, "hint")
+            return
+        await self._start(ids)
+
+    async def _start(self, ids: list[str]) -> None:
+        from app.services.errors import NetError, ServiceError
+
+        host = self._host()
+        if host is None:
+            return
+        self._busy(True)
+        try:
+            for policy_id in ids:
+                text = strings.STRATEGIES_STARTING.format(strategy=policy_id)
+                set_message(self.message, text, "hint")
+                try:
+                    await host.start(policy_id)
+                except (ServiceError, NetError) as exc:
+                    reason = failure_text(exc)
+                    text = strings.STRATEGIES_FAILED.format(strategy=policy_id, reason=reason)
+                    set_message(self.message, text, "error")
+                    return
+            set_message(self.message, strings.STRATEGIES_STARTED.format(strategy=", ".join(ids)),
+                        "ok")  # fmt: skip
+        finally:
+            self._busy(False)
+
+    @async_slot()
+    async def stop_selected(self) -> None:
+        view = self._selected_view()
+        if view is None or not view.running:
+            return
+        dialog = StopStrategyDialog(view.policy_id, parent=self)
+        if not await self.controller.show_dialog(dialog) or dialog.choice is None:
+            return
+        await self._stop([view.policy_id], dialog.choice)
+
+    @async_slot()
+    async def stop_all(self) -> None:
+        ids = [view.policy_id for view in self.views.values() if view.running]
+        if not ids:
+            set_message(self.message, strings.STRATEGIES_NONE_RUNNING, "hint")
+            return
+        dialog = StopStrategyDialog("", count=len(ids), parent=self)
+        if not await self.controller.show_dialog(dialog) or dialog.choice is None:
+            return
+        await self._stop(ids, dialog.choice)
+
+    async def _stop(self, ids: list[str], cancel_bids: bool) -> None:
+        from app.services.errors import NetError, ServiceError
+
+        host = self.state.current  # stopping needs no new host (nothing runs without one)
+        if host is None:
+            return
+        self._busy(True)
+        try:
+            for policy_id in ids:
+                set_message(self.message, strings.STRATEGIES_STOPPING.format(strategy=policy_id),
+                            "hint")  # fmt: skip
+                try:
+                    cancelled = await host.stop(policy_id, cancel_bids=cancel_bids)
+                except (ServiceError, NetError) as exc:
+                    reason = failure_text(exc)
+                    text = strings.STRATEGIES_FAILED.format(strategy=policy_id, reason=reason)
+                    set_message(self.message, text, "error")
+                    return
+                if cancel_bids:
+                    text = strings.counted(strings.STRATEGIES_STOPPED_CANCELLED, cancelled,
+                                           strategy=policy_id)  # fmt: skip
+                else:
+                    text = strings.STRATEGIES_STOPPED.format(strategy=policy_id)
+                set_message(self.message, text, "ok")
+        finally:
+            self._busy(False)
+
+    @async_slot()
+    async def delete_selected(self) -> None:
+        from app.services.errors import NetError, ServiceError
+
+        view = self._selected_view()
+        host = self._host()
+        if view is None or view.running or host is None:
+            return
+        dialog = DeleteStrategyDialog(view.policy_id, self)
+        if not await self.controller.show_dialog(dialog):
+            return
+        self._busy(True)
+        try:
+            await host.delete(view.policy_id)
+        except (ServiceError, NetError) as exc:
+            reason = failure_text(exc)
+            text = strings.STRATEGIES_FAILED.format(strategy=view.policy_id, reason=reason)
+            set_message(self.message, text, "error")
+            return
+        finally:
+            self._busy(False)
+        set_message(self.message, strings.STRATEGIES_DELETED.format(strategy=view.policy_id), "ok")
+
+    def _busy(self, busy: bool) -> None:
+        """While a start, stop or delete runs, no other one starts (each waits for engines)."""
+        self._acting = busy
+        self._enable()
