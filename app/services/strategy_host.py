@@ -161,9 +161,11 @@ class StrategyHost:
 
     def _preview(self, config: StrategyConfig) -> UnsignedPreview:
         """The policy `approve` would draw up now, with nothing to sign with."""
-        return UnsignedPreview(self._policy_for(config, PREVIEW_VALIDITY_MS))
+        return UnsignedPreview(self.policy_for(config, PREVIEW_VALIDITY_MS))
 
-    def _policy_for(self, config: StrategyConfig, valid_for_ms: int) -> StrategyPolicy:
+    def policy_for(self, config: StrategyConfig, valid_for_ms: int) -> StrategyPolicy:
+        """The policy `approve` would seal now (the window shows it before the user approves).
+        `StrategyPolicyError` when the strategy cannot be approved as it is."""
         return policy_for_strategy(
             config.policy_id,
             config.pools,
@@ -183,7 +185,7 @@ class StrategyHost:
         if self.is_running(config.policy_id):
             raise ServiceError(f"Strategy {config.policy_id} is running: stop it to change it.")
         keys = self.ctx.signing_keys()
-        policy = self._policy_for(config, valid_for_ms)
+        policy = self.policy_for(config, valid_for_ms)
         within_policy(config, policy)  # the strategy runs as written under it
 
         def write() -> None:

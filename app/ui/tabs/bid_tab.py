@@ -39,6 +39,7 @@ from app.core.pools import PoolKey, request_pools
 from app.ui import strings
 from app.ui.async_tools import async_slot
 from app.ui.dialogs.psbt_review_flow import signing_context
+from app.ui.dialogs.strategy_from_bid import KeepBidButton
 from app.ui.maker_fee_note import maker_fee_note
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
 from app.ui.sign_elsewhere import place_bid_signed_elsewhere
@@ -186,6 +187,7 @@ class BidTab(QWidget):
         place_shortcut.activated.connect(self._place_keys)
         self.result = message_label("hint")
         self.result.setVisible(False)
+        self.keep_button = KeepBidButton(context, self.form, self.result)  # a strategy keeps it
         self.market_state = MarketState.of(context)
         self.market = BidMarketPanel(self.market_state)
         self.market.price_chosen.connect(self._price_chosen)
@@ -208,6 +210,7 @@ class BidTab(QWidget):
         preview_layout.addWidget(self.general)
         place_row = QHBoxLayout()
         place_row.addWidget(self.place_button)
+        place_row.addWidget(self.keep_button)
         place_row.addStretch(1)
         preview_layout.addLayout(place_row)
         # The result's lines are kept even when empty: "Signing…" appearing under Place as it
@@ -355,6 +358,8 @@ class BidTab(QWidget):
         self.message.setPlainText(self._message_text(result, pending, refused))
         placeable = result.placeable and not pending and not refused
         self.place_button.setEnabled(placeable and not self.placing)
+        valid = not any(result.errors.values()) and result.bid_count is not None  # fits or not
+        self.keep_button.setEnabled(valid and not pending and not refused)
 
     def _balance_text(self, known: bool) -> str:
         """Why the pools are not shown for want of a balance (each true at that moment)."""

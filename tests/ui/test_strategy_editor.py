@@ -1,0 +1,215 @@
+"""The strategy editor from the Bid tab's "Keep this bid…" (issue 17), against the sandbox: the
+form's bid becomes a fixed-price strategy, its preview says what it would place (nothing
+signed), the approval step shows the policy in plain words, "Approve and start" runs it under a
+policy capped as the form said. A bad field says what is wrong at the field and keeps what was
+typed; Cancel approves nothing."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from fractions import Fraction
+
+from PySide6.QtWidgets import QSpinBox
+from pytestqt.qtbot import QtBot
+from shiboken6 import isValid
+
+from app.core.bid_fee_rate import DEFAULT_BID_FEE_RATE
+from app.core.pools import MakerFee, PoolKey, bid_cost
+from app.core.strategy_rules import FixedPrice
+from app.services.sandbox_process import SandboxProcess
+from app.ui import strings
+from app.ui.dialogs.strategy_editor import APPROVE_PAGE, EDIT_PAGE, StrategyEditor
+from app.ui.dialogs.strategy_editor_form import ABOVE_TOP, FIXED, suggested_name
+from app.ui.dialogs.strategy_from_bid import strategy_from_bid
+from app.ui.profile_session import profile_session
+from app.ui.state.strategy_state import StrategyState
+from app.ui.tabs.bid_preview import BidDraft
+from app.ui.tabs.bid_tab import BidTab
+from tests.ui.conftest import AppHarness, OptionsFactory
+from tests.ui.flows import (
+    bid_tab_ready,
+    click,
+    fund_bidding_wallet,
+    open_funded_app,
+    set_spin,
+    type_into,
+    wait_new_dialog,
+)
+from tests.ui.gui_thread import GuiThreadWatch
+from tests.ui.helpers import run_async
+
+FEE = MakerFee(basis_points=100, flat_sats=500)
+
+
+def _draft(
+    runes: bool, price: int, quantity: int, traits: tuple[tuple[str, str], ...] = ()
+) -> BidDraft:
+    target = "UNCOMMON•GOODS" if runes else "pixel-pals"
+    return BidDraft(runes, target, price, "", quantity, None, traits, DEFAULT_BID_FEE_RATE)
+
+
+def test_a_rune_bid_is_kept_at_its_exact_unit_price() -> None:
+    kept = strategy_from_bid(_draft(True, 20_000, 3), FEE)
+    assert kept is not None and kept.rune_units == 3
+    (pool,) = kept.config.pools
+    assert pool.is_rune and pool.rule == FixedPrice(Fraction(20_000, 3))
+    assert pool.budget_sats == kept.config.limits.total_budget_sats == bid_cost(20_000, FEE)
+    assert kept.config.limits.max_active_bids == 1  # one bid for all the units
+
+
+def test_a_trait_bid_is_kept_in_each_of_its_pools() -> None:
+    kept = strategy_from_bid(_draft(False, 12_000, 2, (("hat", "red"), ("eyes", "blue"))), FEE)
+    assert kept is not None and kept.rune_units is None
+    assert [p.pool.trait.value for p in kept.config.pools if p.pool.trait] == ["red", "blue"]
+    each = bid_cost(12_000, FEE) * 2
+    assert all(p.budget_sats == each for p in kept.config.pools)
+    assert kept.config.limits.total_budget_sats == 2 * each
+    assert kept.config.limits.max_active_bids == 4
+    assert strategy_from_bid(_draft(False, 0, 2), FEE) is None  # no price yet
+
+
+def test_a_suggested_name_is_a_valid_new_policy_id() -> None:
+    assert suggested_name(PoolKey("Pixel Pals!"), ()) == "keep-pixel-pals"
+    assert suggested_name(PoolKey("pixel"), {"keep-pixel", "keep-pixel-2"}) == "keep-pixel-3"
+
+
+def _type_minutes(qtbot: QtBot, spin: QSpinBox, minutes: int) -> None:
+    """Select the minutes (the suffix stays) and type them, as a user would."""
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, str(minutes))
+    assert spin.value() == minutes
+
+
+def _closed(dialog: StrategyEditor) -> bool:
+    return not isValid(dialog) or not dialog.isVisible()  # deleted once closed
+
+
+def _open_editor(qtbot: QtBot, app: AppHarness, tab: BidTab) -> StrategyEditor:
+    qtbot.waitUntil(tab.keep_button.isEnabled, timeout=10_000)
+    before = len(app.dialogs)
+    click(qtbot, tab.keep_button)
+    return wait_new_dialog(qtbot, app, StrategyEditor, before, timeout=20_000)
+
+
+def _filled_bid_tab(qtbot: QtBot, app: AppHarness, slug: str, price: str, quantity: int) -> BidTab:
+    tab = bid_tab_ready(qtbot, app, slug)
+    type_into(qtbot, tab.form.slug, slug)
+    type_into(qtbot, tab.form.price.edit, price)
+    set_spin(qtbot, tab.form.quantity, quantity)
+    return tab
+
+
+def test_keep_this_bid_previews_approves_and_starts(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    gui_thread: GuiThreadWatch,
+) -> None:
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    app, slug = funded.app, funded.assets.collection_slug
+    fund_bidding_wallet(app, qloop, 300_000)
+    gui_thread.start()
+    tab = _filled_bid_tab(qtbot, app, slug, "12,000", 2)
+    dialog = _open_editor(qtbot, app, tab)
+
+    # Prefilled from the form: the pool, a fixed price at its price, its bids and their cost.
+    fields = dialog.fields
+    name = fields.name.text()
+    assert name == suggested_name(PoolKey(slug), ())
+    (pool,) = fields.pools
+    assert pool.kind.currentIndex() == FIXED and pool.price.value() == 12_000
+    cost = bid_cost(12_000, profile_session(app.context).maker_fee) * 2
+    assert pool.budget.value() == cost == fields.total.value()
+    assert fields.max_bids.value() == 2
+
+    # The preview: what it would place now, and why; nothing signed.
+    click(qtbot, dialog.preview_button)
+    qtbot.waitUntil(lambda: "Place" in dialog.preview.toPlainText(), timeout=30_000)
+    assert slug in dialog.preview.toPlainText() and "12,000 sats" in dialog.preview.toPlainText()
+    assert dialog.preview_status.text() == strings.EDITOR_PREVIEW_NOTHING_SIGNED
+
+    # The approval step: the policy in plain words.
+    click(qtbot, dialog.next_button)
+    assert dialog.pages.currentIndex() == APPROVE_PAGE
+    text = dialog.approval.toPlainText()
+    assert f"Collection {slug}: at most 12,000 sats per item" in text
+    assert f"commit at most {cost:,} sats" in text
+    assert strings.APPROVAL_ONLY_MESSAGES in text
+    click(qtbot, dialog.approve_start_button)
+    qtbot.waitUntil(lambda: _closed(dialog), timeout=60_000)
+
+    host = StrategyState.of(app.context).host()
+    assert host.is_running(name)
+    (view,) = [v for v in run_async(qloop, host.views()) if v.policy_id == name]
+    assert view.policy is not None
+    (allowed,) = view.policy.pools
+    assert (allowed.pool, allowed.max_price) == (PoolKey(slug), 12_000)
+    assert view.policy.max_exposure == cost
+    if any(spec.key == "strategies" for spec in app.window.tab_specs):
+        assert app.window.tabs.currentIndex() == [s.key for s in app.window.tab_specs].index(
+            "strategies"
+        )
+    run_async(qloop, host.stop(name, cancel_bids=True))
+    gui_thread.assert_not_blocked()
+
+
+def test_bad_fields_say_why_keep_the_input_and_cancel_approves_nothing(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    gui_thread: GuiThreadWatch,
+) -> None:
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    app, slug = funded.app, funded.assets.collection_slug
+    fund_bidding_wallet(app, qloop, 300_000)
+    gui_thread.start()
+    tab = _filled_bid_tab(qtbot, app, slug, "12,000", 1)
+    dialog = _open_editor(qtbot, app, tab)
+    fields = dialog.fields
+    (pool,) = fields.pools
+
+    # A name that cannot name a policy, a cap below the opening price, a lifetime too short.
+    fields.name.clear()
+    type_into(qtbot, fields.name, "my strategy!")
+    pool.kind.setCurrentIndex(ABOVE_TOP)
+    pool.above_cap.edit.clear()
+    type_into(qtbot, pool.above_cap.edit, "10,000")
+    type_into(qtbot, pool.opening.edit, "12,000")
+    _type_minutes(qtbot, fields.lifetime, 10)
+    click(qtbot, dialog.next_button)
+    assert dialog.pages.currentIndex() == EDIT_PAGE
+    assert "letters, digits" in fields.name_line.error.text()
+    assert pool.lines["opening"].error.text() == strings.EDITOR_OPENING_ABOVE_CAP.format(
+        opening="12,000", cap="10,000"
+    )
+    assert "at least 960 s" in fields.lifetime_line.error.text()
+    assert dialog.edit_error.text() == strings.EDITOR_FIX_FIRST
+    click(qtbot, dialog.preview_button)  # nothing to preview either: the same fields
+    qtbot.waitUntil(lambda: dialog.preview_status.text() == strings.EDITOR_FIX_FIRST)
+    # Everything as typed.
+    assert fields.name.text() == "my strategy!"
+    assert (pool.above_cap.value(), pool.opening.value()) == (10_000, 12_000)
+    assert fields.lifetime.value() == 10
+
+    # Fixed, the approval step is reached; Back keeps it all; Cancel approves nothing.
+    fields.name.clear()
+    type_into(qtbot, fields.name, "my-strategy")
+    pool.opening.edit.clear()
+    _type_minutes(qtbot, fields.lifetime, 20)
+    click(qtbot, dialog.next_button)
+    assert dialog.pages.currentIndex() == APPROVE_PAGE
+    assert "at most 10,000 sats per item" in dialog.approval.toPlainText()
+    click(qtbot, dialog.back_button)
+    assert fields.name.text() == "my-strategy" and pool.above_cap.value() == 10_000
+    click(qtbot, dialog.cancel_button)
+    qtbot.waitUntil(lambda: _closed(dialog))
+    host = StrategyState.of(app.context).host()
+    assert run_async(qloop, host.views()) == []
+    assert not host.running_ids()
+    gui_thread.assert_not_blocked()
