@@ -382,8 +382,8 @@ class StrategyEngine:
     # --- the loop -------------------------------------------------------------------------
 
     async def run(self, max_ticks: int | None = None) -> int:
-        """Tick, then wait `tick_ms` (through the context's sleeper), until `request_stop`;
-        returns the ticks made. The wait ends early on a stop."""
+        """Tick, then wait `wait_after(report)` (through the context's sleeper), until
+        `request_stop`; returns the ticks made. The wait ends early on a stop."""
         if not self._started:
             await self.start()
         ticks = 0
@@ -394,9 +394,22 @@ class StrategyEngine:
             ticks += 1
             if self.stopping or (max_ticks is not None and ticks >= max_ticks):
                 break
-            await self._wait(self.config.tick_ms)
+            wait = self.wait_after(report)
+            if wait > 0:
+                await self._wait(wait)
         self._on_event("stopped", {"ticks": ticks})
         return ticks
+
+    def wait_after(self, report: TickReport) -> int:
+        """The wait before the next tick: `tick_ms`, or none when the tick carried out every
+        placement it took and left more for the next one. Then the address's pace spaces
+        the requests already (500 ms each, `units_per_tick` of them a tick), and `tick_ms` on
+        top would leave the pace idle: half the bound at the defaults. A tick that took no
+        placement, or saw an action fail (refused, or not placed after its retries), waits
+        as usual, so the loop never spins faster than the pace."""
+        placed = any(r.action.kind != "cancel" for r in report.results)
+        done = placed and all(r.done for r in report.results)
+        return 0 if report.deferred > 0 and done else self.config.tick_ms
 
     async def _wait(self, ms: int) -> None:
         sleep = asyncio.ensure_future(self.ctx.sleeper.sleep_ms(ms))

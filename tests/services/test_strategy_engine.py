@@ -5,17 +5,20 @@ through the context's sleeper, and the engine is driven tick by tick."""
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from app.core.pools import PoolKey
+from app.core.strategy_plan import PlanAction
 from app.core.strategy_rules import AboveTopBid, BelowFloor, FixedPrice, FloorBand
 from app.core.strategy_settings import LifecycleSettings
 from app.services.bids import BidSpec, place_bid
 from app.services.context import ServiceContext
 from app.services.open_bids import fetch_open_bids, pool_key_of
+from app.services.strategy_engine import ActionResult
 from app.services.strategy_journal import EntryState
 from tests.services.conftest import ContextFactory, SandboxControl, SandboxSleeper, hour_from_now
 from tests.support.proxy import Fault, FaultProxy
@@ -228,6 +231,34 @@ async def test_a_stop_ends_the_loop_after_the_step_in_progress(
     assert events.count("place") == 1 and events[-1] == "stopped"
     (entry,) = engine.journal.entries(policy)
     assert entry.state is EntryState.PLACED  # the step in progress was completed, journaled
+
+
+async def test_placements_left_for_the_next_tick_are_not_kept_waiting_a_tick_more(
+    bidder: ServiceContext, sandbox: SandboxControl, sandbox_sleeper: SandboxSleeper, tmp_path: Path
+) -> None:
+    """The pace spaces the requests already; a wait of tick_ms on top would leave it idle."""
+    slugs = [f"burst-{secrets.token_hex(4)}" for _ in range(3)]
+    for slug in slugs:
+        await sandbox.create_collection(slug)
+    pools = [PoolKey(s) for s in slugs]
+    budget = cost(bidder, 4_000, 1)
+    policy = approve_policy(bidder, tmp_path, pools, 4_000, 3 * budget)
+    engine = engine_for(
+        bidder, tmp_path, policy, [(p, FixedPrice(4_000), budget) for p in pools],
+        total=3 * budget, units_per_tick=1,
+    )  # fmt: skip
+    await engine.start()
+    sandbox_sleeper.waits.clear()
+    assert await engine.run(max_ticks=4) == 4  # one placement a tick, then nothing left
+    assert sorted(str(pool_key_of(b)) for b in await fetch_open_bids(bidder)) == sorted(slugs)
+    tick_ms = engine.config.tick_ms
+    assert sandbox_sleeper.waits[-1] == tick_ms  # after the third tick: nothing left over
+    assert all(w <= 500 for w in sandbox_sleeper.waits[:-1])  # before it, only the pace
+    report = await engine.tick()
+    assert report.deferred == 0 and engine.wait_after(report) == tick_ms
+    refused = ActionResult(PlanAction("place", pools[0], 4_000, 1, "-"), False, "refused")
+    failed = replace(report, results=(refused,), deferred=2)
+    assert engine.wait_after(failed) == tick_ms  # a failure never skips the wait
 
 
 async def test_a_429_is_waited_out_and_the_pace_is_kept_across_pools(

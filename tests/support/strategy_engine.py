@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,7 @@ def engine_for(
     *,
     total: int,
     max_bids: int = 1_000,
+    on_event: Callable[[str, dict[str, object]], None] | None = None,
     **config: Any,
 ) -> StrategyEngine:
     journal = StrategyJournal.in_profile(profile)
@@ -71,4 +73,6 @@ def engine_for(
         config.pop("lifecycle", LifecycleSettings()),
         **config,
     )
-    return StrategyEngine(ctx, signer, journal, StrategyBidLog.in_profile(profile), strategy)
+    return StrategyEngine(
+        ctx, signer, journal, StrategyBidLog.in_profile(profile), strategy, on_event=on_event
+    )
