@@ -24,6 +24,7 @@ from app.services.pacing import OffsetClock
 from app.services.sandbox_process import SandboxProcess
 from app.services.strategy_engine import StrategyConfig
 from app.ui import strings
+from app.ui.dialogs.strategy_editor import StrategyEditor
 from app.ui.models.strategies_model import (
     P_BUDGET,
     P_LAST,
@@ -190,11 +191,24 @@ def test_a_strategy_starts_from_the_tab_shows_its_pool_tells_a_fill_and_stops_wi
         lambda: tab.strategies.text(0, S_STATUS) == strings.STRATEGY_NOT_APPROVED, timeout=20_000
     )
     assert not tab.start_button.isEnabled() and tab.delete_button.isEnabled()
-    gui_thread.assert_not_blocked()
     with gui_thread.paused():
         left = _our_bids(root, funded.keys.ordinals.address)
         left += _our_bids(root, funded.keys.payment.address)
     assert left == []
+
+    # Starting again needs a new approval: Edit… opens the strategy as it is, to approve.
+    assert tab.edit_button.isEnabled()
+    before = len(app.dialogs)
+    click(qtbot, tab.edit_button)
+    editor = wait_new_dialog(qtbot, app, StrategyEditor, before, timeout=20_000)
+    assert editor.fields.name.text() == STRATEGY
+    click(qtbot, editor.next_button)
+    click(qtbot, editor.approve_button)
+    saved = strings.STRATEGIES_SAVED.format(strategy=STRATEGY)
+    qtbot.waitUntil(lambda: tab.message.text() == saved, timeout=30_000)
+    qtbot.waitUntil(lambda: tab.strategies.text(0, S_STATUS) == strings.STRATEGY_STOPPED)
+    assert tab.start_button.isEnabled()
+    gui_thread.assert_not_blocked()
 
 
 def test_locking_the_wallet_stops_the_strategies_and_the_tab_says_why(

@@ -20,6 +20,10 @@ STRATEGIES_DELETE: Final = "&Delete…"
 STRATEGIES_START_NEEDS_APPROVAL: Final = (
     "Not approved: open it with Edit… and approve it to start it."
 )
+STRATEGIES_EDIT_RUNNING: Final = "Stop it first: a running strategy cannot be changed."
+STRATEGIES_NEW_HINT: Final = (
+    "A strategy keeps a bid placed: fill in the bid here, then Keep this bid… makes it a strategy."
+)
 STRATEGIES_DELETE_RUNNING: Final = "Stop it first: only a stopped strategy can be deleted."
 
 # -- the lines above and below the tables ----------------------------------------------------

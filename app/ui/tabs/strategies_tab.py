@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui import strings
-from app.ui.async_tools import async_slot
 from app.ui.models.strategies_model import (
     journal_model,
     journal_rows,
@@ -42,7 +41,7 @@ from app.ui.models.strategies_model import (
 from app.ui.profile_session import NotReadyError, failure_text, profile_session
 from app.ui.state.strategy_state import StrategyState
 from app.ui.state.wallet_state import report_unexpected
-from app.ui.tabs.strategies_stop import DeleteStrategyDialog, StopStrategyDialog
+from app.ui.tabs.strategies_actions import StrategyActions
 from app.ui.widgets import message_label, set_message
 
 if TYPE_CHECKING:
@@ -79,7 +78,7 @@ def _table(model: object, widths: tuple[int, ...], select: bool) -> QTableView:
     return table
 
 
-class StrategiesTab(QWidget):
+class StrategiesTab(StrategyActions, QWidget):
     def __init__(
         self, context: AppContext, controller: AppController, parent: QWidget | None = None
     ) -> None:
@@ -105,6 +104,10 @@ class StrategiesTab(QWidget):
         self.pools_table = _table(self.pools, _POOL_WIDTHS, select=False)
         self.journal_table = _table(self.journal, _JOURNAL_WIDTHS, select=False)
 
+        self.new_button = QPushButton(strings.STRATEGIES_NEW)
+        self.new_button.clicked.connect(self.new_strategy)
+        self.edit_button = QPushButton(strings.STRATEGIES_EDIT)
+        self.edit_button.clicked.connect(self.edit_selected)
         self.start_button = QPushButton(strings.STRATEGIES_START)
         self.start_button.clicked.connect(self.start_selected)
         self.stop_button = QPushButton(strings.STRATEGIES_STOP)
@@ -116,7 +119,7 @@ class StrategiesTab(QWidget):
         self.delete_button = QPushButton(strings.STRATEGIES_DELETE)
         self.delete_button.clicked.connect(self.delete_selected)
         tools = QHBoxLayout()
-        for button in self._buttons():
+        for button in (self.new_button, *self._buttons()):
             tools.addWidget(button)
         tools.addStretch(1)
 
@@ -292,153 +295,3 @@ class StrategiesTab(QWidget):
 
     def _stopped_by_lock(self, count: int) -> None:
         set_message(self.lock_notice, strings.counted(strings.STRATEGIES_STOPPED_BY_LOCK, count))
-
-    def _selected_view(self) -> StrategyView | None:
-        return self.views.get(self.selected or "")
-
-    def _startable(self) -> list[str]:
-        return [
-            view.policy_id
-            for view in self.views.values()
-            if not view.running and view.policy is not None and view.config is not None
-        ]
-
-    def _buttons(self) -> tuple[QPushButton, ...]:
-        return (self.start_button, self.stop_button, self.start_all_button,
-                self.stop_all_button, self.delete_button)  # fmt: skip
-
-    def _enable(self) -> None:
-        if self._acting:
-            for button in self._buttons():
-                button.setEnabled(False)
-            return
-        view = self._selected_view()
-        startable = view is not None and view.policy_id in self._startable()
-        self.start_button.setEnabled(startable)
-        self.start_button.setToolTip(
-            strings.STRATEGIES_START_NEEDS_APPROVAL
-            if view is not None and view.policy is None
-            else ""
-        )
-        self.stop_button.setEnabled(view is not None and view.running)
-        self.delete_button.setEnabled(view is not None and not view.running)
-        self.delete_button.setToolTip(
-            strings.STRATEGIES_DELETE_RUNNING if view is not None and view.running else ""
-        )
-        self.start_all_button.setEnabled(bool(self._startable()))
-        self.stop_all_button.setEnabled(any(v.running for v in self.views.values()))
-
-    # -- acting ---------------------------------------------------------------------------------
-
-    @async_slot()
-    async def start_selected(self) -> None:
-        view = self._selected_view()
-        if view is not None:
-            await self._start([view.policy_id])
-
-    @async_slot()
-    async def start_all(self) -> None:
-        ids = self._startable()
-        if not ids:
-            set_message(self.message, strings.STRATEGIES_NOTHING_TO_START, "hint")
-            return
-        await self._start(ids)
-
-    async def _start(self, ids: list[str]) -> None:
-        from app.services.errors import NetError, ServiceError
-
-        host = self._host()
-        if host is None:
-            return
-        self._busy(True)
-        try:
-            for policy_id in ids:
-                text = strings.STRATEGIES_STARTING.format(strategy=policy_id)
-                set_message(self.message, text, "hint")
-                try:
-                    await host.start(policy_id)
-                except (ServiceError, NetError) as exc:
-                    reason = failure_text(exc)
-                    text = strings.STRATEGIES_FAILED.format(strategy=policy_id, reason=reason)
-                    set_message(self.message, text, "error")
-                    return
-            set_message(self.message, strings.STRATEGIES_STARTED.format(strategy=", ".join(ids)),
-                        "ok")  # fmt: skip
-        finally:
-            self._busy(False)
-
-    @async_slot()
-    async def stop_selected(self) -> None:
-        view = self._selected_view()
-        if view is None or not view.running:
-            return
-        dialog = StopStrategyDialog(view.policy_id, parent=self)
-        if not await self.controller.show_dialog(dialog) or dialog.choice is None:
-            return
-        await self._stop([view.policy_id], dialog.choice)
-
-    @async_slot()
-    async def stop_all(self) -> None:
-        ids = [view.policy_id for view in self.views.values() if view.running]
-        if not ids:
-            set_message(self.message, strings.STRATEGIES_NONE_RUNNING, "hint")
-            return
-        dialog = StopStrategyDialog("", count=len(ids), parent=self)
-        if not await self.controller.show_dialog(dialog) or dialog.choice is None:
-            return
-        await self._stop(ids, dialog.choice)
-
-    async def _stop(self, ids: list[str], cancel_bids: bool) -> None:
-        from app.services.errors import NetError, ServiceError
-
-        host = self.state.current  # stopping needs no new host (nothing runs without one)
-        if host is None:
-            return
-        self._busy(True)
-        try:
-            for policy_id in ids:
-                set_message(self.message, strings.STRATEGIES_STOPPING.format(strategy=policy_id),
-                            "hint")  # fmt: skip
-                try:
-                    cancelled = await host.stop(policy_id, cancel_bids=cancel_bids)
-                except (ServiceError, NetError) as exc:
-                    reason = failure_text(exc)
-                    text = strings.STRATEGIES_FAILED.format(strategy=policy_id, reason=reason)
-                    set_message(self.message, text, "error")
-                    return
-                if cancel_bids:
-                    text = strings.counted(strings.STRATEGIES_STOPPED_CANCELLED, cancelled,
-                                           strategy=policy_id)  # fmt: skip
-                else:
-                    text = strings.STRATEGIES_STOPPED.format(strategy=policy_id)
-                set_message(self.message, text, "ok")
-        finally:
-            self._busy(False)
-
-    @async_slot()
-    async def delete_selected(self) -> None:
-        from app.services.errors import NetError, ServiceError
-
-        view = self._selected_view()
-        host = self._host()
-        if view is None or view.running or host is None:
-            return
-        dialog = DeleteStrategyDialog(view.policy_id, self)
-        if not await self.controller.show_dialog(dialog):
-            return
-        self._busy(True)
-        try:
-            await host.delete(view.policy_id)
-        except (ServiceError, NetError) as exc:
-            reason = failure_text(exc)
-            text = strings.STRATEGIES_FAILED.format(strategy=view.policy_id, reason=reason)
-            set_message(self.message, text, "error")
-            return
-        finally:
-            self._busy(False)
-        set_message(self.message, strings.STRATEGIES_DELETED.format(strategy=view.policy_id), "ok")
-
-    def _busy(self, busy: bool) -> None:
-        """While a start, stop or delete runs, no other one starts (each waits for engines)."""
-        self._acting = busy
-        self._enable()
