@@ -20,7 +20,7 @@ from app.core.strategy_rules import FixedPrice
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
 from app.ui.dialogs.strategy_editor import APPROVE_PAGE, EDIT_PAGE, StrategyEditor
-from app.ui.dialogs.strategy_editor_form import ABOVE_TOP, FIXED, suggested_name
+from app.ui.dialogs.strategy_editor_form import ABOVE_TOP, FIXED, rune_units_for, suggested_name
 from app.ui.dialogs.strategy_from_bid import strategy_from_bid
 from app.ui.profile_session import profile_session
 from app.ui.state.strategy_state import StrategyState
@@ -67,6 +67,12 @@ def test_a_trait_bid_is_kept_in_each_of_its_pools() -> None:
     assert kept.config.limits.total_budget_sats == 2 * each
     assert kept.config.limits.max_active_bids == 4
     assert strategy_from_bid(_draft(False, 0, 2), FEE) is None  # no price yet
+
+
+def test_rune_prices_are_typed_for_enough_units_to_be_whole() -> None:
+    assert rune_units_for([Fraction(50)]) == 1_000  # 50,000 sats: a bid the service takes
+    assert rune_units_for([Fraction(1, 3), Fraction(5, 2)]) == 60_000
+    assert rune_units_for([Fraction(20_000)]) == 1
 
 
 def test_a_suggested_name_is_a_valid_new_policy_id() -> None:
@@ -139,6 +145,7 @@ def test_keep_this_bid_previews_approves_and_starts(
     assert f"Collection {slug}: at most 12,000 sats per item" in text
     assert f"commit at most {cost:,} sats" in text
     assert strings.APPROVAL_ONLY_MESSAGES in text
+    assert dialog.cancel_approval_button.isDefault()  # Enter approves nothing
     click(qtbot, dialog.approve_start_button)
     qtbot.waitUntil(lambda: _closed(dialog), timeout=60_000)
 
@@ -147,7 +154,7 @@ def test_keep_this_bid_previews_approves_and_starts(
     (view,) = [v for v in run_async(qloop, host.views()) if v.policy_id == name]
     assert view.policy is not None
     (allowed,) = view.policy.pools
-    assert (allowed.pool, allowed.max_price) == (PoolKey(slug), 12_000)
+    assert (allowed.pool, allowed.max_price) == (PoolKey(slug), Fraction(12_000))
     assert view.policy.max_exposure == cost
     if any(spec.key == "strategies" for spec in app.window.tab_specs):
         assert app.window.tabs.currentIndex() == [s.key for s in app.window.tab_specs].index(

@@ -17,7 +17,7 @@ from collections.abc import Collection
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QDateTime
+from PySide6.QtCore import QDateTime, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QDialog,
@@ -32,12 +32,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.strategy_approval import HOUR_MS
 from app.core.strategy_policy import PoolKind, StrategyPolicy, StrategyPolicyError
 from app.core.strategy_rules import InvalidStrategy
 from app.core.strategy_targets import sats
 from app.ui import strings
 from app.ui.async_tools import async_slot, exec_dialog
-from app.ui.dialogs.strategy_editor_form import StrategyFields, pool_name, suggested_name
+from app.ui.dialogs.strategy_editor_form import (
+    StrategyFields,
+    pool_name,
+    suggested_name,
+    validity_text,
+)
 from app.ui.profile_session import NotReadyError, failure_text
 from app.ui.state.strategy_state import StrategyState
 from app.ui.widgets import make_default, message_label, set_message
@@ -47,14 +53,14 @@ if TYPE_CHECKING:
     from app.services.strategy_host import StrategyHost
     from app.ui.context import AppContext
 
-DIALOG_SIZE = (960, 620)  # within a 1024x700 screen, its title bar included
-FORM_STRETCH, PREVIEW_STRETCH = 5, 4
+DIALOG_SIZE = (960, 640)  # within a 1024x700 screen, its title bar included
+FORM_STRETCH, PREVIEW_STRETCH = 3, 2
 EDIT_PAGE, APPROVE_PAGE = 0, 1
 
 
-def approval_text(policy: StrategyPolicy, config: StrategyConfig, until: str) -> str:
+def approval_text(policy: StrategyPolicy, config: StrategyConfig, until: str, hours: str) -> str:
     """The policy in plain words, as the user approves it."""
-    lines = [strings.APPROVAL_INTRO.format(until=until)]
+    lines = [strings.APPROVAL_INTRO.format(until=until, hours=hours)]
     runes = {p.pool: p.is_rune for p in config.pools}
     for allowed in policy.pools:
         rune = allowed.kind is PoolKind.RUNES
@@ -120,8 +126,12 @@ class StrategyEditor(QDialog):
         title.setProperty("role", "title")
         side_layout.addWidget(title)
         side_layout.addWidget(self.preview, 1)
+        # Three lines kept for the status, the button at the top: a longer message never moves
+        # the button under the cursor.
+        self.preview_status.setMinimumHeight(self.preview_status.fontMetrics().lineSpacing() * 3)
+        self.preview_status.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         status_row = QHBoxLayout()
-        status_row.addWidget(self.preview_button)
+        status_row.addWidget(self.preview_button, 0, Qt.AlignmentFlag.AlignTop)
         status_row.addWidget(self.preview_status, 1)
         side_layout.addLayout(status_row)
         for column in (scroll, side):  # the split is the stretch factors' alone
@@ -254,16 +264,18 @@ class StrategyEditor(QDialog):
         )
         until = QDateTime.fromMSecsSinceEpoch(wall_until).toString("yyyy-MM-dd HH:mm")
         self.approval_title.setText(strings.APPROVAL_TITLE.format(name=config.policy_id))
-        text = approval_text(policy, config, until)
+        hours = validity_text(self.fields.valid_for_ms() // HOUR_MS)
+        text = approval_text(policy, config, until, hours)
         if not self.new:
             text += "\n" + strings.APPROVAL_REPLACES
         self.approval.setPlainText(text)
         set_message(self.approval_status, "")
         self.pages.setCurrentIndex(APPROVE_PAGE)
+        # Enter cancels: approving a signing authority takes a click on what is approved.
         make_default(
-            self.approve_start_button,
-            self.back_button,
             self.cancel_approval_button,
+            self.back_button,
+            self.approve_start_button,
             self.approve_button,
             self.next_button,
             self.cancel_button,

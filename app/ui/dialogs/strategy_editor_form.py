@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QSpinBox,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -97,8 +96,7 @@ def _rule_prices(rule: PriceRule) -> list[Fraction]:
 
 def _field(form: QFormLayout, label: str, widget: QWidget, hint: str = "") -> MessageLine:
     """A row with its message line under the field (its hint until a rule is broken)."""
-    hint_label = message_label("hint") if hint else None
-    line = MessageLine(hint_label)
+    line = MessageLine(message_label("hint"))
     line.set_hint(hint)
     row_label = QLabel(label)
     row_label.setBuddy(widget.focusProxy() or widget)
@@ -138,6 +136,7 @@ class PoolEditor(QGroupBox):
         self.units.setGroupSeparatorShown(True)
         prices = [p for r, _ in strategy.price_rules() for p in _rule_prices(r)]
         self.units.setValue(units or rune_units_for(prices))
+        self.units.setMaximumWidth(200)
         self.kind = QComboBox()
         for text in (
             strings.EDITOR_RULE_FIXED,
@@ -151,11 +150,11 @@ class PoolEditor(QGroupBox):
         )
         self.percent_below = _percent_spin(10, 0)
         self.floor_share = _percent_spin(100, 0.01)
-        self.pages = QStackedWidget()  # as tall as its tallest kind: nothing moves on a switch
+        self.pages: list[QWidget] = []  # one per kind, only the chosen one shown
         self.lines: dict[str, MessageLine] = {}
         price_label = strings.EDITOR_RUNE_PRICE if self.rune else strings.EDITOR_PRICE
         cap_label = strings.EDITOR_RUNE_CAP if self.rune else strings.EDITOR_CAP
-        for kind_fields in (
+        kinds = (
             (("price", price_label, self.price, ""),),
             (
                 ("percent", strings.EDITOR_PERCENT_BELOW, self.percent_below, ""),
@@ -166,13 +165,17 @@ class PoolEditor(QGroupBox):
                 ("share", strings.EDITOR_FLOOR_SHARE, self.floor_share, ""),
                 ("opening", strings.EDITOR_OPENING, self.opening, strings.EDITOR_OPENING_HINT),
             ),
-        ):
+        )
+        for kind_fields, explained in zip(kinds, strings.EDITOR_RULE_EXPLAINED, strict=True):
             page = QWidget()
             page_form = QFormLayout(page)
             page_form.setContentsMargins(0, 0, 0, 0)
+            what = message_label("hint")
+            what.setText(explained)
+            page_form.addRow(what)
             for key, label, widget, hint in kind_fields:
                 self.lines[key] = _field(page_form, label, widget, hint)
-            self.pages.addWidget(page)
+            self.pages.append(page)
         self.rule_line = MessageLine()
         self.budget = AmountEdit()
         if self.rune:
@@ -188,7 +191,8 @@ class PoolEditor(QGroupBox):
             kind_layout = QVBoxLayout(kind_box)
             kind_layout.setContentsMargins(0, 0, 0, 0)
             kind_layout.addWidget(self.kind)
-            kind_layout.addWidget(self.pages)
+            for page in self.pages:
+                kind_layout.addWidget(page)
             kind_layout.addWidget(self.rule_line)
             form.addRow(QLabel(strings.EDITOR_RULE), kind_box)
             self._show_rule(rule)  # type: ignore[arg-type]
@@ -196,11 +200,14 @@ class PoolEditor(QGroupBox):
             form, strings.EDITOR_POOL_BUDGET, self.budget, strings.EDITOR_POOL_BUDGET_HINT
         )
         self.budget.set_value(strategy.budget_sats)
-        self.kind.currentIndexChanged.connect(self.pages.setCurrentIndex)
+        self.kind.currentIndexChanged.connect(self._show_kind)
         self.kind.currentIndexChanged.connect(self.changed)
         self.units.valueChanged.connect(self._units_changed)
         for amount in (self.price, self.below_cap, self.above_cap, self.opening, self.budget):
             amount.changed.connect(self.changed)
+        if self.rune:  # each total's unit price under it, as it is typed
+            self.changed.connect(self._show_unit_prices)
+            self._show_unit_prices()
         for spin in (self.percent_below, self.floor_share):
             spin.valueChanged.connect(self.changed)
         self._shown_units = self.units.value()
@@ -223,12 +230,31 @@ class PoolEditor(QGroupBox):
             self.above_cap.set_value(total(rule.max_unit_price))
             self.floor_share.setValue(float(rule.max_floor_percent))
             self.opening.set_value(total(rule.opening_unit_price))
-        self.pages.setCurrentIndex(self.kind.currentIndex())
+        self._show_kind(self.kind.currentIndex())
         # The other kinds start from the same price, so a switch has something to start with.
         price = rule.unit_price if isinstance(rule, FixedPrice) else rule.max_unit_price
         for amount in (self.price, self.below_cap, self.above_cap):
             if amount.value() is None:
                 amount.set_value(total(price))
+
+    def _show_kind(self, index: int) -> None:
+        """Only the kind chosen is shown and takes room: the budget below it stays near."""
+        for page_index, page in enumerate(self.pages):
+            page.setVisible(page_index == index)
+
+    def _show_unit_prices(self) -> None:
+        units = self.units.value()
+        for key, amount in (
+            ("price", self.price),
+            ("below_cap", self.below_cap),
+            ("above_cap", self.above_cap),
+            ("opening", self.opening),
+        ):
+            total = amount.value()
+            hint = strings.EDITOR_OPENING_HINT if key == "opening" else ""
+            if total:
+                hint = strings.EDITOR_PER_UNIT.format(price=sats(Fraction(total, units)))
+            self.lines[key].set_hint(hint)
 
     def _units_changed(self, units: int) -> None:
         """A rune's totals follow its units: the unit prices stay what they were."""

@@ -38,10 +38,13 @@ EDITOR_RULE: Final = "Rule:"
 EDITOR_RULE_FIXED: Final = "Fixed price"
 EDITOR_RULE_BELOW_FLOOR: Final = "Below the floor by a percentage"
 EDITOR_RULE_ABOVE_TOP: Final = "One step above the top bid"
-EDITOR_LADDER_HINT: Final = (
-    "A ladder of prices is set in the strategy's file (see docs/strategies.md); this"
-    " window edits one rule per pool."
+EDITOR_RULE_EXPLAINED: Final = (
+    "Bids this price whatever the market does, renewing each bid before it lapses.",
+    "Bids the floor (the lowest listing) less this percentage, never above the cap.",
+    "Bids one step above the best competing bid, never above the cap nor this share of the floor.",
 )
+EDITOR_PER_UNIT: Final = "{price} per unit"
+EDITOR_LADDER_HINT: Final = "A ladder of prices is set in the strategy's file (docs/strategies.md)."
 EDITOR_LADDER_KEPT: Final = (
     "This pool's rule is a ladder, kept as its file says (the window edits one rule per pool)."
 )
@@ -60,13 +63,13 @@ EDITOR_RUNE_PRICES_HINT: Final = (
     " that price per unit."
 )
 EDITOR_POOL_BUDGET: Final = "Pool budget:"
-EDITOR_POOL_BUDGET_HINT: Final = "Its fills and open bids, maker fee included, never cost more."
+EDITOR_POOL_BUDGET_HINT: Final = "Its fills and open bids (maker fee included) stay within it."
 EDITOR_TOTAL_BUDGET: Final = "&Total budget:"
-EDITOR_TOTAL_BUDGET_HINT: Final = "The most all its open bids may commit: what you approve."
+EDITOR_TOTAL_BUDGET_HINT: Final = "The most all its open bids may commit."
 EDITOR_MAX_BIDS: Final = "&Maximum bids:"
 EDITOR_LIFETIME: Final = "Bid &lifetime:"
 EDITOR_LIFETIME_SUFFIX: Final = " min"
-EDITOR_LIFETIME_HINT: Final = "Each bid is renewed before it lapses; at least 16 minutes."
+EDITOR_LIFETIME_HINT: Final = "At least 16 minutes; renewed before it lapses."
 EDITOR_VALIDITY: Final = "&Approval valid for:"
 EDITOR_VALIDITY_HOURS: Final = Counted("{count} hour", "{count} hours")
 EDITOR_VALIDITY_WEEK: Final = "1 week"
@@ -101,17 +104,21 @@ EDITOR_APPROVED_NOT_STARTED: Final = (
 )
 
 APPROVAL_TITLE: Final = "You approve strategy {name}"
-APPROVAL_INTRO: Final = "Until {until} it may place bids for you, signed with your payment key:"
+APPROVAL_INTRO: Final = (
+    "Until {until} ({hours} from now) it may place bids for you, signed with your payment key:"
+)
 APPROVAL_POOL_ITEM: Final = "• {pool}: at most {cap} per item"
 APPROVAL_POOL_UNIT: Final = "• {pool}: at most {cap} per unit"
 APPROVAL_EXPOSURE: Final = (
     "All its open bids together commit at most {total} (the total budget, maker fee included)."
 )
 APPROVAL_MAX_BIDS: Final = Counted(
-    "It keeps at most {count} bid open.", "It keeps at most {count} bids open."
+    "The strategy keeps at most {count} bid open (this approval bounds the money, not the count).",
+    "The strategy keeps at most {count} bids open (this approval bounds the money, not the count).",
 )
 APPROVAL_BIDDER: Final = (
-    "Bids are paid from your bidding wallet ({payment}); items won go to {receive}."
+    "Its bids name your payment address {payment} and are paid from your bidding wallet; items"
+    " won go to your ordinals address {receive}."
 )
 APPROVAL_ONLY_MESSAGES: Final = (
     "It can sign bid messages only, never a transaction. Stopping it revokes this approval."
