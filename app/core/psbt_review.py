@@ -22,7 +22,14 @@ from app.core.psbt_review_context import (
     primary_role,
 )
 from app.core.psbt_review_findings import Finding, FindingCode, Risk, find_problems
-from app.core.psbt_review_summary import Landing, Summary, land_inscriptions, move_runes, summarize
+from app.core.psbt_review_summary import (
+    Landing,
+    RuneMoves,
+    Summary,
+    land_inscriptions,
+    move_runes,
+    summarize,
+)
 from app.core.psbt_review_time import TimeLocks, time_locks
 from app.core.psbt_size import VsizeEstimate, estimate_vsize
 from app.core.psbt_view import InputView, PsbtView, ScriptType
@@ -116,7 +123,8 @@ class InputReview:
 
 @dataclass(frozen=True)
 class OutputReview:
-    """One output, with the inscriptions whose sat lands on it and the runes it receives."""
+    """One output, with the inscriptions whose sat lands on it and the runes it receives (an
+    OP_RETURN output's are burned)."""
 
     index: int
     value: int
@@ -134,6 +142,10 @@ class OutputReview:
     def is_ours(self) -> bool:
         return bool(self.roles & OUR_ROLES)
 
+    @property
+    def is_op_return(self) -> bool:
+        return self.script_type is ScriptType.OP_RETURN
+
 
 @dataclass(frozen=True)
 class Review:
@@ -149,6 +161,7 @@ class Review:
     summary: Summary
     findings: tuple[Finding, ...]
     timelocks: TimeLocks
+    rune_moves: RuneMoves  # where the inputs' runes go, by ord's rules (runestones read)
 
     @property
     def txid(self) -> str:
@@ -230,7 +243,17 @@ def review(view: PsbtView, context: ReviewContext) -> Review:
     vsize = estimate_vsize(view, trusted={i.index for i in inputs if i.is_ours})
     timelocks = time_locks(view)
     return Review(
-        view, context, inputs, outputs, fee, vsize, landings, summary, findings, timelocks
+        view,
+        context,
+        inputs,
+        outputs,
+        fee,
+        vsize,
+        landings,
+        summary,
+        findings,
+        timelocks,
+        rune_moves,
     )
 
 

@@ -20,6 +20,7 @@ from functools import cached_property
 
 from app.core.psbt_review_time import ChainTip
 from app.core.psbt_view import NETWORK_NAMES, address_networks, normalize_address
+from app.core.rune_names import rune_letters
 
 
 class Role(StrEnum):
@@ -121,6 +122,8 @@ class ReviewContext:
     `network` is a wallet `Network` value ("main", "test", "signet", "regtest").
     `contents` maps "txid:vout" to ord's answer; `chain_utxos` maps "txid:vout" to the chain's.
     `tip` is the chain's tip, `fastest_fee_rate` the fee estimate (sat/vB) for the next block.
+    `rune_ids` maps a rune's letters to its id ("840000:3", from ord's rune entry): a
+    runestone's edicts name runes by id, ord's outputs by name.
     """
 
     network: str
@@ -129,6 +132,7 @@ class ReviewContext:
     chain_utxos: Mapping[str, KnownUtxo] = field(default_factory=dict)
     tip: ChainTip | None = None
     fastest_fee_rate: Fraction | None = None
+    rune_ids: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.network not in NETWORK_NAMES:
@@ -148,6 +152,7 @@ class ReviewContext:
         chain_utxos: Mapping[str, KnownUtxo] | None = None,
         tip: ChainTip | None = None,
         fastest_fee_rate: Fraction | None = None,
+        rune_ids: Mapping[str, str] | None = None,
     ) -> ReviewContext:
         """Our payment and ordinals addresses, the bidding wallet when known, and the service's
         addresses as (address, label) pairs, e.g. ("bc1q...", "fee address")."""
@@ -162,6 +167,7 @@ class ReviewContext:
             dict(chain_utxos or {}),
             tip,
             fastest_fee_rate,
+            dict(rune_ids or {}),
         )
 
     @cached_property
@@ -178,6 +184,14 @@ class ReviewContext:
 
     def addresses_with(self, role: Role) -> tuple[str, ...]:
         return tuple(a.address for a in self.addresses if a.role is role)
+
+    def rune_id_of(self, rune: str) -> str | None:
+        """The id of `rune` (any spelling of its name), or None when unknown."""
+        return self._ids_by_letters.get(rune_letters(rune))
+
+    @cached_property
+    def _ids_by_letters(self) -> dict[str, str]:
+        return {rune_letters(name): rune_id for name, rune_id in self.rune_ids.items()}
 
     def contents_of(self, outpoint: str) -> OutpointContents | None:
         """ord's answer for "txid:vout", or None when unknown."""

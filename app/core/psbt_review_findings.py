@@ -36,6 +36,8 @@ class FindingCode(StrEnum):
     INSCRIPTION_LANDING_UNKNOWN = "INSCRIPTION_LANDING_UNKNOWN"
     CONTENTS_UNKNOWN = "CONTENTS_UNKNOWN"
     RUNESTONE_NOT_DECODED = "RUNESTONE_NOT_DECODED"
+    CENOTAPH = "CENOTAPH"
+    RUNES_BURNED = "RUNES_BURNED"
     RISKY_SIGHASH = "RISKY_SIGHASH"
     INPUT_FINAL = "INPUT_FINAL"
     NON_STANDARD_OUTPUT = "NON_STANDARD_OUTPUT"
@@ -70,17 +72,7 @@ def find_problems(
             )
         )
     found += _landings(landings)
-    if not runes.decoded:
-        stone = next(o.index for o in view.outputs if o.script_pubkey.startswith(b"\x6a\x5d"))
-        found.append(
-            Finding(
-                FindingCode.RUNESTONE_NOT_DECODED,
-                Risk.NOTE if not runes.sent else Risk.DANGER,
-                f"Output {stone} is a runestone: this wallet does not read its edicts, so where "
-                "runes go is not checked.",
-                output_index=stone,
-            )
-        )
+    found += _runes(runes)
     for out in view.outputs:
         if out.script_type is ScriptType.UNKNOWN:
             found.append(
@@ -251,3 +243,41 @@ def _landings(landings: Sequence[Landing]) -> list[Finding]:
                 )
             )
     return found
+
+
+def _runes(runes: RuneMoves) -> list[Finding]:
+    """A runestone that cannot be followed, a cenotaph, runes burned."""
+    stone = runes.runestone_output
+    held = bool(runes.sent)
+    if not runes.decoded:
+        return [
+            Finding(
+                FindingCode.RUNESTONE_NOT_DECODED,
+                Risk.DANGER if held else Risk.NOTE,
+                f"Output {stone} is a runestone this wallet cannot follow ({runes.reason}), so "
+                "where runes go is not checked.",
+                output_index=stone,
+            )
+        ]
+    burned = ", ".join(f"{r.amount:,} {r.rune}" for r in runes.burned)
+    cenotaph = runes.cenotaph
+    if cenotaph is not None:
+        what = f": {burned} burned" if burned else " (the inputs carry none)"
+        return [
+            Finding(
+                FindingCode.CENOTAPH,
+                Risk.DANGER if held else Risk.NOTE,
+                f"Output {stone} is a malformed runestone, a cenotaph ({cenotaph.reason}): ord "
+                f"burns every rune on the inputs{what}.",
+                output_index=stone,
+            )
+        ]
+    if burned:
+        return [
+            Finding(
+                FindingCode.RUNES_BURNED,
+                Risk.DANGER,
+                f"This transaction burns {burned}: sent to an OP_RETURN output, or to no output.",
+            )
+        ]
+    return []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -14,12 +14,14 @@ from app.core.psbt_review_context import (
     describe_roles,
 )
 from app.core.psbt_view import PsbtView
-from app.core.sat_flow import SatDestination, SatFlowError, route_partial, rune_destination
+from app.core.rune_names import rune_letters
+from app.core.runestone import Cenotaph, RuneId, has_runestone_prefix
+from app.core.runestone_flow import InputRune, RuneFlow, describe_artifact, rune_flow
+from app.core.sat_flow import SatDestination, SatFlowError, route_partial
 
 if TYPE_CHECKING:
     from app.core.psbt_review import InputReview, OutputReview
 
-_RUNESTONE_PREFIX = b"\x6a\x5d"  # OP_RETURN OP_13
 _UNKNOWN_AMOUNT = "an input amount is missing or not confirmed by the chain"
 
 
@@ -86,14 +88,30 @@ def land_inscriptions(
 
 @dataclass(frozen=True)
 class RuneMoves:
-    """Runes on the inputs and where they go. Without a runestone they all go to the first
-    non-OP_RETURN output (ord's default); with one, edicts decide and this wallet does not
-    decode them, so `decoded` is False and nothing is assumed."""
+    """Runes on the inputs and where they go, by ord's rules (`runestone_flow`): without a
+    runestone all to the first non-OP_RETURN output; with one, its edicts and pointer decide and
+    a cenotaph burns them all. `received` holds every output's runes (an OP_RETURN output's are
+    burned, and in `burned` too). `decoded` is False when the runestone cannot be followed
+    (`reason` says why): then nothing is assumed."""
 
     decoded: bool
-    destination: int | None  # None: burned (no eligible output) or not decoded
     sent: tuple[tuple[int, RuneAmount], ...]  # (input index, balance)
     received: Mapping[int, tuple[RuneAmount, ...]] = field(default_factory=dict)
+    burned: tuple[RuneAmount, ...] = ()
+    runestone_output: int | None = None  # the output ord reads the runestone from
+    flow: RuneFlow | None = None
+    reason: str = ""
+
+    @property
+    def cenotaph(self) -> Cenotaph | None:
+        artifact = None if self.flow is None else self.flow.artifact
+        return artifact if isinstance(artifact, Cenotaph) else None
+
+    def describe_runestone(self) -> str | None:
+        """What the runestone says, in a sentence (None: there is none)."""
+        if self.runestone_output is None or self.flow is None:
+            return None
+        return f"Output {self.runestone_output} is {describe_artifact(self.flow)}."
 
 
 def move_runes(view: PsbtView, context: ReviewContext) -> RuneMoves:
@@ -102,11 +120,19 @@ def move_runes(view: PsbtView, context: ReviewContext) -> RuneMoves:
         contents = context.contents_of(inp.outpoint)
         sent += [(inp.index, rune) for rune in (contents.runes if contents else ())]
     scripts = [o.script_pubkey for o in view.outputs]
-    if any(s.startswith(_RUNESTONE_PREFIX) for s in scripts):
-        return RuneMoves(False, None, tuple(sent))
-    dest = rune_destination(scripts)
-    received = {dest: tuple(r for _, r in sent)} if dest is not None and sent else {}
-    return RuneMoves(True, dest, tuple(sent), received)
+    stone = next((i for i, s in enumerate(scripts) if has_runestone_prefix(s)), None)
+    held = [InputRune(r.rune, r.amount, _rune_id(context.rune_id_of(r.rune))) for _, r in sent]
+    flow = rune_flow(scripts, held)
+    if not flow.decided:
+        return RuneMoves(False, tuple(sent), runestone_output=stone, flow=flow, reason=flow.reason)
+    return RuneMoves(True, tuple(sent), flow.received, flow.burned, stone, flow)
+
+
+def _rune_id(text: str | None) -> RuneId | None:
+    try:
+        return None if text is None else RuneId.parse(text)
+    except ValueError:
+        return None  # an id nobody could mean: edicts naming runes cannot be followed
 
 
 @dataclass(frozen=True)
@@ -134,7 +160,9 @@ class Summary:
     inscriptions_unknown: tuple[str, ...]  # ours whose destination cannot be known
     runes_given: tuple[RuneAmount, ...]
     runes_received: tuple[RuneAmount, ...]
-    runes_unknown: tuple[RuneAmount, ...]  # ours moved by a runestone this wallet does not read
+    runes_unknown: tuple[RuneAmount, ...]  # ours moved by a runestone this wallet cannot follow
+    runes_burned: tuple[RuneAmount, ...] = ()  # ours destroyed (a cenotaph, an OP_RETURN)
+    runestone: str | None = None  # what the transaction's runestone says, if it has one
 
     def flow(self, role: Role) -> RoleFlow | None:
         return next((f for f in self.flows if f.role is role), None)
@@ -161,7 +189,9 @@ class Summary:
         out += [f"Where your inscription {i} goes is unknown." for i in self.inscriptions_unknown]
         out += [f"You give {r.amount:,} {r.rune}." for r in self.runes_given]
         out += [f"You receive {r.amount:,} {r.rune}." for r in self.runes_received]
+        out += [f"Your {r.amount:,} {r.rune} are burned." for r in self.runes_burned]
         out += [f"Where your {r.amount:,} {r.rune} go is unknown." for r in self.runes_unknown]
+        out += [self.runestone] if self.runestone else []
         if self.fee is None:
             out.append(f"Network fee: unknown ({_UNKNOWN_AMOUNT}).")
         elif self.fee < 0:
@@ -193,9 +223,8 @@ def summarize(
     known = [f.net for f in flows]
     you_give = None if None in known else -sum(n for n in known if n is not None)
     ours_by_index = {i.index: i.is_ours for i in inputs}
-    dest_ours = runes.destination is not None and outputs[runes.destination].is_ours
     our_runes = tuple(r for i, r in runes.sent if ours_by_index[i])
-    their_runes = tuple(r for i, r in runes.sent if not ours_by_index[i])
+    given, received, burned = _rune_balance(our_runes, outputs, runes)
     return Summary(
         flows=tuple(flows),
         you_give=you_give,
@@ -211,7 +240,53 @@ def summarize(
         inscriptions_unknown=tuple(
             x.inscription_id for x in landings if x.from_ours and x.destination is None
         ),
-        runes_given=our_runes if runes.decoded and not dest_ours else (),
-        runes_received=their_runes if runes.decoded and dest_ours else (),
-        runes_unknown=() if runes.decoded else our_runes,
+        runes_given=given,
+        runes_received=received,
+        runes_unknown=() if runes.decoded else _merged(our_runes),
+        runes_burned=burned,
+        runestone=runes.describe_runestone(),
     )
+
+
+def _rune_balance(
+    our_runes: Sequence[RuneAmount], outputs: Sequence[OutputReview], runes: RuneMoves
+) -> tuple[tuple[RuneAmount, ...], tuple[RuneAmount, ...], tuple[RuneAmount, ...]]:
+    """(given, received, burned) of ours, per rune: runes are fungible, so what counts is what
+    our inputs hold against what our outputs receive. A loss is burned up to what the
+    transaction burns of that rune, given away beyond it."""
+    if not runes.decoded:
+        return (), (), ()
+    before = _totals(our_runes)
+    after = _totals(r for o in outputs if o.is_ours for r in runes.received.get(o.index, ()))
+    destroyed = _totals(runes.burned)
+    given, received, burned = [], [], []
+    for rune in dict.fromkeys([*before, *after]):
+        change = after.get(rune, 0) - before.get(rune, 0)
+        if change > 0:
+            received.append(RuneAmount(_name(rune, our_runes, outputs), change))
+        elif change < 0:
+            lost = min(-change, destroyed.get(rune, 0))
+            name = _name(rune, our_runes, outputs)
+            burned += [RuneAmount(name, lost)] if lost else []
+            given += [RuneAmount(name, -change - lost)] if -change > lost else []
+    return tuple(given), tuple(received), tuple(burned)
+
+
+def _totals(amounts: Iterable[RuneAmount]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for r in amounts:
+        key = rune_letters(r.rune)
+        out[key] = out.get(key, 0) + r.amount
+    return out
+
+
+def _merged(amounts: Sequence[RuneAmount]) -> tuple[RuneAmount, ...]:
+    """One amount per rune (in ord's spelling), however many inputs hold it."""
+    totals = _totals(amounts)
+    return tuple(RuneAmount(_name(k, amounts, ()), a) for k, a in totals.items())
+
+
+def _name(letters: str, amounts: Sequence[RuneAmount], outputs: Sequence[OutputReview]) -> str:
+    """ord's spelling of the rune with these letters."""
+    spelled = [r.rune for r in amounts] + [r.rune for o in outputs for r in o.runes]
+    return next((n for n in spelled if rune_letters(n) == letters), letters)

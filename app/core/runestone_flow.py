@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 from app.core.psbt_review_context import RuneAmount
 from app.core.rune_names import SpacedRune, rune_letters
 from app.core.runestone import Cenotaph, RuneId, Runestone, decipher, has_runestone_prefix
+from app.core.sat_flow import OP_RETURN, rune_destination
 
 # The key of the rune this transaction etches: its id is unknown until mined, and ord's edicts
 # name it 0:0.
 ETCHED = RuneId(0, 0)
-_OP_RETURN = 0x6A
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ class RuneFlow:
 
 def is_op_return(script: bytes) -> bool:
     """ord's (rust-bitcoin's) `is_op_return`: the script's first byte is OP_RETURN."""
-    return script[:1] == bytes([_OP_RETURN])
+    return script[:1] == bytes([OP_RETURN])
 
 
 def has_runestone(output_scripts: Sequence[bytes]) -> bool:
@@ -120,7 +120,7 @@ def rune_flow(
         _add_all(burned, unallocated)
     else:
         pointer = None if artifact is None else artifact.pointer
-        vout = pointer if pointer is not None else _first_eligible(output_scripts)
+        vout = pointer if pointer is not None else rune_destination(output_scripts)
         if vout is None:
             _add_all(burned, unallocated)
         else:
@@ -171,10 +171,6 @@ def _run_edicts(
             allocate(balance if edict.amount == 0 else min(edict.amount, balance), edict.output)
 
 
-def _first_eligible(output_scripts: Sequence[bytes]) -> int | None:
-    return next((v for v, s in enumerate(output_scripts) if not is_op_return(s)), None)
-
-
 def _add_all(into: dict[RuneId | str, int], balances: Mapping[RuneId | str, int]) -> None:
     for key, amount in balances.items():
         if amount > 0:
@@ -198,6 +194,35 @@ def _etched_name(artifact: Runestone | Cenotaph | None) -> str | None:
     if isinstance(artifact, Cenotaph) and artifact.etching is not None:
         return artifact.etching
     return None
+
+
+def describe_artifact(flow: RuneFlow) -> str:
+    """'a runestone: 2 edicts, pointer to output 1' / 'a cenotaph (...): ...'."""
+    artifact = flow.artifact
+    if isinstance(artifact, Cenotaph):
+        what = f"a malformed runestone, a cenotaph ({artifact.reason}): ord burns every rune on "
+        what += "the inputs"
+        parts = [f"the mint of rune {artifact.mint}"] if artifact.mint else []
+        parts += [f"the etching of {flow.etched}"] if flow.etched else []
+        return what + (f", and {' and '.join(parts)} gives nothing" if parts else "")
+    if artifact is None:
+        return "not a runestone"
+    parts = []
+    if artifact.edicts:
+        n = len(artifact.edicts)
+        parts.append(f"{n} edict{'s' if n != 1 else ''}")
+    if artifact.pointer is not None:
+        parts.append(f"the runes left go to output {artifact.pointer}")
+    if artifact.mint is not None:
+        parts.append(f"it mints rune {artifact.mint}")
+    if flow.etched is not None:
+        premine = artifact.etching.premine if artifact.etching else None
+        parts.append(
+            f"it etches {flow.etched}"
+            + (f" with a premine of {premine:,}" if premine else "")
+            + " (if the etching is valid when mined)"
+        )
+    return "a runestone" + (": " + "; ".join(parts) if parts else " (empty)")
 
 
 def _undecided(artifact: Runestone | Cenotaph | None, reason: str) -> RuneFlow:

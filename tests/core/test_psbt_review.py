@@ -219,14 +219,19 @@ def test_runes_move_to_the_first_non_op_return_output() -> None:
     assert r.outputs[0].role is Role.OP_RETURN
 
 
-def test_a_runestone_is_not_interpreted() -> None:
+def test_a_malformed_runestone_burns_the_runes() -> None:
+    """The payload [0, 1] is a body with a lone trailing integer: ord reads a cenotaph
+    (TrailingIntegers), which burns every rune on the inputs (was: "not decoded")."""
     ours = inp(0, 10_000, ORD)
     contents = {ours.outpoint: OutpointContents(runes=(RuneAmount("RUNE", 5),))}
     outputs = [out(0, 9_000, OTHER), out(1, 0, None, b"\x6a\x5d\x02\x00\x01")]
     r = review(view([ours], outputs), ctx(contents=contents))
-    assert r.summary.runes_unknown == (RuneAmount("RUNE", 5),) and not r.summary.runes_given
-    [f] = r.findings_of(FindingCode.RUNESTONE_NOT_DECODED)
+    assert r.summary.runes_burned == (RuneAmount("RUNE", 5),) and not r.summary.runes_given
+    assert not r.summary.runes_unknown and r.outputs[0].runes == ()
+    assert not r.findings_of(FindingCode.RUNESTONE_NOT_DECODED)
+    [f] = r.findings_of(FindingCode.CENOTAPH)
     assert f.output_index == 1 and f.risk is Risk.DANGER
+    assert "trailing integers in body" in f.message and "5 RUNE burned" in f.message
 
 
 def test_one_address_for_payment_and_ordinals_is_counted_once() -> None:
