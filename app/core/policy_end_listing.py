@@ -10,8 +10,9 @@ does that and gives nothing away:
   items, a coin ord cannot describe, or anyone else's coin is refused;
 - every output pays our ordinals or our payment address (change): no one else, no bidding
   wallet (the service co-signs it), no OP_RETURN;
-- every inscription lands on our ordinals address, and the runes (no runestone: they all go
-  to the first output) too;
+- every inscription lands on our ordinals address, and the runes too, where ord's rules send
+  them (`policy_runes`: a runestone's edicts and pointer, else the first output); a runestone
+  this wallet cannot follow, a cenotaph, or runes burned are refused;
 - the fee is known and within the user's bounds (rate and absolute; no share of an amount:
   nothing is paid out), unless the user accepted this very fee;
 - signed with SIGHASH_ALL (DEFAULT on taproot, which commits to the same) only: never
@@ -32,6 +33,7 @@ from app.core.policy_common import (
     plan_sighash,
 )
 from app.core.policy_fee import check_fee
+from app.core.policy_runes import check_runestone
 from app.core.policy_verdict import (
     FeeBounds,
     FeeConsent,
@@ -177,32 +179,28 @@ def _check_landings(review: Review, intent: EndListingIntent) -> list[Refusal]:
                     output_index=out.index,
                 )
             )
-    summary = review.summary
-    if summary.runes_unknown:
+    rune_inputs = [i for i in review.inputs if i.contents is not None and i.contents.runes]
+    stone = check_runestone(review, Flow.END_LISTING, rune_inputs)
+    if stone or not rune_inputs:
+        return found + stone
+    received = [o for o in review.outputs if o.runes and not o.is_op_return]
+    if review.rune_moves.burned:
+        burned = ", ".join(f"{r.amount:,} {r.rune}" for r in review.rune_moves.burned)
         found.append(
             Refusal(
-                RefusalCode.INSCRIPTION_NOT_RECEIVED,
-                "A runestone decides where your runes go, and this wallet does not read it.",
+                RefusalCode.RUNES_BURNED,
+                f"This transaction would burn {burned} of {intent.item} (sent to an OP_RETURN "
+                "output, or to no output).",
             )
         )
-    runes_sent = any(i.contents is not None and i.contents.runes for i in review.inputs)
-    received = [o for o in review.outputs if o.runes]
-    if runes_sent and not summary.runes_unknown:
-        if not received:
-            found.append(
-                Refusal(
-                    RefusalCode.INSCRIPTION_NOT_RECEIVED,
-                    f"The runes of {intent.item} reach no output: they would be burned.",
-                )
-            )
-        found += [
-            Refusal(
-                RefusalCode.INSCRIPTION_NOT_RECEIVED,
-                f"The runes go to output {o.index} ({o.address or 'a script with no address'}), "
-                "not to your ordinals address.",
-                output_index=o.index,
-            )
-            for o in received
-            if Role.ORDINALS not in o.roles
-        ]
+    found += [
+        Refusal(
+            RefusalCode.INSCRIPTION_NOT_RECEIVED,
+            f"The runes go to output {o.index} ({o.address or 'a script with no address'}), "
+            "not to your ordinals address.",
+            output_index=o.index,
+        )
+        for o in received
+        if Role.ORDINALS not in o.roles
+    ]
     return found

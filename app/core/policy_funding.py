@@ -18,6 +18,7 @@ from app.core.policy_common import (
     plan_sighash,
 )
 from app.core.policy_fee import check_fee
+from app.core.policy_runes import check_runes_untouched
 from app.core.policy_verdict import (
     FeeBounds,
     FeeConsent,
@@ -97,6 +98,7 @@ def check_funding(review: Review, intent: FundingIntent) -> Verdict:
                 f"No output pays your bidding wallet the {sats(intent.amount)} you asked for.",
             )
         )
+    refusals += check_runes_untouched(review, Flow.FUNDING)
     fee_refusals, fee = check_fee(review, intent.fees, intent.amount, intent.fee_consent)
     refusals += fee_refusals
     refusals += check_common(review, plan)

@@ -23,6 +23,7 @@ from app.core.policy_common import (
     plan_sighash,
 )
 from app.core.policy_fee import check_fee
+from app.core.policy_runes import check_runes_untouched
 from app.core.policy_verdict import (
     FeeBounds,
     FeeConsent,
@@ -85,6 +86,7 @@ def check_inscription_bid(review: Review, intent: InscriptionBidIntent) -> Verdi
         for out in review.outputs
         if out.script_type is ScriptType.OP_RETURN
     ]
+    refusals += check_runes_untouched(review, Flow.INSCRIPTION_BID)
     # The share is of the price: the postage comes back to our ordinals address.
     fee_refusals, fee = check_fee(review, intent.fees, intent.price, intent.fee_consent)
     refusals += fee_refusals

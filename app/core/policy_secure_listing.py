@@ -24,6 +24,7 @@ from app.core.policy_common import (
     output_text,
     plan_sighash,
 )
+from app.core.policy_runes import check_listed_runes
 from app.core.policy_verdict import (
     Flow,
     PolicyError,
@@ -87,6 +88,8 @@ def check_secure_listing(review: Review, intent: SecureListingIntent) -> Verdict
     item = items[0] if items else None
     if item is not None:
         refusals += _check_item(intent, item)
+        if intent.runes_outpoint is not None:
+            refusals += check_listed_runes(review, Flow.SECURE_LISTING, item)
         permission, bad = plan_sighash(
             item, Flow.SECURE_LISTING, _ALLOWED, SIGHASH_ALL_ANYONECANPAY
         )

@@ -65,6 +65,10 @@ class RefusalCode(StrEnum):
     POSTAGE_TOO_HIGH = "POSTAGE_TOO_HIGH"
     LISTING_UNDERPAID = "LISTING_UNDERPAID"
     LISTING_PAYS_OTHER_AMOUNT = "LISTING_PAYS_OTHER_AMOUNT"
+    # Runes, by ord's rules (runestone_flow): ours burned, sent elsewhere, or not followable.
+    RUNES_BURNED = "RUNES_BURNED"
+    RUNES_MISDIRECTED = "RUNES_MISDIRECTED"
+    RUNESTONE_NOT_DECODED = "RUNESTONE_NOT_DECODED"
     # What our signatures allow together: ANYONECANPAY signatures that combine.
     ACP_SIGNATURE_COLLISION = "ACP_SIGNATURE_COLLISION"
 

@@ -22,6 +22,7 @@ from app.core.policy_common import (
     plan_sighash,
 )
 from app.core.policy_fee import check_fee
+from app.core.policy_runes import check_runes_untouched
 from app.core.policy_verdict import (
     FeeBounds,
     FeeConsent,
@@ -77,6 +78,7 @@ def check_withdraw(review: Review, intent: WithdrawIntent) -> Verdict:
                 )
             )
     refusals += _check_amount(review, intent, to_payment)
+    refusals += check_runes_untouched(review, Flow.WITHDRAW)
     fee_refusals, fee = check_fee(review, intent.fees, intent.amount, intent.fee_consent)
     refusals += fee_refusals
     refusals += check_common(review, plan)
