@@ -171,12 +171,18 @@ def output_rows(review: Review, parties: Sequence[Party]) -> list[tuple[Cell, ..
 
 def _output_row(out: OutputReview, party: Party) -> tuple[Cell, ...]:
     items = [f"inscription {i}" for i in out.inscriptions]
-    items += [f"{r.amount:,} {r.rune}" for r in out.runes]
-    receives = Cell(
-        "◆ " + ", ".join(short(x, 12) for x in items) if items else "",
-        "accent" if items else None,
-        "\n".join(items) or None,
-    )
+    runes = [f"{r.amount:,} {r.rune}" for r in out.runes]
+    if runes and out.is_op_return:  # ord burns what an OP_RETURN output receives
+        burned = strings.REVIEW_RUNES_BURNED.format(runes=", ".join(runes))
+        shown = ", ".join([*(short(x, 12) for x in items), burned])
+        receives = Cell("◆ " + shown, "error", strings.REVIEW_RUNES_BURNED_TIP)
+    else:
+        items += runes
+        receives = Cell(
+            "◆ " + ", ".join(short(x, 12) for x in items) if items else "",
+            "accent" if items else None,
+            "\n".join(items) or None,
+        )
     address = out.address or out.script_type.value
     return (
         Cell(str(out.index)),

@@ -59,6 +59,10 @@ REVIEW_TX_SIGNED_WHAT: Final = "The signed transaction (hex)"
 REVIEW_LEGEND: Final = "Owner colours:"
 REVIEW_UNKNOWN: Final = "unknown"
 REVIEW_NOTHING: Final = "nothing"
+REVIEW_RUNES_BURNED: Final = "{runes} (burned)"
+REVIEW_RUNES_BURNED_TIP: Final = (
+    "Runes sent to an OP_RETURN output are burned: ord destroys them and nobody receives them."
+)
 REVIEW_SIGHASH_DEFAULT: Final = "not set (ALL)"
 REVIEW_SIGHASH_THEIRS: Final = "signed by its owner"
 REVIEW_SIGHASH_THEIRS_TIP: Final = (
