@@ -10,6 +10,7 @@ import asyncio
 from collections.abc import Callable
 from fractions import Fraction
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QSpinBox
 from pytestqt.qtbot import QtBot
 from shiboken6 import isValid
@@ -22,12 +23,14 @@ from app.ui import strings
 from app.ui.dialogs.strategy_editor import APPROVE_PAGE, EDIT_PAGE, StrategyEditor
 from app.ui.dialogs.strategy_editor_form import ABOVE_TOP, FIXED, rune_units_for, suggested_name
 from app.ui.dialogs.strategy_from_bid import strategy_from_bid
+from app.ui.dialogs.unlock import UnlockDialog
 from app.ui.profile_session import profile_session
 from app.ui.state.strategy_state import StrategyState
 from app.ui.tabs.bid_preview import BidDraft
 from app.ui.tabs.bid_tab import BidTab
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import (
+    PASSWORD,
     bid_tab_ready,
     click,
     fund_bidding_wallet,
@@ -177,7 +180,15 @@ def test_bad_fields_say_why_keep_the_input_and_cancel_approves_nothing(
     fund_bidding_wallet(app, qloop, 300_000)
     gui_thread.start()
     tab = _filled_bid_tab(qtbot, app, slug, "12,000", 1)
-    dialog = _open_editor(qtbot, app, tab)
+    # Locked: the password is asked first, then the editor opens.
+    app.context.wallet_lock.lock()
+    qtbot.waitUntil(lambda: not app.context.wallet_lock.unlocked)
+    before = len(app.dialogs)
+    click(qtbot, tab.keep_button)
+    unlock = wait_new_dialog(qtbot, app, UnlockDialog, before, timeout=10_000)
+    type_into(qtbot, unlock.password, PASSWORD)
+    qtbot.keyClick(unlock.password, Qt.Key.Key_Return)
+    dialog = wait_new_dialog(qtbot, app, StrategyEditor, before, timeout=20_000)
     fields = dialog.fields
     (pool,) = fields.pools
 

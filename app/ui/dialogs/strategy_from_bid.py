@@ -21,14 +21,16 @@ from app.core.strategy_rules import FixedPrice, PoolStrategy
 from app.core.strategy_settings import StrategyLimits
 from app.ui import strings
 from app.ui.async_tools import async_slot
+from app.ui.dialogs.psbt_review_flow import signing_context
 from app.ui.dialogs.strategy_editor import edit_strategy
-from app.ui.profile_session import NotReadyError, profile_session
+from app.ui.profile_session import NotReadyError, failure_text, profile_session
 from app.ui.tabs.bid_market_panel import draft_pools
 from app.ui.widgets import set_message
 
 if TYPE_CHECKING:
     from app.services.strategy_engine import StrategyConfig
     from app.ui.context import AppContext
+    from app.ui.controller import AppController
     from app.ui.tabs.bid_form import BidForm
     from app.ui.tabs.bid_preview import BidDraft
 
@@ -64,11 +66,15 @@ def strategy_from_bid(draft: BidDraft, maker_fee: MakerFee) -> KeptBid | None:
 
 
 class KeepBidButton(QPushButton):
-    """ "Keep this bid…": the editor prefilled from `form`; a refusal to start said in `result`."""
+    """The Bid tab's "Keep this bid…": the editor prefilled from `form` (a locked wallet asks
+    for its password first); why it cannot open is said in `result`."""
 
-    def __init__(self, context: AppContext, form: BidForm, result: QLabel) -> None:
+    def __init__(
+        self, context: AppContext, controller: AppController, form: BidForm, result: QLabel
+    ) -> None:
         super().__init__(strings.KEEP_BID)
         self.context = context
+        self.controller = controller
         self.form = form
         self.result = result
         self.session = profile_session(context)
@@ -78,17 +84,20 @@ class KeepBidButton(QPushButton):
 
     @async_slot()
     async def keep(self) -> None:
+        from app.services.errors import NetError, ServiceError
+
         made = strategy_from_bid(
             self.form.draft(self.session.clock.now_ms()), self.session.maker_fee
         )
         if made is None or not self.isEnabled():
             return
         try:
+            await signing_context(self.context, self.controller)  # locked: unlock first
             approved = await edit_strategy(
                 self.context, self, draft=made.config, rune_units=made.rune_units
             )
-        except NotReadyError as exc:
-            set_message(self.result, strings.KEEP_BID_NOT_READY.format(reason=exc.user_message))
+        except (NotReadyError, ServiceError, NetError) as exc:
+            set_message(self.result, strings.KEEP_BID_NOT_READY.format(reason=failure_text(exc)))
             return
         show_tab = getattr(self.window(), "show_tab", None)
         if approved is not None and callable(show_tab):

@@ -187,7 +187,7 @@ class BidTab(QWidget):
         place_shortcut.activated.connect(self._place_keys)
         self.result = message_label("hint")
         self.result.setVisible(False)
-        self.keep_button = KeepBidButton(context, self.form, self.result)  # a strategy keeps it
+        self.keep_button = KeepBidButton(context, controller, self.form, self.result)
         self.market_state = MarketState.of(context)
         self.market = BidMarketPanel(self.market_state)
         self.market.price_chosen.connect(self._price_chosen)
