@@ -2,8 +2,9 @@
 (a QA tool, not a test). Like `bidwallet --sandbox` on a fresh data folder: the app starts the
 sandbox and its demo wallet; then this script gives it open bids in four pools, an inscription
 on the payment address (held, not spendable) and a busy mempool (30, 10 and 3 sat/vB, so the fee
-presets differ), opens the Fund panel's fee presets, and grabs every tab. It prints each PNG
-and any tab that scrolls sideways.
+presets differ), a running strategy over three pools (bidding in two, one stopped by its floor
+band), opens the Fund panel's fee presets, and grabs every tab (the Strategies tab twice: its
+pools, then its journal). It prints each PNG and any tab that scrolls sideways.
 
     export BIDWALLET_DATA_DIR=$(mktemp -d) XDG_CONFIG_HOME=$(mktemp -d)
     xvfb-run -a -s "-screen 0 1024x700x24" .venv/bin/python -m tests.ui.screenshot_walk OUT
@@ -68,10 +69,40 @@ async def _arrange(context: AppContext, window: MainWindow) -> None:
         for rate in BUSY_RATES:
             body = {"feeRate": rate, "vbytes": BLOCK_AND_A_BIT}
             (await http.post("/sandbox/mempool/traffic", json=body)).raise_for_status()
+    await _run_strategy(context, slug)
     await WalletState.of(context).refresh()
     tab = window.tab("wallet")
     assert isinstance(tab, WalletTab)
     FeeEstimateState.of(context).read()
+
+
+async def _run_strategy(context: AppContext, slug: str) -> None:
+    """A strategy over three pools, approved and started; back once its first check is done."""
+    from app.core.bid_request import Trait
+    from app.core.pools import PoolKey
+    from app.core.strategy_approval import HOUR_MS
+    from app.core.strategy_rules import AboveTopBid, FixedPrice, FloorBand, PoolStrategy
+    from app.core.strategy_settings import StrategyLimits
+    from app.services.strategy_engine import StrategyConfig
+    from app.ui.state.strategy_state import StrategyState
+
+    pools = (
+        PoolStrategy(PoolKey(slug), AboveTopBid(70_000, 100, opening_unit_price=40_000), 84_000),
+        PoolStrategy(PoolKey("sub10k"), FixedPrice(12_000), 40_000),
+        PoolStrategy(  # its floor is above the band: the pool stops
+            PoolKey(slug, Trait("Hat", "Crown")), FixedPrice(30_000), 40_000, FloorBand(None, 1_000)
+        ),
+    )
+    config = StrategyConfig("pixel-pals", pools, StrategyLimits(164_000, 6))
+    host = StrategyState.of(context).host()
+    await host.approve(config, 24 * HOUR_MS)
+    await host.start(config.policy_id)
+    for _ in range(60):
+        (view,) = [v for v in await host.views() if v.policy_id == config.policy_id]
+        if view.last_report is not None:
+            return
+        await asyncio.sleep(0.5)
+    raise SystemExit("the strategy made no check in 30 s")
 
 
 async def _walk(app: QApplication, out: Path, offline: bool) -> None:
@@ -99,6 +130,8 @@ async def _walk(app: QApplication, out: Path, offline: bool) -> None:
         combo.hidePopup()
     for theme in ("light", "dark"):
         context.theme_changed.emit(apply_theme(app, Theme(theme)))
+        if window.tabs.tabBar().sizeHint().width() > window.width():
+            print(f"  the tab bar scrolls at {window.width()}x{window.height()} ({theme})")
         for spec in window.tab_specs:
             window.show_tab(spec.key)
             await asyncio.sleep(2)
@@ -109,6 +142,11 @@ async def _walk(app: QApplication, out: Path, offline: bool) -> None:
                 if area.isVisible() and area.horizontalScrollBar().isVisible()
             ]
             _save(window.grab(), out / f"{theme}-{spec.key}.png")
+            if spec.key == "strategies":  # its journal, under the same list
+                tab.details.setCurrentIndex(1)  # type: ignore[attr-defined]
+                await asyncio.sleep(1)
+                _save(window.grab(), out / f"{theme}-{spec.key}-journal.png")
+                tab.details.setCurrentIndex(0)  # type: ignore[attr-defined]
             if sideways:
                 print(f"  {spec.key} scrolls sideways at {window.width()}x{window.height()}")
     window.close_requested.emit()

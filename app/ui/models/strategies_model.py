@@ -320,8 +320,8 @@ def journal_rows(entries: Sequence[JournalEntry]) -> list[Row]:
         state = str(entry.state)
         outcome = entry.refusal or entry.outcome or ""
         reason = entry.reason
-        if outcome:
-            reason = strings.JOURNAL_REASON_OUTCOME.format(reason=reason, outcome=outcome)
+        if outcome and outcome != state:  # "placed" says no more than the State column
+            reason = strings.JOURNAL_OUTCOME_REASON.format(reason=reason, outcome=outcome)
         pools = ", ".join(entry.pools)
         texts = (
             local_time(entry.created_ms, seconds=True),

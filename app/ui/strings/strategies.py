@@ -116,7 +116,7 @@ STRATEGY_JOURNAL_HEADERS: Final = (
     "Price",
     "Quantity",
     "State",
-    "Reason and outcome",
+    "Outcome and reason",
 )
 JOURNAL_EMPTY: Final = "Nothing signed yet."
 JOURNAL_KINDS: Final = {
@@ -136,7 +136,7 @@ JOURNAL_STATES: Final = {
     "unknown": "Unknown (checked again)",
     "ended": "Ended",
 }
-JOURNAL_REASON_OUTCOME: Final = "{reason} → {outcome}"
+JOURNAL_OUTCOME_REASON: Final = "{outcome} — {reason}"
 
 # -- the stop question -----------------------------------------------------------------------
 STOP_TITLE: Final = "Stop the strategy"

@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 # Widths that fit 1024 px without scrolling sideways (the last column stretches).
 _STRATEGY_WIDTHS = (220, 150, 60, 200)
 _POOL_WIDTHS = (170, 80, 130, 70, 150, 170)
-_JOURNAL_WIDTHS = (140, 80, 150, 100, 70, 110)
+_JOURNAL_WIDTHS = (160, 85, 150, 100, 70, 110)
 
 
 def _table(model: object, widths: tuple[int, ...], select: bool) -> QTableView:
@@ -136,7 +136,7 @@ class StrategiesTab(StrategyActions, QWidget):
         splitter.addWidget(self.details)
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 2)
-        splitter.setSizes([160, 320])
+        splitter.setSizes([130, 380])
         content = QWidget()
         content_layout = QVBoxLayout(content)
         content_layout.setContentsMargins(0, 0, 0, 0)
