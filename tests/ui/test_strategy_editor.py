@@ -200,6 +200,8 @@ def test_bad_fields_say_why_keep_the_input_and_cancel_approves_nothing(
     type_into(qtbot, pool.above_cap.edit, "10,000")
     type_into(qtbot, pool.opening.edit, "12,000")
     _type_minutes(qtbot, fields.lifetime, 10)
+    pool.budget.edit.clear()
+    type_into(qtbot, pool.budget.edit, "12 thousand")  # not an amount
     click(qtbot, dialog.next_button)
     assert dialog.pages.currentIndex() == EDIT_PAGE
     assert "letters, digits" in fields.name_line.error.text()
@@ -207,6 +209,7 @@ def test_bad_fields_say_why_keep_the_input_and_cancel_approves_nothing(
         opening="12,000", cap="10,000"
     )
     assert "at least 960 s" in fields.lifetime_line.error.text()
+    assert pool.lines["budget"].error.text() == pool.budget.error() != ""
     assert dialog.edit_error.text() == strings.EDITOR_FIX_FIRST
     click(qtbot, dialog.preview_button)  # nothing to preview either: the same fields
     qtbot.waitUntil(lambda: dialog.preview_status.text() == strings.EDITOR_FIX_FIRST)
@@ -214,12 +217,19 @@ def test_bad_fields_say_why_keep_the_input_and_cancel_approves_nothing(
     assert fields.name.text() == "my strategy!"
     assert (pool.above_cap.value(), pool.opening.value()) == (10_000, 12_000)
     assert fields.lifetime.value() == 10
+    assert pool.budget.edit.text() == "12 thousand"
 
     # Fixed, the approval step is reached; Back keeps it all; Cancel approves nothing.
     fields.name.clear()
     type_into(qtbot, fields.name, "my-strategy")
     pool.opening.edit.clear()
+    type_into(qtbot, pool.opening.edit, "9,500")  # off the bid grid: the Bid tab's words
     _type_minutes(qtbot, fields.lifetime, 20)
+    pool.budget.edit.clear()
+    type_into(qtbot, pool.budget.edit, "13,000")
+    click(qtbot, dialog.next_button)
+    assert pool.lines["opening"].error.text() == "Steps of 1,000 sats: use 9,000 or 10,000 sats."
+    pool.opening.edit.clear()
     click(qtbot, dialog.next_button)
     assert dialog.pages.currentIndex() == APPROVE_PAGE
     assert "at most 10,000 sats per item" in dialog.approval.toPlainText()

@@ -46,6 +46,7 @@ from app.core.strategy_settings import LifecycleSettings, StrategyLimits
 from app.core.strategy_targets import sats
 from app.ui import strings
 from app.ui.tabs.bid_form_lines import MessageLine, with_message
+from app.ui.tabs.bid_messages import price_step_text
 from app.ui.widgets import message_label
 from app.ui.widgets.amount_edit import AmountEdit
 
@@ -280,6 +281,9 @@ class PoolEditor(QGroupBox):
         minimum = MIN_RUNE_PRICE_SATS if self.rune else ORDINALS_PRICE_STEP_SATS
         if value < minimum and key != "budget":
             line.set_error(strings.EDITOR_PRICE_TOO_LOW.format(minimum=sats(minimum)))
+            return None
+        if not self.rune and key != "budget" and value % ORDINALS_PRICE_STEP_SATS:
+            line.set_error(price_step_text(ORDINALS_PRICE_STEP_SATS, value))  # the Bid tab's
             return None
         line.set_error("")
         return (

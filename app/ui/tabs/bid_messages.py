@@ -28,7 +28,7 @@ def user_message(violation: RuleViolation, runes: bool, target: str) -> str:
     if code is _E.RUNE_BID_PRICE_TOO_LOW:
         return strings.BID_RULE_RUNE_PRICE_MIN.format(min=_sats(details.get("limit")))
     if code is _E.COLLECTION_BID_PRICE_STEP:
-        return _price_step(details.get("step"), details.get("requested"))
+        return price_step_text(details.get("step"), details.get("requested"))
     if code is _E.COLLECTION_BID_QUANTITY_INVALID:
         return strings.BID_RULE_UNITS_MIN if runes else strings.BID_RULE_QUANTITY_MIN
     if code is _E.COLLECTION_BID_TOO_MANY_ORDERS:
@@ -50,7 +50,8 @@ def user_message(violation: RuleViolation, runes: bool, target: str) -> str:
     return violation.message
 
 
-def _price_step(step: object, requested: object) -> str:
+def price_step_text(step: object, requested: object) -> str:
+    """An ordinals price off the bid grid: the step, and the two prices around it."""
     if not isinstance(step, int) or not isinstance(requested, int) or step <= 0:
         return strings.BID_RULE_PRICE_STEP.format(step=_sats(step), options="")
     lower = requested // step * step
