@@ -20,7 +20,7 @@ from app.core.pools import MakerFee, PoolKey, bid_cost
 from app.core.strategy_rules import FixedPrice
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
-from app.ui.dialogs.strategy_editor import APPROVE_PAGE, EDIT_PAGE, StrategyEditor
+from app.ui.dialogs.strategy_editor import APPROVE_PAGE, EDIT_PAGE, StrategyEditor, edit_strategy
 from app.ui.dialogs.strategy_editor_form import ABOVE_TOP, FIXED, rune_units_for, suggested_name
 from app.ui.dialogs.strategy_from_bid import strategy_from_bid
 from app.ui.dialogs.unlock import UnlockDialog
@@ -163,6 +163,24 @@ def test_keep_this_bid_previews_approves_and_starts(
         assert app.window.tabs.currentIndex() == [s.key for s in app.window.tab_specs].index(
             "strategies"
         )
+
+    # Edited while it runs: the editor says to stop it first, and approving is refused.
+    assert view.config is not None
+    before = len(app.dialogs)
+    editing = qloop.create_task(edit_strategy(app.context, app.window, existing=view.config))
+    editor = wait_new_dialog(qtbot, app, StrategyEditor, before, timeout=20_000)
+    assert editor.running_note.text() == strings.EDITOR_RUNNING
+    assert editor.fields.name.isReadOnly() and editor.fields.name.text() == name
+    assert editor.fields.pools[0].price.value() == 12_000
+    click(qtbot, editor.next_button)
+    assert strings.APPROVAL_REPLACES in editor.approval.toPlainText()
+    click(qtbot, editor.approve_button)
+    qtbot.waitUntil(lambda: "running" in editor.approval_status.text(), timeout=20_000)
+    assert editor.approval_status.text().startswith("Not approved:")
+    click(qtbot, editor.cancel_approval_button)
+    qtbot.waitUntil(editing.done)
+    assert editing.result() is None and host.is_running(name)
+
     run_async(qloop, host.stop(name, cancel_bids=True))
     gui_thread.assert_not_blocked()
 

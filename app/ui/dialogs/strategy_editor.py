@@ -139,10 +139,9 @@ class StrategyEditor(QDialog):
             policy.setHorizontalPolicy(QSizePolicy.Policy.Ignored)
             column.setSizePolicy(policy)
 
-        intro = message_label("hint")
-        intro.setText(strings.EDITOR_RUNNING if host.is_running(start.policy_id) else "")
-        intro.setProperty("role", "error" if intro.text() else "hint")
-        intro.setVisible(bool(intro.text()))
+        self.running_note = message_label("error")  # approving it is refused while it runs
+        running = host.is_running(start.policy_id) and not new
+        set_message(self.running_note, strings.EDITOR_RUNNING if running else "")
         self.edit_error = message_label("error")
         self.edit_error.setVisible(False)
         self.next_button = QPushButton(strings.EDITOR_NEXT)
@@ -155,7 +154,7 @@ class StrategyEditor(QDialog):
         explained = message_label("hint")
         explained.setText(strings.EDITOR_INTRO)
         edit_layout.addWidget(explained)
-        edit_layout.addWidget(intro)
+        edit_layout.addWidget(self.running_note)
         columns = QHBoxLayout()
         columns.addWidget(scroll, FORM_STRETCH)
         columns.addWidget(side, PREVIEW_STRETCH)
