@@ -42,6 +42,7 @@ from app.core.psbt_review_context import (
     RuneAmount,
 )
 from app.core.psbt_review_time import ChainTip
+from app.core.rune_names import rune_letters
 from app.core.signing_policy import FeeBounds
 from app.net.clients import NetClients
 from app.net.errors import NetError
@@ -103,6 +104,9 @@ class ServiceContext:
         self._bidding_wallet: str | None = None
         #: Each transaction's outputs by txid, as verified against its bytes (never stale).
         self.chain_outputs: dict[str, tuple[KnownUtxo, ...]] = {}
+        #: Rune ids ord gave, by the rune's letters: a runestone's edicts name runes by id,
+        #: ord's outputs by name, so a review follows edicts only with these.
+        self.rune_ids: dict[str, str] = {}
 
     @property
     def assumed_maker_fee(self) -> AssumedMakerFee:
@@ -187,7 +191,26 @@ class ServiceContext:
                     f"ord has not indexed output {outpoint} yet, so what it carries is "
                     "unknown; try again once ord has caught up with the chain."
                 )
-        return await self._described(wanted, outputs)
+        described = await self._described(wanted, outputs)
+        await self._learn_rune_ids(r.rune for c in described.values() for r in c.runes)
+        return described
+
+    async def _learn_rune_ids(self, names: Iterable[str]) -> None:
+        """The id of each rune not known yet, from ord's entry (one request per rune). One ord
+        cannot give stays unknown: a review then refuses to follow edicts naming runes."""
+        wanted = {rune_letters(n): n for n in names if rune_letters(n) not in self.rune_ids}
+        if not wanted:
+            return
+        entries = await asyncio.gather(
+            *(self.clients.ord.rune(n) for n in wanted.values()), return_exceptions=True
+        )
+        for letters, entry in zip(wanted, entries, strict=True):
+            if isinstance(entry, BaseException):
+                if isinstance(entry, NetError):
+                    continue  # unknown: edicts naming it are not followed
+                raise entry
+            if entry is not None and entry.rune_id is not None and entry.letters == letters:
+                self.rune_ids[letters] = entry.rune_id
 
     async def contents_if_indexed(
         self, outpoints: Iterable[str]
@@ -296,6 +319,7 @@ class ServiceContext:
             facts.chain_utxos,
             facts.tip,
             facts.fastest_fee_rate,
+            self.rune_ids,
         )
 
     def __repr__(self) -> str:
