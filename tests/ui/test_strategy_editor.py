@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
 
 from PySide6.QtCore import Qt
@@ -17,11 +18,17 @@ from shiboken6 import isValid
 
 from app.core.bid_fee_rate import DEFAULT_BID_FEE_RATE
 from app.core.pools import MakerFee, PoolKey, bid_cost
-from app.core.strategy_rules import FixedPrice
+from app.core.strategy_rules import AboveTopBid, FixedPrice, Ladder, LadderStep, PoolStrategy
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
 from app.ui.dialogs.strategy_editor import APPROVE_PAGE, EDIT_PAGE, StrategyEditor, edit_strategy
-from app.ui.dialogs.strategy_editor_form import ABOVE_TOP, FIXED, rune_units_for, suggested_name
+from app.ui.dialogs.strategy_editor_form import (
+    ABOVE_TOP,
+    FIXED,
+    PoolEditor,
+    rune_units_for,
+    suggested_name,
+)
 from app.ui.dialogs.strategy_from_bid import strategy_from_bid
 from app.ui.dialogs.unlock import UnlockDialog
 from app.ui.profile_session import profile_session
@@ -76,6 +83,27 @@ def test_rune_prices_are_typed_for_enough_units_to_be_whole() -> None:
     assert rune_units_for([Fraction(50)]) == 1_000  # 50,000 sats: a bid the service takes
     assert rune_units_for([Fraction(1, 3), Fraction(5, 2)]) == 60_000
     assert rune_units_for([Fraction(20_000)]) == 1
+
+
+def test_a_ladder_is_kept_as_its_file_says(qtbot: QtBot) -> None:
+    ladder = Ladder((LadderStep(FixedPrice(10_000), 50), LadderStep(AboveTopBid(20_000, 80), 50)))
+    editor = PoolEditor(PoolStrategy(PoolKey("pixel-pals"), ladder, 100_000, rune=False))
+    qtbot.addWidget(editor)
+    editor.budget.set_value(90_000)
+    assert editor.read() == PoolStrategy(PoolKey("pixel-pals"), ladder, 90_000, rune=False)
+
+
+def test_a_rune_price_is_typed_as_a_total_for_its_units(qtbot: QtBot) -> None:
+    rune = PoolStrategy(PoolKey("UNCOMMON•GOODS"), FixedPrice(50), 51_000, rune=True)
+    editor = PoolEditor(rune, units=1_000)
+    qtbot.addWidget(editor)
+    assert editor.price.edit.text() == "50,000"
+    assert editor.lines["price"].hint_shown()[0] == "50 sats per unit"
+    editor.units.setValue(3_000)  # the unit price stays; the total follows
+    assert editor.price.value() == 150_000
+    editor.price.set_value(100_000)
+    assert editor.read() == replace(rune, rule=FixedPrice(Fraction(100, 3)))
+    assert editor.lines["price"].hint_shown()[0] == "33.3333 sats per unit"
 
 
 def test_a_suggested_name_is_a_valid_new_policy_id() -> None:
