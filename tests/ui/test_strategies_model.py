@@ -1,0 +1,153 @@
+"""The Strategies tab's words, from a strategy's last check (no Qt window, no network): each
+pool's status, target, live bids, budget used, last and next action; a refresh with the same
+rows changes cells in place; the desktop notifications' words per kind of notice."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from pytestqt.qtbot import QtBot
+
+from app.core.pools import PoolKey
+from app.core.strategy_plan import PlanAction, PoolPlan, StrategyPlan
+from app.core.strategy_rules import FixedPrice, PoolStrategy
+from app.core.strategy_settings import StrategyLimits
+from app.core.strategy_targets import PoolRoom, PoolTarget, TargetLevel
+from app.services.strategy_engine import ActionResult, StrategyConfig, TickReport
+from app.services.strategy_host import StrategyView
+from app.services.strategy_notices import StrategyNotice
+from app.services.strategy_reconcile import ReconcileReport
+from app.ui.models.strategies_model import (
+    P_BUDGET,
+    P_LAST,
+    P_LIVE,
+    P_NEXT,
+    P_STATUS,
+    P_TARGET,
+    Row,
+    pool_rows,
+    pools_model,
+)
+from app.ui.strategy_notice_text import notice_text
+
+PUNKS, RUNE = PoolKey("pixel-punks"), PoolKey("DOG•GO•TO•THE•MOON")
+NOW = 1_800_000_000_000
+TICK_MS = 30_000
+
+
+def _level(price: int, quantity: int, unit: Fraction) -> TargetLevel:
+    return TargetLevel(price, quantity, unit, unit, price * quantity, "why")
+
+
+def _view(plans: tuple[PoolPlan, ...], results: tuple[ActionResult, ...]) -> StrategyView:
+    pools = (
+        PoolStrategy(PUNKS, FixedPrice(13_000), 84_000, rune=False),
+        PoolStrategy(RUNE, FixedPrice(Fraction(1, 4)), 20_000, rune=True),
+    )
+    config = StrategyConfig("pixel-pals", pools, StrategyLimits(104_000, 6), tick_ms=TICK_MS)
+    plan = StrategyPlan(plans, (), sum(p.exposure_sats for p in plans), 0)
+    report = TickReport(NOW, ReconcileReport(), plan, results)
+    return StrategyView("pixel-pals", config, None, None, True, report, {"pixel-punks": 14_000})
+
+
+def test_a_pool_row_says_what_the_last_check_did_and_what_comes_next() -> None:
+    place = PlanAction("place", PUNKS, 13_000, 2, "Open: 1 of the 3 bids wanted; place 2")
+    failed = PlanAction("place", RUNE, 100, 400, "Open: none; place 1")
+    punks = PoolPlan(
+        PoolTarget(
+            PUNKS,
+            "bid",
+            (_level(13_000, 3, Fraction(13_000)),),
+            "above the top bid",
+            Fraction(20_000),
+            False,
+        ),
+        PoolRoom(70_000, 4, "the pool's budget"),
+        ("kept-1",),
+        (place,),
+        42_000,
+        3,
+    )
+    rune = PoolPlan(
+        PoolTarget(
+            RUNE,
+            "bid",
+            (_level(100, 400, Fraction(1, 4)),),
+            "the fixed price",
+            Fraction(1, 4),
+            True,
+        ),
+        PoolRoom(20_000, 1, "the pool's budget"),
+        (),
+        (failed,),
+        101,
+        1,
+    )
+    view = _view((punks, rune), (ActionResult(place, True, "bids a, b"),
+                                 ActionResult(failed, False, "BidRateLimited")))  # fmt: skip
+    first, second = pool_rows(view, TICK_MS, NOW + 22_000)
+    assert first.texts[P_STATUS] == "Bidding" and first.tips[P_STATUS] == "above the top bid"
+    assert first.texts[P_TARGET] == "3 × 13,000 sats"
+    assert first.texts[P_LIVE] == "3 of 3"  # one kept, two placed
+    assert first.texts[P_BUDGET] == "56,000 of 84,000 sats"  # fills 14,000 + open 42,000
+    assert first.texts[P_LAST] == "Placed 2 bids at 13,000 sats"
+    assert first.texts[P_NEXT] == "Next check in 8 s"
+    assert second.texts[P_TARGET] == "400 units at 0.25 sats per unit"
+    assert second.texts[P_LIVE] == "0 of 1"
+    assert second.texts[P_LAST] == "Place failed: BidRateLimited"
+    assert second.texts[P_NEXT] == "Place 400 units at 0.25 sats per unit at the next check"
+    assert "Open: none; place 1" in second.tips[P_NEXT]
+
+
+def test_a_stopped_or_holding_pool_has_no_target_and_a_pool_not_checked_says_so() -> None:
+    stop = PoolPlan(
+        PoolTarget(
+            PUNKS, "stop", (), "the floor 52,000 sats is above the band", Fraction(0), False
+        ),
+        PoolRoom(0, 0, "", "pool_budget"),
+        (),
+        (),
+        0,
+        0,
+    )
+    stopped, unchecked = pool_rows(_view((stop,), ()), TICK_MS, NOW + TICK_MS)
+    assert stopped.texts[P_STATUS] == "Stopped" and "above the band" in stopped.tips[P_STATUS]
+    assert stopped.texts[P_TARGET] == "—" and stopped.texts[P_LAST] == "No change needed"
+    assert stopped.texts[P_NEXT] == "Checking now…"
+    assert unchecked.texts[P_STATUS] == "First check running…"
+
+
+def test_the_same_rows_refresh_in_place_and_new_ones_reset(qtbot: QtBot) -> None:
+    model = pools_model()
+    resets: list[int] = []
+    changes: list[int] = []
+    model.modelReset.connect(lambda: resets.append(1))
+    model.dataChanged.connect(lambda *_: changes.append(1))
+    row = Row("a", ("a", "Bidding", "", "", "", "", "Next check in 9 s"))
+    model.set_rows([row])
+    model.set_rows([Row("a", ("a", "Bidding", "", "", "", "", "Next check in 8 s"))])
+    assert (len(resets), len(changes)) == (1, 1)
+    assert model.text(0, P_NEXT) == "Next check in 8 s"
+    model.set_rows([row, Row("b", row.texts)])
+    assert len(resets) == 2 and model.rowCount() == 2
+
+
+def test_each_notice_in_words() -> None:
+    filled = StrategyNotice("filled", "pixel-pals", PUNKS, 14_000, budget_left=70_000)
+    assert notice_text(filled) == (
+        "Bid filled — pixel-pals",
+        "pixel-punks: 14,000 sats spent; 70,000 sats of the budget left",
+    )
+    outbid = StrategyNotice("outbid", "pixel-pals", PUNKS, 12_000, ours=11_000)
+    assert notice_text(outbid) == (
+        "Outbid — pixel-pals",
+        "pixel-punks: top bid 12,000 sats, yours 11,000 sats",
+    )
+    rune = StrategyNotice("outbid", "pixel-pals", RUNE, 1, ours=0.5)
+    assert notice_text(rune)[1] == f"{RUNE}: top bid 1 sats per unit, yours 0.5 sats per unit"
+    spent = StrategyNotice("budget_spent", "pixel-pals", PUNKS, reason="budget spent")
+    assert notice_text(spent) == ("Budget spent — pixel-pals", "pixel-punks: budget spent")
+    stopped = StrategyNotice("stopped", "pixel-pals", PUNKS, reason="floor\nout of band")
+    title, text = notice_text(stopped)
+    assert title == "Strategy pool stopped — pixel-pals"
+    assert text == "pixel-punks: floor\ufffdout of band"  # no line of its own
