@@ -22,14 +22,9 @@ from app.core.strategy_rules import AboveTopBid, FixedPrice, Ladder, LadderStep,
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
 from app.ui.dialogs.strategy_editor import APPROVE_PAGE, EDIT_PAGE, StrategyEditor, edit_strategy
-from app.ui.dialogs.strategy_editor_form import (
-    ABOVE_TOP,
-    FIXED,
-    PoolEditor,
-    rune_units_for,
-    suggested_name,
-)
+from app.ui.dialogs.strategy_editor_form import suggested_name
 from app.ui.dialogs.strategy_from_bid import strategy_from_bid
+from app.ui.dialogs.strategy_pool_editor import ABOVE_TOP, FIXED, PoolEditor, rune_units_for
 from app.ui.dialogs.unlock import UnlockDialog
 from app.ui.profile_session import profile_session
 from app.ui.state.strategy_state import StrategyState
