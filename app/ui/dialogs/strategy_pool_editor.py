@@ -286,7 +286,11 @@ class PoolEditor(QGroupBox):
         rule = self.strategy.rule if self.ladder else self._read_rule()
         if budget is None or rule is None:
             return None
-        return replace(self.strategy, rule=rule, budget_sats=int(budget))
+        try:
+            return replace(self.strategy, rule=rule, budget_sats=int(budget))
+        except InvalidStrategy as exc:  # the pool's own rules (e.g. an item's whole sats)
+            self.rule_line.set_error(str(exc))
+            return None
 
     def _read_rule(self) -> PriceRule | None:
         kind = self.kind.currentIndex()

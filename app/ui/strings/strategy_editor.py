@@ -109,9 +109,7 @@ APPROVAL_INTRO: Final = (
 )
 APPROVAL_POOL_ITEM: Final = "• {pool}: at most {cap} per item"
 APPROVAL_POOL_UNIT: Final = "• {pool}: at most {cap} per unit"
-APPROVAL_EXPOSURE: Final = (
-    "All its open bids together commit at most {total} (the total budget, maker fee included)."
-)
+APPROVAL_EXPOSURE: Final = "All its open bids together commit at most {total}, maker fee included."
 APPROVAL_MAX_BIDS: Final = Counted(
     "The strategy keeps at most {count} bid open (this approval bounds the money, not the count).",
     "The strategy keeps at most {count} bids open (this approval bounds the money, not the count).",
