@@ -17,6 +17,7 @@ really takes on this machine, and only the waits are simulated: "the engine cloc
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import math
 import re
@@ -24,7 +25,7 @@ import secrets
 import tempfile
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -98,14 +99,20 @@ _ID_LIKE = re.compile(r"[^/]{21,}")  # addresses, txids, ids: one route whatever
 
 
 class CountingTransport(httpx.AsyncHTTPTransport):
-    """The clients' transport, counting requests by method and route."""
+    """The clients' transport, counting requests by method and route; a route given a delay
+    in `delays_ms` is answered that much later (a real network's round trip: loopback
+    answers in a few ms), in real time, which the engine clock counts."""
 
-    def __init__(self) -> None:
+    def __init__(self, delays_ms: Mapping[str, int] | None = None) -> None:
         super().__init__()
         self.counts: Counter[str] = Counter()
+        self.delays_ms = dict(delays_ms or {})
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        self.counts[f"{request.method} {_ID_LIKE.sub('*', request.url.path)}"] += 1
+        route = f"{request.method} {_ID_LIKE.sub('*', request.url.path)}"
+        self.counts[route] += 1
+        if delay := self.delays_ms.get(route):
+            await asyncio.sleep(delay / 1000)
         return await super().handle_async_request(request)
 
 
@@ -122,10 +129,16 @@ class EngineSandbox:
     engines: list[StrategyEngine] = field(default_factory=list)
 
 
+PLACE_ROUTE = "POST /v1/bid/place"
+
+
 @contextlib.asynccontextmanager
-async def engine_sandbox() -> AsyncIterator[EngineSandbox]:
+async def engine_sandbox(
+    delays_ms: Mapping[str, int] | None = None,
+) -> AsyncIterator[EngineSandbox]:
     """A new sandbox process and a context over it (a new wallet, the payment address funded
-    for the bidding wallet's setup); stopped and removed on the way out."""
+    for the bidding wallet's setup; `delays_ms`: `CountingTransport`'s); stopped and removed
+    on the way out."""
     with tempfile.TemporaryDirectory() as tmp:
         sandbox = await start_sandbox(Path(tmp) / "data")
         try:
@@ -133,7 +146,7 @@ async def engine_sandbox() -> AsyncIterator[EngineSandbox]:
                 info = (await http.get("/sandbox/info")).json()
                 clock = OffsetClock(info["clockOffsetMs"])
                 sleeper = SkippingSleeper(http, clock)
-                transport = CountingTransport()
+                transport = CountingTransport(delays_ms)
                 clients = NetClients.open(ServiceConfig.sandbox(sandbox.url), transport=transport)
                 ctx = ServiceContext(clients, new_keys(), clock=clock, sleeper=sleeper)
                 pace = RecordingPacer(clock)

@@ -1,5 +1,6 @@
 """The benchmarks are not run in CI (they print figures, they assert no duration), but their
-code must keep working: every module imports, and the pure ones run once at their smallest."""
+code must keep working: every module imports, and the pure ones run once at their smallest
+(and the strategy hour, against a sandbox process, for two simulated minutes)."""
 
 from __future__ import annotations
 
@@ -48,3 +49,16 @@ def test_the_strategy_plan_benchmark_runs(
     assert "first tick, 5 pools: plan" in printed
     # Once the first tick's actions are applied, the steady tick has nothing to do.
     assert "actions 0 cancel, 0 renew, 0 place" in printed
+
+
+def test_the_strategy_hour_benchmark_runs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """At its smallest, against its own sandbox process: a few simulated minutes, no failure."""
+    module = importlib.import_module("benchmarks.bench_strategy_hour")
+    argv = ["bench_strategy_hour", "--pools", "3", "--minutes", "2", "--idle-minutes", "1"]
+    monkeypatch.setattr(sys, "argv", argv)
+    module.main()
+    printed = capsys.readouterr().out
+    assert "start (every pool placed): 3 bid requests" in printed
+    assert "idle, markets unchanged" in printed and "failed:" not in printed
