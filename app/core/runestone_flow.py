@@ -93,7 +93,8 @@ def rune_flow(
     if artifact is not None and artifact.mint is not None:
         mint = artifact.mint
         if mint_amount is None:
-            if mint in unallocated or unknown_ids:
+            # A cenotaph burns whatever the mint yields with the rest: its amount is moot.
+            if not isinstance(artifact, Cenotaph) and (mint in unallocated or unknown_ids):
                 return _undecided(
                     artifact,
                     f"it mints rune {mint}, whose amount this wallet cannot know, and the inputs "

@@ -15,7 +15,7 @@ import pytest
 from app.core.psbt_review_context import RuneAmount
 from app.core.runestone import Cenotaph, Flaw, RuneId
 from app.core.runestone_flow import InputRune, rune_flow
-from tests.support.runestones import POINTER, TAG_CENOTAPH, encipher, stone_script
+from tests.support.runestones import MINT, POINTER, TAG_CENOTAPH, encipher, stone_script
 
 MAX = 2**128 - 1
 ID = RuneId(840_000, 3)
@@ -206,6 +206,13 @@ def test_a_mint_with_a_known_amount_is_allocated() -> None:
 def test_a_mint_of_unknown_amount_of_a_rune_the_inputs_hold_is_undecided() -> None:
     flow = rune_flow([PLAIN, encipher(mint=(ID.block, ID.tx))], HELD)
     assert not flow.decided and "mints rune 840000:3" in flow.reason
+
+
+def test_a_cenotaph_minting_a_rune_the_inputs_hold_burns_it_all() -> None:
+    """Its mint still counts in ord (the minted runes burned too): the amount does not matter."""
+    flow = rune_flow([PLAIN, stone_script([MINT, ID.block, MINT, ID.tx, TAG_CENOTAPH, 0])], HELD)
+    assert flow.is_cenotaph and flow.mint == ID
+    assert flow.burned == runes("UNCOMMON•GOODS", MAX)
 
 
 def test_a_mint_of_another_rune_leaves_the_inputs_runes_decided() -> None:
