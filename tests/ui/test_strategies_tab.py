@@ -25,6 +25,7 @@ from app.services.sandbox_process import SandboxProcess
 from app.services.strategy_engine import StrategyConfig
 from app.ui import strings
 from app.ui.dialogs.strategy_editor import StrategyEditor
+from app.ui.dialogs.unlock import UnlockDialog
 from app.ui.models.strategies_model import (
     P_BUDGET,
     P_LAST,
@@ -41,12 +42,14 @@ from app.ui.tabs.strategies_stop import StopStrategyDialog
 from app.ui.tabs.strategies_tab import StrategiesTab
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import (
+    PASSWORD,
     SandboxClockSleeper,
     click,
     fund_bidding_wallet,
     new_collection,
     open_funded_app,
     sandbox_post,
+    type_into,
     wait_new_dialog,
 )
 from tests.ui.gui_thread import GuiThreadWatch
@@ -142,7 +145,8 @@ def test_a_strategy_starts_from_the_tab_shows_its_pool_tells_a_fill_and_stops_wi
     qtbot.waitUntil(lambda: tab.strategies.rowCount() == 1, timeout=20_000)
     assert tab.strategies.text(0, S_STATUS) == strings.STRATEGY_STOPPED
     assert tab.counts.text().startswith("1 strategy, 0 running.")
-    assert tab.start_button.isEnabled() and not tab.stop_button.isEnabled()
+    assert tab.start_button.isEnabled() and not tab.stop_all_button.isEnabled()
+    assert tab.stop_button.isEnabled()  # approved: it can be revoked before it ever runs
     assert _pool_cells(tab)[P_STATUS] == strings.POOL_NOT_RUNNING
 
     click(qtbot, tab.start_button)
@@ -244,3 +248,23 @@ def test_locking_the_wallet_stops_the_strategies_and_the_tab_says_why(
     assert tab.lock_notice.isVisible()
     assert tab.lock_notice.text() == strings.counted(strings.STRATEGIES_STOPPED_BY_LOCK, 1)
     assert state.current is None
+
+    # Unlocked again: the strategy is stopped but still approved; Stop takes its bids back.
+    before = len(app.dialogs)
+    app.window.unlock_action.trigger()  # File > Unlock wallet…
+    unlock = wait_new_dialog(qtbot, app, UnlockDialog, before)
+    type_into(qtbot, unlock.password, PASSWORD)
+    qtbot.keyClick(unlock.password, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: tab.pages.currentIndex() == 1, timeout=20_000)
+    qtbot.waitUntil(lambda: tab.strategies.rowCount() == 1, timeout=20_000)
+    assert tab.strategies.text(0, S_STATUS) == strings.STRATEGY_STOPPED
+    assert not tab.lock_notice.isVisible()
+    assert tab.start_button.isEnabled() and tab.stop_button.isEnabled()
+    before = len(app.dialogs)
+    click(qtbot, tab.stop_button)
+    dialog = wait_new_dialog(qtbot, app, StopStrategyDialog, before)
+    click(qtbot, dialog.cancel_bids_button)
+    done = strings.counted(strings.STRATEGIES_STOPPED_CANCELLED, 2, strategy=STRATEGY)
+    qtbot.waitUntil(lambda: tab.message.text() == done, timeout=30_000)
+    not_approved = strings.STRATEGY_NOT_APPROVED
+    qtbot.waitUntil(lambda: tab.strategies.text(0, S_STATUS) == not_approved, timeout=20_000)

@@ -75,7 +75,8 @@ class StrategyActions:
             if view is not None and view.policy is None
             else ""
         )
-        self.stop_button.setEnabled(view is not None and view.running)
+        # A stopped strategy still approved (the wallet locked) can be revoked, its bids taken back.
+        self.stop_button.setEnabled(view is not None and (view.running or view.policy is not None))
         editable = view is not None and view.config is not None and not view.running
         self.edit_button.setEnabled(editable)
         self.edit_button.setToolTip(
@@ -128,7 +129,7 @@ class StrategyActions:
     @async_slot()
     async def stop_selected(self) -> None:
         view = self._selected_view()
-        if view is None or not view.running:
+        if view is None or not (view.running or view.policy is not None):
             return
         dialog = StopStrategyDialog(view.policy_id, parent=self._parent_widget())
         if not await self.controller.show_dialog(dialog) or dialog.choice is None:
@@ -149,7 +150,7 @@ class StrategyActions:
     async def _stop(self, ids: list[str], cancel_bids: bool) -> None:
         from app.services.errors import NetError, ServiceError
 
-        host = self.state.current  # stopping needs no new host (nothing runs without one)
+        host = self._host()
         if host is None:
             return
         self._busy(True)

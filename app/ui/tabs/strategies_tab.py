@@ -209,7 +209,9 @@ class StrategiesTab(StrategyActions, QWidget):
             }.get(exc.user_message, exc.user_message)
             set_message(self.not_ready, text, "hint")
             self.pages.setCurrentWidget(self.not_ready)
-            self.views = {}
+            self.views = {}  # nothing of the dropped host shows once a host is back
+            for model in (self.strategies, self.pools, self.journal):
+                model.set_rows([])
             self._enable()
             return None
         if self.pages.currentWidget() is self.not_ready:
