@@ -2,8 +2,9 @@
 
 Drawn from what the strategy itself says, so the approval is exactly as wide as the strategy
 needs and no wider: each of its pools with the highest price any of its rules may bid there
-(`PoolStrategy.cap`), its total budget as the maximum exposure, the maker fee in force, and a validity the user chooses (short: a policy that ends cannot be
-replayed after it). The user sees this policy, not the strategy's rules, when approving.
+(`PoolStrategy.cap`), its total budget (at most the pools' budgets together) as the maximum
+exposure, the maker fee in force, and a validity the user chooses (short: a policy that ends
+cannot be replayed after it). The user sees this policy, not the strategy's rules, when approving.
 """
 
 from __future__ import annotations
@@ -58,7 +59,11 @@ def policy_for_strategy(
             f"a policy is valid for up to {MAX_VALIDITY_MS // HOUR_MS} hours; "
             f"got {valid_for_ms / HOUR_MS:g}"
         )
-    if limits.total_budget_sats <= 0 or limits.max_active_bids <= 0:
+    if (
+        limits.total_budget_sats <= 0
+        or limits.max_active_bids <= 0
+        or sum(s.budget_sats for s in pools) <= 0
+    ):
         raise StrategyPolicyError(
             "the strategy's total budget and its maximum of bids must be above 0"
         )
@@ -66,7 +71,8 @@ def policy_for_strategy(
         policy_id=policy_id,
         bidder=bidder,
         pools=tuple(allowed_pool(s) for s in pools),
-        max_exposure=limits.total_budget_sats,
+        # Never more than the pools' budgets together: a total above them buys nothing.
+        max_exposure=min(limits.total_budget_sats, sum(s.budget_sats for s in pools)),
         maker_fee=maker_fee,
         valid_from_ms=now_ms - START_SLACK_MS,
         valid_until_ms=now_ms + valid_for_ms,
@@ -79,4 +85,4 @@ def policy_for_strategy(
 
 
 def _whole(cap: Fraction) -> int:
-    return math.floor(cap)  # ordinals prices are whole sats on the bid grid
+    return math.floor(cap)  # whole already: `PoolStrategy` refuses a fractional item price

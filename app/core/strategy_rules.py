@@ -114,6 +114,13 @@ class PoolStrategy:
     def __post_init__(self) -> None:
         if self.budget_sats < 0:
             raise InvalidStrategy(f"a pool's budget must not be negative, got {self.budget_sats}")
+        if not self.is_rune:
+            for rule, _ in self.price_rules():
+                for value in _item_prices(rule):
+                    if Fraction(value).denominator != 1:
+                        raise InvalidStrategy(
+                            f"an item's price is whole sats, got {value} in pool {self.pool}"
+                        )
 
     @property
     def is_rune(self) -> bool:
@@ -128,6 +135,16 @@ class PoolStrategy:
     def cap(self) -> Fraction:
         """The highest unit price any of its rules may bid, whatever the market."""
         return max(rule_cap(rule) for rule, _ in self.price_rules())
+
+
+def _item_prices(rule: PriceRule) -> tuple[Number, ...]:
+    """The prices a rule names (not its percentages)."""
+    if isinstance(rule, FixedPrice):
+        return (rule.unit_price,)
+    if isinstance(rule, BelowFloor):
+        return (rule.max_unit_price,)
+    opening = () if rule.opening_unit_price is None else (rule.opening_unit_price,)
+    return (rule.max_unit_price, *opening)
 
 
 def rule_cap(rule: PriceRule) -> Fraction:

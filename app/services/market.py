@@ -108,8 +108,10 @@ async def read_pool_market(
     *,
     own_addresses: frozenset[str],
     own_bid_ids: frozenset[str],
+    rune: bool | None = None,
 ) -> MarketSnapshot:
-    """Both sides of `pool`, as a snapshot. Raises the `NetError` family on failure."""
+    """Both sides of `pool`, as a snapshot (a rune's, when `rune`; None: told from the
+    pool's name). Raises the `NetError` family on failure."""
     market = ctx.clients.marketplace
     slug = pool.collection_slug
     bids, bids_total, skipped_bids = await _all_pages(
@@ -127,7 +129,7 @@ async def read_pool_market(
             own_bid_ids=own_bid_ids,
             fetched_at_ms=ctx.clock.now_ms(),
             skipped_rows=skipped_bids + skipped_listings,
-            rune=is_rune_pool(pool),
+            rune=is_rune_pool(pool) if rune is None else rune,
             bids_total=bids_total,
             listings_total=listings_total,
         )

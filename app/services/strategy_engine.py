@@ -31,25 +31,28 @@ from app.core.rune_names import rune_letters
 from app.core.strategy_dry_run import dry_run_text
 from app.core.strategy_plan import PlanAction, PoolState, StrategyPlan, plan_strategy
 from app.core.strategy_policy import PoolKind, StrategyPolicy
-from app.core.strategy_rules import PoolStrategy
+from app.core.strategy_rules import InvalidStrategy, PoolStrategy
 from app.core.strategy_schedule import FairScheduler
 from app.core.strategy_settings import EXPIRY_SLACK_MS, LifecycleSettings, StrategyLimits
 from app.core.strategy_targets import HeldBid, sats
 from app.net.marketplace_bids import BidListEntry
 from app.services.bidding_wallet import bidding_wallet_balance
 from app.services.bids import BidSpec
-from app.services.cancel import cancel_bids
 from app.services.context import ServiceContext
 from app.services.errors import NetError, ServiceError
 from app.services.market import own_addresses, read_pool_market
 from app.services.open_bids import fetch_open_bids, pool_key_of
 from app.services.strategy_bid_log import StrategyBidLog
+from app.services.strategy_cancel import (
+    ActionResult,
+    cancel_strategy_bids,
+    withdraw_strategy_bids,
+)
 from app.services.strategy_journal import StrategyJournal
 from app.services.strategy_placement import place_strategy_bid
 from app.services.strategy_reconcile import (
     OwnBid,
     ReconcileReport,
-    end_if_all_gone,
     own_bids,
     reconcile,
 )
@@ -58,6 +61,7 @@ from app.services.strategy_signer import BidMessageSigner, StrategyRefusedError
 log = logging.getLogger("bidwallet.strategies")
 
 DEFAULT_TICK_MS = 10_000
+MIN_TICK_MS = 1_000
 DEFAULT_UNITS_PER_TICK = 20  # 10 s of the address's pace: one tick's worth
 
 
@@ -72,6 +76,14 @@ class StrategyConfig:
     tick_ms: int = DEFAULT_TICK_MS
     units_per_tick: int = DEFAULT_UNITS_PER_TICK
 
+    def __post_init__(self) -> None:
+        # A shorter tick reads every pool's market in a tight loop (the service's rate).
+        if self.tick_ms < MIN_TICK_MS or self.units_per_tick < 1:
+            raise InvalidStrategy(
+                f"a strategy checks its pools at most every {MIN_TICK_MS // 1000} s "
+                f"(tick_ms >= {MIN_TICK_MS}) and places at least one bid a tick"
+            )
+
 
 @dataclass(frozen=True)
 class Observation:
@@ -82,13 +94,6 @@ class Observation:
     balance_sats: int
     own: dict[str, OwnBid]  # the strategy's listed bids and the entries that placed them
     now_ms: int
-
-
-@dataclass(frozen=True)
-class ActionResult:
-    action: PlanAction
-    done: bool
-    detail: str  # bid ids placed or cancelled, or why not
 
 
 @dataclass(frozen=True)
@@ -157,18 +162,10 @@ class StrategyEngine:
     async def cancel_own_bids(self, reason: str) -> list[ActionResult]:
         """Cancel every open bid this strategy placed (the user stopping it and taking its
         bids back); the user's other bids are never touched."""
-        listed = await fetch_open_bids(self.ctx)
-        now = self.ctx.clock.now_ms()
-        ours = await self.ctx.run_cpu(lambda: own_bids(self.journal, self.policy_id, listed))
-        actions = [
-            PlanAction("cancel", pool, own.listed.price or 0, 1, reason, bid_id)
-            for bid_id, own in sorted(ours.items())
-            if (pool := pool_key_of(own.listed)) is not None
-        ]
-        if not actions:
-            return []
-        seen = Observation({}, tuple(listed), 0, ours, now)
-        return [self._said(r) for r in await self._cancel(actions, seen)]
+        results = await withdraw_strategy_bids(
+            self.ctx, self.journal, self.bid_log, self.policy_id, reason
+        )
+        return [self._said(r) for r in results]
 
     def request_stop(self) -> None:
         """Stop after the step in progress (a placement or cancel completes and is journaled)."""
@@ -198,7 +195,7 @@ class StrategyEngine:
         states: dict[PoolKey, PoolState] = {}
         for strategy in self.config.pools:
             pool, rune = strategy.pool, strategy.is_rune
-            snapshot = await self._market(pool, listed_ids)
+            snapshot = await self._market(pool, listed_ids, rune)
             mine = tuple(
                 HeldBid(
                     bid_id,
@@ -218,12 +215,18 @@ class StrategyEngine:
             states[pool] = PoolState(snapshot, mine, manual, spent.get(str(pool), 0))
         return Observation(states, listed, balance, ours, now), report
 
-    async def _market(self, pool: PoolKey, our_ids: frozenset[str]) -> MarketSnapshot | None:
+    async def _market(
+        self, pool: PoolKey, our_ids: frozenset[str], rune: bool
+    ) -> MarketSnapshot | None:
         """The pool's market now; on an error the last one read (the plan holds once it is
         older than `max_market_age_ms`), or None."""
         try:
             snapshot = await read_pool_market(
-                self.ctx, pool, own_addresses=own_addresses(self.ctx), own_bid_ids=our_ids
+                self.ctx,
+                pool,
+                own_addresses=own_addresses(self.ctx),
+                own_bid_ids=our_ids,
+                rune=rune,
             )
         except (NetError, ServiceError) as exc:
             self._on_event("market_unread", {"pool": str(pool), "error": type(exc).__name__})
@@ -295,52 +298,9 @@ class StrategyEngine:
         return result
 
     async def _cancel(self, actions: list[PlanAction], seen: Observation) -> list[ActionResult]:
-        """Cancel the strategy's own bids only: each written to the bid log first."""
-        ids = [a.bid_id for a in actions if a.bid_id is not None]
-        foreign = [i for i in ids if i not in seen.own]
-        if foreign:  # the plan only cancels what it was given as ours: never happens
-            raise ServiceError(f"the strategy may cancel only its own bids, not {foreign}")
-        now = self.ctx.clock.now_ms()
-
-        def write_intents() -> None:
-            for a in actions:
-                assert a.bid_id is not None
-                self.bid_log.set_state(
-                    self.policy_id, a.bid_id, str(a.pool), "cancelling", 0, a.reason, now
-                )
-
-        await self.ctx.run_cpu(write_intents)
-        try:
-            report = await asyncio.shield(cancel_bids(self.ctx, ids))
-        except (NetError, ServiceError) as exc:
-            # The next tick's reconcile sees which are gone; the rest go back to open.
-            return [ActionResult(a, False, type(exc).__name__) for a in actions]
-        by_id = {i.bid_id: i for i in report.items}
-        done = self.ctx.clock.now_ms()
-
-        def write_results() -> None:
-            for a in actions:
-                item = by_id.get(a.bid_id or "")
-                if item is not None and item.cancelled:
-                    assert a.bid_id is not None
-                    self.bid_log.set_state(
-                        self.policy_id, a.bid_id, str(a.pool), "cancelled", 0, a.reason, done
-                    )
-            # An entry whose bids are all gone commits nothing more: its exposure is freed
-            # for the placements that follow (a renewal, a cancel-and-replace).
-            entries = {seen.own[i].entry.entry_id: seen.own[i].entry for i in ids}
-            for entry in entries.values():
-                end_if_all_gone(self.journal, self.bid_log, entry, done)
-
-        await asyncio.shield(self.ctx.run_cpu(write_results))
-        return [
-            ActionResult(
-                a,
-                bool(by_id.get(a.bid_id or "") and by_id[a.bid_id or ""].cancelled),
-                f"bid {a.bid_id}",
-            )
-            for a in actions
-        ]
+        return await cancel_strategy_bids(
+            self.ctx, self.journal, self.bid_log, self.policy_id, actions, seen.own
+        )
 
     async def _place_or_renew(self, action: PlanAction, seen: Observation) -> ActionResult:
         action = self._within_validity(action)  # before a renewal cancels the old bid

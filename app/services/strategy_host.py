@@ -29,6 +29,7 @@ from app.core.strategy_policy import StrategyPolicy
 from app.services.context import ServiceContext
 from app.services.errors import NetError, ServiceError
 from app.services.strategy_bid_log import StrategyBidLog
+from app.services.strategy_cancel import withdraw_strategy_bids
 from app.services.strategy_config import (
     StrategyConfigError,
     config_path,
@@ -69,8 +70,9 @@ class StrategyView:
 @dataclass
 class _Running:
     engine: StrategyEngine
-    task: asyncio.Task[int]
+    signer: StrategySigner
     tracker: NoticeTracker
+    task: asyncio.Future[int] = field(default_factory=asyncio.Future)
     last_report: TickReport | None = None
     after_tick: asyncio.Future[None] | None = None
 
@@ -93,6 +95,10 @@ class StrategyHost:
         self._errors: dict[str, str] = {}
         self._reports: dict[str, TickReport] = {}
         self._lock = EngineLock(profile_dir)
+        self._lock_held = False
+        self._lock_guard = asyncio.Lock()
+        self._starting: set[str] = set()
+        self._closed = False
         self._journal: StrategyJournal | None = None
         self._bid_log: StrategyBidLog | None = None
 
@@ -216,18 +222,40 @@ class StrategyHost:
         """Reconcile the strategy with the service's open bids, then run it until stopped.
         Refused (a `ServiceError` saying why) without an approved, valid policy, or while
         another process runs strategies of this profile."""
-        if self.is_running(policy_id):
+        if self.is_running(policy_id) or policy_id in self._starting:
             return
+        self._check_open()
+        # A start in progress holds the lock like a running strategy: another one ending
+        # meanwhile must not release it, nor a second start take it twice.
+        self._starting.add(policy_id)
+        try:
+            try:
+                running = await self._start(policy_id)
+            except Exception:
+                self._check_open()  # closed meanwhile: say so, not what it broke
+                raise
+            self._running[policy_id] = running
+        finally:
+            self._starting.discard(policy_id)
+            self._release_if_idle()
+        running.task = asyncio.ensure_future(running.engine.run())
+        running.task.add_done_callback(lambda t: self._ended(policy_id, t))
+        self._errors.pop(policy_id, None)
+        self._on_change(policy_id)
+
+    async def _start(self, policy_id: str) -> _Running:
         config = await self.ctx.run_cpu(load_config, config_path(self.profile_dir, policy_id))
         journal, bid_log = await self.ctx.run_cpu(self._stores)
-        if not self._running:
-            await self.ctx.run_cpu(self._lock.acquire)
-        try:
-            signer = await self.ctx.run_cpu(
-                lambda: StrategySigner(
-                    self.ctx.signing_keys(), self.policies, policy_id, journal, self.ctx.clock
-                )
+        async with self._lock_guard:  # two starts at once take the lock once
+            if not self._lock_held:
+                await self.ctx.run_cpu(self._lock.acquire)
+                self._lock_held = True
+        signer = await self.ctx.run_cpu(
+            lambda: StrategySigner(
+                self.ctx.signing_keys(), self.policies, policy_id, journal, self.ctx.clock
             )
+        )
+        try:
             if signer.policy.valid_until_ms <= self.ctx.clock.now_ms():
                 raise ServiceError(f"The policy of {policy_id} has ended: approve it again.")
             engine = StrategyEngine(
@@ -241,16 +269,22 @@ class StrategyHost:
             )
             await engine.start()
             spent = await self.ctx.run_cpu(bid_log.spent_by_pool, policy_id)
+            self._check_open()  # the window closed or the wallet locked meanwhile
         except BaseException:
-            if not self._running:
-                self._lock.release()
+            signer.close()
             raise
-        self._errors.pop(policy_id, None)
-        task = asyncio.ensure_future(engine.run())
-        tracker = NoticeTracker(policy_id, engine.config, spent)
-        self._running[policy_id] = _Running(engine, task, tracker)
-        task.add_done_callback(lambda t: self._ended(policy_id, t))
-        self._on_change(policy_id)
+        return _Running(engine, signer, NoticeTracker(policy_id, engine.config, spent))
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise ServiceError(
+                "The strategies were stopped (the wallet locked or the window closed)."
+            )
+
+    def _release_if_idle(self) -> None:
+        if self._lock_held and not self._running and not self._starting:
+            self._lock.release()
+            self._lock_held = False
 
     def _ticked(self, policy_id: str, report: TickReport) -> None:
         running = self._running.get(policy_id)
@@ -262,7 +296,9 @@ class StrategyHost:
         running.after_tick = asyncio.ensure_future(self._tell(policy_id, running, report))
 
     async def _tell(self, policy_id: str, running: _Running, report: TickReport) -> None:
-        _, bid_log = self._stores()
+        if self._closed or self._bid_log is None:
+            return
+        bid_log = self._bid_log
         spent = await self.ctx.run_cpu(bid_log.spent_by_pool, policy_id)
         for notice in running.tracker.notices(report, running.engine.last_snapshot, spent):
             self._on_notice(notice)
@@ -276,40 +312,47 @@ class StrategyHost:
             exc = task.exception()
             message = exc.user_message if isinstance(exc, ServiceError) else type(exc).__name__
             self._errors[policy_id] = message
-            log.warning("strategy %s stopped on an error: %s", policy_id, type(exc).__name__)
-        if not self._running:
-            self._lock.release()
+            log.warning(
+                "strategy %s stopped on an error: %s",
+                policy_id,
+                type(exc).__name__,
+                exc_info=None if isinstance(exc, ServiceError) else exc,  # a bug: where
+            )
+        if running is not None:
+            running.signer.close()
+        self._release_if_idle()
         self._on_change(policy_id)
 
     async def stop(self, policy_id: str, *, cancel_bids: bool = False) -> int:
-        """Stop after the step in progress and revoke the policy (nothing more is signed
-        under it); with `cancel_bids`, cancel the bids it placed too. Returns the bids
-        cancelled."""
+        """Revoke the policy and close the signer (nothing more is signed under it, even by
+        a step in progress), then stop after that step; with `cancel_bids`, cancel the bids
+        it placed too (from the journal: the strategy's file is not needed). Returns the
+        bids cancelled."""
+        await self.ctx.run_cpu(self.policies.revoke, policy_id)
         running = self._running.get(policy_id)
         if running is not None:
+            running.signer.close()
             running.engine.request_stop()
             with contextlib.suppress(Exception):
                 await running.task
-        await self.ctx.run_cpu(self.policies.revoke, policy_id)
         cancelled = 0
         if cancel_bids:
-            cancelled = await self._withdraw(policy_id, running)
+            cancelled = await self._withdraw(policy_id)
         self._on_change(policy_id)
         return cancelled
 
-    async def _withdraw(self, policy_id: str, running: _Running | None) -> int:
-        """Cancel the strategy's open bids (no signature of the policy is needed: a cancel
-        is signed by the bid's own address, as for any of the user's bids)."""
+    async def _withdraw(self, policy_id: str) -> int:
+        """Cancel the strategy's open bids (no signature under the policy is needed: a
+        cancel is signed by the bid's own address, as for any of the user's bids)."""
         journal, bid_log = await self.ctx.run_cpu(self._stores)
-        engine = running.engine if running is not None else None
-        if engine is None:
-            config = await self.ctx.run_cpu(load_config, config_path(self.profile_dir, policy_id))
-            engine = StrategyEngine(self.ctx, self._preview(config), journal, bid_log, config)
         try:
-            results = await engine.cancel_own_bids("stopped by you")
-        except NetError as exc:
+            results = await withdraw_strategy_bids(
+                self.ctx, journal, bid_log, policy_id, "stopped by you"
+            )
+        except (NetError, ServiceError) as exc:
             raise ServiceError(
-                f"The strategy stopped, but its bids were not cancelled: {exc}"
+                f"The strategy stopped, but its bids were not cancelled: {exc}. They stay "
+                "open until they expire; cancel them in Open bids."
             ) from None
         return sum(1 for r in results if r.done)
 
@@ -318,14 +361,21 @@ class StrategyHost:
             await self.stop(policy_id, cancel_bids=cancel_bids)
 
     async def close(self) -> None:
-        """The window closes: every engine stops after its step; the policies stay."""
-        for running in list(self._running.values()):
-            running.engine.request_stop()
-        for running in list(self._running.values()):
-            with contextlib.suppress(Exception):
-                await running.task
+        """The wallet locked or the window closes: every signer is closed at once (no bid
+        message is signed after this), the engines are cancelled (a request in flight is
+        reconciled at the next start, as after a crash) and the stores closed. The
+        policies stay."""
+        self._closed = True
+        running = list(self._running.values())
+        for each in running:
+            each.signer.close()
+            each.engine.request_stop()
+            each.task.cancel()
+        for each in running:
+            with contextlib.suppress(BaseException):
+                await each.task
         self._running.clear()
-        self._lock.release()
+        self._release_if_idle()
         if self._journal is not None:
             self._journal.close()
         if self._bid_log is not None:

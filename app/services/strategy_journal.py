@@ -237,6 +237,8 @@ class StrategyJournal:
     def mark_placed(
         self, entry_id: int, now_ms: int, outcome: str = "placed", bid_ids: Sequence[str] = ()
     ) -> None:
+        if len(bid_ids) > self.entry(entry_id).bids:
+            raise JournalError(f"entry {entry_id} placed fewer bids than {len(bid_ids)} ids")
         self._move(entry_id, S.PLACED, now_ms, outcome=outcome, bid_ids=json.dumps(list(bid_ids)))
 
     def mark_rejected(self, entry_id: int, now_ms: int, outcome: str) -> None:
@@ -255,15 +257,19 @@ class StrategyJournal:
         self._move(entry_id, S.ENDED, now_ms, outcome=outcome)
 
     def record_bid_ids(self, entry_id: int, bid_ids: Sequence[str], now_ms: int) -> None:
-        """The ids of a placed entry's bids, once learnt (from the open bids); once only."""
+        """The ids of a placed entry's bids, once learnt (from the open bids); once only, and
+        never more ids than the bids it placed."""
         with self._transaction() as conn:
             changed = conn.execute(
                 "UPDATE signatures SET bid_ids = ?, updated_ms = ? WHERE id = ? AND state = ?"
-                " AND bid_ids = '[]'",
-                (json.dumps(list(bid_ids)), now_ms, entry_id, S.PLACED.value),
+                " AND bid_ids = '[]' AND bids >= ?",
+                (json.dumps(list(bid_ids)), now_ms, entry_id, S.PLACED.value, len(bid_ids)),
             ).rowcount
         if not changed:
-            raise JournalError(f"entry {entry_id} is not a placed entry without bid ids")
+            raise JournalError(
+                f"entry {entry_id} is not a placed entry without bid ids and room for "
+                f"{len(bid_ids)} of them"
+            )
 
     def abandon_intents(self, policy_id: str, created_before_ms: int, now_ms: int) -> int:
         """After a restart: the policy's intents older than the restart never handed their
@@ -329,9 +335,9 @@ class StrategyJournal:
         )
 
     def claimed_bid_ids(self) -> set[str]:
-        """Bid ids every placed entry of every policy holds: a bid one strategy placed is
-        never taken for another's (two strategies may bid the same price in one pool)."""
-        rows = self._select("WHERE state = ?", (S.PLACED.value,))
+        """Bid ids any entry of any policy holds or ever held: a bid one strategy placed is
+        never taken for another's, nor for a later entry of its own."""
+        rows = self._select("WHERE bid_ids != '[]'", ())
         return {bid_id for entry in rows for bid_id in entry.bid_ids}
 
     # --- internals -------------------------------------------------------------------------

@@ -31,7 +31,9 @@ class StrategyNotice:
     kind: NoticeKind
     policy_id: str
     pool: PoolKey
-    sats: int = 0  # filled: what the fills cost; outbid: the top bid (per item / per unit)
+    is_rune: bool = False  # prices per rune unit, not per item
+    sats: int = 0  # filled: what the fills cost
+    top: float = 0  # outbid: the top bid's unit price (per item, or per rune unit)
     ours: float = 0  # outbid: our best bid's unit price
     budget_left: int = 0  # filled: what is left of the pool's budget
     reason: str = ""  # stopped, budget_spent: the plan's words
@@ -43,6 +45,7 @@ class NoticeTracker:
     ) -> None:
         self.policy_id = policy_id
         self._budgets = {s.pool: s.budget_sats for s in config.pools}
+        self._runes = {s.pool for s in config.pools if s.is_rune}
         self._spent = dict(spent_at_start)
         self._on_top: dict[PoolKey, bool] = {}
         self._status: dict[PoolKey, str] = {}
@@ -59,7 +62,12 @@ class NoticeTracker:
             if now > before:
                 out.append(
                     StrategyNotice(
-                        "filled", self.policy_id, pool, now - before, budget_left=budget - now
+                        "filled",
+                        self.policy_id,
+                        pool,
+                        pool in self._runes,
+                        now - before,
+                        budget_left=budget - now,
                     )
                 )
             self._spent[str(pool)] = now
@@ -74,7 +82,13 @@ class NoticeTracker:
                         "budget_spent" if plan.room.limit in _BUDGET_LIMITS else "stopped"
                     )
                     out.append(
-                        StrategyNotice(kind, self.policy_id, target.pool, reason=target.reason)
+                        StrategyNotice(
+                            kind,
+                            self.policy_id,
+                            target.pool,
+                            target.pool in self._runes,
+                            reason=target.reason,
+                        )
                     )
         return out
 
@@ -90,7 +104,8 @@ class NoticeTracker:
                     "outbid",
                     self.policy_id,
                     pool,
-                    round(snapshot.top_bid),
+                    pool in self._runes,
+                    top=snapshot.top_bid,
                     ours=best.unit_price,
                 )
             ]

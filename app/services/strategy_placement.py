@@ -99,22 +99,33 @@ async def place_strategy_bid(
         if pending:
             await settle(journal.mark_unknown, f"{type(exc).__name__}: look at the open bids")
         raise
-    bid_ids = await _listed_ids(ctx, placement, before)
+    entry = await ctx.run_cpu(journal.entry, made[-1])
+    claimed = await ctx.run_cpu(journal.claimed_bid_ids)
+    bid_ids = await _listed_ids(ctx, placement, before, claimed, entry.bids)
     if bid_ids:
         await ctx.run_cpu(journal.record_bid_ids, made[-1], bid_ids, ctx.clock.now_ms())
     return StrategyPlacement(placement, tuple(made), bid_ids)
 
 
 async def _listed_ids(
-    ctx: ServiceContext, placement: Placement, before: Sequence[BidListEntry]
+    ctx: ServiceContext,
+    placement: Placement,
+    before: Sequence[BidListEntry],
+    claimed: set[str],
+    expected: int,
 ) -> tuple[str, ...]:
-    """The ids of the open bids matching the request that were not open before it; none
-    when the open bids cannot be read now (the entry stays placed, its ids unknown)."""
-    known = {e.bid_id for e in before}
+    """The ids of the open bids matching the request that were neither open before it nor
+    held by any journal entry; none when the open bids cannot be read now, or when more
+    match than the request placed (the user or another strategy bid the same at the same
+    moment: which are ours is not known). The entry then stays placed without ids: it
+    keeps its exposure until it expires and the strategy never cancels a bid it cannot
+    tell is its own."""
+    known = {e.bid_id for e in before} | claimed
     try:
         entries = await fetch_open_bids(ctx)
     except NetError:
         return ()
-    return tuple(
+    found = tuple(
         e.bid_id for e in entries if matches(e, placement.request) and e.bid_id not in known
     )
+    return found if len(found) <= expected else ()

@@ -35,6 +35,11 @@ from app.services.strategy_journal import (
     StrategyJournal,
 )
 
+AMBIGUOUS = (
+    "more bids alike are listed than it placed: which are ours is not known, so none is "
+    "cancelled by the strategy; its exposure counts until it expires"
+)
+
 
 @dataclass(frozen=True)
 class ReconcileReport:
@@ -72,9 +77,14 @@ def _matches(listed: BidListEntry, entry: JournalEntry) -> bool:
 
 def _unclaimed_matches(
     listed: Sequence[BidListEntry], claimed: set[str], entry: JournalEntry
-) -> tuple[str, ...]:
+) -> tuple[str, ...] | None:
+    """The listed bids no entry holds that match `entry`; none when more match than it
+    placed: the user (or another strategy) has a bid alike (same pool, price, and an expiry
+    the service does not list), and taking it for ours would let the strategy cancel it.
+    The entry then keeps its exposure until it expires, its bids never cancelled by us.
+    None when ambiguous, () when nothing matches."""
     found = [b.bid_id for b in listed if b.bid_id not in claimed and _matches(b, entry)]
-    return tuple(found[: entry.bids])
+    return tuple(found) if len(found) <= entry.bids else None
 
 
 def reconcile(
@@ -91,7 +101,7 @@ def reconcile(
     if started_ms is not None:
         counts["abandoned"] = journal.abandon_intents(policy_id, started_ms, now_ms)
     placed = journal.placed(policy_id)
-    claimed = journal.claimed_bid_ids()  # every policy's: strategies may share a pool
+    claimed = journal.claimed_bid_ids()  # every policy's, ever: strategies may share a pool
     for entry in placed:
         if not entry.bid_ids:
             ids = _unclaimed_matches(listed, claimed, entry)
@@ -103,7 +113,10 @@ def reconcile(
         if entry.state is EntryState.INTENT:
             continue  # only during a signature of this process (sequential: none here)
         ids = _unclaimed_matches(listed, claimed, entry)
-        if ids:
+        if ids is None:  # placed or not, a bid alike is listed: count it, never cancel it
+            journal.mark_placed(entry.entry_id, now_ms, AMBIGUOUS)
+            counts["found"] += 1
+        elif ids:
             journal.mark_placed(entry.entry_id, now_ms, "found among the open bids", ids)
             claimed.update(ids)
             counts["found"] += 1

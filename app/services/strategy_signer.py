@@ -78,6 +78,10 @@ class SignedBid:
     request: CollectionBidRequest
 
 
+class SignerClosedError(ServiceError):
+    """The signer was closed (the strategy stopped, the wallet locked): nothing signed."""
+
+
 class BidMessageSigner(Protocol):
     """What the engine signs with: a policy, and bid messages within it."""
 
@@ -118,7 +122,8 @@ class StrategySigner:
         clock: Clock,
     ) -> None:
         self._approved: ApprovedPolicy = store.load_approved(keys, policy_id)
-        self._key: RoleKey = keys.payment  # the only key kept: the one bid messages need
+        # The only key kept: the one bid messages need; None once closed.
+        self._key: RoleKey | None = keys.payment
         self._store = store
         self._journal = journal
         self._clock = clock
@@ -127,9 +132,17 @@ class StrategySigner:
     def policy(self) -> StrategyPolicy:
         return self._approved.policy
 
+    def close(self) -> None:
+        """Sign nothing more, from now (the wallet locked, the strategy stopped): the key is
+        dropped before any step in progress ends, which may still be waiting on the service."""
+        self._key = None
+
     def sign_bid(self, unsigned: CollectionBidRequest, reason: str) -> SignedBid:
         """Sign `unsigned`'s bid message if the policy allows it now; `StrategyRefusedError`
         otherwise. CPU and file work: call from an executor (`ctx.run_cpu`)."""
+        key = self._key
+        if key is None:
+            raise SignerClosedError("The strategy was stopped: it signs nothing more.")
         request = _plain_copy(unsigned)
         policy = self._approved.policy
         now = self._clock.now_ms()
@@ -146,8 +159,8 @@ class StrategySigner:
         if not verdict.approved:
             raise StrategyRefusedError(verdict, entry_id)
         try:
-            scheme = scheme_for(self._key.address_type, None)
-            signed = sign_bid(request, self._key, scheme, self._key.public.network)
+            scheme = scheme_for(key.address_type, None)
+            signed = sign_bid(request, key, scheme, key.public.network)
             if bid_message(signed) != verdict.message:  # the request changed under us
                 raise ServiceError("The signed message is not the one the policy authorized.")
         except BaseException as exc:
@@ -157,7 +170,8 @@ class StrategySigner:
         return SignedBid(entry_id, signed)
 
     def __repr__(self) -> str:
-        return f"StrategySigner({self._approved.policy.policy_id}, {self._key.address})"
+        address = "closed" if self._key is None else self._key.address
+        return f"StrategySigner({self._approved.policy.policy_id}, {address})"
 
 
 def _plain_copy(unsigned: CollectionBidRequest) -> CollectionBidRequest:

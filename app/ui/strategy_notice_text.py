@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from app.core.market_snapshot import is_rune_pool
 from app.ui import strings
 from app.ui.market_event_text import said
 
@@ -15,14 +14,14 @@ if TYPE_CHECKING:
 
 def notice_text(notice: StrategyNotice) -> tuple[str, str]:
     strategy, pool = said(notice.policy_id), said(str(notice.pool))
-    rune = is_rune_pool(notice.pool)
+    rune = notice.is_rune
     if notice.kind == "filled":
         title = strings.NOTICE_FILLED.format(strategy=strategy)
         left = max(0, notice.budget_left)
         return title, strings.NOTICE_FILLED_TEXT.format(pool=pool, sats=notice.sats, left=left)
     if notice.kind == "outbid":
         title = strings.NOTICE_OUTBID.format(strategy=strategy)
-        top = strings.market_price(notice.sats, rune)
+        top = strings.market_price(notice.top, rune)
         ours = strings.market_price(notice.ours, rune)
         return title, strings.NOTICE_OUTBID_TEXT.format(pool=pool, top=top, ours=ours)
     if notice.kind == "budget_spent":

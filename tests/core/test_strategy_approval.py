@@ -19,6 +19,7 @@ from app.core.strategy_rules import (
     AboveTopBid,
     BelowFloor,
     FixedPrice,
+    InvalidStrategy,
     Ladder,
     LadderStep,
     PoolStrategy,
@@ -79,3 +80,22 @@ def test_an_unbounded_or_endless_policy_is_refused(
     pools = [PoolStrategy(PoolKey("pixel-pals"), FixedPrice(10_000), 10_000)]
     with pytest.raises(StrategyPolicyError, match=says):
         _policy(pools, limits, hours)
+
+
+def test_the_exposure_is_never_more_than_the_pools_budgets_together() -> None:
+    pools = [
+        PoolStrategy(PoolKey("a"), FixedPrice(10_000), 10_000),
+        PoolStrategy(PoolKey("b"), FixedPrice(10_000), 12_000),
+    ]
+    assert _policy(pools, StrategyLimits(1_000_000, 5)).max_exposure == 22_000
+    assert _policy(pools, StrategyLimits(15_000, 5)).max_exposure == 15_000
+
+
+def test_an_item_price_in_fractions_of_a_sat_is_refused_not_rounded() -> None:
+    # Rounded down, the drawn-up cap would refuse the very strategy it was drawn from.
+    with pytest.raises(InvalidStrategy, match="whole sats"):
+        PoolStrategy(PoolKey("pixel-pals"), BelowFloor(10, Fraction(100_001, 2)), 10_000)
+    with pytest.raises(InvalidStrategy, match="whole sats"):
+        PoolStrategy(PoolKey("pixel-pals"), AboveTopBid(50_000, 90, Fraction(1, 3)), 10_000)
+    rune = PoolStrategy(PoolKey("DOG•GO"), FixedPrice(Fraction(1, 3)), 10_000, rune=True)
+    assert rune.cap() == Fraction(1, 3)  # a rune unit may cost a fraction of a sat

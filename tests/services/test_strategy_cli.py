@@ -114,6 +114,7 @@ def test_an_upper_case_collection_stays_a_collection_when_read_back(tmp_path: Pa
         ({"pools": [{"collection": "x", "budget_sats": 1, "rule": {"best": 1}}]}, "best"),
         ({"pools": [{"collection": "x", "budget_sats": -1, "rule": {"fixed": 1}}]}, "budget"),
         ({"lifecycle": {"bid_lifetime_ms": 1_000}}, "lifetime"),
+        ({"tick_ms": -5}, "tick_ms"),
     ],
 )
 def test_a_bad_field_is_named(tmp_path: Path, change: dict[str, Any], says: str) -> None:

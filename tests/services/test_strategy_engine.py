@@ -18,7 +18,7 @@ from app.core.strategy_settings import LifecycleSettings
 from app.services.bids import BidSpec, place_bid
 from app.services.context import ServiceContext
 from app.services.open_bids import fetch_open_bids, pool_key_of
-from app.services.strategy_engine import ActionResult
+from app.services.strategy_cancel import ActionResult
 from app.services.strategy_journal import EntryState
 from tests.services.conftest import ContextFactory, SandboxControl, SandboxSleeper, hour_from_now
 from tests.support.proxy import Fault, FaultProxy

@@ -12,8 +12,9 @@ import pytest
 
 from app.core.pools import PoolKey
 from app.core.strategy_approval import HOUR_MS
-from app.core.strategy_rules import AboveTopBid, PoolStrategy
+from app.core.strategy_rules import AboveTopBid, FixedPrice, PoolStrategy
 from app.core.strategy_settings import StrategyLimits
+from app.services.bids import BidSpec, place_bid
 from app.services.context import ServiceContext
 from app.services.errors import ServiceError
 from app.services.open_bids import fetch_open_bids, pool_key_of
@@ -21,7 +22,7 @@ from app.services.strategy_engine import StrategyConfig
 from app.services.strategy_host import StrategyHost
 from app.services.strategy_lock import EngineAlreadyRunningError, EngineLock
 from app.services.strategy_notices import StrategyNotice
-from tests.services.conftest import SandboxControl, SandboxSleeper
+from tests.services.conftest import SandboxControl, SandboxSleeper, hour_from_now
 from tests.services.test_strategy_engine import cost, our_prices, rival_bid, scenario
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -94,8 +95,10 @@ async def test_a_strategy_runs_tells_fills_and_outbids_and_stops_with_its_bids(
     host = StrategyHost(bidder, tmp_path, on_notice=notice)
     config = _config(pool, cost(bidder, 20_000, 4))
 
-    assert "signs nothing" not in await host.dry_run(config)  # the plan, before approval
+    preview = await host.dry_run(config)  # the plan, before approval
+    assert "place 2" in preview and "11,000 sats" in preview, preview
     assert await host.journal("keep-1") == []  # nothing signed by the dry run
+    assert await our_prices(bidder, pool) == []
     policy = await host.approve(config, 4 * HOUR_MS)
     assert (
         policy.pools[0].max_price == 20_000
@@ -125,7 +128,7 @@ async def test_a_strategy_runs_tells_fills_and_outbids_and_stops_with_its_bids(
     kinds = [n.kind for n in notices]
     assert kinds == ["outbid", "filled"], notices
     outbid, filled = notices
-    assert outbid.sats == 12_000 and outbid.ours == 11_000
+    assert outbid.top == 12_000 and outbid.ours == 11_000 and not outbid.is_rune
     assert filled.sats == cost(bidder, 13_000, 1)
     assert filled.budget_left == config.limits.total_budget_sats - filled.sats
 
@@ -149,9 +152,53 @@ async def test_a_strategy_without_an_approved_policy_does_not_start(
         await host.start("nothing-here")
     config = _config(PoolKey(collection), 50_000)
     await host.approve(config, HOUR_MS)
+    host.policies.revoke("keep-1")  # its file is there, its approval is not
+    with pytest.raises(ServiceError):  # refused after the lock was taken ...
+        await host.start("keep-1")
+    EngineLock(tmp_path).acquire()  # ... and the lock released
     await host.delete("keep-1")
     assert await host.views() == []
-    with pytest.raises(ServiceError):
-        await host.start("keep-1")
-    EngineLock(tmp_path).acquire()  # a failed start holds no lock
+    await host.close()
+
+
+async def test_two_strategies_run_side_by_side_and_a_stop_takes_back_only_its_own_bids(
+    bidder: ServiceContext,
+    sandbox: SandboxControl,
+    collection: str,
+    gate: TickGate,
+    tmp_path: Path,
+) -> None:
+    pool = PoolKey(collection)
+    await scenario(sandbox, "floor", {"slug": collection, "price": 40_000})
+    await rival_bid(sandbox, collection, 10_000)
+    await place_bid(bidder, BidSpec.collection(collection, 5_000, 1, hour_from_now(bidder)))
+    (mine,) = [b.bid_id for b in await fetch_open_bids(bidder) if pool_key_of(b) == pool]
+    host = StrategyHost(bidder, tmp_path)
+    fixed = StrategyConfig(
+        "fixed-1",
+        (PoolStrategy(pool, FixedPrice(4_000), 10_000, rune=False),),
+        StrategyLimits(10_000, 2),
+        tick_ms=TICK_MS,
+    )
+    for config in (_config(pool, cost(bidder, 20_000, 4)), fixed):
+        await host.approve(config, HOUR_MS)
+    await host.start("keep-1")
+    await gate.tick_done()
+    await host.start("fixed-1")  # the first is waiting for its next tick meanwhile
+    assert host.running_ids() == ["fixed-1", "keep-1"]
+    # Each counts the other's bids and the user's as a ceiling: none bids above 5,000.
+    for _ in range(3):
+        if await our_prices(bidder, pool) == [4_000, 4_000, 5_000, 5_000, 5_000]:
+            break
+        await gate.next_tick()
+    assert await our_prices(bidder, pool) == [4_000, 4_000, 5_000, 5_000, 5_000]
+
+    assert await host.stop("keep-1", cancel_bids=True) == 2
+    assert await our_prices(bidder, pool) == [4_000, 4_000, 5_000]  # the others' stay
+    assert host.running_ids() == ["fixed-1"]
+    with pytest.raises(EngineAlreadyRunningError):  # still held: one strategy runs
+        EngineLock(tmp_path).acquire()
+    await host.stop("fixed-1", cancel_bids=True)
+    open_ids = [b.bid_id for b in await fetch_open_bids(bidder) if pool_key_of(b) == pool]
+    assert open_ids == [mine]  # the user's own bid, never touched
     await host.close()

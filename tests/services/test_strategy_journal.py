@@ -191,8 +191,10 @@ def test_bid_ids_are_recorded_once_on_a_placed_entry(
         journal.record_bid_ids(entry_id, ["b1"], clock.now_ms())
     journal.mark_signed(entry_id, "m", clock.now_ms())
     journal.mark_placed(entry_id, clock.now_ms())
-    journal.record_bid_ids(entry_id, ["b1", "b2"], clock.now_ms())
-    assert journal.entry(entry_id).bid_ids == ("b1", "b2")
+    with pytest.raises(JournalError):  # never more ids than the bids it placed (one)
+        journal.record_bid_ids(entry_id, ["b1", "b2"], clock.now_ms())
+    journal.record_bid_ids(entry_id, ["b1"], clock.now_ms())
+    assert journal.entry(entry_id).bid_ids == ("b1",)
     with pytest.raises(JournalError):
         journal.record_bid_ids(entry_id, ["b3"], clock.now_ms())
 
@@ -231,7 +233,7 @@ def test_a_start_abandons_only_its_own_policys_intents(
     assert journal.entry(running).state is S.INTENT
 
 
-def test_claimed_bid_ids_are_every_policys_placed_bids(
+def test_claimed_bid_ids_are_every_bid_any_entry_ever_held(
     journal: StrategyJournal, keys: WalletKeys
 ) -> None:
     clock = ManualClock()
@@ -239,9 +241,13 @@ def test_claimed_bid_ids_are_every_policys_placed_bids(
         entry_id = _intent(journal, keys, clock, 1_000, policy_id=policy_id)
         journal.mark_signed(entry_id, "m", clock.now_ms())
         journal.mark_placed(entry_id, clock.now_ms(), "placed", [bid_id])
-    refused = _intent(journal, keys, clock, 1_000, policy_id="pol-3")
-    journal.mark_abandoned(refused, clock.now_ms(), "never sent")
-    assert journal.claimed_bid_ids() == {"b1", "b2"}
+    ended = _intent(journal, keys, clock, 1_000, policy_id="pol-3")
+    journal.mark_signed(ended, "m", clock.now_ms())
+    journal.mark_placed(ended, clock.now_ms(), "placed", ["b3"])
+    journal.mark_ended(ended, clock.now_ms(), "filled 1")
+    abandoned = _intent(journal, keys, clock, 1_000, policy_id="pol-3")
+    journal.mark_abandoned(abandoned, clock.now_ms(), "never sent")
+    assert journal.claimed_bid_ids() == {"b1", "b2", "b3"}  # an ended entry's too
 
 
 def test_entries_page_newest_first(journal: StrategyJournal, keys: WalletKeys) -> None:

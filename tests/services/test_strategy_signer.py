@@ -20,7 +20,7 @@ from app.services import strategy_signer
 from app.services.bids import BidSpec
 from app.services.strategy_journal import EntryState, StrategyJournal, message_digest
 from app.services.strategy_policies import StrategyPolicyStore
-from app.services.strategy_signer import StrategyRefusedError, StrategySigner
+from app.services.strategy_signer import SignerClosedError, StrategyRefusedError, StrategySigner
 from app.wallet.addresses import AddressType
 from app.wallet.keys import RoleKey, WalletKeys
 from app.wallet.message import MessageScheme, verify_message
@@ -199,11 +199,21 @@ def test_two_threads_cannot_spend_the_same_exposure(keys: WalletKeys, tmp_path: 
 
 def test_it_offers_bid_signatures_and_nothing_else(setup: Setup) -> None:
     public = {name for name in dir(setup.signer) if not name.startswith("_")}
-    assert public == {"policy", "sign_bid"}
+    assert public == {"policy", "sign_bid", "close"}  # close: sign nothing more
     with pytest.raises(AttributeError):
         setup.signer.keys = setup.keys  # type: ignore[attr-defined]
     with pytest.raises(Exception):  # noqa: B017 - frozen: a policy cannot be widened in place
         setup.signer.policy.max_exposure = 10**9  # type: ignore[misc]
+
+
+def test_a_closed_signer_signs_nothing_and_drops_its_key(setup: Setup) -> None:
+    # The wallet locked, or the strategy stopped, while a step was still waiting on the
+    # service: its next attempt must not be signed.
+    setup.signer.close()
+    with pytest.raises(SignerClosedError):
+        setup.signer.sign_bid(unsigned_bid(setup.keys, setup.clock), "after the lock")
+    assert not [o for o in _reachable(setup.signer) if isinstance(o, RoleKey)]
+    assert setup.journal.entries("pol-1") == []  # not even an intent
 
 
 def _reachable(root: object, depth: int = 4) -> list[object]:

@@ -133,18 +133,18 @@ def test_the_same_rows_refresh_in_place_and_new_ones_reset(qtbot: QtBot) -> None
 
 
 def test_each_notice_in_words() -> None:
-    filled = StrategyNotice("filled", "pixel-pals", PUNKS, 14_000, budget_left=70_000)
+    filled = StrategyNotice("filled", "pixel-pals", PUNKS, sats=14_000, budget_left=70_000)
     assert notice_text(filled) == (
         "Bid filled — pixel-pals",
         "pixel-punks: 14,000 sats spent; 70,000 sats of the budget left",
     )
-    outbid = StrategyNotice("outbid", "pixel-pals", PUNKS, 12_000, ours=11_000)
+    outbid = StrategyNotice("outbid", "pixel-pals", PUNKS, top=12_000, ours=11_000)
     assert notice_text(outbid) == (
         "Outbid — pixel-pals",
         "pixel-punks: top bid 12,000 sats, yours 11,000 sats",
     )
-    rune = StrategyNotice("outbid", "pixel-pals", RUNE, 1, ours=0.5)
-    assert notice_text(rune)[1] == f"{RUNE}: top bid 1 sats per unit, yours 0.5 sats per unit"
+    rune = StrategyNotice("outbid", "pixel-pals", RUNE, is_rune=True, top=1.5, ours=0.5)
+    assert notice_text(rune)[1] == f"{RUNE}: top bid 1.5 sats per unit, yours 0.5 sats per unit"
     spent = StrategyNotice("budget_spent", "pixel-pals", PUNKS, reason="budget spent")
     assert notice_text(spent) == ("Budget spent — pixel-pals", "pixel-punks: budget spent")
     stopped = StrategyNotice("stopped", "pixel-pals", PUNKS, reason="floor\nout of band")

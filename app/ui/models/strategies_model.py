@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from app.core.pools import PoolKey
     from app.core.strategy_plan import PlanAction, PoolPlan
     from app.core.strategy_targets import PoolTarget
-    from app.services.strategy_engine import ActionResult, TickReport
+    from app.services.strategy_cancel import ActionResult
+    from app.services.strategy_engine import TickReport
     from app.services.strategy_host import StrategyView
     from app.services.strategy_journal import JournalEntry
 
