@@ -27,7 +27,10 @@ STRATEGIES_NEW_HINT: Final = (
 STRATEGIES_DELETE_RUNNING: Final = "Stop it first: only a stopped strategy can be deleted."
 
 # -- the lines above and below the tables ----------------------------------------------------
-STRATEGIES_EMPTY: Final = "No strategy yet: New strategy… makes one."
+STRATEGIES_EMPTY: Final = (
+    "No strategy yet. A strategy keeps a bid placed for you: fill in the bid in the Bid tab, "
+    "then Keep this bid… (New strategy… takes you there)."
+)
 STRATEGIES_COUNTS: Final = Counted(
     "{count:,} strategy, {running:,} running.", "{count:,} strategies, {running:,} running."
 )
