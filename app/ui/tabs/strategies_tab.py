@@ -179,6 +179,9 @@ class StrategiesTab(StrategyActions, QWidget):
         if not self.isVisible():
             self._stale = True
             return
+        if self._host() is None:  # why not, shown at once (the read needs a host)
+            self._stale = False
+            return
         if self._refreshing:
             self._again = True
             return
