@@ -18,6 +18,7 @@ from shiboken6 import isValid
 
 from app.core.bid_fee_rate import DEFAULT_BID_FEE_RATE
 from app.core.pools import MakerFee, PoolKey, bid_cost
+from app.core.strategy_approval import HOUR_MS, START_SLACK_MS
 from app.core.strategy_rules import AboveTopBid, FixedPrice, Ladder, LadderStep, PoolStrategy
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
@@ -281,4 +282,13 @@ def test_bad_fields_say_why_keep_the_input_and_cancel_approves_nothing(
     host = StrategyState.of(app.context).host()
     assert run_async(qloop, host.views()) == []
     assert not host.running_ids()
+
+    # "Approve" alone: approved as shown (24 hours by default), not started.
+    dialog = _open_editor(qtbot, app, tab)
+    click(qtbot, dialog.next_button)
+    click(qtbot, dialog.approve_button)
+    qtbot.waitUntil(lambda: _closed(dialog), timeout=30_000)
+    (view,) = run_async(qloop, host.views())
+    assert view.policy is not None and not view.running
+    assert view.policy.valid_until_ms - view.policy.valid_from_ms == 24 * HOUR_MS + START_SLACK_MS
     gui_thread.assert_not_blocked()
