@@ -113,6 +113,9 @@ class PoolTarget:
     reason: str
     hold_cap: Fraction  # a kept bid is never above it (the rules' caps, the manual ceiling)
     is_rune: bool
+    # STOP because the room pays for no bid at the price found (a budget spent, the balance
+    # short), not because of the floor band or a price under the minimum
+    room_short: bool = False
 
 
 @dataclass(frozen=True)
@@ -266,9 +269,12 @@ def compute_target(
     hold_cap = strategy.cap() if ceiling is None else min(strategy.cap(), ceiling)
 
     def outcome(
-        status: TargetStatus, reason: str, levels: tuple[TargetLevel, ...] = ()
+        status: TargetStatus,
+        reason: str,
+        levels: tuple[TargetLevel, ...] = (),
+        room_short: bool = False,
     ) -> PoolTarget:
-        return PoolTarget(strategy.pool, status, levels, reason, hold_cap, rune)
+        return PoolTarget(strategy.pool, status, levels, reason, hold_cap, rune, room_short)
 
     stale = is_stale(snapshot, now_ms, max_market_age_ms)
     missing = "no market data" if snapshot is None else "the market data is stale"
@@ -317,7 +323,8 @@ def compute_target(
         detail = "; ".join(notes) if notes else f"no bid fits: {room.bound_by}"
         if unpriced == len(strategy.price_rules()):  # every step waits for the market
             return outcome("hold", f"Holding: {detail}.")
-        return outcome("stop", f"Stopped: {detail}.")
+        # A price was found (those under the minimum never reach `priced`): the room is short.
+        return outcome("stop", f"Stopped: {detail}.", room_short=bool(priced))
     reason = "; ".join(lv.describe(rune) for lv in levels)
     if notes:
         reason += " (" + "; ".join(notes) + ")"

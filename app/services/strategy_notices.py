@@ -6,7 +6,8 @@ budget spent, or the floor out of its band), told once per change, from what eac
 - **outbid**: the pool's best bid of ours was the top bid at the last tick and is not now
   (another bid is strictly higher); told again only after ours is back on top;
 - **budget_spent** / **stopped**: the pool's plan turned STOP (from BID or HOLD), with the
-  plan's reason; a budget spent is told apart (`PoolRoom.limit`).
+  plan's reason; a budget spent is told apart (the pool stopped for want of room,
+  `PoolTarget.room_short`, and its tightest limit a budget, `PoolRoom.limit`).
 
 Pure bookkeeping, no I/O: the host feeds it each `TickReport`, the engine's last market
 snapshot per pool and the spent figures.
@@ -78,9 +79,8 @@ class NoticeTracker:
                 was = self._status.get(target.pool)
                 self._status[target.pool] = target.status
                 if target.status == "stop" and was != "stop":
-                    kind: NoticeKind = (
-                        "budget_spent" if plan.room.limit in _BUDGET_LIMITS else "stopped"
-                    )
+                    budget_gone = target.room_short and plan.room.limit in _BUDGET_LIMITS
+                    kind: NoticeKind = "budget_spent" if budget_gone else "stopped"
                     out.append(
                         StrategyNotice(
                             kind,

@@ -319,6 +319,7 @@ def test_an_ordinals_price_under_one_step_stops_the_pool() -> None:
     t = target(BelowFloor(50, 100_000), market(floor=1_500))
     assert t.status == "stop"
     assert "below the lowest price, 1,000 sats" in t.reason
+    assert not t.room_short
 
 
 def test_no_room_stops_the_pool_and_names_the_limit() -> None:
@@ -328,6 +329,7 @@ def test_no_room_stops_the_pool_and_names_the_limit() -> None:
         "stop",
         "Stopped: the fixed price: no bid fits, the pool rule: the balance of 30,000 sats.",
     )
+    assert t.room_short  # the notices tell a budget spent from the floor band
 
 
 def test_the_floor_band() -> None:
@@ -339,6 +341,7 @@ def test_the_floor_band() -> None:
         "Stopped: the floor of 71,000 sats is outside the band (at least 50,000 sats, at most "
         "70,000 sats).",
     )
+    assert not t.room_short
     assert target(FixedPrice(45_000), market(floor=49_000), band=band).status == "stop"
     held = target(FixedPrice(45_000), None, band=band)
     assert (held.status, held.reason) == (
