@@ -24,13 +24,16 @@ def pct(samples: Sequence[float], q: int) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
 
 
-def burst(run: Run, first_tick: int, requests: list[PacedRequest]) -> tuple[int, int] | None:
-    """(first, end) request indexes of the burst starting at tick `first_tick`: until the
-    first tick that left no placement for a later one."""
+def burst(run: Run, first_tick: int, requests: list[PacedRequest]) -> tuple[int, int, int] | None:
+    """The burst starting at tick `first_tick`, until the first tick that left no placement
+    for a later one: its first and end request indexes, and its ticks."""
+
+    def first_request(tick: int) -> int:
+        return run.ticks[tick].first_bid_request if tick < len(run.ticks) else len(requests)
+
     for i in range(first_tick, len(run.ticks)):
         if run.ticks[i].deferred == 0:
-            end = run.ticks[i + 1].first_bid_request if i + 1 < len(run.ticks) else len(requests)
-            return run.ticks[first_tick].first_bid_request, end
+            return first_request(first_tick), first_request(i + 1), i - first_tick + 1
     return None
 
 
@@ -38,11 +41,12 @@ def burst_lines(name: str, run: Run, first_tick: int, requests: list[PacedReques
     found = burst(run, first_tick, requests)
     if found is None or found[1] - found[0] < 2:
         return [f"{name}: too few bid requests to measure"]
-    window = requests[found[0] : found[1]]
-    ticks = sum(1 for t in run.ticks if found[0] <= t.first_bid_request < found[1])
+    first, end, ticks = found
+    window = requests[first:end]
     span_s = (window[-1].sent_ms - window[0].sent_ms) / 1000
     wall_s = window[-1].sent_wall - window[0].sent_wall
-    in_first = requests[found[0] : run.ticks[first_tick + 1].first_bid_request]
+    first_tick_end = run.ticks[first_tick + 1].first_bid_request if ticks > 1 else end
+    in_first = requests[first:first_tick_end]
     lost_answer = lost_between = 0
     for before, after in itertools.pairwise(window):
         excess = after.sent_ms - before.sent_ms - before.units * BID_RATE_INTERVAL_MS
@@ -51,7 +55,8 @@ def burst_lines(name: str, run: Run, first_tick: int, requests: list[PacedReques
         lost_between += max(0, excess - waited)
     units = sum(r.units for r in window)
     return [
-        f"{name}: {len(window)} bid requests ({units} units) in {ticks} ticks over {span_s:,.1f} s "
+        f"{name}: {len(window)} bid requests ({units} units) in {ticks} "
+        f"tick{'s' if ticks != 1 else ''} over {span_s:,.1f} s "
         f"of the engine clock: {(units - window[-1].units) / span_s:.2f}/s = "
         f"{pace_share(window):.0%} of the bound (2/s)",
         f"  within its first tick alone ({len(in_first)} requests): {pace_share(in_first):.0%}",
