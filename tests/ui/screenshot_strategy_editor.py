@@ -81,6 +81,18 @@ async def _shoot_editor(
     await asyncio.sleep(0.5)
     _save(app.primaryScreen().grabWindow(0), out / f"{name}-editor-preview.png")
     print(dialog.preview.toPlainText(), flush=True)
+    if name == "light-collection":  # the fields' messages, each at its field
+        fields = dialog.fields
+        typed = (fields.name.text(), fields.lifetime.value(), fields.pools[0].price.edit.text())
+        fields.name.setText("my strategy!")
+        fields.lifetime.setValue(10)
+        fields.pools[0].price.edit.setText("12,500")
+        dialog.next_button.click()
+        await asyncio.sleep(0.5)
+        _save(app.primaryScreen().grabWindow(0), out / f"{name}-editor-errors.png")
+        fields.name.setText(typed[0])
+        fields.lifetime.setValue(typed[1])
+        fields.pools[0].price.edit.setText(typed[2])
     dialog.next_button.click()
     await asyncio.sleep(0.5)
     _save(app.primaryScreen().grabWindow(0), out / f"{name}-editor-approval.png")

@@ -246,11 +246,11 @@ def test_bad_fields_say_why_keep_the_input_and_cancel_approves_nothing(
     type_into(qtbot, pool.budget.edit, "12 thousand")  # not an amount
     click(qtbot, dialog.next_button)
     assert dialog.pages.currentIndex() == EDIT_PAGE
-    assert "letters, digits" in fields.name_line.error.text()
+    assert fields.name_line.error.text().startswith("A policy id is 1 to 64 letters, digits")
     assert pool.lines["opening"].error.text() == strings.EDITOR_OPENING_ABOVE_CAP.format(
         opening="12,000", cap="10,000"
     )
-    assert "at least 960 s" in fields.lifetime_line.error.text()
+    assert fields.lifetime_line.error.text() == strings.EDITOR_LIFETIME_TOO_SHORT.format(minutes=16)
     assert pool.lines["budget"].error.text() == pool.budget.error() != ""
     assert dialog.edit_error.text() == strings.EDITOR_FIX_FIRST
     click(qtbot, dialog.preview_button)  # nothing to preview either: the same fields

@@ -39,7 +39,7 @@ from app.core.strategy_targets import sats
 from app.ui import strings
 from app.ui.async_tools import async_slot, exec_dialog
 from app.ui.dialogs.strategy_editor_form import StrategyFields, suggested_name, validity_text
-from app.ui.dialogs.strategy_pool_editor import pool_name
+from app.ui.dialogs.strategy_pool_editor import core_message, pool_name
 from app.ui.profile_session import NotReadyError, failure_text
 from app.ui.state.strategy_state import StrategyState
 from app.ui.widgets import make_default, message_label, set_message
@@ -336,7 +336,7 @@ class StrategyEditor(QDialog):
 
 def _why(exc: BaseException) -> str:
     if isinstance(exc, InvalidStrategy | StrategyPolicyError):
-        return str(exc)
+        return core_message(exc)
     return failure_text(exc)
 
 

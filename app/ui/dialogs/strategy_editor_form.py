@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLineEdit, QSpinBox, QVBoxLayout, QWidget
 
+from app.core.limits import MIN_BID_EXPIRY_MS
 from app.core.pools import PoolKey
 from app.core.strategy_approval import HOUR_MS, VALIDITY_CHOICES_H
 from app.core.strategy_policy import StrategyPolicy, StrategyPolicyError
 from app.core.strategy_rules import InvalidStrategy, Ladder
-from app.core.strategy_settings import LifecycleSettings, StrategyLimits
+from app.core.strategy_settings import EXPIRY_SLACK_MS, LifecycleSettings, StrategyLimits
 from app.ui import strings
-from app.ui.dialogs.strategy_pool_editor import PoolEditor, field_row
+from app.ui.dialogs.strategy_pool_editor import PoolEditor, core_message, field_row
 from app.ui.widgets import message_label
 from app.ui.widgets.amount_edit import AmountEdit
 
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
 MAX_BIDS = 10_000
 MINUTE_MS = 60_000
 MAX_LIFETIME_MIN = 7 * 24 * 60
+# The service's 15 minutes and a minute to reach it (`LifecycleSettings` refuses less).
+SHORTEST_LIFETIME_MIN = -(-(MIN_BID_EXPIRY_MS + EXPIRY_SLACK_MS) // MINUTE_MS)
 
 
 def validity_text(hours: int) -> str:
@@ -125,7 +128,7 @@ class StrategyFields(QWidget):
         try:
             StrategyPolicy.check_id(name)
         except StrategyPolicyError as exc:
-            self.name_line.set_error(str(exc))
+            self.name_line.set_error(core_message(exc))
             return None
         if self.new and name in self.taken:
             self.name_line.set_error(strings.EDITOR_NAME_TAKEN.format(name=name))
@@ -134,12 +137,16 @@ class StrategyFields(QWidget):
         return name
 
     def _read_lifecycle(self) -> LifecycleSettings | None:
+        if self.lifetime.value() < SHORTEST_LIFETIME_MIN:  # core's rule, said in minutes
+            text = strings.EDITOR_LIFETIME_TOO_SHORT.format(minutes=SHORTEST_LIFETIME_MIN)
+            self.lifetime_line.set_error(text)
+            return None
         try:
             lifecycle = replace(
                 self.start.lifecycle, bid_lifetime_ms=self.lifetime.value() * MINUTE_MS
             )
         except InvalidStrategy as exc:
-            self.lifetime_line.set_error(str(exc))
+            self.lifetime_line.set_error(core_message(exc))
             return None
         self.lifetime_line.set_error("")
         return lifecycle

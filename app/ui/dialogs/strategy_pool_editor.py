@@ -49,6 +49,12 @@ FIXED, BELOW_FLOOR, ABOVE_TOP = 0, 1, 2
 MAX_UNITS = 10**12
 
 
+def core_message(exc: Exception) -> str:
+    """A core rule's message as a sentence (core writes it in lower case, for logs too)."""
+    text = str(exc)
+    return text[:1].upper() + text[1:]
+
+
 def pool_name(pool: PoolKey, rune: bool) -> str:
     if rune:
         return strings.EDITOR_POOL_RUNE.format(name=pool.collection_slug)
@@ -289,7 +295,7 @@ class PoolEditor(QGroupBox):
         try:
             return replace(self.strategy, rule=rule, budget_sats=int(budget))
         except InvalidStrategy as exc:  # the pool's own rules (e.g. an item's whole sats)
-            self.rule_line.set_error(str(exc))
+            self.rule_line.set_error(core_message(exc))
             return None
 
     def _read_rule(self) -> PriceRule | None:
@@ -320,7 +326,7 @@ class PoolEditor(QGroupBox):
                 _exact(cap), _exact(share), None if opening is None else _exact(opening)
             )
         except InvalidStrategy as exc:
-            self.rule_line.set_error(str(exc))
+            self.rule_line.set_error(core_message(exc))
             return None
 
 

@@ -69,6 +69,9 @@ EDITOR_TOTAL_BUDGET_HINT: Final = "The most all its open bids may commit."
 EDITOR_MAX_BIDS: Final = "&Maximum bids:"
 EDITOR_LIFETIME: Final = "Bid &lifetime:"
 EDITOR_LIFETIME_SUFFIX: Final = " min"
+EDITOR_LIFETIME_TOO_SHORT: Final = (
+    "At least {minutes} minutes: the service's 15 and a minute for the bid to reach it."
+)
 EDITOR_LIFETIME_HINT: Final = "At least 16 minutes; renewed before it lapses."
 EDITOR_VALIDITY: Final = "&Approval valid for:"
 EDITOR_VALIDITY_HOURS: Final = Counted("{count} hour", "{count} hours")
