@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 
 # Widths that fit 1024 px without scrolling sideways (the last column stretches).
 _STRATEGY_WIDTHS = (220, 150, 60, 200)
-_POOL_WIDTHS = (170, 80, 130, 70, 150, 170)
+_POOL_WIDTHS = (180, 75, 120, 70, 150, 195)
 _JOURNAL_WIDTHS = (160, 85, 150, 100, 70, 110)
 
 
