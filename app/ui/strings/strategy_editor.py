@@ -112,7 +112,10 @@ APPROVAL_INTRO: Final = (
 )
 APPROVAL_POOL_ITEM: Final = "• {pool}: at most {cap} per item"
 APPROVAL_POOL_UNIT: Final = "• {pool}: at most {cap} per unit"
-APPROVAL_EXPOSURE: Final = "All its open bids together commit at most {total}, maker fee included."
+APPROVAL_EXPOSURE: Final = (
+    "Its open bids together commit at most {total} at any one time, maker fee included. As"
+    " bids fill it may bid again, within the strategy's budgets, until the approval ends."
+)
 APPROVAL_MAX_BIDS: Final = Counted(
     "The strategy keeps at most {count} bid open (this approval bounds the money, not the count).",
     "The strategy keeps at most {count} bids open (this approval bounds the money, not the count).",
