@@ -169,8 +169,10 @@ def _price(sats: float, rune: bool) -> str:
 
 
 def target_text(target: PoolTarget) -> str:
+    """The levels bid for; for a pool holding or stopped, why (the plan's words): a newcomer
+    sees the reason without hovering."""
     if target.status != "bid" or not target.levels:
-        return strings.POOL_NO_TARGET
+        return target.reason or strings.POOL_NO_TARGET
     parts = []
     for level in target.levels:
         if target.is_rune:
