@@ -112,7 +112,9 @@ def test_a_stopped_or_holding_pool_has_no_target_and_a_pool_not_checked_says_so(
     )
     stopped, unchecked = pool_rows(_view((stop,), ()), TICK_MS, NOW + TICK_MS)
     assert stopped.texts[P_STATUS] == "Stopped" and "above the band" in stopped.tips[P_STATUS]
-    assert stopped.texts[P_TARGET] == "—" and stopped.texts[P_LAST] == "No change needed"
+    # Why it stopped shows without hovering.
+    assert stopped.texts[P_TARGET] == "the floor 52,000 sats is above the band"
+    assert stopped.texts[P_LAST] == "No change needed"
     assert stopped.texts[P_NEXT] == "Checking now…"
     assert unchecked.texts[P_STATUS] == "First check running…"
 
