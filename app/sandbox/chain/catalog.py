@@ -170,19 +170,23 @@ def declare_inscription(
     attributes: list[Json],
     tap_transfer: bool,
     now_ms: int,
+    *,
+    index: int = 0,
+    content_type: str = DEFAULT_CONTENT_TYPE,
 ) -> tuple[str, int]:
-    """Record inscription `<txid>i0` on the first sat of output `vout`; returns (id, number)."""
+    """Record inscription `<txid>i<index>` on the first sat of output `vout` (an envelope's
+    inscription is placed by envelope_index.py instead); returns (id, number)."""
     number = int(
         conn.execute("SELECT COALESCE(MAX(number), -1) + 1 FROM inscriptions").fetchone()[0]
     )
-    inscription_id = f"{txid}i0"
+    inscription_id = f"{txid}i{index}"
     conn.execute(
         "INSERT INTO inscriptions (id, number, genesis_txid, genesis_vout, collection, "
         "attributes, tap_transfer, content_type, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             inscription_id, number, txid, vout, collection,
             json.dumps(attributes, ensure_ascii=False), int(tap_transfer),
-            DEFAULT_CONTENT_TYPE, now_ms,
+            content_type, now_ms,
         ),
     )  # fmt: skip
     return inscription_id, number

@@ -1,0 +1,144 @@
+"""New inscriptions derived from a transaction's envelopes, by ord's rules.
+
+Follows ord's `InscriptionUpdater::index_inscriptions` (src/index/updater/inscription_updater.rs,
+github.com/ordinals/ord at 5241ef311e015cff4759a379085c8cc8913e621a): the n-th envelope of the
+transaction (every input, in order) is inscription `<txid>i<n>`; it sits on the first sat of
+the input that carries it, or on the sat its pointer names when the pointer is below the
+transaction's total output value; a sat past the outputs is in the fee, which the block's
+coinbase claims (or which is lost: indexer.connect_block does that part). An envelope with an
+unrecognised even tag, or in an input worth 0 sats, is unbound: ord keeps it on no sat.
+A parent counts only when the transaction spends it (ord's potential parents).
+
+What regtest has no ord for stays the catalog's: a scenario may declare collection and traits
+for `<txid>i<n>` before the reveal is accepted (catalog.declare_inscription); the envelope's
+content type always wins over the declared one.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from app.core import sat_flow
+from app.core.inscription_envelope import Envelope, envelopes_from_witnesses
+from app.sandbox.chain import catalog
+from app.sandbox.chain.rawtx import ParsedTx
+
+
+@dataclass(frozen=True)
+class NewInscription:
+    """Where a new inscription lands: output (vout, offset), the fee (fee_offset), or nowhere
+    (unbound: all three None)."""
+
+    inscription_id: str
+    envelope: Envelope
+    vout: int | None
+    offset: int | None
+    fee_offset: int | None
+    parents: tuple[str, ...]
+
+
+class SpentCoin(Protocol):
+    @property
+    def txid(self) -> str: ...
+    @property
+    def vout(self) -> int: ...
+    @property
+    def value(self) -> int: ...
+
+
+# indexer._place: (id, txid, vout, offset, fee_txid, fee_offset)
+Place = Callable[[str, str | None, int | None, int | None, str | None, int | None], None]
+
+
+def index_envelopes(
+    conn: sqlite3.Connection, tx: ParsedTx, coins: Sequence[SpentCoin], place: Place
+) -> set[str]:
+    """Derive, record and place the inscriptions `tx` creates (call before the inputs'
+    inscriptions move on); returns their ids."""
+    spent = {
+        str(row[0])
+        for coin in coins
+        for row in conn.execute(
+            "SELECT id FROM inscription_locations WHERE txid = ? AND vout = ?",
+            (coin.txid, coin.vout),
+        )
+    }
+    created = new_inscriptions(tx, [c.value for c in coins], spent)
+    record(conn, tx, created)
+    for new in created:
+        if new.vout is not None:
+            place(new.inscription_id, tx.txid, new.vout, new.offset, None, None)
+        elif new.fee_offset is not None:
+            place(new.inscription_id, None, None, None, tx.txid, new.fee_offset)
+        else:
+            place(new.inscription_id, None, None, None, None, None)
+    return {new.inscription_id for new in created}
+
+
+def new_inscriptions(
+    tx: ParsedTx, input_values: Sequence[int], spent_inscriptions: set[str]
+) -> list[NewInscription]:
+    """The inscriptions `tx` creates; `spent_inscriptions` are those its inputs carry."""
+    if tx.is_coinbase:
+        return []
+    envelopes = envelopes_from_witnesses([i.witness for i in tx.inputs])
+    if not envelopes:
+        return []
+    output_values = [o.value for o in tx.outputs]
+    total_out = sum(output_values)
+    starts = [sum(input_values[:i]) for i in range(len(input_values))]
+    result = []
+    for number, env in enumerate(envelopes):
+        pointer = env.payload.pointer_value()
+        position = pointer if pointer is not None and pointer < total_out else starts[env.input]
+        seen: list[str] = []
+        for parent in env.payload.parent_ids():
+            if parent in spent_inscriptions and parent not in seen:
+                seen.append(parent)
+        ins_id = f"{tx.txid}i{number}"
+        unbound = input_values[env.input] == 0 or env.payload.unrecognized_even_field
+        if unbound:
+            result.append(NewInscription(ins_id, env, None, None, None, tuple(seen)))
+            continue
+        dest = sat_flow.locate(output_values, position)
+        if dest.to_fee:
+            result.append(NewInscription(ins_id, env, None, None, dest.offset, tuple(seen)))
+        else:
+            result.append(NewInscription(ins_id, env, dest.vout, dest.offset, None, tuple(seen)))
+    return result
+
+
+def record(conn: sqlite3.Connection, tx: ParsedTx, created: Sequence[NewInscription]) -> None:
+    """Catalog rows for `created` (kept when the scenario declared them; the envelope's content
+    type set either way); a child of a spent parent joins the parent's collection."""
+    for new in created:
+        content_type = new.envelope.payload.content_type_text() or ""
+        row = conn.execute(
+            "SELECT collection FROM inscriptions WHERE id = ?", (new.inscription_id,)
+        ).fetchone()
+        if row is None:
+            accepted = conn.execute(
+                "SELECT accepted_ms FROM raw_txs WHERE txid = ?", (tx.txid,)
+            ).fetchone()
+            collection = _parent_collection(conn, new.parents)
+            catalog.declare_inscription(
+                conn, tx.txid, new.vout or 0, collection, [], False,
+                int(accepted[0]) if accepted else 0,
+                index=int(new.inscription_id.rsplit("i", 1)[1]), content_type=content_type,
+            )  # fmt: skip
+        else:
+            conn.execute(
+                "UPDATE inscriptions SET content_type = ? WHERE id = ?",
+                (content_type, new.inscription_id),
+            )
+
+
+def _parent_collection(conn: sqlite3.Connection, parents: Sequence[str]) -> str | None:
+    for parent in parents:
+        row = conn.execute("SELECT collection FROM inscriptions WHERE id = ?", (parent,)).fetchone()
+        if row is not None and row[0] is not None:
+            return str(row[0])
+    return None
