@@ -93,18 +93,29 @@ def check_listed_runes(review: Review, flow: Flow, item: InputReview) -> list[Re
     if found:
         return found
     values = tuple(i.value for i in review.inputs)
-    landing = route_partial(values, review.view.output_values, item.index, 0)
-    if landing is None or landing.vout is None:
-        where = "cannot be known" if landing is None else "is the fee"
+    first = route_partial(values, review.view.output_values, item.index, 0)
+    last = (
+        None
+        if item.value is None
+        else route_partial(values, review.view.output_values, item.index, item.value - 1)
+    )
+    if first is None or last is None or first.vout is None or first.vout != last.vout:
+        where = (
+            "cannot be known"
+            if first is None or last is None
+            else "is the fee"
+            if first.vout is None
+            else f"is split among outputs {first.vout} and {last.vout}"
+        )
         return [
             Refusal(
                 RefusalCode.RUNES_MISDIRECTED,
-                f"Where the item's sats go {where}, so where the listed runes must go cannot "
-                "be checked.",
+                f"Where the item's sats go {where}: the listed runes must go to the one output "
+                "that receives the whole item, so this listing is not signed.",
                 input_index=item.index,
             )
         ]
-    target = landing.vout
+    target = first.vout
     for rune in held:
         key = rune_letters(rune.rune)
         for out in review.outputs:

@@ -12,6 +12,7 @@ runes". Policies refuse on unknown wherever the answer matters.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -191,7 +192,15 @@ class ReviewContext:
 
     @cached_property
     def _ids_by_letters(self) -> dict[str, str]:
-        return {rune_letters(name): rune_id for name, rune_id in self.rune_ids.items()}
+        by_letters = {rune_letters(name): rune_id for name, rune_id in self.rune_ids.items()}
+        # An id ord gives two runes, or one no etched rune has (block 0: 0:0 names the rune a
+        # transaction etches), is a lie: left unknown, edicts naming runes are not followed.
+        counts = Counter(by_letters.values())
+        return {
+            k: v
+            for k, v in by_letters.items()
+            if counts[v] == 1 and not v.strip().startswith("0:")
+        }
 
     def contents_of(self, outpoint: str) -> OutpointContents | None:
         """ord's answer for "txid:vout", or None when unknown."""

@@ -21,6 +21,10 @@ import pyord
 RUNESTONE_PREFIX = b"\x6a\x5d"  # OP_RETURN OP_13: where ord looks for a runestone
 
 
+class UndecodableRunestone(ValueError):
+    """pyord could not read the transaction at all (not a cenotaph: ord never saw it)."""
+
+
 class Flaw(StrEnum):
     """Why a runestone is a cenotaph: ord's `Flaw` variants (crates/ordinals/src/flaw.rs), in
     ord's order, which is pyord's integer for each."""
@@ -133,7 +137,10 @@ def has_runestone_prefix(script: bytes) -> bool:
 
 def decipher(output_scripts: Sequence[bytes]) -> Runestone | Cenotaph | None:
     """What ord reads in a transaction with these output scripts (None: no runestone)."""
-    artifact = pyord.Runestone.decipher_hex(_transaction_hex(output_scripts))
+    try:
+        artifact = pyord.Runestone.decipher_hex(_transaction_hex(output_scripts))
+    except ValueError as exc:  # e.g. a script over rust-bitcoin's 4 MB bound
+        raise UndecodableRunestone(str(exc)) from None
     if artifact is None:
         return None
     if isinstance(artifact, pyord.Cenotaph):

@@ -26,7 +26,14 @@ from dataclasses import dataclass, field
 
 from app.core.psbt_review_context import RuneAmount
 from app.core.rune_names import SpacedRune, rune_letters
-from app.core.runestone import Cenotaph, RuneId, Runestone, decipher, has_runestone_prefix
+from app.core.runestone import (
+    Cenotaph,
+    RuneId,
+    Runestone,
+    UndecodableRunestone,
+    decipher,
+    has_runestone_prefix,
+)
 from app.core.sat_flow import OP_RETURN, rune_destination
 
 # The key of the rune this transaction etches: its id is unknown until mined, and ord's edicts
@@ -81,7 +88,10 @@ def rune_flow(
 ) -> RuneFlow:
     """Allocate `input_runes` (every rune balance on every input) to the outputs, as ord
     would. `mint_amount` is what a mint in the runestone yields, when the caller knows it."""
-    artifact = decipher(output_scripts) if has_runestone(output_scripts) else None
+    try:
+        artifact = decipher(output_scripts) if has_runestone(output_scripts) else None
+    except UndecodableRunestone as exc:
+        return RuneFlow(None, False, f"ord's code cannot read this transaction ({exc})")
     names: dict[RuneId | str, str] = {}
     unallocated: dict[RuneId | str, int] = {}
     for held in input_runes:
