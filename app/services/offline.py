@@ -16,7 +16,8 @@ exports with `export_for_signing`: each PSBT also names its keys by origin (fing
 path) on the inputs to sign, so hardware wallets, Sparrow or Bitcoin Core recognise them.
 Funding, withdrawals, inscription bids and listings export the same way.
 The offline side builds its review context from the LOCAL keys plus the facts the manifest
-recorded at export (it cannot ask ord), reviews every PSBT before signing any, and signs only
+recorded at export (it cannot ask ord; the rune ids too, so it follows a runestone's edicts as
+the online review did), reviews every PSBT before signing any, and signs only
 what its own verdict approves. This module never constructs a network client on that path.
 Importing reviews the PSBT reviewed at export (the manifest keeps it) again with fresh facts,
 then requires the signed file to be that same transaction signed only where this review
@@ -44,6 +45,7 @@ from typing import Any
 
 from app.core.acp_composition import acp_signatures
 from app.core.psbt_review_context import ReviewContext, Role
+from app.core.rune_names import rune_letters
 from app.core.signing_policy import Flow, with_fee_consent
 from app.services.bidding_wallet import bidding_wallet_address
 from app.services.context import CancelToken, ServiceContext
@@ -195,9 +197,21 @@ def export_offline(
         items=tuple(entries),
         tip=context.tip,
         fastest_fee_rate=context.fastest_fee_rate,
+        rune_ids=_rune_ids_at_export(context.rune_ids, entries),
     )
     write_whole(directory / MANIFEST_NAME, json.dumps(manifest.to_json(), indent=2).encode())
     return manifest
+
+
+def _rune_ids_at_export(
+    rune_ids: Mapping[str, str], items: Sequence[ManifestItem]
+) -> dict[str, str]:
+    """The ids ord gave the runes the items' inputs carry, as given (lies included), and every
+    other rune ord gave one of those ids: offline, `ReviewContext.rune_id_of` then leaves an
+    id unknown exactly when the online review did (an id ord gives two runes, or of block 0)."""
+    held = {rune_letters(r.rune) for x in items for c in x.ord_at_export.values() for r in c.runes}
+    ids = {i for name, i in rune_ids.items() if rune_letters(name) in held}
+    return {name: i for name, i in rune_ids.items() if rune_letters(name) in held or i in ids}
 
 
 def _manifest_item(name: str, raw: bytes, x: ExportItem) -> ManifestItem:
@@ -253,6 +267,7 @@ def review_offline(directory: Path, keys: WalletKeys) -> list[OfflineSigned]:
             chain_utxos=item.chain_at_export,
             tip=manifest.tip,
             fastest_fee_rate=manifest.fastest_fee_rate,
+            rune_ids=manifest.rune_ids,  # as recorded at export (none before version 3)
         )
         text = base64.b64encode(psbt_to_bytes(psbt)).decode()
         intent = with_fee_consent(item.intent, None)  # this machine's user decides

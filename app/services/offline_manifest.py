@@ -1,9 +1,10 @@
 """The JSON manifest beside exported PSBT files: what each PSBT is for, for the offline signer.
 
-    {"format": "bidwallet-offline-psbts", "version": 2, "flow": "secure listing",
+    {"format": "bidwallet-offline-psbts", "version": 3, "flow": "secure listing",
      "network": "regtest", "wallet": {"payment": ..., "ordinals": ..., "biddingWallet": ...},
      "factsNote": "...as reported online at export...",
      "marketAtExport": {"tipHeight", "tipMedianTime", "fastestFeeRate"},
+     "runeIdsAtExport": {"UNCOMMON•GOODS": "840000:3"},
      "items": [{"name", "psbtFile", "textFile", "unsignedTxid", "sha256", "reviewedPsbt",
                 "label", "signer", "inputsToSign": [{"index", "sighash"}], "intent": {...},
                 "submit": {...}, "ordAtExport": {...}, "chainAtExport": {...}}]}
@@ -11,7 +12,11 @@
 `psbtFile` is what the signer gets: only what signing needs (`wallet.psbt_for_signer`);
 `reviewedPsbt` (base64) is the PSBT as reviewed at export, the service's own, which the import
 reviews again and submits with the approved signatures. Version 2 added it: an export of
-version 1 is refused with the reason (export again).
+version 1 is refused with the reason (export again). Version 3 added `runeIdsAtExport`, the ids
+ord gave the runes the items' inputs carry (a runestone's edicts name runes by id): recorded as
+ord gave them, so the offline review leaves a lying id unknown exactly as the online one does
+(`ReviewContext.rune_id_of`). A version 2 manifest still reads, with no ids: a runestone with
+edicts on an input's runes is then refused offline, as before.
 
 The offline side has no network: its review context is the local keys plus what the manifest
 recorded from ord and the chain at export, clearly marked as such. Parsing is strict: anything
@@ -20,6 +25,7 @@ missing or mistyped raises `ManifestError` naming the field. Pure: no I/O here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -41,7 +47,8 @@ from app.services.errors import ServiceError
 from app.wallet.addresses import KeyRole
 
 FORMAT: Final = "bidwallet-offline-psbts"
-VERSION: Final = 2
+VERSION: Final = 3
+READABLE_VERSIONS: Final = (2, 3)  # 2: before runeIdsAtExport (no rune ids)
 MANIFEST_NAME: Final = "manifest.json"
 FACTS_NOTE: Final = (
     "ordAtExport, chainAtExport and marketAtExport are as reported online at export (by ord "
@@ -91,6 +98,7 @@ class Manifest:
     items: tuple[ManifestItem, ...]
     tip: ChainTip | None = None  # the chain's tip at export (for lock times)
     fastest_fee_rate: Fraction | None = None  # next-block estimate at export (fee bounds)
+    rune_ids: Mapping[str, str] = field(default_factory=dict)  # rune name -> id, from ord
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -111,6 +119,7 @@ class Manifest:
                     None if self.fastest_fee_rate is None else str(self.fastest_fee_rate)
                 ),
             },
+            "runeIdsAtExport": dict(self.rune_ids),
             "items": [_item_json(item) for item in self.items],
         }
 
@@ -119,10 +128,12 @@ class Manifest:
         top = _obj(data, "the manifest")
         if top.get("format") != FORMAT:
             raise ManifestError(f"Not a Bidwallet offline manifest (format {top.get('format')!r}).")
-        if top.get("version") != VERSION:
+        version = top.get("version")
+        if version not in READABLE_VERSIONS or isinstance(version, bool):
+            readable = " and ".join(str(v) for v in READABLE_VERSIONS)
             raise ManifestError(
-                f"Manifest version {top.get('version')!r} is not supported (this app reads "
-                f"version {VERSION})."
+                f"Manifest version {version!r} is not supported (this app reads versions "
+                f"{readable})."
             )
         wallet = _obj(top.get("wallet"), "wallet")
         bidding = wallet.get("biddingWallet")
@@ -138,7 +149,21 @@ class Manifest:
             ),
             tip=tip,
             fastest_fee_rate=fastest,
+            rune_ids={} if version == 2 else _rune_ids(top.get("runeIdsAtExport")),
         )
+
+
+def _rune_ids(data: Any) -> dict[str, str]:
+    """Rune name -> id as ord gave them; checked for form only (block:tx), since the review
+    itself leaves an id ord gives two runes, or of block 0, unknown."""
+    ids = _obj(data, "runeIdsAtExport")
+    for name, rune_id in ids.items():
+        if not isinstance(rune_id, str) or not _RUNE_ID.fullmatch(rune_id):
+            raise ManifestError(f"runeIdsAtExport: the id of {name!r} is not block:tx.")
+    return dict(ids)
+
+
+_RUNE_ID = re.compile(r"[0-9]{1,20}:[0-9]{1,10}")
 
 
 def _market(data: Any) -> tuple[ChainTip | None, Fraction | None]:

@@ -83,7 +83,7 @@ async def test_listings_round_trip_through_an_offline_signer(
     watch_only, manifest, ids = await exported_listings(ctx, sandbox, make_context, tmp_path)
     assert not watch_only.can_sign
     written = json.loads((tmp_path / MANIFEST_NAME).read_text())
-    assert written["flow"] == "secure listing" and written["version"] == 2
+    assert written["flow"] == "secure listing" and written["version"] == 3
     assert "as reported online at export" in written["factsNote"]
     for item in manifest.items:
         raw = (tmp_path / item.psbt_file).read_bytes()
