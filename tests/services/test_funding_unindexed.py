@@ -1,12 +1,11 @@
 """Funding while ord has not indexed the newest coins, against a real sandbox answering like
-real ord (`POST /sandbox/ord/mempool {"indexed": false}`: every mempool output is
-`indexed: false`): such coins are skipped and counted, fatal only when nothing else can pay;
-coin control spends exactly the coins chosen and refuses those that must not be spent."""
+real ord (its default: every mempool output is `indexed: false`): such coins are skipped and
+counted, fatal only when nothing else can pay; coin control spends exactly the coins chosen
+and refuses those that must not be spent."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -21,20 +20,11 @@ from tests.support.proxy import FaultProxy
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
-async def set_ord_indexes_mempool(sandbox: SandboxControl, indexed: bool) -> None:
-    response = await sandbox.http.post("/sandbox/ord/mempool", json={"indexed": indexed})
-    assert response.status_code == 200, response.text
-    assert response.json() == {"indexed": indexed}
-
-
 @pytest.fixture
-async def real_ord(sandbox: SandboxControl) -> AsyncIterator[SandboxControl]:
-    """The sandbox's ord answers `indexed: false` for mempool outputs, for this test only."""
-    await set_ord_indexes_mempool(sandbox, False)
-    try:
-        yield sandbox
-    finally:
-        await set_ord_indexes_mempool(sandbox, True)
+async def real_ord(sandbox: SandboxControl) -> SandboxControl:
+    """The sandbox, its ord answering like real ord (`indexed: false` for mempool outputs)."""
+    assert (await sandbox.info())["ordIndexesMempool"] is False
+    return sandbox
 
 
 async def test_a_fresh_coin_is_skipped_and_counted_and_funding_goes_on(

@@ -1,14 +1,17 @@
 """Runes listings carrying runestones, against a real sandbox: the use case learns the rune's id
-from ord (`/rune/<NAME>`), so the review follows the runestone's edicts. A hostile service
-(the fault proxy) adds a runestone to the sandbox's real listing PSBT: one sending the runes
-with the item is signed, the hidden risk (one sending them to the service's fee output) is
-refused with its reason, and nothing is signed or sent."""
+from ord (`/rune/<NAME>`), so the review follows the runestone's edicts. The sandbox's ord gives
+the id of the transaction that created the rune's first balance (`<block>:<tx>`); some cases
+have the fault proxy serve another id, or none. A hostile service (the fault proxy) adds a
+runestone to the sandbox's real listing PSBT: one sending the runes with the item is signed,
+the hidden risk (one sending them to the service's fee output) is refused with its reason, and
+nothing is signed or sent."""
 
 from __future__ import annotations
 
 import json
 import secrets
 import string
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -41,38 +44,45 @@ async def runes_listing(ctx: ServiceContext, sandbox: SandboxControl) -> tuple[W
     return world, rune, outpoint
 
 
-RUNE_ID = RuneId(840_000, 3)  # the id the proxy's ord gives the rune (the sandbox's gives none)
+RUNE_ID = RuneId(840_000, 3)  # the id the proxy's ord gives the rune, where it rewrites it
+SANDBOX_ID = "the sandbox's"  # `served(ord_id=...)`: ord's answers as the sandbox gives them
 
 
-def ord_gives_the_rune_id(hostile: HostileServer) -> Rewriter:
-    """The sandbox's ord, whose runes are declared rather than etched, answers `"id": null`;
-    a real ord gives the etching's id. The proxy serves one, then the hostile service's PSBT."""
+def ord_gives_the_rune_id(hostile: HostileServer, rune_id: str | None) -> Rewriter:
+    """ord's `/rune/<NAME>` answered with `rune_id` (None: an ord that gives no id), then the
+    hostile service's PSBT."""
 
     def rewrite(method: str, path: str, status: int, body: bytes) -> bytes | None:
         if method == "GET" and path.startswith("/ord/rune/") and status == 200:
             entry = json.loads(body)
-            entry["id"] = str(RUNE_ID)
+            entry["id"] = rune_id
             return json.dumps(entry).encode()
         return hostile._rewrite(method, path, status, body)
 
     return rewrite
 
 
-def runestone(where: str, edict: bool = True) -> Tamper:
-    """Add a runestone sending every unit of the listed rune to `where` ("item": the escrow,
-    output 0; "fee": the service's fee output, the last) by an edict, or else by its pointer."""
+def runestone(where: str, edict: bool = True) -> Callable[[RuneId], Tamper]:
+    """Add a runestone sending every unit of the listed rune (by its id) to `where` ("item":
+    the escrow, output 0; "fee": the service's fee output, the last) by an edict, or else by
+    its pointer."""
 
-    def mutate(t: Target) -> str:
-        vout = 0 if where == "item" else len(t.psbt.outputs) - 1
-        stone = (
-            encipher([(RUNE_ID.block, RUNE_ID.tx, 0, vout)]) if edict else encipher(pointer=vout)
-        )
-        add_output(t, stone, 0)
-        return f"to output {vout}"
+    def with_id(rune_id: RuneId) -> Tamper:
+        def mutate(t: Target) -> str:
+            vout = 0 if where == "item" else len(t.psbt.outputs) - 1
+            stone = (
+                encipher([(rune_id.block, rune_id.tx, 0, vout)])
+                if edict
+                else encipher(pointer=vout)
+            )
+            add_output(t, stone, 0)
+            return f"to output {vout}"
 
-    how = "an edict" if edict else "its pointer"
-    name = f"runes listing: runestone sends the runes to the {where} by {how}"
-    return Tamper(name, "secure_listing_runes", RefusalCode.RUNES_MISDIRECTED, "psbt", mutate)
+        how = "an edict" if edict else "its pointer"
+        name = f"runes listing: runestone sends the runes to the {where} by {how}"
+        return Tamper(name, "secure_listing_runes", RefusalCode.RUNES_MISDIRECTED, "psbt", mutate)
+
+    return with_id
 
 
 async def served(
@@ -80,21 +90,39 @@ async def served(
     sandbox: SandboxControl,
     make_context: ContextFactory,
     proxy: FaultProxy,
-    tamper: Tamper,
-    with_id: bool = True,
+    tamper: Callable[[RuneId], Tamper],
+    ord_id: str | None = str(RUNE_ID),
 ) -> tuple[HostileServer, str, Any]:
-    """The listing use case through the hostile proxy: (the server, the rune, the plan or the
-    refusal)."""
+    """The listing use case through the hostile proxy, ord's `/rune` answering with `ord_id`
+    (SANDBOX_ID: as the sandbox answers): (the server, the rune, the plan or the refusal).
+    The runestone names the rune by the id the victim learns (RUNE_ID when ord gives none)."""
     world, rune, _ = await runes_listing(ctx, sandbox)
-    hostile = HostileServer(proxy, tamper, world.context, world.prev_txs)
+    sandbox_id = await sandbox_rune_id(sandbox, rune)
+    learnt = sandbox_id if ord_id == SANDBOX_ID else ord_id
+    hostile = HostileServer(
+        proxy, tamper(_parse_id(learnt or str(RUNE_ID))), world.context, world.prev_txs
+    )
     hostile.arm(world.good_psbt)
-    if with_id:
-        proxy.rewrite(ord_gives_the_rune_id(hostile))
+    if ord_id != SANDBOX_ID:
+        proxy.rewrite(ord_gives_the_rune_id(hostile, ord_id))
     victim = make_context(ctx.keys, url=proxy.url)
     try:
         return hostile, rune, await world.run(victim)
     except PsbtRefusedError as refused:
         return hostile, rune, refused
+
+
+async def sandbox_rune_id(sandbox: SandboxControl, rune: str) -> str:
+    """The id the sandbox's ord gives the rune: `<block>:<tx>` of its first balance."""
+    response = await sandbox.http.get(f"/ord/rune/{rune}")
+    assert response.status_code == 200, response.text
+    rune_id: str = response.json()["id"]
+    return rune_id
+
+
+def _parse_id(text: str) -> RuneId:
+    block, tx = text.split(":")
+    return RuneId(int(block), int(tx))
 
 
 async def test_the_rune_id_comes_from_ord(
@@ -139,13 +167,40 @@ async def test_hidden_risk_a_runestone_sending_the_runes_to_the_service_is_refus
     assert hostile.submits() == []
 
 
+@pytest.mark.parametrize("where", ["item", "fee"])
+async def test_the_sandbox_ords_own_rune_id_lets_the_review_follow_edicts(
+    ctx: ServiceContext,
+    sandbox: SandboxControl,
+    make_context: ContextFactory,
+    proxy: FaultProxy,
+    where: str,
+) -> None:
+    """No rewrite of ord's answers: the id the sandbox's ord gives (where the rune's first
+    balance was created) is the one the edict names, and the review follows it."""
+    hostile, rune, result = await served(
+        ctx, sandbox, make_context, proxy, runestone(where), ord_id=SANDBOX_ID
+    )
+    assert hostile.tampered == 1
+    if where == "item":
+        [item] = result.items
+        assert item.psbt.review.context.rune_id_of(rune) == await sandbox_rune_id(sandbox, rune)
+        assert item.psbt.verdict.approved, item.psbt.verdict.reasons()
+        assert item.psbt.review.outputs[0].runes[0].amount == UNITS
+    else:
+        assert isinstance(result, PsbtRefusedError)
+        assert hostile.blame is not None
+        assert_refused(result.verdict, RefusalCode.RUNES_MISDIRECTED, hostile.blame)
+        assert hostile.submits() == []
+
+
 async def test_edicts_are_not_followed_without_the_runes_id(
     ctx: ServiceContext, sandbox: SandboxControl, make_context: ContextFactory, proxy: FaultProxy
 ) -> None:
-    """The sandbox's own ord gives no id: an edict cannot be matched to the rune, so the
-    listing is refused with that reason rather than guessed."""
+    """An ord that gives no id for the rune (the proxy removes the sandbox's): an edict
+    cannot be matched to the rune, so the listing is refused with that reason rather than
+    guessed."""
     tamper = runestone("item")
-    hostile, _, refused = await served(ctx, sandbox, make_context, proxy, tamper, with_id=False)
+    hostile, _, refused = await served(ctx, sandbox, make_context, proxy, tamper, ord_id=None)
     assert isinstance(refused, PsbtRefusedError)
     assert_refused(refused.verdict, RefusalCode.RUNESTONE_NOT_DECODED, "cannot follow")
     assert hostile.submits() == []

@@ -1,5 +1,5 @@
 """Fund while ord has not indexed the newest coins, against the real sandbox answering like real
-ord (`POST /sandbox/ord/mempool {"indexed": false}`): the review says which coins were left
+ord (its default: a mempool output is `indexed: false`): the review says which coins were left
 aside and why; "Choose coins…" lists every coin with its amount, confirmations and what it
 carries, the ones that must not be spent greyed with no box; the ticked coin is exactly what
 the funding spends."""
@@ -46,14 +46,10 @@ def test_fund_skips_unindexed_coins_and_spends_the_coins_chosen(
     confirmed = f"{funded.assets.faucet_txid}:0"
     inscribed = sandbox_post(root, "/sandbox/inscriptions", {"address": payment})["outpoint"]
     sandbox_post(root, "/sandbox/mine", {"blocks": 1})
-    sandbox_post(root, "/sandbox/ord/mempool", {"indexed": False})
-    try:
-        paid = sandbox_post(root, "/sandbox/faucet", {"address": payment, "sats": FRESH})
-        fresh = f"{paid['txid']}:{paid['vout']}"
-        _scenario(qtbot, app, gui_thread, confirmed, inscribed, fresh)
-    finally:
-        with gui_thread.paused():
-            sandbox_post(root, "/sandbox/ord/mempool", {"indexed": True})
+    # The sandbox's ord answers like real ord: the fresh coin is not indexed until mined.
+    paid = sandbox_post(root, "/sandbox/faucet", {"address": payment, "sats": FRESH})
+    fresh = f"{paid['txid']}:{paid['vout']}"
+    _scenario(qtbot, app, gui_thread, confirmed, inscribed, fresh)
     with gui_thread.paused(), httpx.Client(base_url=root, timeout=30) as http:
         tx = http.get(f"/esplora/tx/{_tab(app).fund.last_txid}").json()
     assert [f"{i['txid']}:{i['vout']}" for i in tx["vin"]] == [confirmed]

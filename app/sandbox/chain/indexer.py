@@ -1,4 +1,5 @@
-"""Derived indexes: transactions, outputs by script, inscription locations, rune balances.
+"""Derived indexes: transactions, outputs by script, inscription locations, rune balances,
+and what each spent output held (ord's views show an output spent in the mempool as it was).
 
 `apply_tx` records a transaction's effects (mempool or confirmed), `connect_block` confirms a
 block's transactions and hands fee-bound inscriptions to its coinbase; both run inside the
@@ -12,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.core import sat_flow
+from app.sandbox.chain import envelope_index
 from app.sandbox.chain.consensus import block_subsidy
 from app.sandbox.chain.rawtx import ParsedTx
 
@@ -85,10 +87,12 @@ class Indexer:
                 for vout, out in enumerate(tx.outputs)
             ],
         )
-        if coins:
+        inscribed: set[str] = set()
+        if coins:  # new inscriptions first: a parent must be found where the inputs held it
+            inscribed = envelope_index.index_envelopes(self.conn, tx, coins, self._place)
             self._move_inscriptions(tx, coins)
             self._move_runes(tx, coins)
-        self._record_genesis(tx)
+        self._record_genesis(tx, inscribed)
 
     def _move_inscriptions(self, tx: ParsedTx, coins: Sequence[Coin]) -> None:
         moving: list[tuple[str, int, int]] = []
@@ -98,6 +102,10 @@ class Indexer:
                 (coin.txid, coin.vout),
             ):
                 moving.append((ins_id, index, offset))
+        self.conn.executemany(
+            "INSERT INTO spent_inscriptions (txid, vout, id, offset) VALUES (?, ?, ?, ?)",
+            [(coins[index].txid, coins[index].vout, i, offset) for i, index, offset in moving],
+        )
         if not moving:
             return
         destinations = sat_flow.route(
@@ -137,6 +145,11 @@ class Indexer:
             ).fetchall()
             if rows:
                 self.conn.execute(
+                    "INSERT INTO spent_rune_balances (txid, vout, rune, amount) SELECT txid, vout, "
+                    "rune, amount FROM rune_balances WHERE txid = ? AND vout = ?",
+                    (coin.txid, coin.vout),
+                )
+                self.conn.execute(
                     "DELETE FROM rune_balances WHERE txid = ? AND vout = ?", (coin.txid, coin.vout)
                 )
             for rune, amount in rows:
@@ -160,12 +173,14 @@ class Indexer:
             (txid, vout, rune, str(total)),
         )
 
-    def _record_genesis(self, tx: ParsedTx) -> None:
-        """Inscriptions and rune issues the sandbox declared for this transaction."""
+    def _record_genesis(self, tx: ParsedTx, inscribed: set[str]) -> None:
+        """Inscriptions (other than those its envelopes `inscribed`) and rune issues the
+        sandbox declared for this transaction."""
         for ins_id, vout in self.conn.execute(
             "SELECT id, genesis_vout FROM inscriptions WHERE genesis_txid = ?", (tx.txid,)
         ).fetchall():
-            self._place(ins_id, tx.txid, vout, 0)
+            if ins_id not in inscribed:
+                self._place(ins_id, tx.txid, vout, 0)
         for vout, rune, amount in self.conn.execute(
             "SELECT vout, rune, amount FROM rune_issues WHERE txid = ?", (tx.txid,)
         ).fetchall():

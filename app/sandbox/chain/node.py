@@ -13,12 +13,12 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from embit.ec import PrivateKey
 from embit.transaction import Transaction
 
-from app.sandbox.chain import catalog, esplora_views, ord_views
+from app.sandbox.chain import catalog, esplora_views, ord_confirmed, ord_views, rune_entries
 from app.sandbox.chain.addresses import script_for_address
 from app.sandbox.chain.consensus import MAX_MONEY, MIN_RELAY_FEE_RATE
 from app.sandbox.chain.engine import ChainEngine
@@ -37,6 +37,7 @@ from app.sandbox.clock import ServiceClock
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 Json = dict[str, Any]
+OrdView = Literal["output", "inscription", "address"]
 
 INITIAL_BLOCKS = 150  # 50 matured 50-BTC coinbase coins for the faucet from the start
 MAX_BLOCKS_PER_CALL = 1000
@@ -69,9 +70,9 @@ class Node:
         self._wallet = SandboxWallet(self._engine, self._keys)
         self._events = EventBus()
         self._closed = False
-        # The scenario switch of `/ord/output` (not persisted): False answers like real ord,
-        # which indexes blocks only, for every output of a mempool transaction.
-        self._ord_indexes_mempool = True
+        # The scenario switch of the `/ord` views (not persisted): False (the default) answers
+        # like real ord, from the confirmed chain; True shows the mempool too.
+        self._ord_indexes_mempool = False
 
     @classmethod
     def open(cls, data_dir: Path, *, network: str = "regtest") -> Node:
@@ -301,18 +302,18 @@ class Node:
         with self._locked():
             return ord_views.output(self._store.conn, outpoint)
 
-    def ord_served_output(self, outpoint: str) -> Json | None:
-        """What `/ord/output` answers: `ord_output`, except that while ord is said not to index
-        the mempool (`set_ord_indexes_mempool(False)`) an output of a mempool transaction is
-        shown as real ord shows it, `indexed: false` with no inscriptions or runes. The market
-        itself keeps reading `ord_output` (the truth)."""
+    def ord_served(self, view: OrdView, key: str) -> Json | None:
+        """What `/ord/<view>/<key>` answers: the confirmed state, as real ord (`ord_confirmed`),
+        or the current one (`ord_views`, which the market reads through `ord_output`,
+        `ord_inscription`, `ord_address`) while `set_ord_indexes_mempool(True)` is in force."""
         with self._locked():
-            output = ord_views.output(self._store.conn, outpoint)
-            if output is None or self._ord_indexes_mempool:
-                return output
-            if ord_views.confirmed(self._store.conn, output["transaction"]):
-                return output
-            return ord_views.unindexed(output)
+            views = ord_views if self._ord_indexes_mempool else ord_confirmed
+            conn = self._store.conn
+            if view == "address":
+                found: Json | None = views.address(conn, key, script_for_address(key))
+            else:
+                found = (views.output if view == "output" else views.inscription)(conn, key)
+            return found
 
     @property
     def ord_indexes_mempool(self) -> bool:
@@ -320,8 +321,8 @@ class Node:
             return self._ord_indexes_mempool
 
     def set_ord_indexes_mempool(self, indexed: bool) -> bool:
-        """Whether `/ord/output` describes mempool outputs (the default) or answers
-        `indexed: false` for them, as real ord does. Lasts until changed or the node restarts."""
+        """Whether the `/ord` views show the mempool (unlike real ord) or only the confirmed
+        chain (the default). Lasts until changed or the node restarts."""
         with self._locked():
             self._ord_indexes_mempool = bool(indexed)
             return self._ord_indexes_mempool
@@ -336,6 +337,21 @@ class Node:
         spk = script_for_address(address)
         with self._locked():
             return ord_views.address(self._store.conn, address, spk)
+
+    def ord_rune(self, query: str) -> tuple[str, Json] | None:
+        """ord's `/rune/<query>` by name or id `<block>:<tx>`: (id, entry) once a block holds
+        its etching, else None (InvalidRequest for a malformed name)."""
+        with self._locked():
+            conn = self._store.conn
+            if rune_entries.RUNE_ID_PATTERN.match(query):
+                letters = rune_entries.rune_with_id(conn, query)
+                return None if letters is None else rune_entries.entry(conn, letters)
+            return rune_entries.entry(conn, catalog.normalize_rune(query)[0])
+
+    def ord_runes_page(self, offset: int, limit: int) -> tuple[list[tuple[str, Json]], bool]:
+        """ord's `/runes`: (id, entry) of etched runes, the newest first; whether more follow."""
+        with self._locked():
+            return rune_entries.page(self._store.conn, offset, limit)
 
     def read_index(self, read: Callable[[sqlite3.Connection], _T]) -> _T:
         """`read(conn)` under the node's lock: a read-only view of the index (holdings.py's,

@@ -1,9 +1,7 @@
-"""ord's JSON API shapes (`/output`, `/inscription`, `/address`), read from the SQLite index.
-
-The sandbox shows the current state including the mempool (real ord indexes blocks only), so
-a transfer is visible as soon as it is acknowledged. `unindexed` is what real ord answers for
-an output it has not indexed yet (any mempool transaction's): the node serves it instead when
-the scenario API says so (`POST /sandbox/ord/mempool {"indexed": false}`).
+"""ord's JSON API shapes (`/output`, `/inscription`, `/address`) of the current state, mempool
+included, read from the SQLite index: what the market itself reads (a transfer counts as soon
+as it is acknowledged). Real ord indexes blocks only: `/ord` serves `ord_confirmed`'s views
+unless the scenario API asks for these (`POST /sandbox/ord/mempool {"indexed": true}`).
 """
 
 from __future__ import annotations
@@ -11,6 +9,8 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from app.sandbox.chain.addresses import address_for_script
@@ -51,12 +51,15 @@ def _runes_on(conn: sqlite3.Connection, txid: str, vout: int) -> Json:
 def output(conn: sqlite3.Connection, outpoint: str) -> Json | None:
     txid, vout = parse_outpoint(outpoint)
     row = conn.execute(
-        "SELECT value, script_pubkey, spent_txid FROM outputs WHERE txid = ? AND vout = ?",
+        "SELECT o.value, o.script_pubkey, o.spent_txid, t.height, "
+        "(SELECT MAX(height) FROM blocks) FROM outputs o JOIN txs t ON t.txid = o.txid "
+        "WHERE o.txid = ? AND o.vout = ?",
         (txid, vout),
     ).fetchone()
     if row is None:
         return None
-    value, spk, spent_txid = row[0], bytes(row[1]), row[2]
+    value, spk_blob, spent_txid, height, tip = row
+    spk = bytes(spk_blob)
     inscriptions = [
         r[0]
         for r in conn.execute(
@@ -67,6 +70,7 @@ def output(conn: sqlite3.Connection, outpoint: str) -> Json | None:
     ]
     return {
         "address": address_for_script(spk),
+        "confirmations": 0 if height is None else tip - height + 1,
         "indexed": True,
         "inscriptions": inscriptions,
         "outpoint": f"{txid}:{vout}",
@@ -85,58 +89,93 @@ def confirmed(conn: sqlite3.Connection, txid: str) -> bool:
     return row is not None and row[0] is not None
 
 
-def unindexed(output: Json) -> Json:
-    """`output` as real ord shows an output it has not indexed: value, address and script (ord
-    reads them from Bitcoin Core), `indexed: false`, no inscriptions, no runes, no sat ranges,
-    and not spent (ord does not follow the mempool)."""
-    return output | {
-        "indexed": False,
-        "inscriptions": [],
-        "runes": {},
-        "sat_ranges": None,
-        "spent": False,
+@dataclass(frozen=True)
+class InscriptionRow:
+    """An inscription's declaration and genesis, as both views read them."""
+
+    id: str
+    number: int
+    genesis_txid: str
+    collection: str | None
+    attributes: str  # JSON
+    tap_transfer: bool
+    content_type: str
+    height: int | None  # of the genesis; None in the mempool
+    fee: int | None
+    timestamp: int
+
+
+def inscription_row(inscription_id: str, row: Sequence[Any]) -> InscriptionRow:
+    """From the columns number, genesis_txid, collection, attributes, tap_transfer,
+    content_type, genesis height, genesis fee, timestamp."""
+    number, genesis_txid, collection, attributes, tap, ctype, height, fee, timestamp = row
+    return InscriptionRow(
+        inscription_id, number, genesis_txid, collection, attributes, bool(tap), ctype,
+        height, fee, timestamp,
+    )  # fmt: skip
+
+
+def inscription_json(
+    conn: sqlite3.Connection, ins: InscriptionRow, where: tuple[str, int, int] | None
+) -> Json:
+    """ord's `api::Inscription` fields, plus the sandbox's `collection`, `traits`,
+    `tap_transfer` and the older `output`, `offset`, `genesis_*`; `where` is its satpoint
+    (txid, vout, offset), None when lost to fees."""
+    address = value = None
+    if where is not None:
+        out = conn.execute(
+            "SELECT value, script_pubkey FROM outputs WHERE txid = ? AND vout = ?", where[:2]
+        ).fetchone()
+        value, address = out[0], address_for_script(bytes(out[1]))
+    return {
+        "address": address,
+        "charms": [],
+        "child_count": 0,
+        "children": [],
+        "content_length": None,  # the sandbox's declared inscriptions carry no body
+        "content_type": ins.content_type,
+        "effective_content_type": ins.content_type,
+        "fee": ins.fee,
+        "height": ins.height,
+        "id": ins.id,
+        "metaprotocol": None,
+        "next": None,
+        "number": ins.number,
+        "parents": [],
+        "previous": None,
+        "properties": {},
+        "rune": None,
+        "sat": None,
+        "satpoint": None if where is None else f"{where[0]}:{where[1]}:{where[2]}",
+        "timestamp": ins.timestamp,
+        "value": value,
+        "output": None if where is None else f"{where[0]}:{where[1]}",
+        "offset": None if where is None else where[2],
+        "genesis_txid": ins.genesis_txid,
+        "genesis_height": ins.height,
+        "genesis_fee": ins.fee,
+        "collection": ins.collection,
+        "traits": json.loads(ins.attributes),
+        "tap_transfer": ins.tap_transfer,
     }
 
 
 def inscription(conn: sqlite3.Connection, inscription_id: str) -> Json | None:
+    """The inscription where it is now (moved by the mempool, or in a mempool fee: no
+    satpoint); its timestamp is its declaration's until a block holds it."""
     row = conn.execute(
         "SELECT i.number, i.genesis_txid, i.collection, i.attributes, i.tap_transfer, "
-        "i.content_type, i.created_ms, l.txid, l.vout, l.offset, gt.height, gt.fee "
-        "FROM inscriptions i LEFT JOIN inscription_locations l ON l.id = i.id "
-        "LEFT JOIN txs gt ON gt.txid = i.genesis_txid WHERE i.id = ?",
+        "i.content_type, gt.height, gt.fee, COALESCE(b.time, i.created_ms / 1000), "
+        "l.txid, l.vout, l.offset FROM inscriptions i "
+        "LEFT JOIN inscription_locations l ON l.id = i.id "
+        "LEFT JOIN txs gt ON gt.txid = i.genesis_txid "
+        "LEFT JOIN blocks b ON b.height = gt.height WHERE i.id = ?",
         (check_inscription_id(inscription_id),),
     ).fetchone()
     if row is None:
         return None
-    number, genesis_txid, collection, attributes, tap, ctype, created_ms = row[:7]
-    txid, vout, offset, height, fee = row[7:]
-    address = value = None
-    if txid is not None:
-        out = conn.execute(
-            "SELECT value, script_pubkey FROM outputs WHERE txid = ? AND vout = ?", (txid, vout)
-        ).fetchone()
-        value, address = out[0], address_for_script(bytes(out[1]))
-    return {
-        "id": inscription_id,
-        "number": number,
-        "address": address,
-        "output": None if txid is None else f"{txid}:{vout}",
-        "offset": offset,
-        "satpoint": None if txid is None else f"{txid}:{vout}:{offset}",
-        "value": value,
-        "content_type": ctype,
-        "genesis_txid": genesis_txid,
-        "genesis_height": height,
-        "genesis_fee": fee,
-        "timestamp": created_ms // 1000,
-        "collection": collection,
-        "traits": json.loads(attributes),
-        "tap_transfer": bool(tap),
-        "charms": [],
-        "parents": [],
-        "children": [],
-        "sat": None,
-    }
+    ins = inscription_row(inscription_id, row[:9])
+    return inscription_json(conn, ins, None if row[9] is None else (row[9], row[10], row[11]))
 
 
 def address(conn: sqlite3.Connection, address_text: str, spk: bytes) -> Json:

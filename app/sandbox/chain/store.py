@@ -2,7 +2,8 @@
 
 Primary tables hold what cannot be recomputed: the blocks, every acknowledged raw transaction,
 the sandbox's declarations (inscriptions, rune issues, collections, keys) and settings.
-Derived tables (`txs`, `outputs`, `inscription_locations`, `rune_balances`) are the indexes;
+Derived tables (`txs`, `outputs`, `inscription_locations`, `rune_balances`, and what spent
+outputs held: `spent_inscriptions`, `spent_rune_balances`) are the indexes;
 `Indexer.rebuild` recreates them from the primary tables.
 
 Durability: WAL mode with synchronous=FULL syncs the log on every commit, so an acknowledged
@@ -18,7 +19,7 @@ from pathlib import Path
 from app.sandbox.chain.errors import StorageError
 from app.sandbox.sqlite import NestedTransactions, open_wal
 
-INDEX_VERSION = "1"
+INDEX_VERSION = "2"
 
 PRIMARY_SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -50,7 +51,14 @@ CREATE TABLE IF NOT EXISTS sandbox_keys (
     PRIMARY KEY (label, kind));
 """
 
-DERIVED_TABLES = ("txs", "outputs", "inscription_locations", "rune_balances")
+DERIVED_TABLES = (
+    "txs",
+    "outputs",
+    "inscription_locations",
+    "rune_balances",
+    "spent_inscriptions",
+    "spent_rune_balances",
+)
 
 DERIVED_SCHEMA = """
 CREATE TABLE IF NOT EXISTS txs (
@@ -70,6 +78,15 @@ CREATE INDEX IF NOT EXISTS inscription_locations_outpoint ON inscription_locatio
 CREATE INDEX IF NOT EXISTS inscription_locations_fee ON inscription_locations (fee_txid)
     WHERE fee_txid IS NOT NULL;
 CREATE TABLE IF NOT EXISTS rune_balances (
+    txid TEXT NOT NULL, vout INTEGER NOT NULL, rune TEXT NOT NULL, amount TEXT NOT NULL,
+    PRIMARY KEY (txid, vout, rune));
+-- What an output held when it was spent (ord's views show an output spent in the mempool
+-- with its confirmed contents).
+CREATE TABLE IF NOT EXISTS spent_inscriptions (
+    txid TEXT NOT NULL, vout INTEGER NOT NULL, id TEXT NOT NULL, offset INTEGER NOT NULL,
+    PRIMARY KEY (txid, vout, id));
+CREATE INDEX IF NOT EXISTS spent_inscriptions_id ON spent_inscriptions (id);
+CREATE TABLE IF NOT EXISTS spent_rune_balances (
     txid TEXT NOT NULL, vout INTEGER NOT NULL, rune TEXT NOT NULL, amount TEXT NOT NULL,
     PRIMARY KEY (txid, vout, rune));
 """
@@ -110,7 +127,8 @@ class Store:
 
     def derived_tables_present(self) -> bool:
         rows = self.conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (?, ?, ?, ?)",
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN "
+            f"({','.join('?' * len(DERIVED_TABLES))})",
             DERIVED_TABLES,
         ).fetchall()
         return len(rows) == len(DERIVED_TABLES)

@@ -27,7 +27,10 @@ RuneNamePath = Annotated[
     Path(
         min_length=1,
         max_length=64,
-        description="a rune name: its letters, or spaced with '•' or '.' (e.g. DOG•GO)",
+        description=(
+            "a rune name: its letters, or spaced with '•' or '.' (e.g. DOG•GO); or a rune id "
+            "`<block>:<tx>`"
+        ),
     ),
 ]
 
@@ -38,13 +41,14 @@ RuneNamePath = Annotated[
     responses=error_responses(404),
     summary="an output: value, address, inscriptions and runes on it",
     description=(
-        "`indexed: false` (with no inscriptions or runes) for an output of a mempool "
-        'transaction while `POST /sandbox/ord/mempool {"indexed": false}` is in force, as '
-        "real ord answers for outputs it has not indexed yet."
+        "As real ord, from the confirmed chain: an output of a mempool transaction is "
+        "`indexed: false` with no inscriptions or runes; one spent in the mempool keeps what "
+        "it held, with `spent: true`; one spent in a block is `indexed: false` and empty. "
+        '`POST /sandbox/ord/mempool {"indexed": true}` shows the mempool instead.'
     ),
 )
 def get_output(outpoint: OutpointPath, node: NodeDep) -> Any:
-    output = node.ord_served_output(outpoint.lower())
+    output = node.ord_served("output", outpoint.lower())
     if output is None:
         raise ApiError(404, NOT_FOUND, f"output {outpoint} not found")
     return output
@@ -70,7 +74,7 @@ InscriptionIdList = Annotated[
     description="404 when any of them is unknown, as `GET /ord/output/{outpoint}` answers.",
 )
 def post_outputs(outpoints: OutpointList, node: NodeDep) -> Any:
-    return _each(outpoints, node.ord_served_output, "output")
+    return _each(outpoints, lambda key: node.ord_served("output", key), "output")
 
 
 @router.post(
@@ -81,7 +85,7 @@ def post_outputs(outpoints: OutpointList, node: NodeDep) -> Any:
     description="404 when any of them is unknown, as `GET /ord/inscription/{id}` answers.",
 )
 def post_inscriptions(inscription_ids: InscriptionIdList, node: NodeDep) -> Any:
-    return _each(inscription_ids, node.ord_inscription, "inscription")
+    return _each(inscription_ids, lambda key: node.ord_served("inscription", key), "inscription")
 
 
 def _each(keys: list[str], look_up: Callable[[str], Any], what: str) -> JSONResponse:
@@ -102,9 +106,10 @@ def _each(keys: list[str], look_up: Callable[[str], Any], what: str) -> JSONResp
     response_model=OrdInscription,
     responses=error_responses(404),
     summary="an inscription: owner, output, satpoint, collection and traits",
+    description="Where the last block left it; 404 while its reveal is in the mempool.",
 )
 def get_inscription(inscription_id: InscriptionIdPath, node: NodeDep) -> Any:
-    inscription = node.ord_inscription(inscription_id.lower())
+    inscription = node.ord_served("inscription", inscription_id.lower())
     if inscription is None:
         raise ApiError(404, NOT_FOUND, f"inscription {inscription_id} not found")
     return inscription
@@ -114,29 +119,26 @@ def get_inscription(inscription_id: InscriptionIdPath, node: NodeDep) -> Any:
     "/address/{address}",
     response_model=OrdAddress,
     summary="outputs, inscriptions and rune balances of an address",
+    description="The last block's unspent outputs (those spent in the mempool included).",
 )
 def get_address(address: AddressPath, node: NodeDep) -> Any:
     # A Response skips FastAPI's re-validation of long output lists; the model documents it.
-    return JSONResponse(node.ord_address(address))
+    return JSONResponse(node.ord_served("address", address))
 
 
 @router.get(
     "/rune/{name}",
     response_model=OrdRune,
     responses=error_responses(404),
-    summary="a rune's entry: its canonical spaced name, divisibility, number and symbol",
+    summary="a rune's entry and id `<block>:<tx>`, by its name (letters or spaced) or its id",
+    description="404 until a block holds the transaction that created the rune's first balance.",
 )
 def get_rune(name: RuneNamePath, node: NodeDep) -> Any:
-    rune = node.rune(name)  # a malformed name raises InvalidRequest: 400
-    if rune is None:
+    found = node.ord_rune(name)  # a malformed name raises InvalidRequest: 400
+    if found is None:
         raise ApiError(404, NOT_FOUND, f"rune {name} not found")
-    entry = {
-        "spaced_rune": rune["spaced"],
-        "divisibility": rune["divisibility"],
-        "number": rune["number"],
-        "symbol": rune["symbol"],
-    }
-    return {"entry": entry, "id": None, "mintable": False, "parent": None}
+    rune_id, entry = found
+    return {"entry": entry, "id": rune_id, "mintable": False, "parent": None}
 
 
 @router.get(

@@ -24,21 +24,9 @@ PagePath = Annotated[int, PathParam(ge=0, le=MAX_PAGE, description="page number,
 
 
 def _page(node: Node, page: int) -> dict[str, Any]:
-    runes, more = node.runes_page(page * RUNES_PER_PAGE, RUNES_PER_PAGE)
-    entries = [
-        [
-            None,
-            {
-                "spaced_rune": rune["spaced"],
-                "divisibility": rune["divisibility"],
-                "number": rune["number"],
-                "symbol": rune["symbol"],
-            },
-        ]
-        for rune in runes
-    ]
+    entries, more = node.ord_runes_page(page * RUNES_PER_PAGE, RUNES_PER_PAGE)
     return {
-        "entries": entries,
+        "entries": [list(pair) for pair in entries],
         "more": more,
         "prev": page - 1 if page > 0 else None,
         "next": page + 1 if more else None,

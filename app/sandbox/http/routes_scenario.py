@@ -1,10 +1,11 @@
 """`/sandbox`: the scenario API for demo mode, QA and tests (fund, mine, mint, move, time).
 
-`POST /sandbox/ord/mempool {"indexed": false}` makes `/ord/output` answer like real ord, which
-indexes blocks only: an output of a mempool transaction is `indexed: false` with no
-inscriptions or runes until a block confirms it (`{"indexed": true}`, the default, describes
-it at once). It lasts until changed or the sandbox restarts; `GET /sandbox/info` shows it as
-`ordIndexesMempool`. The market's own checks and the other `/ord` routes are unchanged.
+The `/ord` views answer like real ord, which indexes blocks only: an output of a mempool
+transaction is `indexed: false` with no inscriptions or runes until a block confirms it.
+`POST /sandbox/ord/mempool {"indexed": true}` makes them describe the mempool at once (not what
+real ord does); `{"indexed": false}` (the default) restores real ord's answers. It lasts until
+changed or the sandbox restarts; `GET /sandbox/info` shows it as `ordIndexesMempool`. The
+market's own checks read the current state either way.
 """
 
 from __future__ import annotations
@@ -165,13 +166,12 @@ def post_mempool_traffic(body: MempoolTrafficRequest, node: NodeDep) -> Any:
 @router.post(
     "/ord/mempool",
     response_model=OrdMempoolMode,
-    summary="whether /ord/output describes mempool outputs, or says indexed: false like real ord",
+    summary="whether the /ord views describe the mempool, or answer like real ord (the default)",
     description=(
-        '`{"indexed": false}`: `GET /ord/output/{outpoint}` of an output whose transaction is '
-        "still in the mempool answers `indexed: false` with no inscriptions or runes, as real "
-        "ord does for outputs it has not indexed yet; confirmed outputs are unchanged. "
-        '`{"indexed": true}` (the default) describes mempool outputs at once. Not kept '
-        "across restarts."
+        '`{"indexed": false}` (the default): the `/ord` views answer from the confirmed chain '
+        "as real ord does: an output whose transaction is still in the mempool is `indexed: "
+        'false` with no inscriptions or runes. `{"indexed": true}` describes the mempool at '
+        "once (outputs, inscriptions, addresses). Not kept across restarts."
     ),
 )
 def post_ord_mempool(body: OrdMempoolMode, node: NodeDep) -> Any:

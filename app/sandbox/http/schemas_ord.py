@@ -1,6 +1,11 @@
-"""Response models of the ord subset, shaped like ord's JSON API (`Accept: application/json`)."""
+"""Response models of the ord subset, shaped like ord's JSON API (`Accept: application/json`):
+`api::Output`, `api::Inscription`, `api::Rune` with `RuneEntry` and `api::AddressInfo` of
+ordinals/ord src/api.rs and src/index/entry.rs (compared field by field in
+tests/sandbox/http/test_ord_like_real_ord.py)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -14,7 +19,12 @@ class RunePile(BaseModel):
 
 
 class OrdOutput(BaseModel):
+    """An output as the last block left it: `indexed` false (and no inscriptions or runes)
+    for an output of a mempool transaction or one spent in a block; `spent` counts the
+    mempool, as ord's (Bitcoin Core's `gettxout` with the mempool)."""
+
     address: str | None
+    confirmations: int
     indexed: bool
     inscriptions: list[str]
     outpoint: str
@@ -26,31 +36,46 @@ class OrdOutput(BaseModel):
     value: int
 
 
-class OrdRuneEntry(BaseModel):
-    """The fields of ord's rune entry the sandbox knows (ord also has block, etching, mints,
-    premine, terms, ...): `spaced_rune` is the rune's one canonical spelling."""
+class OrdRuneTerms(BaseModel):
+    amount: int | None = None
+    cap: int | None = None
+    height: tuple[int | None, int | None]
+    offset: tuple[int | None, int | None]
 
-    spaced_rune: str
+
+class OrdRuneEntry(BaseModel):
+    """ord's `RuneEntry`. A sandbox rune's etching is the transaction of its first balance:
+    its first issue is the premine, each later one a mint (without terms)."""
+
+    block: int
+    burned: int
     divisibility: int
+    etching: str
+    mints: int
     number: int
+    premine: int
+    spaced_rune: str
     symbol: str | None = None
+    terms: OrdRuneTerms | None = None
+    timestamp: int
+    turbo: bool
 
 
 class OrdRune(BaseModel):
-    """ord's `/rune/<RUNE>`: the entry, and `id`/`parent`, null on the sandbox (its runes have
-    no etching transaction of ord's kind)."""
+    """ord's `/rune/<RUNE>`: the entry, the id `<block>:<tx>` of its etching, and the
+    parent inscription (none on the sandbox)."""
 
     entry: OrdRuneEntry
-    id: str | None = None
-    mintable: bool = False
+    id: str
+    mintable: bool
     parent: str | None = None
 
 
 class OrdRunesPage(BaseModel):
     """ord's `/runes` and `/runes/<PAGE>`: `[id, entry]` pairs, the newest rune first, with
-    the neighbouring pages. The id is null on the sandbox, as in its `/rune/<RUNE>`."""
+    the neighbouring pages."""
 
-    entries: list[tuple[str | None, OrdRuneEntry]]
+    entries: list[tuple[str, OrdRuneEntry]]
     more: bool
     prev: int | None = None
     next: int | None = None
@@ -62,29 +87,39 @@ class InscriptionTrait(BaseModel):
 
 
 class OrdInscription(BaseModel):
-    """ord's inscription fields (with the older `genesis_*` names), plus the sandbox's
-    `collection`, `traits` and `tap_transfer`. `output`, `offset`, `satpoint`, `address` and
-    `value` are null while the inscription sits in a fee (until a coinbase receives it)."""
+    """ord's `api::Inscription` fields, plus the sandbox's `collection`, `traits` and
+    `tap_transfer` and the older `output`, `offset` and `genesis_*` names. `satpoint`,
+    `output`, `offset`, `address` and `value` are null for an inscription lost to fees."""
 
-    id: str
-    number: int
     address: str | None
+    charms: list[str]
+    child_count: int
+    children: list[str]
+    content_length: int | None
+    content_type: str | None = None
+    effective_content_type: str | None
+    fee: int | None
+    height: int | None
+    id: str
+    metaprotocol: str | None
+    next: str | None
+    number: int
+    parents: list[str]
+    previous: str | None
+    properties: dict[str, Any]
+    rune: str | None
+    sat: int | None
+    satpoint: str | None
+    timestamp: int
+    value: int | None
     output: str | None
     offset: int | None
-    satpoint: str | None
-    value: int | None
-    content_type: str | None = None
     genesis_txid: str
     genesis_height: int | None
     genesis_fee: int | None
-    timestamp: int
     collection: str | None
     traits: list[InscriptionTrait]
     tap_transfer: bool
-    charms: list[str]
-    parents: list[str]
-    children: list[str]
-    sat: int | None
 
 
 class OrdAddress(BaseModel):

@@ -159,8 +159,8 @@ class Info(BaseModel):
     servicePublicKey: str | None = None
     # `--rate-limit`: {"perSecond", "burst"} per API key on /v1, or null (no limit).
     rateLimit: dict[str, float] | None = None
-    # False while `POST /sandbox/ord/mempool {"indexed": false}` is in force.
-    ordIndexesMempool: bool = True
+    # True while `POST /sandbox/ord/mempool {"indexed": true}` is in force (not real ord).
+    ordIndexesMempool: bool = False
 
 
 class MempoolTrafficRequest(StrictRequest):

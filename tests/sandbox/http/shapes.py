@@ -2,15 +2,30 @@
 
 Esplora: Blockstream/esplora API.md ("Transaction format", "Block format",
 `GET /address/:address`, `/utxo`, `/fee-estimates`, `/tx/:txid/outspend/:vout`).
-ord: ordinals/ord `src/api.rs` (`Output`, `Inscription`) and its address JSON.
+ord: ordinals/ord at commit 5241ef311e015cff4759a379085c8cc8913e621a: `src/api.rs` (`Output`,
+`Inscription`, `AddressInfo`, `Rune`) and `src/index/entry.rs` (`RuneEntry`).
 mempool.space: its REST API docs, `GET /api/v1/fees/recommended`.
 """
 
 from __future__ import annotations
 
-# ord's `/rune/<RUNE>` (docs/src/guides/api.md); the sandbox serves these of the entry's fields.
+# ord's `/rune/<RUNE>` (`api::Rune`, a re-export of templates/rune.rs's `RuneHtml`) and its
+# `RuneEntry` (src/index/entry.rs).
 ORD_RUNE = {"entry", "id", "mintable", "parent"}
-ORD_RUNE_ENTRY_SERVED = {"spaced_rune", "divisibility", "number", "symbol"}
+ORD_RUNE_ENTRY = {
+    "block",
+    "burned",
+    "divisibility",
+    "etching",
+    "mints",
+    "number",
+    "premine",
+    "spaced_rune",
+    "symbol",
+    "terms",
+    "timestamp",
+    "turbo",
+}
 MEMPOOL_RECOMMENDED_FEES = {"fastestFee", "halfHourFee", "hourFee", "economyFee", "minimumFee"}
 ESPLORA_ADDRESS = {"address", "chain_stats", "mempool_stats"}
 ESPLORA_ADDRESS_STATS = {
@@ -63,9 +78,10 @@ ESPLORA_BLOCK = {
 # "The available confirmation targets are 2, 3, 4, 5, 6, 10, 20, 25, 144, 504 and 1008 blocks."
 ESPLORA_FEE_TARGETS = {"2", "3", "4", "5", "6", "10", "20", "25", "144", "504", "1008"}
 
-# ord's `Output` (api.rs) plus `outpoint`, which newer ord versions add.
+# ord's `Output` (api.rs).
 ORD_OUTPUT = {
     "address",
+    "confirmations",
     "indexed",
     "inscriptions",
     "outpoint",
@@ -76,9 +92,41 @@ ORD_OUTPUT = {
     "transaction",
     "value",
 }
-# The part of ord's `Inscription` the app relies on, plus the sandbox's own fields the issue asks
-# for (output, offset, collection, traits, tap_transfer).
+# ord's `Inscription` (api.rs), plus the sandbox's own fields (collection, traits, tap_transfer)
+# and the older names it still serves (output, offset, genesis_*).
+ORD_INSCRIPTION = {
+    "address",
+    "charms",
+    "child_count",
+    "children",
+    "content_length",
+    "content_type",
+    "effective_content_type",
+    "fee",
+    "height",
+    "id",
+    "metaprotocol",
+    "next",
+    "number",
+    "parents",
+    "previous",
+    "properties",
+    "rune",
+    "sat",
+    "satpoint",
+    "timestamp",
+    "value",
+}
 ORD_INSCRIPTION_REQUIRED = {"address", "id", "number", "satpoint", "value"}
-SANDBOX_INSCRIPTION_EXTRA = {"output", "offset", "collection", "traits", "tap_transfer"}
+SANDBOX_INSCRIPTION_EXTRA = {
+    "output",
+    "offset",
+    "genesis_txid",
+    "genesis_height",
+    "genesis_fee",
+    "collection",
+    "traits",
+    "tap_transfer",
+}
 ORD_ADDRESS = {"outputs", "inscriptions", "sat_balance", "runes_balances"}
 SANDBOX_ADDRESS_EXTRA = {"address"}

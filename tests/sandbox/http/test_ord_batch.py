@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 
 from tests.sandbox.http.test_ord import UNKNOWN_TXID, inscribe
-from tests.sandbox.scenario import faucet_coin, get_json
+from tests.sandbox.scenario import faucet_coin, get_json, mine_blocks
 from tests.sandbox.txbuild import P2wpkhKey
 
 
@@ -16,6 +16,7 @@ async def test_outputs_answer_as_the_single_lookups_in_order(
     key = P2wpkhKey.from_label("ord-batch-outputs")
     plain = await faucet_coin(sandbox_client, key, 30_000)
     inscribed = await inscribe(sandbox_client, key)
+    await mine_blocks(sandbox_client)
     asked = [inscribed.outpoint, plain.outpoint, inscribed.outpoint]
     response = await sandbox_client.post("/ord/outputs", json=asked)
     assert response.status_code == 200, response.text
@@ -29,6 +30,7 @@ async def test_inscriptions_answer_as_the_single_lookups_in_order(
 ) -> None:
     key = P2wpkhKey.from_label("ord-batch-inscriptions")
     ids = [f"{(await inscribe(sandbox_client, key)).txid}i0" for _ in range(3)]
+    await mine_blocks(sandbox_client)  # ord knows an inscription once its reveal is mined
     asked = [ids[2], ids[0], ids[1]]
     response = await sandbox_client.post("/ord/inscriptions", json=asked)
     assert response.status_code == 200, response.text
@@ -39,6 +41,7 @@ async def test_inscriptions_answer_as_the_single_lookups_in_order(
 async def test_an_unknown_one_is_a_404_naming_it(sandbox_client: httpx.AsyncClient) -> None:
     key = P2wpkhKey.from_label("ord-batch-unknown")
     coin = await inscribe(sandbox_client, key)
+    await mine_blocks(sandbox_client)
     unknown_output = f"{UNKNOWN_TXID}:0"
     response = await sandbox_client.post("/ord/outputs", json=[coin.outpoint, unknown_output])
     assert response.status_code == 404

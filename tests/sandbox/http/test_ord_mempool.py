@@ -1,5 +1,6 @@
-"""`POST /sandbox/ord/mempool`: `/ord/output` answers like real ord, which indexes blocks only,
-for outputs of mempool transactions; the default describes them at once."""
+"""`/ord/output` answers like real ord, which indexes blocks only: an output of a mempool
+transaction is `indexed: false` until a block holds it. `POST /sandbox/ord/mempool
+{"indexed": true}` shows the mempool instead (not what real ord does)."""
 
 from __future__ import annotations
 
@@ -19,46 +20,45 @@ async def inscribe(client: httpx.AsyncClient, key: P2wpkhKey) -> str:
     return outpoint
 
 
-async def test_ord_can_answer_like_real_ord_for_mempool_outputs(
+async def test_ord_answers_like_real_ord_for_mempool_outputs_unless_told(
     sandbox_client: httpx.AsyncClient, sandbox_node: Node
 ) -> None:
-    """`POST /sandbox/ord/mempool {"indexed": false}`: an output of a mempool transaction is
-    `indexed: false` with no inscriptions or runes (what real ord says before the block), a
-    confirmed one is unchanged, a block makes the fresh one indexed; the default describes
-    mempool outputs at once, and the market keeps reading the truth."""
+    """By default an output of a mempool transaction is `indexed: false` with no inscriptions
+    or runes (what real ord says before the block), a confirmed one is described, a block
+    makes the fresh one indexed, and the market keeps reading the current state;
+    `{"indexed": true}` describes mempool outputs at once."""
     key = P2wpkhKey.from_label("ord-mempool-mode")
     confirmed = await faucet_coin(sandbox_client, key, 30_000)
     fresh = await faucet_coin(sandbox_client, key, 20_000, mine=False)
-    assert (await get_json(sandbox_client, f"/ord/output/{fresh.outpoint}"))["indexed"] is True
-    assert (await get_json(sandbox_client, "/sandbox/info"))["ordIndexesMempool"] is True
+    inscribed = await inscribe(sandbox_client, key)  # unconfirmed
+    inscription_id = f"{inscribed.split(':')[0]}i0"
+    assert (await get_json(sandbox_client, "/sandbox/info"))["ordIndexesMempool"] is False
+    output = await get_json(sandbox_client, f"/ord/output/{fresh.outpoint}")
+    assert set(output) == shapes.ORD_OUTPUT
+    assert (output["indexed"], output["inscriptions"], output["runes"]) == (False, [], {})
+    assert (output["value"], output["address"], output["spent"]) == (20_000, key.address, False)
+    assert (output["sat_ranges"], output["confirmations"]) == (None, 0)
+    hidden = await get_json(sandbox_client, f"/ord/output/{inscribed}")
+    assert (hidden["indexed"], hidden["inscriptions"]) == (False, [])
+    truth = sandbox_node.ord_output(inscribed)
+    assert truth is not None and truth["inscriptions"] == [inscription_id]
+    kept = await get_json(sandbox_client, f"/ord/output/{confirmed.outpoint}")
+    assert (kept["indexed"], kept["value"], kept["confirmations"]) == (True, 30_000, 1)
 
-    response = await sandbox_client.post("/sandbox/ord/mempool", json={"indexed": False})
-    assert (response.status_code, response.json()) == (200, {"indexed": False})
+    response = await sandbox_client.post("/sandbox/ord/mempool", json={"indexed": True})
+    assert (response.status_code, response.json()) == (200, {"indexed": True})
     try:
-        inscribed = await inscribe(sandbox_client, key)  # unconfirmed
-        inscription_id = f"{inscribed.split(':')[0]}i0"
-        assert (await get_json(sandbox_client, "/sandbox/info"))["ordIndexesMempool"] is False
-        output = await get_json(sandbox_client, f"/ord/output/{fresh.outpoint}")
-        assert set(output) == shapes.ORD_OUTPUT
-        assert (output["indexed"], output["inscriptions"], output["runes"]) == (False, [], {})
-        assert (output["value"], output["address"], output["spent"]) == (20_000, key.address, False)
-        assert output["sat_ranges"] is None
-        hidden = await get_json(sandbox_client, f"/ord/output/{inscribed}")
-        assert (hidden["indexed"], hidden["inscriptions"]) == (False, [])
-        truth = sandbox_node.ord_output(inscribed)
-        assert truth is not None and truth["inscriptions"] == [inscription_id]
-        kept = await get_json(sandbox_client, f"/ord/output/{confirmed.outpoint}")
-        assert (kept["indexed"], kept["value"]) == (True, 30_000)
-
-        await mine_blocks(sandbox_client)
-        output = await get_json(sandbox_client, f"/ord/output/{inscribed}")
-        assert (output["indexed"], output["inscriptions"]) == (True, [inscription_id])
+        assert (await get_json(sandbox_client, "/sandbox/info"))["ordIndexesMempool"] is True
+        shown = await get_json(sandbox_client, f"/ord/output/{inscribed}")
+        assert (shown["indexed"], shown["inscriptions"]) == (True, [inscription_id])
         for bad in ({}, {"indexed": "no"}, {"indexed": 0}):
             response = await sandbox_client.post("/sandbox/ord/mempool", json=bad)
             assert response.status_code == 400, bad
             assert response.json()["errorCode"] == "INVALID_REQUEST"
     finally:
-        response = await sandbox_client.post("/sandbox/ord/mempool", json={"indexed": True})
-    assert response.json() == {"indexed": True}
-    again = await faucet_coin(sandbox_client, key, 10_000, mine=False)
-    assert (await get_json(sandbox_client, f"/ord/output/{again.outpoint}"))["indexed"] is True
+        response = await sandbox_client.post("/sandbox/ord/mempool", json={"indexed": False})
+    assert response.json() == {"indexed": False}
+
+    await mine_blocks(sandbox_client)
+    output = await get_json(sandbox_client, f"/ord/output/{inscribed}")
+    assert (output["indexed"], output["inscriptions"]) == (True, [inscription_id])

@@ -11,7 +11,7 @@ import httpx
 from app.sandbox.chain.node import Node
 from app.sandbox.http.routes_ord_runes import RUNES_PER_PAGE
 from tests.sandbox.http import shapes
-from tests.sandbox.scenario import get_json
+from tests.sandbox.scenario import get_json, mine_blocks
 from tests.sandbox.txbuild import P2wpkhKey
 
 
@@ -30,6 +30,9 @@ async def test_runes_are_listed_newest_first_in_ords_shape(
             "/sandbox/runes", json={"address": key.address, "rune": name, "amount": 7}
         )
         assert response.status_code == 201, response.text
+    unconfirmed = await get_json(sandbox_client, "/ord/runes")
+    assert not {entry["spaced_rune"] for _id, entry in unconfirmed["entries"]} & set(etched)
+    await mine_blocks(sandbox_client)  # ord lists a rune once a block holds its etching
     first = await get_json(sandbox_client, "/ord/runes")
     assert first == await get_json(sandbox_client, "/ord/runes/0")
     assert set(first) == {"entries", "more", "prev", "next"}
@@ -37,8 +40,9 @@ async def test_runes_are_listed_newest_first_in_ords_shape(
     names = [entry["spaced_rune"] for _id, entry in first["entries"]]
     assert names[:3] == etched[::-1]  # the newest first
     for rune_id, entry in first["entries"]:
-        assert rune_id is None  # as the sandbox's /rune/<RUNE> says: no etching of ord's kind
-        assert set(entry) >= shapes.ORD_RUNE_ENTRY_SERVED
+        assert rune_id == f"{entry['block']}:{rune_id.split(':')[1]}"  # <block>:<tx>
+        assert set(entry) == shapes.ORD_RUNE_ENTRY
+        assert (await get_json(sandbox_client, f"/ord/rune/{rune_id}"))["entry"] == entry
     numbers = [entry["number"] for _id, entry in first["entries"]]
     assert numbers == sorted(numbers, reverse=True)
     past = await get_json(sandbox_client, "/ord/runes/1")
@@ -56,10 +60,11 @@ def test_pages_hold_ords_count_and_say_whether_more_follow(sandbox_node: Node) -
     key = P2wpkhKey.from_label("ord-runes-pages")
     for _ in range(2):
         sandbox_node.create_runes(key.address, _name(), 3)
-    listed, more = sandbox_node.runes_page(0, RUNES_PER_PAGE)
+    sandbox_node.mine(1)
+    listed, more = sandbox_node.ord_runes_page(0, RUNES_PER_PAGE)
     total = len(listed)
     assert total >= 2 and not more
-    head, more = sandbox_node.runes_page(0, total - 1)
-    tail, after = sandbox_node.runes_page(total - 1, total - 1)
+    head, more = sandbox_node.ord_runes_page(0, total - 1)
+    tail, after = sandbox_node.ord_runes_page(total - 1, total - 1)
     assert more and not after
     assert head + tail == listed

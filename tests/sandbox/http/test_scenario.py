@@ -121,6 +121,9 @@ async def test_inscribe_into_a_collection_with_traits(sandbox_client: httpx.Asyn
     assert response.status_code == 201, response.text
     created = response.json()
     assert set(created) == {"inscriptionId", "number", "outpoint"}
+    txid = created["outpoint"].split(":")[0]
+    assert (await get_json(sandbox_client, f"/esplora/tx/{txid}/status")) == {"confirmed": False}
+    await mine_blocks(sandbox_client)  # ord knows it once a block holds its reveal
     inscription = await get_json(sandbox_client, f"/ord/inscription/{created['inscriptionId']}")
     assert (inscription["number"], inscription["output"]) == (
         created["number"],
@@ -130,8 +133,6 @@ async def test_inscribe_into_a_collection_with_traits(sandbox_client: httpx.Asyn
     assert inscription["traits"] == [{"trait_type": "Hat", "value": "Crown"}]
     assert inscription["tap_transfer"] is True
     assert inscription["value"] == 546
-    txid = created["outpoint"].split(":")[0]
-    assert (await get_json(sandbox_client, f"/esplora/tx/{txid}/status")) == {"confirmed": False}
 
 
 async def test_inscribe_into_an_unknown_collection_is_refused(
@@ -160,6 +161,9 @@ async def test_transfer_moves_a_sandbox_held_inscription(
     )
     assert response.status_code == 200, response.text
     txid = response.json()["txid"]
+    inscription = await get_json(sandbox_client, f"/ord/inscription/{created['inscriptionId']}")
+    assert inscription["address"] == collector  # ord: where the last block left it
+    await mine_blocks(sandbox_client)
     inscription = await get_json(sandbox_client, f"/ord/inscription/{created['inscriptionId']}")
     assert inscription["address"] == receiver.address
     assert inscription["output"].split(":")[0] == txid

@@ -18,6 +18,7 @@ from tests.sandbox.inscription_bids.bidding import (
     sandbox_inscription,
 )
 from tests.sandbox.listings.helpers import error_code, ok, sign, spend_outpoint, user
+from tests.sandbox.scenario import mine_blocks
 
 
 async def _listed(client: httpx.AsyncClient, address: str) -> list[str]:
@@ -105,6 +106,7 @@ async def test_the_sandbox_owner_accepts_the_seller_is_paid_and_rival_bids_end(
     assert await bid_status(client, bid_id) == "accepted"
     assert await bid_status(client, rival_id) == "inscription_moved"
 
+    await mine_blocks(client)  # ord shows where the last block left it
     where = await ok(await client.get(f"/ord/inscription/{inscription_id}"))
     assert where["address"] == bidder.ordinals.address
     assert where["output"] == f"{accepted['txid']}:0"

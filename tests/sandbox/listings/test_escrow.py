@@ -32,6 +32,7 @@ from tests.sandbox.conftest import ASGI_BASE_URL
 from tests.sandbox.listings.client_policy import client_verdict
 from tests.sandbox.listings.helpers import inscription_info, ok
 from tests.sandbox.listings.selling import activate, inscribe, listing_body, new_seller
+from tests.sandbox.scenario import mine_blocks
 
 POSTAGE = 6_000
 PRICE = 75_000
@@ -193,6 +194,7 @@ async def test_a_listing_made_before_a_restart_is_bought_after_it(tmp_path: Path
                     json={"listingId": listing["_id"], "buyerTokenReceiveAddress": buyer_token},
                 )
             )
+            await mine_blocks(client)  # ord shows where the last block left it
             where = await ok(await client.get(f"/ord/inscription/{inscription_id}"))
             purchase = await ok(await client.get(f"/esplora/tx/{sold['purchaseTxid']}"))
         assert sold["status"] == "sold"

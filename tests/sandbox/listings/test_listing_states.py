@@ -21,6 +21,7 @@ from tests.sandbox.listings.selling import (
     listing_status,
     new_seller,
 )
+from tests.sandbox.scenario import mine_blocks
 
 
 async def _paid_to(client: httpx.AsyncClient, txid: str, address: str) -> list[int]:
@@ -59,6 +60,7 @@ async def test_sandbox_purchase_pays_the_seller_and_delivers_the_inscription(
     )
     assert sold["status"] == "sold"
     assert await _paid_to(client, sold["purchaseTxid"], seller.payment.address) == [price]
+    await mine_blocks(client)  # ord shows where the last block left it
     where = await ok(await client.get(f"/ord/inscription/{inscription_id}"))
     assert where["address"] == buyer_token
     assert where["output"] == f"{sold['transferTxid']}:0" and where["offset"] == 0
@@ -131,6 +133,7 @@ async def test_runes_listing_is_sold_with_every_rune_on_it(
             json={"listingId": listing["_id"], "buyerTokenReceiveAddress": token},
         )
     )
+    await mine_blocks(client)  # ord indexes the transfer's outputs once a block holds it
     out = await ok(await client.get(f"/ord/output/{sold['transferTxid']}:0"))
     assert out["address"] == token
     assert out["runes"]["SECURE•SALE"]["amount"] == 4_242

@@ -22,6 +22,7 @@ from tests.sandbox.market.helpers import (
     open_bids,
     place,
 )
+from tests.sandbox.scenario import mine_blocks
 from tests.wallet.kernel import assert_accepted
 
 
@@ -85,6 +86,7 @@ async def test_fill_moves_the_inscription_and_pays_seller_and_fee(
     outputs = [(o["scriptpubkey_address"], o["value"]) for o in tx["vout"]]
     assert outputs[1] == (seller, result["paidToSeller"])
     assert outputs[2][1] == 1_000  # the maker fee to the service's fee address
+    await mine_blocks(client)  # ord shows where the last block left it
     where = ok(await client.get(f"/ord/inscription/{inscription}"))
     assert where["address"] == user.ordinals.address
     assert await balance(client, wallet) == 100_000 - 21_000

@@ -12,6 +12,7 @@ import httpx
 from app.sandbox.chain.node import Node
 from tests.sandbox.listings.selling import activate, inscribe, listing_body, new_seller
 from tests.sandbox.market.helpers import error, ok
+from tests.sandbox.scenario import mine_blocks
 
 _slugs = itertools.count(1)
 TRAITS = [
@@ -50,6 +51,7 @@ async def test_a_listing_is_a_real_inscription_in_the_listings_store(
         31_000,
         slug,
     )
+    await mine_blocks(client)  # ord knows the inscription once a block holds its reveal
     inscription = ok(await client.get(f"/ord/inscription/{listing['inscriptionId']}"))
     assert inscription["address"] == listing["sellerOrdAddress"]
     params = {"sellerOrdAddress": listing["sellerOrdAddress"]}
@@ -88,6 +90,7 @@ async def test_a_rune_seller_lists_a_runes_output_of_its_own(client: httpx.Async
         9_000,
         rune,
     )
+    await mine_blocks(client)  # ord indexes the runes' output once a block holds it
     output = ok(await client.get(f"/ord/output/{listing['runesOutput']}"))
     assert output["address"] == listing["sellerOrdAddress"]
     assert output["runes"][rune]["amount"] == 2_000
@@ -167,6 +170,7 @@ async def test_a_purchase_moves_the_item_to_the_buyer_and_marks_the_listing_sold
     sale = ok(await client.post("/sandbox/market/sale", json={"slug": slug}))
     assert (sale["kind"], sale["listingId"], sale["status"]) == ("purchase", cheapest["id"], "sold")
     assert ok(await client.get(f"/esplora/tx/{sale['purchaseTxid']}/status")) is not None
+    await mine_blocks(client)  # ord shows where the last block left it
     inscription = ok(await client.get(f"/ord/inscription/{cheapest['inscriptionId']}"))
     assert inscription["address"] == sale["buyerTokenReceiveAddress"]
     assert ok(await client.get(f"/v1/listings/{cheapest['id']}"))["status"] == "sold"
@@ -192,6 +196,7 @@ async def test_a_seller_fills_a_competing_bid_with_an_item_of_its_own(
     [bid_id] = bid["bidIds"]
     sale = ok(await client.post("/sandbox/market/sale", json={"bidId": bid_id, "seller": "fill-s"}))
     assert (sale["kind"], sale["bidId"]) == ("fill", bid_id)
+    await mine_blocks(client)  # ord shows where the last block left it
     inscription = ok(await client.get(f"/ord/inscription/{sale['inscriptionId']}"))
     assert inscription["address"] == bid["bidderTokenReceiveAddress"]
     assert ok(await client.get(f"/esplora/tx/{sale['txid']}"))["txid"] == sale["txid"]
