@@ -131,6 +131,12 @@ class SandboxControl:
         body: dict[str, Any] = response.json()
         return body
 
+    async def set_ord_indexes_mempool(self, indexed: bool) -> None:
+        """`True`: the sandbox's ord describes mempool outputs (unlike real ord, its default)."""
+        assert await self._post("/sandbox/ord/mempool", {"indexed": indexed}) == {
+            "indexed": indexed
+        }
+
     async def faucet(self, address: str, sats: int, *, mine: bool = True) -> str:
         """Pay `sats` to `address`; returns the outpoint "txid:vout"."""
         body = await self._post("/sandbox/faucet", {"address": address, "sats": sats})

@@ -10,6 +10,8 @@ wallet say it ended.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 import pytest
 
 from app.services.context import ServiceContext
@@ -34,22 +36,48 @@ async def _bare_with_item(
     return ctx, inscription
 
 
+@pytest.fixture
+async def ord_sees_the_mempool(sandbox: SandboxControl) -> AsyncIterator[None]:
+    """The sandbox's ord describing mempool outputs (unlike real ord), for this test only."""
+    await sandbox.set_ord_indexes_mempool(True)
+    try:
+        yield
+    finally:
+        await sandbox.set_ord_indexes_mempool(False)
+
+
 async def test_an_unconfirmed_fee_coin_is_not_spent_to_end_a_listing(
     make_context: ContextFactory, make_keys: object, sandbox: SandboxControl
 ) -> None:
+    """Real ord has not indexed it: it waits for the indexer."""
     ctx, inscription = await _bare_with_item(make_context, make_keys, sandbox)
     pending = await sandbox.faucet(ctx.payment_address, FEE_COIN, mine=False)
     item = next(i for i in await held_items(ctx) if i.inscription_id == inscription)
 
-    with pytest.raises(ServiceError, match="only with confirmed coins") as refused:
+    with pytest.raises(ServiceError, match="waiting for the indexer") as refused:
         await prepare_end_listing(ctx, item, fee_rate=2)
-    assert "1 unconfirmed coin" in str(refused.value)
+    assert "1 coin (50,000 sats) is waiting" in str(refused.value)
 
     # Once it confirms, the same coin pays.
     await sandbox.mine()
     plan = await prepare_end_listing(ctx, item, fee_rate=2)
     assert plan.psbt.verdict.approved
     assert [c.outpoint for c in plan.selection.coins] == [pending]
+
+
+async def test_an_unconfirmed_fee_coin_an_ord_has_indexed_is_not_spent_either(
+    make_context: ContextFactory,
+    make_keys: object,
+    sandbox: SandboxControl,
+    ord_sees_the_mempool: None,
+) -> None:
+    """An ord that describes mempool outputs: the coin is known empty, still unconfirmed."""
+    ctx, inscription = await _bare_with_item(make_context, make_keys, sandbox)
+    await sandbox.faucet(ctx.payment_address, FEE_COIN, mine=False)
+    item = next(i for i in await held_items(ctx) if i.inscription_id == inscription)
+    with pytest.raises(ServiceError, match="only with confirmed coins") as refused:
+        await prepare_end_listing(ctx, item, fee_rate=2)
+    assert "1 unconfirmed coin" in str(refused.value)
 
 
 async def test_confirmed_coins_pay_even_beside_an_unconfirmed_larger_one(

@@ -50,6 +50,7 @@ async def test_a_listing_the_service_does_not_list_is_still_marked_until_the_ite
     done = await execute_end_listing(ctx, await prepare_end_listing(ctx, item, fee_rate=2))
 
     assert await signed_outputs(ctx) == {}  # the move is recorded: no longer counted
+    await sandbox.mine()  # ord shows the item where the last block left it
     (moved,) = [i for i in await held_items(ctx) if i.inscription_id == inscription]
     assert moved.outpoint == f"{done.txid}:0"
 
