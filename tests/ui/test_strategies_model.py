@@ -138,17 +138,30 @@ def test_each_notice_in_words() -> None:
     filled = StrategyNotice("filled", "pixel-pals", PUNKS, sats=14_000, budget_left=70_000)
     assert notice_text(filled) == (
         "Bid filled — pixel-pals",
-        "pixel-punks: 14,000 sats spent; 70,000 sats of the budget left",
+        "pixel-punks: 14,000 sats spent; 70,000 sats of the budget left to bid",
     )
-    outbid = StrategyNotice("outbid", "pixel-pals", PUNKS, top=12_000, ours=11_000)
+    outbid = StrategyNotice("outbid", "pixel-pals", PUNKS, top=12_000, ours=11_000, rebid=12_100)
     assert notice_text(outbid) == (
         "Outbid — pixel-pals",
-        "pixel-punks: top bid 12,000 sats, yours 11,000 sats",
+        "pixel-punks: top bid 12,000 sats: the strategy bid again at 12,100 sats",
+    )
+    above = StrategyNotice("outbid", "keep-pixel-punks", PUNKS, top=25_000, ours=12_100,
+                           cap=20_000)  # fmt: skip
+    assert notice_text(above) == (  # the pool's name is in the strategy's: not said twice
+        "Outbid — keep-pixel-punks",
+        "top bid 25,000 sats is above your cap of 20,000 sats: the strategy holds at 20,000 sats",
     )
     rune = StrategyNotice("outbid", "pixel-pals", RUNE, is_rune=True, top=1.5, ours=0.5)
-    assert notice_text(rune)[1] == f"{RUNE}: top bid 1.5 sats per unit, yours 0.5 sats per unit"
+    assert notice_text(rune)[1] == (
+        f"{RUNE}: top bid 1.5 sats per unit, yours 0.5 sats per unit: the strategy bids again "
+        "at its next check"
+    )
     spent = StrategyNotice("budget_spent", "pixel-pals", PUNKS, reason="budget spent")
     assert notice_text(spent) == ("Budget spent — pixel-pals", "pixel-punks: budget spent")
+    low = StrategyNotice("budget_spent", "pixel-pals", PUNKS, budget_left=18_000, bid_cost=21_000)
+    assert notice_text(low)[1] == (
+        "Budget too low for another bid in pixel-punks: 18,000 sats left, one bid costs 21,000 sats"
+    )
     stopped = StrategyNotice("stopped", "pixel-pals", PUNKS, reason="floor\nout of band")
     title, text = notice_text(stopped)
     assert title == "Strategy pool stopped — pixel-pals"

@@ -172,12 +172,21 @@ DELETE_NO: Final = "&Keep it"
 
 # -- desktop notifications -------------------------------------------------------------------
 NOTICE_FILLED: Final = "Bid filled — {strategy}"
-NOTICE_FILLED_TEXT: Final = "{pool}: {sats:,} sats spent; {left:,} sats of the budget left"
+NOTICE_FILLED_TEXT: Final = "{sats:,} sats spent; {left:,} sats of the budget left to bid"
 NOTICE_OUTBID: Final = "Outbid — {strategy}"
-NOTICE_OUTBID_TEXT: Final = "{pool}: top bid {top}, yours {ours}"
+NOTICE_OUTBID_REBID: Final = "top bid {top}: the strategy bid again at {rebid}"
+NOTICE_OUTBID_ABOVE_CAP: Final = (
+    "top bid {top} is above your cap of {cap}: the strategy holds at {cap}"
+)
+NOTICE_OUTBID_WAITS: Final = (
+    "top bid {top}, yours {ours}: the strategy bids again at its next check"
+)
+NOTICE_POOL_PREFIX: Final = "{pool}: {text}"
 NOTICE_BUDGET_SPENT: Final = "Budget spent — {strategy}"
+NOTICE_BUDGET_TOO_LOW: Final = (
+    "Budget too low for another bid in {pool}: {left:,} sats left, one bid costs {cost:,} sats"
+)
 NOTICE_STOPPED: Final = "Strategy pool stopped — {strategy}"
-NOTICE_REASON_TEXT: Final = "{pool}: {reason}"
 
 # -- in place of the tables, when strategies cannot run --------------------------------------
 STRATEGIES_LOCKED: Final = (
