@@ -23,7 +23,7 @@ from embit.transaction import SIGHASH, Transaction, TransactionInput, Transactio
 from app.core.inscription_envelope import Inscription, reveal_leaf_script
 from app.sandbox.chain.addresses import address_for_script
 from app.sandbox.chain.consensus import dust_threshold
-from app.sandbox.chain.errors import InvalidRequest, NotFound
+from app.sandbox.chain.errors import Conflict, InvalidRequest, NotFound
 from app.sandbox.chain.rawtx import from_embit, parse_tx
 from app.wallet.scripts import TapLeaf, taproot_output
 
@@ -145,7 +145,7 @@ def _set_leaf_witness(tx: Transaction, index: int, signature: bytes, leaf: TapLe
 def _check_parents_signed(raw: bytes, parents: int) -> None:
     unsigned = [i for i, inp in enumerate(parse_tx(raw).inputs[:parents]) if not inp.witness]
     if unsigned:
-        raise InvalidRequest(
+        raise Conflict(
             "the parent inscription is not on an output the sandbox holds a key for",
             "NOT_SANDBOX_HELD",
         )

@@ -12,7 +12,13 @@ from fastapi import APIRouter, FastAPI
 
 from app import __version__
 from app.sandbox.chain.node import Node
-from app.sandbox.http import routes_esplora, routes_ord, routes_ord_runes, routes_scenario
+from app.sandbox.http import (
+    routes_esplora,
+    routes_ord,
+    routes_ord_runes,
+    routes_scenario,
+    routes_scenario_inscribe,
+)
 from app.sandbox.http.errors import install_error_handlers
 from app.sandbox.http.middleware import (
     BodyLimitMiddleware,
@@ -28,6 +34,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     routes_ord.router,
     routes_ord_runes.router,
     routes_scenario.router,
+    routes_scenario_inscribe.router,
 )
 
 _DESCRIPTION = (

@@ -49,6 +49,7 @@ EXPECTED_OPERATIONS = {
     ("get", "/sandbox/collections"),
     ("get", "/sandbox/collections/{slug}"),
     ("post", "/sandbox/inscriptions"),
+    ("post", "/sandbox/inscribe"),
     ("post", "/sandbox/runes"),
     ("post", "/sandbox/transfer"),
     ("post", "/sandbox/clock"),
