@@ -133,8 +133,9 @@ def inscription_json(
         "child_count": 0,
         "children": [],
         "content_length": None,  # the sandbox's declared inscriptions carry no body
-        "content_type": ins.content_type,
-        "effective_content_type": ins.content_type,
+        # An envelope without a content type is stored as "": ord says null.
+        "content_type": ins.content_type or None,
+        "effective_content_type": ins.content_type or None,
         "fee": ins.fee,
         "height": ins.height,
         "id": ins.id,

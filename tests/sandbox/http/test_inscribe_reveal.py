@@ -73,7 +73,9 @@ async def test_pointer_moves_the_inscription_to_the_sat_it_names(
     ]
     pointed = await inscribe(sandbox_client, outputs=outputs, body="pointed", pointer=10_005)
     # A pointer at or past the outputs' total is ignored: the first sat of the input again.
-    ignored = await inscribe(sandbox_client, outputs=outputs, body="ignored", pointer=20_000)
+    ignored = await inscribe(
+        sandbox_client, outputs=outputs, bodyHex="00ff", pointer=20_000, contentType=None
+    )
     await mine_blocks(sandbox_client)
 
     info = await get_json(sandbox_client, f"/ord/inscription/{pointed['inscriptionId']}")
@@ -84,6 +86,7 @@ async def test_pointer_moves_the_inscription_to_the_sat_it_names(
         assert output["inscriptions"] == expected
     info = await get_json(sandbox_client, f"/ord/inscription/{ignored['inscriptionId']}")
     assert info["satpoint"] == f"{ignored['revealTxid']}:0:0"
+    assert info["content_type"] is None  # the envelope has none, as ord shows it
 
 
 async def test_inscription_landing_in_fees_goes_to_the_coinbase(
