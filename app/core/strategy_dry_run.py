@@ -83,8 +83,10 @@ def dry_run_text(plan: StrategyPlan, now_ms: int) -> str:
     """The dry run as lines of text: each pool, its target, then each action and its reason."""
     out: list[str] = []
     for pool in dry_run(plan, now_ms):
-        out.append(f"{pool.pool}: {pool.status.upper()}. {pool.target}")
-        out.append(f"  Room: {pool.room}. Kept as they are: {_n(pool.kept, 'bid')}.")
+        # A hold's or stop's reason starts with "Holding:" or "Stopped:" (the status in words).
+        said = f"Bidding: {pool.target}" if pool.status == "bid" else pool.target
+        out.append(f"{pool.pool}: {said}")
+        out.append(f"  Tightest limit: {pool.room}. Open bids kept as they are: {pool.kept:,}.")
         for line in pool.lines:
             out.append(f"  {_VERBS[line.kind]} {line.what}: {line.reason}")
         if not pool.lines:

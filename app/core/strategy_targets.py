@@ -192,11 +192,12 @@ def _price(
         opening = Fraction(rule.opening_unit_price)
         return _capped(opening, "the opening price (no competing bid)", caps, rune)
     top = sats(_exact(snap.top_bid))
+    below = (_exact(snap.top_bid), f"{top} a unit" if rune else top)
     if rune:  # no step grid: one sat of the total above the top bid's price for our units
         why = f"just above the top competing bid of {top} a unit"
-        return _capped(_exact(snap.top_bid), why, caps, rune, strictly_above=True)
+        return _capped(_exact(snap.top_bid), why, caps, rune, strictly_above=True, top_bid=below)
     why = f"one step above the top competing bid of {top}"
-    return _capped(Fraction(top_bid_plus_step(snap) or 0), why, caps, rune)
+    return _capped(Fraction(top_bid_plus_step(snap) or 0), why, caps, rune, top_bid=below)
 
 
 def _capped(
@@ -206,12 +207,18 @@ def _capped(
     rune: bool,
     *,
     strictly_above: bool = False,
+    top_bid: tuple[Fraction, str] | None = None,
 ) -> _Priced:
+    """`top_bid`: the top competing bid (and its words) a held price may not pass: said."""
     highest, binding = min(caps, key=lambda c: c[0])
     top = _grid(highest, rune)
     price = _grid(price, rune)  # every ordinals price lands on the step grid, rounded down
     if price > top or (strictly_above and price >= top):
-        return _Priced(top, top, f"{why}, held at {binding}")
+        held = f"{why}, held at {binding}"
+        if top_bid is not None and top <= top_bid[0]:
+            where = "below" if top < top_bid[0] else "level with"
+            held += f", {where} the top bid of {top_bid[1]}: your bids will not be on top"
+        return _Priced(top, top, held)
     return _Priced(price, top, why, strictly_above)
 
 

@@ -91,6 +91,7 @@ class MainWindow(QMainWindow):
         MarketWatch.of(context).notifier = self.notifier
         strategies = StrategyState.of(context)
         strategies.notice.connect(self._strategy_notice)  # fills, outbids, a pool stopped
+        strategies.stopped_by_lock.connect(self._strategies_stopped_by_lock)
         controller.before_shutdown.append(strategies.close)  # engines stop after their step
         context.theme_changed.connect(self._refresh_icons)
         context.lock_changed.connect(self._refresh_actions)
@@ -208,6 +209,11 @@ class MainWindow(QMainWindow):
 
     def _strategy_notice(self, notice: StrategyNotice) -> None:
         self.notifier.notify(*notice_text(notice))
+
+    def _strategies_stopped_by_lock(self, count: int) -> None:
+        """A lock (often the idle one) stopped strategies: said even with the window hidden."""
+        text = strings.counted(strings.STOPPED_BY_LOCK_TEXT, count)
+        self.notifier.notify(strings.STOPPED_BY_LOCK_TITLE, text)
 
     def _locked_by_idle(self) -> None:
         minutes = max(1, round(self.context.wallet_lock.timeout_s / 60))

@@ -84,16 +84,16 @@ def test_dry_run_as_data() -> None:
 
 def test_dry_run_text() -> None:
     assert dry_run_text(sample_plan(), NOW).splitlines() == [
-        "DOG•GO•TO•THE•MOON: BID. One bid of 50,000 units for 50,000 sats (the fixed price).",
-        "  Room: the pool's budget: 0 sats of 50,000 sats spent, 50,000 sats left. Kept as they "
-        "are: 0 bids.",
+        "DOG•GO•TO•THE•MOON: Bidding: One bid of 50,000 units for 50,000 sats (the fixed price).",
+        "  Tightest limit: the pool's budget: 0 sats of 50,000 sats spent, 50,000 sats left. Open "
+        "bids kept as they are: 0.",
         "  Place one bid of 50,000 units for 50,000 sats, expiring in 30 min: No bid open at "
         "this level: place one bid of 50,000 units for 50,000 sats (the fixed price).",
         "  After it: 1 open bid committing 50,000 sats.",
-        "bitcoin-puppets: BID. 3 bids at 41,000 sats (one step above the top competing bid of "
+        "bitcoin-puppets: Bidding: 3 bids at 41,000 sats (one step above the top competing bid of "
         "40,000 sats).",
-        "  Room: the pool's budget: 0 sats of 130,000 sats spent, 130,000 sats left. Kept as "
-        "they are: 1 bid.",
+        "  Tightest limit: the pool's budget: 0 sats of 130,000 sats spent, 130,000 sats left. "
+        "Open bids kept as they are: 1.",
         "  Cancel 1 bid at 39,000 sats (bid old): The target moved from 39,000 sats to 41,000 "
         "sats an item (more than the 1 % threshold): cancel and place the target.",
         "  Renew 1 bid at 41,000 sats (bid soon), expiring in 30 min: Expires in 90 s (renewed "
@@ -102,10 +102,10 @@ def test_dry_run_text() -> None:
         "  Place 1 bid at 41,000 sats, expiring in 30 min: Open: 2 of the 3 bids wanted at "
         "41,000 sats; place 1 (one step above the top competing bid of 40,000 sats).",
         "  After it: 3 open bids committing 123,000 sats.",
-        "nodemonkes: HOLD. Holding: no market data; a price relative to the market is not set "
+        "nodemonkes: Holding: no market data; a price relative to the market is not set "
         "on missing data.",
-        "  Room: the pool's budget: 0 sats of 100,000 sats spent, 100,000 sats left. Kept as "
-        "they are: 0 bids.",
+        "  Tightest limit: the pool's budget: 0 sats of 100,000 sats spent, 100,000 sats left. "
+        "Open bids kept as they are: 0.",
         "  Nothing to do.",
         "  After it: 0 open bids committing 0 sats.",
         "Total: 4 actions; 4 open bids committing 173,000 sats.",

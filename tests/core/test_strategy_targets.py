@@ -205,7 +205,8 @@ def test_a_snapshot_exactly_max_age_old_is_still_fresh() -> None:
             90,
             60_000,
             45_000,
-            "one step above the top competing bid of 46,000 sats, held at the cap of 45,000 sats",
+            "one step above the top competing bid of 46,000 sats, held at the cap of 45,000 sats,"
+            " below the top bid of 46,000 sats: your bids will not be on top",
         ),
         (
             [(40_000, 1)],
@@ -215,7 +216,8 @@ def test_a_snapshot_exactly_max_age_old_is_still_fresh() -> None:
             44_000,
             39_000,
             "one step above the top competing bid "
-            "of 40,000 sats, held at 90 % of the floor of 44,000 sats",
+            "of 40,000 sats, held at 90 % of the floor of 44,000 sats, below the top bid of"
+            " 40,000 sats: your bids will not be on top",
         ),
     ],
 )

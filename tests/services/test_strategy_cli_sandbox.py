@@ -123,7 +123,7 @@ async def test_the_command_unlocks_at_the_prompt_runs_and_stops_on_sigterm(
     out, err = child.communicate(timeout=120)
     os.close(master)
     assert child.returncode == 0, err
-    assert f"{slug}: BID." in out and "Place 2 bids at 5,000 sats" in out
+    assert f"{slug}: Bidding:" in out and "Place 2 bids at 5,000 sats" in out
     assert StrategyJournal.in_profile(profile_dir).entries(policy_id) == []
 
     child, master = run(data, [*common, "--once"])

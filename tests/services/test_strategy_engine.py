@@ -159,8 +159,8 @@ async def test_dry_run_signs_nothing_and_says_why(
     )  # fmt: skip
     await engine.start()
     text = await engine.dry_run()
-    assert f"{collection}: BID." in text and "Place 2 bids at 27,000 sats" in text
-    assert f"{silent}: HOLD." in text  # no market: a relative rule never acts on nothing
+    assert f"{collection}: Bidding:" in text and "Place 2 bids at 27,000 sats" in text
+    assert f"{silent}: Holding:" in text  # no market: a relative rule never acts on nothing
     assert engine.journal.entries(policy) == []
     assert await our_prices(bidder, pool) == []
 

@@ -20,10 +20,11 @@ from app.core.bid_fee_rate import DEFAULT_BID_FEE_RATE
 from app.core.pools import MakerFee, PoolKey, bid_cost
 from app.core.strategy_approval import HOUR_MS, START_SLACK_MS
 from app.core.strategy_rules import AboveTopBid, FixedPrice, Ladder, LadderStep, PoolStrategy
+from app.core.strategy_settings import StrategyLimits
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
 from app.ui.dialogs.strategy_editor import APPROVE_PAGE, EDIT_PAGE, StrategyEditor, edit_strategy
-from app.ui.dialogs.strategy_editor_form import suggested_name
+from app.ui.dialogs.strategy_editor_form import StrategyFields, span_text, suggested_name
 from app.ui.dialogs.strategy_from_bid import strategy_from_bid
 from app.ui.dialogs.strategy_pool_editor import ABOVE_TOP, FIXED, PoolEditor, rune_units_for
 from app.ui.dialogs.unlock import UnlockDialog
@@ -94,12 +95,62 @@ def test_a_rune_price_is_typed_as_a_total_for_its_units(qtbot: QtBot) -> None:
     editor = PoolEditor(rune, units=1_000)
     qtbot.addWidget(editor)
     assert editor.price.edit.text() == "50,000"
+    assert editor.labels["price"].text() == "Total price for 1,000 units:"
     assert editor.lines["price"].hint_shown()[0] == "50 sats per unit"
-    editor.units.setValue(3_000)  # the unit price stays; the total follows
+    editor.units.setValue(3_000)  # the unit price stays; the total and its label follow
     assert editor.price.value() == 150_000
+    assert editor.labels["price"].text() == "Total price for 3,000 units:"
     editor.price.set_value(100_000)
     assert editor.read() == replace(rune, rule=FixedPrice(Fraction(100, 3)))
     assert editor.lines["price"].hint_shown()[0] == "33.3333 sats per unit"
+    # Fewer units: the total is rounded down to whole sats, the unit price (the cap) is kept.
+    editor.units.setValue(2)
+    assert editor.price.value() == 66
+    assert editor.read() == replace(rune, rule=FixedPrice(Fraction(100, 3)))
+    editor.price.set_value(70)  # typed: the total says the unit price again
+    assert editor.read() == replace(rune, rule=FixedPrice(35))
+
+
+def _fields(qtbot: QtBot, pool_budget: int, total: int, **kwargs: object) -> StrategyFields:
+    from app.services.strategy_engine import StrategyConfig
+
+    pool = PoolStrategy(PoolKey("pixel-pals"), FixedPrice(12_000), pool_budget, rune=False)
+    config = StrategyConfig("keep-pixel-pals", (pool,), StrategyLimits(total, 3))
+    fields = StrategyFields(config, taken=(), **kwargs)  # type: ignore[arg-type]
+    qtbot.addWidget(fields)
+    return fields
+
+
+def test_a_pool_budget_above_the_total_is_warned_at_its_field(qtbot: QtBot) -> None:
+    fields = _fields(qtbot, 50_000, 39_000, new=True)
+    line = fields.pools[0].lines["budget"]
+    warned = (strings.EDITOR_POOL_BUDGET_OVER_TOTAL.format(total="39,000 sats"), "warning")
+    assert line.hint_shown() == warned
+    fields.total.set_value(60_000)  # the pool's budget binds again: the usual hint
+    assert line.hint_shown() == (strings.EDITOR_POOL_BUDGET_HINT, "hint")
+    fields.pools[0].budget.set_value(70_000)
+    assert line.hint_shown()[1] == "warning"
+    assert fields.read() is not None  # allowed: a warning, not an error
+
+
+def test_the_form_says_the_bid_tabs_expiry_is_not_kept(qtbot: QtBot) -> None:
+    fields = _fields(qtbot, 39_000, 39_000, new=True, bid_tab_expiry_ms=24 * HOUR_MS)
+    assert fields.lifetime_line.hint_shown()[0] == strings.EDITOR_LIFETIME_NOT_BID_TAB.format(
+        expiry="1 day"
+    )
+    assert span_text(90 * 60_000) == "90 minutes" and span_text(3 * HOUR_MS) == "3 hours"
+
+
+def test_an_approved_name_is_shown_read_only_without_its_hint(qtbot: QtBot) -> None:
+    fields = _fields(qtbot, 39_000, 39_000, new=False)
+    assert fields.name.isReadOnly() and not fields.name.hasFrame()
+    assert fields.name_line.hint_shown()[0] == ""
+    new = _fields(qtbot, 39_000, 39_000, new=True)
+    assert new.name_line.hint_shown()[0] == strings.EDITOR_NAME_HINT
+    new.name.setText("my strategy!")
+    assert new.read() is None
+    assert new.name_line.error.text() == strings.EDITOR_NAME_INVALID
+    assert new.first_error() is new.name_line.error
 
 
 def test_a_suggested_name_is_a_valid_new_policy_id() -> None:
@@ -158,6 +209,7 @@ def test_keep_this_bid_previews_approves_and_starts(
     cost = bid_cost(12_000, profile_session(app.context).maker_fee) * 2
     assert pool.budget.value() == cost == fields.total.value()
     assert fields.max_bids.value() == 2
+    assert "is not used" in fields.lifetime_line.hint_shown()[0]  # the Bid tab's expiry
 
     # The preview: what it would place now, and why; nothing signed.
     click(qtbot, dialog.preview_button)
@@ -172,6 +224,10 @@ def test_keep_this_bid_previews_approves_and_starts(
     assert f"Collection {slug}: at most 12,000 sats per item" in text
     assert f"commit at most {cost:,} sats" in text
     assert strings.APPROVAL_ONLY_MESSAGES in text
+    minutes = strings.counted(
+        strings.APPROVAL_LOCK_MINUTES, round(app.context.wallet_lock.timeout_s / 60)
+    )
+    assert strings.APPROVAL_RUNS_WHILE_OPEN.format(minutes=minutes) in text
     assert dialog.cancel_approval_button.isDefault()  # Enter approves nothing
     click(qtbot, dialog.approve_start_button)
     qtbot.waitUntil(lambda: _closed(dialog), timeout=60_000)
@@ -195,6 +251,7 @@ def test_keep_this_bid_previews_approves_and_starts(
     editor = wait_new_dialog(qtbot, app, StrategyEditor, before, timeout=20_000)
     assert editor.running_note.text() == strings.EDITOR_RUNNING
     assert editor.fields.name.isReadOnly() and editor.fields.name.text() == name
+    assert editor.fields.name_line.hint_shown()[0] == ""  # nothing to type there
     assert editor.fields.pools[0].price.value() == 12_000
     click(qtbot, editor.next_button)
     assert strings.APPROVAL_REPLACES in editor.approval.toPlainText()
@@ -206,6 +263,12 @@ def test_keep_this_bid_previews_approves_and_starts(
     assert editing.result() is None and host.is_running(name)
 
     run_async(qloop, host.stop(name, cancel_bids=True))
+    # A lock stopping strategies is told by the window's notifier (bids left open).
+    StrategyState.of(app.context).stopped_by_lock.emit(2)
+    assert app.window.notifier.shown[-1] == (
+        strings.STOPPED_BY_LOCK_TITLE,
+        strings.counted(strings.STOPPED_BY_LOCK_TEXT, 2),
+    )
     gui_thread.assert_not_blocked()
 
 
@@ -246,7 +309,7 @@ def test_bad_fields_say_why_keep_the_input_and_cancel_approves_nothing(
     type_into(qtbot, pool.budget.edit, "12 thousand")  # not an amount
     click(qtbot, dialog.next_button)
     assert dialog.pages.currentIndex() == EDIT_PAGE
-    assert fields.name_line.error.text().startswith("A policy id is 1 to 64 letters, digits")
+    assert fields.name_line.error.text() == strings.EDITOR_NAME_INVALID
     assert pool.lines["opening"].error.text() == strings.EDITOR_OPENING_ABOVE_CAP.format(
         opening="12,000", cap="10,000"
     )
@@ -271,7 +334,9 @@ def test_bad_fields_say_why_keep_the_input_and_cancel_approves_nothing(
     type_into(qtbot, pool.budget.edit, "13,000")
     click(qtbot, dialog.next_button)
     assert pool.lines["opening"].error.text() == "Steps of 1,000 sats: use 9,000 or 10,000 sats."
-    pool.opening.edit.clear()
+    assert dialog.edit_error.text() == strings.EDITOR_FIX_FIRST
+    pool.opening.edit.clear()  # the last field fixed: the line asking to fix them goes
+    assert dialog.edit_error.text() == "" and not dialog.edit_error.isVisible()
     click(qtbot, dialog.next_button)
     assert dialog.pages.currentIndex() == APPROVE_PAGE
     assert "at most 10,000 sats per item" in dialog.approval.toPlainText()

@@ -54,8 +54,11 @@ FORM_STRETCH, PREVIEW_STRETCH = 3, 2
 EDIT_PAGE, APPROVE_PAGE = 0, 1
 
 
-def approval_text(policy: StrategyPolicy, config: StrategyConfig, until: str, hours: str) -> str:
-    """The policy in plain words, as the user approves it."""
+def approval_text(
+    policy: StrategyPolicy, config: StrategyConfig, until: str, hours: str, lock_minutes: int
+) -> str:
+    """The policy in plain words, as the user approves it; `lock_minutes`: the profile's idle
+    lock, which stops it."""
     lines = [strings.APPROVAL_INTRO.format(until=until, hours=hours)]
     runes = {p.pool: p.is_rune for p in config.pools}
     for allowed in policy.pools:
@@ -72,6 +75,9 @@ def approval_text(policy: StrategyPolicy, config: StrategyConfig, until: str, ho
         ),
         "",
         strings.APPROVAL_ONLY_MESSAGES,
+        strings.APPROVAL_RUNS_WHILE_OPEN.format(
+            minutes=strings.counted(strings.APPROVAL_LOCK_MINUTES, lock_minutes)
+        ),
     ]
     return "\n".join(lines)
 
@@ -83,13 +89,16 @@ class StrategyEditor(QDialog):
         start: StrategyConfig,
         *,
         new: bool,
+        lock_minutes: int,
         taken: Collection[str],
         rune_units: int | None = None,
+        bid_tab_expiry_ms: int | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.host = host
         self.new = new
+        self.lock_minutes = lock_minutes
         self.approved_id: str | None = None
         self.config: StrategyConfig | None = None  # what the approval step shows
         self.busy = False
@@ -98,10 +107,12 @@ class StrategyEditor(QDialog):
             if new
             else strings.EDITOR_TITLE_EDIT.format(name=start.policy_id)
         )
-        self.fields = StrategyFields(start, new=new, taken=taken, rune_units=rune_units)
+        self.fields = StrategyFields(
+            start, new=new, taken=taken, rune_units=rune_units, bid_tab_expiry_ms=bid_tab_expiry_ms
+        )
         self.fields.changed.connect(self._edited)
 
-        scroll = QScrollArea()
+        self.form_scroll = scroll = QScrollArea()
         scroll.setWidget(self.fields)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
@@ -155,9 +166,10 @@ class StrategyEditor(QDialog):
         columns.addWidget(scroll, FORM_STRETCH)
         columns.addWidget(side, PREVIEW_STRETCH)
         edit_layout.addLayout(columns, 1)
-        edit_layout.addWidget(self.edit_error)
+        # The error shares the buttons' row: it appearing never shifts the columns above.
         edit_buttons = QHBoxLayout()
-        edit_buttons.addStretch(1)
+        edit_buttons.addWidget(self.edit_error, 1)
+        edit_buttons.addStretch(0)
         edit_buttons.addWidget(self.cancel_button)
         edit_buttons.addWidget(self.next_button)
         edit_layout.addLayout(edit_buttons)
@@ -215,6 +227,20 @@ class StrategyEditor(QDialog):
     def _edited(self) -> None:
         if self.preview.toPlainText() != strings.EDITOR_PREVIEW_EMPTY and not self.busy:
             set_message(self.preview_status, strings.EDITOR_PREVIEW_STALE, "hint")
+        if self.edit_error.text() == strings.EDITOR_FIX_FIRST:  # fields marked: re-checked
+            self._fields_checked(self.fields.read())
+
+    def _fields_checked(self, config: StrategyConfig | None) -> None:
+        """After `fields.read()`: "fix the fields" while any is marked, else no such line;
+        the first field marked is scrolled into view."""
+        if config is not None:
+            if self.edit_error.text() == strings.EDITOR_FIX_FIRST:
+                set_message(self.edit_error, "")
+            return
+        set_message(self.edit_error, strings.EDITOR_FIX_FIRST)
+        marked = self.fields.first_error()
+        if marked is not None:
+            self.form_scroll.ensureWidgetVisible(marked)
 
     @async_slot()
     async def refresh_preview(self) -> None:
@@ -222,6 +248,7 @@ class StrategyEditor(QDialog):
         from app.services.errors import NetError, ServiceError
 
         config = self.fields.read()
+        self._fields_checked(config)
         if config is None:
             set_message(self.preview_status, strings.EDITOR_FIX_FIRST, "error")
             return
@@ -244,8 +271,8 @@ class StrategyEditor(QDialog):
         from app.services.errors import ServiceError
 
         config = self.fields.read()
+        self._fields_checked(config)
         if config is None:
-            set_message(self.edit_error, strings.EDITOR_FIX_FIRST)
             return
         try:
             policy = self.host.policy_for(config, self.fields.valid_for_ms())
@@ -260,7 +287,7 @@ class StrategyEditor(QDialog):
         until = QDateTime.fromMSecsSinceEpoch(wall_until).toString("yyyy-MM-dd HH:mm")
         self.approval_title.setText(strings.APPROVAL_TITLE.format(name=config.policy_id))
         hours = validity_text(self.fields.valid_for_ms() // HOUR_MS)
-        text = approval_text(policy, config, until, hours)
+        text = approval_text(policy, config, until, hours, self.lock_minutes)
         if not self.new:
             text += "\n" + strings.APPROVAL_REPLACES
         self.approval.setPlainText(text)
@@ -347,11 +374,14 @@ async def edit_strategy(
     existing: StrategyConfig | None = None,
     draft: StrategyConfig | None = None,
     rune_units: int | None = None,
+    bid_tab_expiry_ms: int | None = None,
 ) -> str | None:
     """Edit `existing` (its name kept) or a new strategy from `draft`, then approve it: the
     approved strategy's id, or None when cancelled. `rune_units`: the units a rune pool's
-    prices are typed for (the Bid tab's). `NotReadyError` (its message says what to do)
-    while the wallet cannot sign (locked, watch-only, not connected)."""
+    prices are typed for (the Bid tab's); `bid_tab_expiry_ms`: how long the Bid tab's bid
+    would have lasted (a strategy's bids are short and renewed instead). `NotReadyError`
+    (its message says what to do) while the wallet cannot sign (locked, watch-only, not
+    connected)."""
     start = existing or draft
     if start is None:
         raise ValueError("edit_strategy needs an existing strategy or a draft")
@@ -359,8 +389,16 @@ async def edit_strategy(
     taken = {view.policy_id for view in await host.views()}
     if existing is None and (not start.policy_id or start.policy_id in taken):
         start = replace(start, policy_id=suggested_name(start.pools[0].pool, taken))
+    lock_minutes = max(1, round(context.wallet_lock.timeout_s / 60))  # the profile's setting
     dialog = StrategyEditor(
-        host, start, new=existing is None, taken=taken, rune_units=rune_units, parent=parent
+        host,
+        start,
+        new=existing is None,
+        taken=taken,
+        rune_units=rune_units,
+        bid_tab_expiry_ms=bid_tab_expiry_ms,
+        lock_minutes=lock_minutes,
+        parent=parent,
     )
     context.dialog_opened.emit(dialog)
     await exec_dialog(dialog)

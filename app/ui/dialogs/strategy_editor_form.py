@@ -10,8 +10,16 @@ from collections.abc import Collection
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QComboBox, QFormLayout, QLineEdit, QSpinBox, QVBoxLayout, QWidget
+from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.core.limits import MIN_BID_EXPIRY_MS
 from app.core.pools import PoolKey
@@ -52,6 +60,7 @@ class StrategyFields(QWidget):
         new: bool,
         taken: Collection[str],
         rune_units: int | None = None,
+        bid_tab_expiry_ms: int | None = None,
     ) -> None:
         super().__init__()
         self.start = start
@@ -63,7 +72,11 @@ class StrategyFields(QWidget):
         self.name = QLineEdit(start.policy_id)
         self.name.setMaxLength(64)
         self.name.setReadOnly(not new)  # an approved strategy keeps its name (its files')
-        self.name_line = field_row(top, strings.EDITOR_NAME, self.name, strings.EDITOR_NAME_HINT)
+        if not new:  # shown as text, not as a field to type in
+            self.name.setFrame(False)
+            self.name.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        name_hint = strings.EDITOR_NAME_HINT if new else ""
+        self.name_line = field_row(top, strings.EDITOR_NAME, self.name, name_hint)
         self.pools = [PoolEditor(s, rune_units if s.is_rune else None) for s in start.pools]
         for editor in self.pools:
             layout.addWidget(editor)
@@ -86,8 +99,12 @@ class StrategyFields(QWidget):
         self.lifetime.setSuffix(strings.EDITOR_LIFETIME_SUFFIX)
         self.lifetime.setValue(start.lifecycle.bid_lifetime_ms // MINUTE_MS)
         self.lifetime.setMaximumWidth(160)
+        lifetime_hint = strings.EDITOR_LIFETIME_HINT
+        if bid_tab_expiry_ms is not None:  # "Keep this bid…": the form's expiry is not kept
+            expiry = span_text(bid_tab_expiry_ms)
+            lifetime_hint = strings.EDITOR_LIFETIME_NOT_BID_TAB.format(expiry=expiry)
         self.lifetime_line = field_row(
-            bottom, strings.EDITOR_LIFETIME, self.lifetime, strings.EDITOR_LIFETIME_HINT
+            bottom, strings.EDITOR_LIFETIME, self.lifetime, lifetime_hint
         )
         self.validity = QComboBox()
         for hours in VALIDITY_CHOICES_H:
@@ -104,6 +121,23 @@ class StrategyFields(QWidget):
         self.max_bids.valueChanged.connect(self.changed)
         self.lifetime.valueChanged.connect(self.changed)
         self.validity.currentIndexChanged.connect(self.changed)
+        self.changed.connect(self._warn_budgets)
+        self._warn_budgets()
+
+    def _warn_budgets(self) -> None:
+        """A pool budget above the total budget is allowed, but the total binds first: said."""
+        total = None if self.total.error() else self.total.value()
+        for editor in self.pools:
+            editor.warn_over_total(total or None)
+
+    def first_error(self) -> QWidget | None:
+        """The topmost field message showing a broken rule (to scroll it into view)."""
+        marked = [
+            label
+            for label in self.findChildren(QLabel)
+            if label.property("role") == "error" and label.text() and label.isVisibleTo(self)
+        ]
+        return min(marked, key=lambda label: label.mapTo(self, QPoint(0, 0)).y(), default=None)
 
     def valid_for_ms(self) -> int:
         return int(self.validity.currentData())
@@ -127,8 +161,8 @@ class StrategyFields(QWidget):
         name = self.name.text().strip()
         try:
             StrategyPolicy.check_id(name)
-        except StrategyPolicyError as exc:
-            self.name_line.set_error(core_message(exc))
+        except StrategyPolicyError:  # core's words name the file: said for the user
+            self.name_line.set_error(strings.EDITOR_NAME_INVALID)
             return None
         if self.new and name in self.taken:
             self.name_line.set_error(strings.EDITOR_NAME_TAKEN.format(name=name))
@@ -150,6 +184,16 @@ class StrategyFields(QWidget):
             return None
         self.lifetime_line.set_error("")
         return lifecycle
+
+
+def span_text(ms: int) -> str:
+    """A span in its largest whole unit ("1 day", "6 hours", "45 minutes")."""
+    minutes = max(1, round(ms / MINUTE_MS))
+    if minutes >= 24 * 60 and minutes % (24 * 60) == 0:
+        return strings.counted(strings.EDITOR_SPAN_DAYS, minutes // (24 * 60))
+    if minutes >= 60 and minutes % 60 == 0:
+        return strings.counted(strings.EDITOR_SPAN_HOURS, minutes // 60)
+    return strings.counted(strings.EDITOR_SPAN_MINUTES, minutes)
 
 
 def suggested_name(pool: PoolKey, taken: Collection[str]) -> str:

@@ -86,15 +86,21 @@ class KeepBidButton(QPushButton):
     async def keep(self) -> None:
         from app.services.errors import NetError, ServiceError
 
-        made = strategy_from_bid(
-            self.form.draft(self.session.clock.now_ms()), self.session.maker_fee
-        )
+        now_ms = self.session.clock.now_ms()
+        draft = self.form.draft(now_ms)
+        made = strategy_from_bid(draft, self.session.maker_fee)
         if made is None or not self.isEnabled():
             return
+        # The strategy renews short bids instead: the editor says the form's expiry is not used.
+        expiry_ms = None if draft.expiry_ms is None else draft.expiry_ms - now_ms
         try:
             await signing_context(self.context, self.controller)  # locked: unlock first
             approved = await edit_strategy(
-                self.context, self, draft=made.config, rune_units=made.rune_units
+                self.context,
+                self,
+                draft=made.config,
+                rune_units=made.rune_units,
+                bid_tab_expiry_ms=expiry_ms,
             )
         except (NotReadyError, ServiceError, NetError) as exc:
             set_message(self.result, strings.KEEP_BID_NOT_READY.format(reason=failure_text(exc)))

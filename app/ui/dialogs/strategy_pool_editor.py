@@ -86,12 +86,19 @@ def _rule_prices(rule: PriceRule) -> list[Fraction]:
 
 def field_row(form: QFormLayout, label: str, widget: QWidget, hint: str = "") -> MessageLine:
     """A row with its message line under the field (its hint until a rule is broken)."""
+    return labelled_row(form, label, widget, hint)[1]
+
+
+def labelled_row(
+    form: QFormLayout, label: str, widget: QWidget, hint: str = ""
+) -> tuple[QLabel, MessageLine]:
+    """`field_row`, its label given too (a label that changes with the form)."""
     line = MessageLine(message_label("hint"))
     line.set_hint(hint)
     row_label = QLabel(label)
     row_label.setBuddy(widget.focusProxy() or widget)
     form.addRow(row_label, with_message(widget, line))
-    return line
+    return row_label, line
 
 
 def _percent_spin(value: float, low: float) -> QDoubleSpinBox:
@@ -142,6 +149,11 @@ class PoolEditor(QGroupBox):
         self.floor_share = _percent_spin(100, 0.01)
         self.pages: list[QWidget] = []  # one per kind, only the chosen one shown
         self.lines: dict[str, MessageLine] = {}
+        self.labels: dict[str, QLabel] = {}
+        # A rune's per-unit prices as last typed: the units changing keeps them exactly (a
+        # total rounded to whole sats alone would drift).
+        self._unit_prices: dict[str, Fraction] = {}
+        self._rescaling = False
         price_label = strings.EDITOR_RUNE_PRICE if self.rune else strings.EDITOR_PRICE
         cap_label = strings.EDITOR_RUNE_CAP if self.rune else strings.EDITOR_CAP
         kinds = (
@@ -164,7 +176,7 @@ class PoolEditor(QGroupBox):
             what.setText(explained)
             page_form.addRow(what)
             for key, label, widget, hint in kind_fields:
-                self.lines[key] = field_row(page_form, label, widget, hint)
+                self.labels[key], self.lines[key] = labelled_row(page_form, label, widget, hint)
             self.pages.append(page)
         self.rule_line = MessageLine()
         self.budget = AmountEdit()
@@ -196,6 +208,9 @@ class PoolEditor(QGroupBox):
         for amount in (self.price, self.below_cap, self.above_cap, self.opening, self.budget):
             amount.changed.connect(self.changed)
         if self.rune:  # each total's unit price under it, as it is typed
+            for key, amount in self._rune_amounts():
+                amount.changed.connect(lambda key=key, amount=amount: self._typed(key, amount))
+                self._typed(key, amount)
             self.changed.connect(self._show_unit_prices)
             self._show_unit_prices()
         for spin in (self.percent_below, self.floor_share):
@@ -232,27 +247,62 @@ class PoolEditor(QGroupBox):
         for page_index, page in enumerate(self.pages):
             page.setVisible(page_index == index)
 
-    def _show_unit_prices(self) -> None:
-        units = self.units.value()
-        for key, amount in (
+    def _rune_amounts(self) -> tuple[tuple[str, AmountEdit], ...]:
+        return (
             ("price", self.price),
             ("below_cap", self.below_cap),
             ("above_cap", self.above_cap),
             ("opening", self.opening),
-        ):
-            total = amount.value()
+        )
+
+    def _typed(self, key: str, amount: AmountEdit) -> None:
+        """A total typed: its unit price is what it says now (a rescale keeps the old one)."""
+        if self._rescaling:
+            return
+        total = None if amount.error() else amount.value()
+        if total:
+            self._unit_prices[key] = Fraction(total, self.units.value())
+        else:
+            self._unit_prices.pop(key, None)
+        self._show_unit_prices()
+
+    def unit_price(self, key: str) -> Fraction | None:
+        """A rune field's unit price: as typed, kept exactly across a change of units."""
+        return self._unit_prices.get(key)
+
+    def _show_unit_prices(self) -> None:
+        units = self.units.value()
+        for key, _amount in self._rune_amounts():
+            label = strings.EDITOR_RUNE_PRICE if key == "price" else strings.EDITOR_RUNE_CAP
+            if key != "opening":
+                self.labels[key].setText(label.format(units=f"{units:,}"))
+            unit = self.unit_price(key)
             hint = strings.EDITOR_OPENING_HINT if key == "opening" else ""
-            if total:
-                hint = strings.EDITOR_PER_UNIT.format(price=sats(Fraction(total, units)))
+            if unit:
+                hint = strings.EDITOR_PER_UNIT.format(price=sats(unit))
             self.lines[key].set_hint(hint)
 
     def _units_changed(self, units: int) -> None:
-        """A rune's totals follow its units: the unit prices stay what they were."""
-        old, self._shown_units = self._shown_units, units
-        for amount in (self.price, self.below_cap, self.above_cap, self.opening):
-            if amount.value() is not None and old:
-                amount.set_value(math.floor(Fraction(amount.value() or 0, old) * units))
+        """A rune's totals follow its units: the unit prices (the caps) stay exactly."""
+        self._shown_units = units
+        self._rescaling = True
+        try:
+            for key, amount in self._rune_amounts():
+                unit = self.unit_price(key)
+                if unit is not None:
+                    amount.set_value(math.floor(unit * units))
+        finally:
+            self._rescaling = False
         self.changed.emit()
+
+    def warn_over_total(self, total: int | None) -> None:
+        """The budget's hint, or a warning while it is above the strategy's `total` budget."""
+        budget = None if self.budget.error() else self.budget.value()
+        if total is not None and budget is not None and budget > total:
+            text = strings.EDITOR_POOL_BUDGET_OVER_TOTAL.format(total=sats(total))
+            self.lines["budget"].set_hint(text, "warning")
+        else:
+            self.lines["budget"].set_hint(strings.EDITOR_POOL_BUDGET_HINT)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -278,11 +328,13 @@ class PoolEditor(QGroupBox):
                 line.set_error(price_step_text(ORDINALS_PRICE_STEP_SATS, value))  # the Bid tab's
                 return None
         line.set_error("")
-        return (
-            Fraction(value, self.units.value())
-            if self.rune and key != "budget"
-            else Fraction(value)
-        )
+        if not self.rune or key == "budget":
+            return Fraction(value)
+        kept = self.unit_price(key)  # the typed unit price, exact across a change of units
+        units = self.units.value()
+        if kept is not None and math.floor(kept * units) == value:
+            return kept
+        return Fraction(value, units)
 
     def read(self) -> PoolStrategy | None:
         for line in self.lines.values():

@@ -22,6 +22,7 @@ EDITOR_INTRO: Final = (
 )
 EDITOR_NAME: Final = "&Name:"
 EDITOR_NAME_HINT: Final = "Letters, digits, - and _ (up to 64)."
+EDITOR_NAME_INVALID: Final = "A name is 1 to 64 letters, digits, - or _."
 EDITOR_NAME_TAKEN: Final = (
     "A strategy named {name} exists already: choose another name (or edit it from the"
     " Strategies tab)."
@@ -51,21 +52,30 @@ EDITOR_LADDER_KEPT: Final = (
 EDITOR_PRICE: Final = "Price per item:"
 EDITOR_PERCENT_BELOW: Final = "Below the floor by:"
 EDITOR_CAP: Final = "At most, per item:"
-EDITOR_RUNE_PRICE: Final = "Price:"
-EDITOR_RUNE_CAP: Final = "At most:"
+EDITOR_RUNE_PRICE: Final = "Total price for {units} units:"
+EDITOR_RUNE_CAP: Final = "At most, for {units} units:"
 EDITOR_FLOOR_SHARE: Final = "At most this share of the floor:"
 EDITOR_OPENING: Final = "With no other bid:"
 EDITOR_OPENING_HINT: Final = "Empty: wait for a competing bid."
-EDITOR_RUNE_UNITS: Final = "Prices are for:"
+EDITOR_RUNE_UNITS: Final = "Totals are for:"
 EDITOR_RUNE_UNITS_SUFFIX: Final = " units"
 EDITOR_RUNE_PRICES_HINT: Final = (
-    "Each price below is the total for this many units, as in the Bid tab; the strategy bids"
-    " that price per unit."
+    "Prices below are totals for this many units, as the Bid tab's Total price. The strategy"
+    " bids the price per unit shown under each: changing the units keeps it."
 )
 EDITOR_POOL_BUDGET: Final = "Pool budget:"
-EDITOR_POOL_BUDGET_HINT: Final = "Its fills and open bids (maker fee included) stay within it."
+EDITOR_POOL_BUDGET_HINT: Final = (
+    "What its fills spent plus what its open bids commit (maker fee included) stays within it."
+)
+EDITOR_POOL_BUDGET_OVER_TOTAL: Final = (
+    "Larger than the total budget: the total budget of {total} binds first."
+)
 EDITOR_TOTAL_BUDGET: Final = "&Total budget:"
-EDITOR_TOTAL_BUDGET_HINT: Final = "The most all its open bids may commit."
+EDITOR_TOTAL_BUDGET_HINT: Final = (
+    "What all its pools' fills spent plus what their open bids commit (maker fee included)"
+    " stays within it. Fills are kept in the profile: they still count when the strategy is"
+    " approved again."
+)
 EDITOR_MAX_BIDS: Final = "&Maximum bids:"
 EDITOR_LIFETIME: Final = "Bid &lifetime:"
 EDITOR_LIFETIME_SUFFIX: Final = " min"
@@ -73,6 +83,13 @@ EDITOR_LIFETIME_TOO_SHORT: Final = (
     "At least {minutes} minutes: the service's 15 and a minute for the bid to reach it."
 )
 EDITOR_LIFETIME_HINT: Final = "At least 16 minutes; renewed before it lapses."
+EDITOR_LIFETIME_NOT_BID_TAB: Final = (
+    "At least 16 minutes. A strategy keeps short bids and renews them before they lapse: the"
+    " Bid tab's expiry of {expiry} is not used."
+)
+EDITOR_SPAN_DAYS: Final = Counted("{count} day", "{count} days")
+EDITOR_SPAN_HOURS: Final = Counted("{count} hour", "{count} hours")
+EDITOR_SPAN_MINUTES: Final = Counted("{count} minute", "{count} minutes")
 EDITOR_VALIDITY: Final = "&Approval valid for:"
 EDITOR_VALIDITY_HOURS: Final = Counted("{count} hour", "{count} hours")
 EDITOR_VALIDITY_WEEK: Final = "1 week"
@@ -94,6 +111,9 @@ EDITOR_PREVIEW_STALE: Final = "Changed since this preview: press Preview again."
 EDITOR_PREVIEW_FAILED: Final = "No preview: {reason}"
 EDITOR_PREVIEW_NOTHING_SIGNED: Final = "A preview signs nothing and places nothing."
 EDITOR_FIX_FIRST: Final = "Fix the fields marked above first."
+EDITOR_BELOW_TOP_BID: Final = (
+    "{pool}: the cap of {cap} is below the top bid of {top}: your bids will not be on top."
+)
 
 EDITOR_NEXT: Final = "&Review approval…"
 EDITOR_BACK: Final = "&Back"
@@ -114,7 +134,9 @@ APPROVAL_POOL_ITEM: Final = "• {pool}: at most {cap} per item"
 APPROVAL_POOL_UNIT: Final = "• {pool}: at most {cap} per unit"
 APPROVAL_EXPOSURE: Final = (
     "Its open bids together commit at most {total} at any one time, maker fee included. As"
-    " bids fill it may bid again, within the strategy's budgets, until the approval ends."
+    " bids fill it may bid again until the approval ends, while what its fills spent plus"
+    " what its open bids commit stays within the strategy's budgets (fills are kept in the"
+    " profile: they still count when it is approved again)."
 )
 APPROVAL_MAX_BIDS: Final = Counted(
     "The strategy keeps at most {count} bid open (this approval bounds the money, not the count).",
@@ -124,7 +146,20 @@ APPROVAL_BIDDER: Final = (
     "Its bids name your payment address {payment} and are paid from your bidding wallet; items"
     " won go to your ordinals address {receive}."
 )
+APPROVAL_RUNS_WHILE_OPEN: Final = (
+    "It runs only while Bidwallet is open and the wallet unlocked (the wallet locks after"
+    " {minutes} idle: Settings); to run it unattended use `bidwallet strategies run`."
+)
+APPROVAL_LOCK_MINUTES: Final = Counted("{count} minute", "{count} minutes")
 APPROVAL_ONLY_MESSAGES: Final = (
     "It can sign bid messages only, never a transaction. Stopping it revokes this approval."
 )
 APPROVAL_REPLACES: Final = "This replaces the strategy's earlier approval."
+
+STOPPED_BY_LOCK_TITLE: Final = "Strategies stopped: the wallet locked"
+STOPPED_BY_LOCK_TEXT: Final = Counted(
+    "{count} strategy stopped when the wallet locked. Its bids stay open until they expire"
+    " (Open bids tab); unlock and start it again in the Strategies tab.",
+    "{count} strategies stopped when the wallet locked. Their bids stay open until they expire"
+    " (Open bids tab); unlock and start them again in the Strategies tab.",
+)
