@@ -6,6 +6,11 @@ stopped from the Strategies tab, each one a `StrategyEngine` running in this pro
     await host.start(policy_id)                # reconcile, then tick until stopped
     await host.stop(policy_id, cancel_bids=True)
     views = await host.views()                 # what the tab shows per strategy
+    owners = await host.bid_owners()           # which strategy placed each of our bids
+
+The rest of the window hears of the strategies' doings through `on_bids` (the bids a tick or
+a stop cancelled and placed: the live updates take those cancels as ours) and `on_action`
+(each approve, start and stop, and a strategy ending on an error: the Activity log's lines).
 
 The engines share the profile's context, so its pacer keeps the pace of 500 ms a bid per
 receive address across every strategy and the user's own bids. One process per profile runs
@@ -20,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,6 +43,7 @@ from app.services.strategy_config import (
     strategy_ids,
 )
 from app.services.strategy_engine import StrategyConfig, StrategyEngine, TickReport, within_policy
+from app.services.strategy_host_events import BidsActed, HostAction, bids_acted
 from app.services.strategy_journal import JournalEntry, StrategyJournal
 from app.services.strategy_lock import EngineLock
 from app.services.strategy_notices import NoticeTracker, StrategyNotice
@@ -85,12 +91,16 @@ class StrategyHost:
         *,
         on_change: Callable[[str], None] | None = None,
         on_notice: Callable[[StrategyNotice], None] | None = None,
+        on_bids: Callable[[BidsActed], None] | None = None,
+        on_action: Callable[[HostAction], None] | None = None,
     ) -> None:
         self.ctx = ctx
         self.profile_dir = profile_dir
         self.policies = StrategyPolicyStore(profile_dir)
         self._on_change = on_change or (lambda _id: None)
         self._on_notice = on_notice or (lambda _n: None)
+        self._on_bids = on_bids or (lambda _b: None)
+        self._on_action = on_action or (lambda _a: None)
         self._running: dict[str, _Running] = {}
         self._errors: dict[str, str] = {}
         self._reports: dict[str, TickReport] = {}
@@ -158,6 +168,21 @@ class StrategyHost:
         journal, _ = await self.ctx.run_cpu(self._stores)
         return await self.ctx.run_cpu(lambda: journal.entries(policy_id, limit=limit))
 
+    async def bid_owners(self) -> dict[str, str]:
+        """The strategy (policy id) that placed each bid id the journal holds as placed: the
+        strategies' bids that may be open."""
+        return await self.ctx.run_cpu(self._bid_owners)
+
+    def _bid_owners(self) -> dict[str, str]:
+        journal, _ = self._stores()
+        ids = set(strategy_ids(self.profile_dir)) | set(self.policies.policy_ids())
+        return {
+            bid_id: policy_id
+            for policy_id in sorted(ids | set(self._running))
+            for entry in journal.placed(policy_id)
+            for bid_id in entry.bid_ids
+        }
+
     async def dry_run(self, config: StrategyConfig) -> str:
         """What the strategy would place, renew and cancel now, and why; nothing is signed,
         nothing written (so it runs before approval, or beside the running engine)."""
@@ -190,16 +215,17 @@ class StrategyHost:
         first); a running one must be stopped first."""
         if self.is_running(config.policy_id):
             raise ServiceError(f"Strategy {config.policy_id} is running: stop it to change it.")
-        keys = self.ctx.signing_keys()
-        policy = self.policy_for(config, valid_for_ms)
-        within_policy(config, policy)  # the strategy runs as written under it
+        with self._acting("approve", config.policy_id):
+            keys = self.ctx.signing_keys()
+            policy = self.policy_for(config, valid_for_ms)
+            within_policy(config, policy)  # the strategy runs as written under it
 
-        def write() -> None:
-            save_config(self.profile_dir, config)
-            self.policies.revoke(config.policy_id)
-            self.policies.approve(keys, policy)
+            def write() -> None:
+                save_config(self.profile_dir, config)
+                self.policies.revoke(config.policy_id)
+                self.policies.approve(keys, policy)
 
-        await self.ctx.run_cpu(write)
+            await self.ctx.run_cpu(write)
         self._errors.pop(config.policy_id, None)
         self._on_change(config.policy_id)
         return policy
@@ -224,20 +250,21 @@ class StrategyHost:
         another process runs strategies of this profile."""
         if self.is_running(policy_id) or policy_id in self._starting:
             return
-        self._check_open()
-        # A start in progress holds the lock like a running strategy: another one ending
-        # meanwhile must not release it, nor a second start take it twice.
-        self._starting.add(policy_id)
-        try:
+        with self._acting("start", policy_id):
+            self._check_open()
+            # A start in progress holds the lock like a running strategy: another one ending
+            # meanwhile must not release it, nor a second start take it twice.
+            self._starting.add(policy_id)
             try:
-                running = await self._start(policy_id)
-            except Exception:
-                self._check_open()  # closed meanwhile: say so, not what it broke
-                raise
-            self._running[policy_id] = running
-        finally:
-            self._starting.discard(policy_id)
-            self._release_if_idle()
+                try:
+                    running = await self._start(policy_id)
+                except Exception:
+                    self._check_open()  # closed meanwhile: say so, not what it broke
+                    raise
+                self._running[policy_id] = running
+            finally:
+                self._starting.discard(policy_id)
+                self._release_if_idle()
         running.task = asyncio.ensure_future(running.engine.run())
         running.task.add_done_callback(lambda t: self._ended(policy_id, t))
         self._errors.pop(policy_id, None)
@@ -292,6 +319,9 @@ class StrategyHost:
             return
         running.last_report = report
         self._reports[policy_id] = report
+        acted = bids_acted(policy_id, report.results)
+        if acted.cancelled or acted.placed:
+            self._on_bids(acted)
         # The notices need the fills' figures, read off the loop's thread (a file read).
         running.after_tick = asyncio.ensure_future(self._tell(policy_id, running, report))
 
@@ -312,6 +342,7 @@ class StrategyHost:
             exc = task.exception()
             message = exc.user_message if isinstance(exc, ServiceError) else type(exc).__name__
             self._errors[policy_id] = message
+            self._on_action(HostAction("ended", policy_id, error=message))
             log.warning(
                 "strategy %s stopped on an error: %s",
                 policy_id,
@@ -328,18 +359,32 @@ class StrategyHost:
         a step in progress), then stop after that step; with `cancel_bids`, cancel the bids
         it placed too (from the journal: the strategy's file is not needed). Returns the
         bids cancelled."""
-        await self.ctx.run_cpu(self.policies.revoke, policy_id)
-        running = self._running.get(policy_id)
-        if running is not None:
-            running.signer.close()
-            running.engine.request_stop()
-            with contextlib.suppress(Exception):
-                await running.task
-        cancelled = 0
-        if cancel_bids:
-            cancelled = await self._withdraw(policy_id)
+        with self._acting("stop", policy_id) as acting:
+            await self.ctx.run_cpu(self.policies.revoke, policy_id)
+            running = self._running.get(policy_id)
+            if running is not None:
+                running.signer.close()
+                running.engine.request_stop()
+                with contextlib.suppress(Exception):
+                    await running.task
+            cancelled = 0
+            if cancel_bids:
+                cancelled = await self._withdraw(policy_id)
+                acting["cancelled"] = cancelled
         self._on_change(policy_id)
         return cancelled
+
+    @contextlib.contextmanager
+    def _acting(self, kind: str, policy_id: str) -> Iterator[dict[str, int]]:
+        """Tell `on_action` how `kind` went (a failure with its words, then re-raised)."""
+        told: dict[str, int] = {}
+        try:
+            yield told
+        except Exception as exc:
+            error = exc.user_message if isinstance(exc, ServiceError) else str(exc)
+            self._on_action(HostAction(kind, policy_id, error=error or type(exc).__name__))
+            raise
+        self._on_action(HostAction(kind, policy_id, cancelled=told.get("cancelled")))
 
     async def _withdraw(self, policy_id: str) -> int:
         """Cancel the strategy's open bids (no signature under the policy is needed: a
@@ -354,6 +399,9 @@ class StrategyHost:
                 f"The strategy stopped, but its bids were not cancelled: {exc}. They stay "
                 "open until they expire; cancel them in Open bids."
             ) from None
+        acted = bids_acted(policy_id, results)
+        if acted.cancelled:
+            self._on_bids(acted)
         return sum(1 for r in results if r.done)
 
     async def stop_all(self, *, cancel_bids: bool = False) -> None:

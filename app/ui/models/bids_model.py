@@ -1,5 +1,6 @@
 """Open bids as a table: collection or rune, trait, kind, price, quantity, rank in the pool's
-market (`set_ranks`, as the market is read: "3rd of 41", "1st of 12 · top bid"), expiry, bid id.
+market (`set_ranks`, as the market is read: "3rd of 41", "1st of 12 · top bid"), expiry, bid id,
+and the bid strategy that placed it and keeps it (`set_owners`, issue 17; empty: the user's).
 
 Built for 10,000 rows:
 - `set_bids` resets the model once, with each row's text, sort keys and a lower-case search
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from app.services.open_bids import BidListEntry
 
 COL_POOL, COL_TRAIT, COL_KIND, COL_PRICE, COL_QTY, COL_RANK, COL_EXPIRES, COL_ID = range(8)
+COL_STRATEGY: Final = 8
 UNRANKED: Final = 1 << 62  # sorts a bid whose rank is not known after every ranked one
 SORT_ROLE: Final = Qt.ItemDataRole.UserRole + 1
 _NUMERIC = frozenset({COL_PRICE, COL_QTY})
@@ -88,6 +90,7 @@ class OpenBidsModel(QAbstractTableModel):
         self._rune_letters: list[str] = []  # a rune bid's name without spacers, else ""
         self._sorted_by: tuple[int, Qt.SortOrder] | None = None
         self._ranks: dict[str, BidRank] = {}  # by bid id, from the pools' market snapshots
+        self._owners: dict[str, str] = {}  # bid id -> the strategy keeping it
 
     def set_bids(self, entries: Sequence[BidListEntry]) -> None:
         """Replace every row in one reset (no per-row signals, no per-row widgets)."""
@@ -114,7 +117,7 @@ class OpenBidsModel(QAbstractTableModel):
             text.append(row)
             sort.append(
                 (row[0].lower(), trait.lower(), row[2], price or 0, entry.quantity or 0,
-                 entry.bid_id, entry.expiration_ms or 0, entry.bid_id)
+                 entry.bid_id, entry.expiration_ms or 0, entry.bid_id, entry.bid_id)
             )  # fmt: skip
             search.append(f"{row[0]} {trait} {row[2]} {row[3]} {price or ''} {row[7]}".lower())
             runes.append(rune_letters(row[0]) if entry.is_rune_bid else "")
@@ -137,6 +140,13 @@ class OpenBidsModel(QAbstractTableModel):
             return sorted(
                 range(len(keys)),
                 key=lambda i: _rank_key(ranks.get(keys[i][COL_RANK])),
+                reverse=descending,
+            )
+        if column == COL_STRATEGY:  # the owners come apart from the bids: read as sorted
+            owners = self._owners
+            return sorted(
+                range(len(keys)),
+                key=lambda i: owners.get(keys[i][COL_STRATEGY], ""),
                 reverse=descending,
             )
         return sorted(range(len(keys)), key=lambda i: keys[i][column], reverse=descending)
@@ -169,6 +179,19 @@ class OpenBidsModel(QAbstractTableModel):
         if self._text:
             last = len(self._text) - 1
             self.dataChanged.emit(self.index(0, COL_RANK), self.index(last, COL_RANK))
+
+    def set_owners(self, owners: dict[str, str]) -> None:
+        """The strategy that keeps each bid, by bid id (a bid not in it: the user's own)."""
+        if owners == self._owners:
+            return
+        self._owners = dict(owners)
+        if self._text:
+            last = len(self._text) - 1
+            self.dataChanged.emit(self.index(0, COL_STRATEGY), self.index(last, COL_STRATEGY))
+
+    def owner(self, row: int) -> str | None:
+        """The strategy keeping the row's bid; None: the user's own."""
+        return self._owners.get(self._entries[row].bid_id)
 
     def rank(self, row: int) -> BidRank | None:
         return self._ranks.get(self._entries[row].bid_id)
@@ -210,10 +233,14 @@ class OpenBidsModel(QAbstractTableModel):
                 rank = self.rank(row)
                 rune = self._entries[row].is_rune_bid
                 return "" if rank is None else strings.rank_cell(rank, rune)
+            if column == COL_STRATEGY:
+                return self.owner(row) or ""
             return self._text[row][column]
         if role == SORT_ROLE:
             if column == COL_RANK:
                 return _rank_key(self.rank(row))
+            if column == COL_STRATEGY:
+                return self.owner(row) or ""
             return self._sort[row][column]
         if role == Qt.ItemDataRole.TextAlignmentRole and column in _NUMERIC:
             return _RIGHT
@@ -222,6 +249,9 @@ class OpenBidsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole and column == COL_RANK:
             rank = self.rank(row)
             return None if rank is None else strings.rank_text(rank, self._entries[row].is_rune_bid)
+        if role == Qt.ItemDataRole.ToolTipRole and column == COL_STRATEGY:
+            owner = self.owner(row)
+            return None if owner is None else strings.OPEN_BIDS_STRATEGY_TIP.format(strategy=owner)
         return None
 
 

@@ -9,7 +9,9 @@ the reading before the lock, so a fill while locked is told on unlocking. Each r
 `WalletState` (the Wallet, Open bids and Bid tabs show it as one of its own loads) and
 `reading`; each event is recorded in the Activity log in the user's words and, when the
 setting allows, shown as a desktop notification (`notifier`). Any action the Activity log
-records (a bid, a cancel, a listing, a withdrawal) makes the watcher read again soon.
+records (a bid, a cancel, a listing, a withdrawal) makes the watcher read again soon, and so
+does a running strategy's step that cancelled or placed bids (`strategy_acted`: its cancels
+are ours, as the user's are).
 
 Tests inject time with `use_time` (a sleeper that returns when they say).
 """
@@ -158,6 +160,14 @@ class MarketWatch(PerContextState):
         self._own -= ids
         if self.watcher is not None:
             self.watcher.differ.forget_own_cancel(ids)
+
+    def strategy_acted(self, cancelled: Iterable[str]) -> None:
+        """A running strategy cancelled or placed bids (issue 17): its cancels are ours, not
+        news, and the next reading comes soon, so the bids it placed are in the baseline
+        before one of them fills (a fill is told of the right bid)."""
+        self.expect_own_cancel(cancelled)
+        if self.watcher is not None:
+            self.watcher.nudge()
 
     def _activity(self, entry: ActivityEntry) -> None:
         if self.watcher is not None and not entry.action.startswith(ACTION_PREFIX):

@@ -8,6 +8,12 @@ hand or after idling), the profile or the connection changes, or the window clos
 engine stops after its step (the policies stay: starting again needs the wallet unlocked, not
 a new approval while they are valid) and the host and its keys are dropped. `changed(id)`
 follows every change the tab shows; `notice(StrategyNotice)` each fill, outbid and stop.
+
+The rest of the window hears of the strategies here: a step that cancelled or placed bids
+makes the live updates take those cancels as ours and read again soon (`MarketWatch`), and
+Open bids read again (`WalletState`); `owners` says which strategy keeps each bid (read from
+the journal off the GUI thread, `owners_changed` after each change); each approve, start and
+stop, a strategy ending on an error and a lock stopping them is a line of the Activity log.
 """
 
 from __future__ import annotations
@@ -18,12 +24,15 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
 
+from app.ui import strings
 from app.ui.profile_session import NotReadyError, not_connected_text, profile_session
+from app.ui.state.market_watch import MarketWatch
 from app.ui.state.per_context import PerContextState
-from app.ui.state.wallet_state import report_unexpected
+from app.ui.state.wallet_state import WalletState, report_unexpected
 
 if TYPE_CHECKING:
     from app.services.strategy_host import StrategyHost
+    from app.services.strategy_host_events import BidsActed, HostAction
     from app.ui.context import AppContext
 
 log = logging.getLogger(__name__)
@@ -33,6 +42,7 @@ class StrategyState(PerContextState):
     changed = Signal(str)  # a strategy's id ("" : the whole list, e.g. the host was dropped)
     notice = Signal(object)  # StrategyNotice
     stopped_by_lock = Signal(int)  # strategies stopped because the wallet locked
+    owners_changed = Signal(object)  # dict[bid id, strategy id]: the bids strategies keep
 
     def __init__(self, context: AppContext) -> None:
         super().__init__(context)
@@ -41,7 +51,11 @@ class StrategyState(PerContextState):
         self._host: StrategyHost | None = None
         self._bound: tuple[object, object] | None = None  # (profile, connection) of the host
         self._closing: set[asyncio.Task[None]] = set()
+        self.owners: dict[str, str] = {}  # bid id -> the strategy that placed and keeps it
+        self._owners_task: asyncio.Task[None] | None = None
+        self._owners_again = False
         self.session.changed.connect(self._check)
+        self.changed.connect(lambda _id: self.request_owners())
 
     def host(self) -> StrategyHost:
         """The host for the profile now (made on first use). `NotReadyError` (its message
@@ -57,7 +71,12 @@ class StrategyState(PerContextState):
         from app.services.strategy_host import StrategyHost
 
         self._host = StrategyHost(
-            ctx, profile_dir, on_change=self.changed.emit, on_notice=self.notice.emit
+            ctx,
+            profile_dir,
+            on_change=self.changed.emit,
+            on_notice=self.notice.emit,
+            on_bids=self._bids_acted,
+            on_action=self._record,
         )
         self._bound = bound
         return self._host
@@ -79,10 +98,13 @@ class StrategyState(PerContextState):
         unlocked = self.context.wallet_lock.unlocked
         if unlocked and bound == self._bound:
             return
-        running = len(self._host.running_ids())
+        running = self._host.running_ids()
+        if bound != self._bound:
+            self._set_owners({})  # another profile's (or service's) bids
         self._drop()
         if running and not unlocked:
-            self.stopped_by_lock.emit(running)
+            self._record_lock(running)
+            self.stopped_by_lock.emit(len(running))
 
     def _drop(self) -> None:
         host, self._host, self._bound = self._host, None, None
@@ -97,6 +119,83 @@ class StrategyState(PerContextState):
         task.add_done_callback(self._closing.discard)
         task.add_done_callback(report_unexpected)
         self.changed.emit("")
+
+    # -- what the rest of the window hears -------------------------------------------------
+
+    def _bids_acted(self, acted: BidsActed) -> None:
+        """A strategy's step cancelled or placed bids: they are ours, not market news."""
+        MarketWatch.of(self.context).strategy_acted(acted.cancelled)
+        WalletState.of(self.context).request_refresh()
+        self.request_owners()
+
+    def request_owners(self) -> None:
+        """Read `owners` again (folded into one more read while one runs); nothing while no
+        host can be made (locked, watch-only, not connected): the last ones stay."""
+        if self._owners_task is not None and not self._owners_task.done():
+            self._owners_again = True
+            return
+        try:
+            loop = asyncio.get_running_loop()
+            host = self.host()
+        except (RuntimeError, NotReadyError):
+            return
+        self._owners_task = loop.create_task(self._read_owners(host))
+        self._owners_task.add_done_callback(report_unexpected)
+
+    async def _read_owners(self, host: StrategyHost) -> None:
+        from app.services.errors import ServiceError
+
+        while True:
+            self._owners_again = False
+            try:
+                owners = await host.bid_owners()
+            except (ServiceError, OSError) as exc:  # the journal unreadable: say nothing new
+                log.info("strategy bids not read: %s", type(exc).__name__)
+                return
+            if host is self._host:
+                self._set_owners(owners)
+            if not self._owners_again:
+                return
+
+    def _set_owners(self, owners: dict[str, str]) -> None:
+        if owners != self.owners:
+            self.owners = owners
+            self.owners_changed.emit(owners)
+
+    def _record(self, action: HostAction) -> None:
+        """One Activity line per approve, start, stop (and a strategy ending on an error)."""
+        activity = self.context.activity
+        if activity is None:
+            return
+        name = action.policy_id
+        if action.error is not None:
+            message = strings.ACTIVITY_STRATEGY_FAILED.format(strategy=name, error=action.error)
+        elif action.kind == "approve":
+            message = strings.ACTIVITY_STRATEGY_APPROVED.format(strategy=name)
+        elif action.kind == "start":
+            message = strings.ACTIVITY_STRATEGY_STARTED.format(strategy=name)
+        elif action.cancelled is None:
+            message = strings.ACTIVITY_STRATEGY_STOPPED_KEPT.format(strategy=name)
+        else:
+            message = strings.counted(
+                strings.ACTIVITY_STRATEGY_STOPPED_CANCELLED, action.cancelled, strategy=name
+            )
+        details: dict[str, object] = {"strategy": name}
+        if action.cancelled is not None:
+            details["cancelled"] = action.cancelled
+        activity.record(
+            f"strategy.{action.kind}", ok=action.error is None, message=message, details=details
+        )
+
+    def _record_lock(self, stopped: list[str]) -> None:
+        if self.context.activity is None:
+            return
+        text = strings.counted(
+            strings.ACTIVITY_STRATEGIES_LOCKED, len(stopped), strategies=", ".join(stopped)
+        )
+        self.context.activity.record(
+            "strategy.locked", ok=True, message=text, details={"strategies": stopped}
+        )
 
     async def close(self) -> None:
         """The window closes: every engine stops after its step."""

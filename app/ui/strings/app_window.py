@@ -254,7 +254,26 @@ ACTIVITY_ACTIONS: Final = {
     "psbt.save": "Save a PSBT file",
     "psbt.export": "Export for signing elsewhere",
     "psbt.import": "Import what was signed elsewhere",
+    "strategy.approve": "Approve a strategy",
+    "strategy.start": "Start a strategy",
+    "strategy.stop": "Stop a strategy",
+    "strategy.ended": "Strategy stopped on an error",
+    "strategy.locked": "Strategies stopped by the lock",
 }
+# The Activity log's line of each strategy action (issue 17): one per action, not per bid
+# (the strategy's journal has those).
+ACTIVITY_STRATEGY_APPROVED: Final = "{strategy}: approved"
+ACTIVITY_STRATEGY_STARTED: Final = "{strategy}: started"
+ACTIVITY_STRATEGY_STOPPED_KEPT: Final = "{strategy}: stopped, its bids kept until they expire"
+ACTIVITY_STRATEGY_STOPPED_CANCELLED: Final = Counted(
+    "{strategy}: stopped, {count:,} bid cancelled",
+    "{strategy}: stopped, {count:,} bids cancelled",
+)
+ACTIVITY_STRATEGY_FAILED: Final = "{strategy}: {error}"
+ACTIVITY_STRATEGIES_LOCKED: Final = Counted(
+    "The wallet locked: {strategies} stopped, its bids kept until they expire",
+    "The wallet locked: {strategies} stopped, their bids kept until they expire",
+)
 
 # -- settings ------------------------------------------------------------------------------
 SETTINGS_PROFILES: Final = "Profiles"

@@ -309,6 +309,7 @@ OPEN_BIDS_HEADERS: Final = (
     "Rank",  # in the pool's market (issue 16): "3rd of 41 bids"
     "Expires",
     "Bid id",
+    "Strategy",  # the bid strategy that placed it and keeps it (issue 17); empty: yours
 )
 OPEN_BIDS_KINDS: Final = {
     "collection": "Collection",
@@ -344,6 +345,20 @@ OPEN_BIDS_CONFIRM_YES: Final = Counted(
     "Cancel &{count} bids",
 )
 OPEN_BIDS_CONFIRM_NO: Final = Counted("&Keep it", "&Keep them")
+OPEN_BIDS_CONFIRM_STRATEGY: Final = Counted(
+    (
+        "{count} of these bids is kept by a bid strategy ({strategies}): the strategy places "
+        "it again at its next check unless you stop the strategy in the Strategies tab."
+    ),
+    (
+        "{count} of these bids are kept by a bid strategy ({strategies}): the strategy places "
+        "them again at its next check unless you stop the strategy in the Strategies tab."
+    ),
+)
+OPEN_BIDS_STRATEGY_TIP: Final = (
+    "Placed by the strategy {strategy}, which keeps it: cancelled by hand, it is placed again "
+    "unless the strategy is stopped."
+)
 OPEN_BIDS_CANCELLING: Final = Counted(
     "Cancelling {count} bid…",
     "Cancelling {count} bids…",

@@ -1,6 +1,8 @@
 """Open bids: a sortable, filterable table of the user's open bids, the counts per pool, and
 cancel (one or many, with a confirmation and a result per bid). Refreshed on a timer and after
-every action (`WalletState`); 10,000 bids load in one model reset."""
+every action (`WalletState`), a running strategy's steps included; 10,000 bids load in one
+model reset. A bid a strategy keeps says which (`StrategyState.owners`), and cancelling it by
+hand says the strategy places it again unless stopped."""
 
 from __future__ import annotations
 
@@ -34,6 +36,7 @@ from app.ui.models.bids_model import (
     COL_POOL,
     COL_QTY,
     COL_RANK,
+    COL_STRATEGY,
     OpenBidsFilter,
     OpenBidsModel,
 )
@@ -43,6 +46,7 @@ from app.ui.profile_session import NotReadyError, failure_text, profile_session,
 from app.ui.sign_elsewhere import cancel_signed_elsewhere
 from app.ui.state.market_state import MarketState
 from app.ui.state.market_watch import MarketWatch
+from app.ui.state.strategy_state import StrategyState
 from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.open_bids_confirm import ConfirmCancelDialog
 from app.ui.widgets import message_label, set_message
@@ -78,6 +82,7 @@ class OpenBidsTab(QWidget):
         self.proxy.setSourceModel(self.model)
         self.pools_model = PoolsModel()
         self.market = MarketState.of(context)
+        self.strategies = StrategyState.of(context)
         self.market_pools: tuple[PoolKey, ...] = ()  # the pools of the bids shown
 
         self.filter = QLineEdit()
@@ -113,7 +118,7 @@ class OpenBidsTab(QWidget):
         header.setStretchLastSection(True)
         # At 1024 px every column shows without scrolling sideways (the id elides in its middle).
         widths = ((COL_POOL, 200), (COL_KIND, 80), (COL_QTY, 60), (COL_RANK, 130),
-                  (COL_EXPIRES, 130), (COL_ID, 150))  # fmt: skip
+                  (COL_EXPIRES, 130), (COL_ID, 150), (COL_STRATEGY, 100))  # fmt: skip
         for column, width in widths:
             header.resizeSection(column, width)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
@@ -173,6 +178,8 @@ class OpenBidsTab(QWidget):
         # while the shared state object lives on.
         self.state.busy_changed.connect(self._set_busy)
         self.market.updated.connect(self._market_read)
+        self.strategies.owners_changed.connect(self.model.set_owners)
+        self.model.set_owners(self.strategies.owners)
         self._update_counts()
 
     def _set_busy(self, busy: bool) -> None:
@@ -183,6 +190,7 @@ class OpenBidsTab(QWidget):
         super().showEvent(event)
         if self.session.connected:
             self.state.request_refresh()
+            self.strategies.request_owners()
         self.market.look_at("open_bids", self.market_pools)
 
     def hideEvent(self, event: QHideEvent) -> None:
@@ -263,7 +271,9 @@ class OpenBidsTab(QWidget):
         described = {self.model.bid_id(row): self._describe(row) for row in rows}
         if not await self._ready_to_sign():
             return
-        dialog = ConfirmCancelDialog([described[bid_id] for bid_id in ids], self)
+        owners = [owner for row in rows if (owner := self.model.owner(row)) is not None]
+        lines = [described[bid_id] for bid_id in ids]
+        dialog = ConfirmCancelDialog(lines, self, len(owners), sorted(set(owners)))
         if not await self.controller.show_dialog(dialog):
             return
         self.cancel_button.setEnabled(False)
@@ -301,7 +311,7 @@ class OpenBidsTab(QWidget):
         """A bid in words: what it is on, its price and its id (the confirmation and the
         results name each bid so)."""
         text = [self.model.index(row, c).data() for c in range(self.model.columnCount())]
-        pool, trait, _kind, price, _qty, _rank, _expires, bid_id = text
+        pool, trait, _kind, price, _qty, _rank, _expires, bid_id, _strategy = text
         what = f"{pool} [{trait}]" if trait else pool
         return strings.OPEN_BIDS_DESCRIBED.format(what=what, price=price, bid=bid_id)
 
