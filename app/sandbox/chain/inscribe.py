@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from embit.ec import PrivateKey
 from embit.script import Script, Witness
 from embit.transaction import SIGHASH, Transaction, TransactionInput, TransactionOutput
 
@@ -25,7 +26,7 @@ from app.sandbox.chain.addresses import address_for_script
 from app.sandbox.chain.consensus import dust_threshold
 from app.sandbox.chain.errors import Conflict, InvalidRequest, NotFound
 from app.sandbox.chain.rawtx import from_embit, parse_tx
-from app.wallet.scripts import TapLeaf, taproot_output
+from app.wallet.scripts import TapLeaf, TaprootOutput, taproot_output
 
 if TYPE_CHECKING:
     from app.sandbox.chain.node import Node
@@ -68,8 +69,7 @@ def inscribe(
     if not outputs:
         raise InvalidRequest("the reveal needs at least one output")
     key = node.sandbox_private_key(INSCRIBER_LABEL, "p2tr")
-    xonly = key.get_public_key().xonly()
-    tree = taproot_output(xonly, [reveal_leaf_script(xonly, list(inscriptions))])
+    tree = commit_output(key, inscriptions)
     leaf = tree.leaves[0]
     at = len(parent_inputs)  # the commit's input
     draft = _reveal_tx(parent_inputs, ("00" * 32, 0), outputs)
@@ -88,15 +88,7 @@ def inscribe(
         reveal = _reveal_tx(parent_inputs, (commit_txid, commit_vout), outputs)
         spent = [(p.value, p.script_pubkey) for p in parent_inputs]
         spent.append((commit_value, tree.script_pubkey))
-        digest = reveal.sighash_taproot(
-            at,
-            [Script(spk) for _, spk in spent],
-            [value for value, _ in spent],
-            SIGHASH.DEFAULT,
-            ext_flag=1,
-            script=Script(leaf.script),
-        )
-        _set_leaf_witness(reveal, at, key.schnorr_sign(digest).serialize(), leaf)
+        sign_reveal_input(reveal, at, spent, key, leaf)
         raw = bytes(reveal.serialize())
         if parent_inputs:  # the commit's input is no sandbox key's: left as it is
             raw = node.sign_with_sandbox_keys(raw, spent)
@@ -104,6 +96,34 @@ def inscribe(
         reveal_txid = node.broadcast(raw)
     ids = tuple(f"{reveal_txid}i{n}" for n in range(len(inscriptions)))
     return Revealed(commit_txid, reveal_txid, ids)
+
+
+def commit_output(key: PrivateKey, inscriptions: Sequence[Inscription]) -> TaprootOutput:
+    """The taproot output a commit pays: internal key `key`, one leaf `<key> OP_CHECKSIG`
+    followed by an envelope per inscription."""
+    xonly = key.get_public_key().xonly()
+    return taproot_output(xonly, [reveal_leaf_script(xonly, list(inscriptions))])
+
+
+def sign_reveal_input(
+    reveal: Transaction,
+    index: int,
+    spent: Sequence[tuple[int, bytes]],
+    key: PrivateKey,
+    leaf: TapLeaf,
+) -> None:
+    """Spend input `index` (the commit's output) by `leaf`: BIP-342 signature with
+    SIGHASH_DEFAULT, then the leaf and its control block. `spent`: (value, scriptPubKey) of
+    every input."""
+    digest = reveal.sighash_taproot(
+        index,
+        [Script(spk) for _, spk in spent],
+        [value for value, _ in spent],
+        SIGHASH.DEFAULT,
+        ext_flag=1,
+        script=Script(leaf.script),
+    )
+    _set_leaf_witness(reveal, index, key.schnorr_sign(digest).serialize(), leaf)
 
 
 def parent_input(node: Node, parent_id: str) -> ParentInput:
