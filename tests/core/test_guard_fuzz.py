@@ -9,7 +9,7 @@ tests.support.psbt_eff_property, shared with `./dev bench guard_fuzz` (longer ru
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.support.psbt_eff_bulk import run_bulk
@@ -28,7 +28,15 @@ from tests.support.psbt_mut_bulk import (
 from tests.support.psbt_mut_facts import OrdSays
 from tests.support.psbt_mut_fields import InputField
 from tests.support.psbt_mut_offline import OurSignature, offline_ops
-from tests.support.psbt_mut_tx import AddInput, InputSequence, Locktime, OutputScript, OutputValue
+from tests.support.psbt_mut_runes import Runestone
+from tests.support.psbt_mut_tx import (
+    AddInput,
+    AddOutput,
+    InputSequence,
+    Locktime,
+    OutputScript,
+    OutputValue,
+)
 from tests.support.psbt_mutations import Op, mutation_lists
 
 FUZZ = settings(
@@ -75,6 +83,10 @@ def test_secure_listing(ops: list[Op]) -> None:
 
 @FUZZ
 @given(mutation_lists())
+# The service's fee output placed first takes the runes by ord's default (issue 18, F1): the
+# judge calls it harm (tests/core/test_guard_fuzz_runes.py), the guard refuses it.
+@example([AddOutput("service fee", 546, 0)])
+@example([Runestone("edict all", "escrow")])
 def test_secure_listing_runes(ops: list[Op]) -> None:
     check(run_flow("secure_listing_runes", ops))
 

@@ -41,7 +41,9 @@ class Allowance:
     # next-block estimate); None: no bound (the user consented to this very fee).
     max_rate: Fraction | None = None
     # A runes listing sells a whole output (SecureListingIntent.runes_outpoint): every rune
-    # balance on it, whatever ord finds there, is the item.
+    # balance on it, whatever ord finds there, is the item, and goes with the item's sats
+    # (Effect.with_item: honestly the escrow) or stays ours; anywhere else (the service's fee
+    # output, burned, split) the buyer pays for runes someone else gets.
     sold_outputs: frozenset[str] = frozenset()
 
 
@@ -89,18 +91,29 @@ def compare(
         else:
             found.append(Difference(True, f"{group} ends {deficit:,} sats poorer"))
     baseline = dict(honest.items)
+    sold_runes = set()
     for coin in (world or {}).values():
         role = (owners or {}).get(coin.script_pubkey)
         if role not in OURS or role is None:
             continue
         for name, offset in item_keys(coin):
             sold = offset is None and coin.outpoint in allowance.sold_outputs
+            sold_runes |= {name} if sold else set()
             baseline.setdefault(name, OPEN if sold else role.value)
     for name in sorted(set(baseline) | set(mutated.items)):
         wanted = baseline.get(name)
+        got = mutated.items.get(name, "nowhere in the transaction")
+        if name in sold_runes:
+            item_to = mutated.with_item.get(name, "nowhere (its coin is not sold)")
+            if got != item_to and got not in _OUR_LABELS:
+                found.append(
+                    Difference(
+                        True, f"{name}, sold, lands on {got}, not with the item on {item_to}"
+                    )
+                )
+            continue
         if wanted not in _OUR_LABELS:
             continue  # given away honestly (sold) or never ours: wherever it goes is fine
-        got = mutated.items.get(name, "nowhere in the transaction")
         if got != wanted:
             found.append(Difference(True, f"{name} lands on {got}, not on {wanted}"))
     found += _compare_time(honest.earliest, mutated.earliest, allowance.tip)

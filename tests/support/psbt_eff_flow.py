@@ -90,7 +90,7 @@ def signatures_of(verdict: Verdict) -> list[tuple[int, int]]:
 
 def effect_of_signed(signed: FixedPSBT, verdict: Verdict, setup: Setup, case: Case) -> Effect:
     sigs = signatures_of(verdict)
-    return effect_of(signed.tx, claimed_utxos(signed), sigs, case.world, setup.owners)
+    return effect_of(signed.tx, claimed_utxos(signed), sigs, case.world, setup.owners, setup.labels)
 
 
 def _sign(psbt: FixedPSBT, verdict: Verdict, key: ec.PrivateKey, ledger: AcpLedger) -> FixedPSBT:
@@ -200,7 +200,9 @@ def _judge_signed(
     kernel = (checked, len(sigs))
     if mismatch:
         return Outcome(Kind.INCONSISTENT, ops, mismatch, kernel=kernel)
-    effect = effect_of(signed.tx, claimed_utxos(signed), sigs, case.world, ref.setup.owners)
+    effect = effect_of(
+        signed.tx, claimed_utxos(signed), sigs, case.world, ref.setup.owners, ref.setup.labels
+    )
     differences = compare(
         ref.effect, effect, ref.allowance(consented_fee), case.world, ref.setup.owners
     )

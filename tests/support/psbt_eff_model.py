@@ -20,7 +20,11 @@ from app.wallet.psbt_fixes import FixedPSBT
 OURS = (Role.PAYMENT, Role.ORDINALS, Role.BIDDING_WALLET)
 FEE = "the fee (the miner)"
 OPEN = "open (the buyer orders the inputs)"
-UNDECODED = "a runestone (edicts not decoded)"
+UNDECODED = "a runestone ord's own code cannot read"
+# The service has two outputs in a listing: labelled apart, runes sent to the wrong one show.
+ESCROW = "the service's escrow"
+SERVICE_FEE = "the service's fee output"
+NOT_WHOLE = "no one output (the item's sats split evenly, or mostly the fee)"
 BURNED = "burned (no output but OP_RETURN)"
 
 
@@ -61,6 +65,10 @@ class Effect:
     blank: tuple[str, ...] = ()  # signatures committing to no output (NONE, SINGLE)
     moved: frozenset[str] = frozenset()  # the items on coins the transaction spends
     vsize: int | None = None  # of the fixed transaction once signed (true_vsize)
+    # Each rune balance on a coin signed ANYONECANPAY -> the output receiving most of that
+    # coin's sats, inputs ordered as in the PSBT (its label; NOT_WHOLE): where a sale sends the
+    # item (honestly the escrow, receiving it whole).
+    with_item: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def fee_rate(self) -> Fraction | None:

@@ -41,7 +41,9 @@ def run_offline(name: str, ops: Sequence[Op]) -> Outcome:
     # DEFAULT and ALL commit to the same thing (BIP-341): one is no extra over the other.
     approved = {(i, h or 0x01) for i, h in signatures_of(ref.verdict)}
     tx = submitted.tx
-    effect = effect_of(tx, claimed_utxos(unsigned), sorted(found), case.world, ref.setup.owners)
+    effect = effect_of(
+        tx, claimed_utxos(unsigned), sorted(found), case.world, ref.setup.owners, ref.setup.labels
+    )
     differences = compare(ref.effect, effect, Allowance(tip=ref.setup.tip))
     extra = {(i, h or 0x01) for i, h in found} - approved
     if extra:

@@ -12,10 +12,14 @@ with (BIP-143: its own input's; BIP-341 without ANYONECANPAY: every input's), so
 differs from the truth makes it useless on the chain ("void": nothing can happen).
 
 With only ALL/DEFAULT signatures the transaction is fixed and its effect exact (ord's FIFO sat
-flow, app.core.sat_flow.route, places each inscription; runes go to the first output that is
-not OP_RETURN unless a runestone decides). With an ANYONECANPAY signature others add inputs in
-any order: our signed coins leave us, the outputs are fixed, an inscription on our coin goes
-wherever the buyer arranges ("open").
+flow, app.core.sat_flow.route, places each inscription; runes go where ord's allocation puts
+them, tests.support.psbt_eff_runes: a runestone's edicts and pointer, else the first output
+that is not OP_RETURN). With an ANYONECANPAY signature others add inputs in any order: our
+signed coins leave us, the outputs are fixed, an inscription on our coin goes wherever the
+buyer arranges ("open"); runes do not depend on the inputs' order, so ours land where the
+outputs send them (a buyer adding runes of the same id is not modelled).
+Outputs are labelled by owner (`owners`), or by `labels` where one owner has several (the
+service's escrow and its fee output).
 """
 
 from __future__ import annotations
@@ -25,21 +29,21 @@ from math import ceil
 
 from embit.transaction import Transaction, TransactionOutput
 
-from app.core.psbt_review_context import Role
+from app.core.psbt_review_context import Role, RuneAmount
 from app.core.sat_flow import route
 from app.wallet.psbt_fixes import FixedInput
 from app.wallet.scripts import NUMS_H, script_pushes
 from tests.support.psbt_eff_model import (
-    BURNED,
     FEE,
+    NOT_WHOLE,
     OPEN,
     OURS,
-    UNDECODED,
     Earliest,
     Effect,
     commitment,
     outpoint_of,
 )
+from tests.support.psbt_eff_runes import rune_landings
 from tests.support.psbt_mut_world import TrueCoin
 
 SEQUENCE_FINAL = 0xFFFFFFFF
@@ -89,20 +93,38 @@ def _output_role(spk: bytes, owners: Mapping[bytes, Role]) -> Role:
     return owners.get(spk, Role.STRANGER)
 
 
-def _rune_destination(tx: Transaction, owners: Mapping[bytes, Role]) -> str:
-    scripts = [bytes(out.script_pubkey.data) for out in tx.vout]
-    if any(s.startswith(b"\x6a\x5d") for s in scripts):
-        return UNDECODED
-    first = next((s for s in scripts if s[:1] != b"\x6a"), None)
-    return BURNED if first is None else _label(_output_role(first, owners))
+def _output_label(
+    tx: Transaction, vout: int, owners: Mapping[bytes, Role], labels: Mapping[bytes, str]
+) -> str:
+    spk = bytes(tx.vout[vout].script_pubkey.data)
+    return labels.get(spk) or _label(_output_role(spk, owners))
+
+
+def _runes_land(
+    tx: Transaction,
+    coins: Sequence[TrueCoin],
+    owners: Mapping[bytes, Role],
+    labels: Mapping[bytes, str],
+) -> dict[str, str]:
+    """Rune name -> where ord puts the runes of `coins` (the inputs whose runes count)."""
+    held = [RuneAmount(r.rune, r.amount) for c in coins for r in c.contents.runes]
+    return rune_landings(tx, held, lambda vout: _output_label(tx, vout, owners, labels))
 
 
 def item_keys(coin: TrueCoin) -> list[tuple[str, int | None]]:
     """(name, offset) of each inscription (offset) and rune balance (None) on `coin`."""
-    found: list[tuple[str, int | None]] = [
-        (f"inscription {i.inscription_id}", i.offset) for i in coin.contents.inscriptions
+    return [(name, offset) for name, offset, _ in _keys(coin)]
+
+
+def _keys(coin: TrueCoin) -> list[tuple[str, int | None, str]]:
+    """item_keys with, third, the rune's name (an inscription's: its id)."""
+    found: list[tuple[str, int | None, str]] = [
+        (f"inscription {i.inscription_id}", i.offset, i.inscription_id)
+        for i in coin.contents.inscriptions
     ]
-    found += [(f"{r.amount:,} {r.rune} on {coin.outpoint}", None) for r in coin.contents.runes]
+    found += [
+        (f"{r.amount:,} {r.rune} on {coin.outpoint}", None, r.rune) for r in coin.contents.runes
+    ]
     return found
 
 
@@ -157,10 +179,12 @@ def effect_of(
     signatures: Sequence[tuple[int, int]],
     world: Mapping[str, TrueCoin],
     owners: Mapping[bytes, Role],
+    labels: Mapping[bytes, str] | None = None,
 ) -> Effect:
     """The effect of our `signatures` ((input index, sighash) pairs) on `tx`. A signature
     that cannot be valid for the true coins counts for nothing; a fixed transaction missing a
-    signature only we can make cannot happen."""
+    signature only we can make cannot happen. `labels` names outputs whose owner has several
+    (scriptPubKey -> label)."""
     outpoints = [outpoint_of(tx, i) for i in range(len(tx.vin))]
     reasons = [claims_hold(tx, claimed, world, i, h) for i, h in signatures]
     valid = [s for s, why in zip(signatures, reasons, strict=True) if why is None]
@@ -175,8 +199,8 @@ def effect_of(
             received[role] = received.get(role, 0) + int(out.value)
     signed = [i for i, _ in valid]
     if any(h & ACP for _, h in valid):
-        return _open_effect(tx, signed, world, owners, received, sigs, blank)
-    return _fixed_effect(tx, signed, world, owners, received, sigs, blank)
+        return _open_effect(tx, signed, world, owners, labels or {}, received, sigs, blank)
+    return _fixed_effect(tx, signed, world, owners, labels or {}, received, sigs, blank)
 
 
 def _owner(coin: TrueCoin, owners: Mapping[bytes, Role]) -> Role:
@@ -200,6 +224,7 @@ def _open_effect(
     signed: Sequence[int],
     world: Mapping[str, TrueCoin],
     owners: Mapping[bytes, Role],
+    labels: Mapping[bytes, str],
     received: dict[Role, int],
     sigs: tuple[tuple[str, int], ...],
     blank: tuple[str, ...],
@@ -208,12 +233,19 @@ def _open_effect(
     coins = [world[outpoint_of(tx, i)] for i in signed]
     sent: dict[Role, int] = {}
     items = _untouched_items(world, {c.outpoint for c in coins}, owners)
-    runes_to = _rune_destination(tx, owners)
+    runes_to = _runes_land(tx, coins, owners, labels)
     moved = set()
+    with_item = {}
+    for i, coin in zip(signed, coins, strict=True):
+        vout = _item_output(tx, i, world)
+        to = NOT_WHOLE if vout is None else _output_label(tx, vout, owners, labels)
+        with_item.update({name: to for name, at in item_keys(coin) if at is None})
     for coin in coins:
         role = _owner(coin, owners)
         sent[role] = sent.get(role, 0) + coin.value
-        items.update({name: OPEN if at is not None else runes_to for name, at in item_keys(coin)})
+        items.update(
+            {name: OPEN if at is not None else runes_to[rune] for name, at, rune in _keys(coin)}
+        )
         moved |= {name for name, _ in item_keys(coin)}
     # Our own nSequence values are committed: they enforce nLockTime whatever others add.
     enforce = any(tx.vin[i].sequence != SEQUENCE_FINAL for i in signed)
@@ -228,7 +260,31 @@ def _open_effect(
         commitments=tuple((o, commit) for o, h in sigs if h & ACP),
         blank=blank,
         moved=frozenset(moved),
+        with_item=with_item,
     )
+
+
+def _item_output(tx: Transaction, index: int, world: Mapping[str, TrueCoin]) -> int | None:
+    """The output receiving most of input `index`'s sats, inputs ordered as in `tx` (ord's
+    first in, first out): where a sale sends the item. None: no output receives more than
+    any other and than the fee, or an earlier input is unknown."""
+    start = 0
+    for j in range(index):
+        coin = world.get(outpoint_of(tx, j))
+        if coin is None:
+            return None
+        start += coin.value
+    end = start + world[outpoint_of(tx, index)].value
+    shares, low = [], 0
+    for out in tx.vout:
+        high = low + int(out.value)
+        shares.append(max(0, min(end, high) - max(start, low)))
+        low = high
+    fee = (end - start) - sum(shares)
+    best = max(range(len(shares)), key=lambda v: shares[v], default=None)
+    if best is None or shares.count(shares[best]) > 1 or shares[best] <= fee:
+        return None
+    return best
 
 
 def _fixed_effect(
@@ -236,6 +292,7 @@ def _fixed_effect(
     signed: Sequence[int],
     world: Mapping[str, TrueCoin],
     owners: Mapping[bytes, Role],
+    labels: Mapping[bytes, str],
     received: dict[Role, int],
     sigs: tuple[tuple[str, int], ...],
     blank: tuple[str, ...],
@@ -263,21 +320,17 @@ def _fixed_effect(
         if role in OURS:
             sent[role] = sent.get(role, 0) + coin.value
     items = _untouched_items(world, set(outpoints), owners)
-    runes_to = _rune_destination(tx, owners)
+    runes_to = _runes_land(tx, true_coins, owners, labels)
     moved = set()
     for i, coin in enumerate(true_coins):
-        for name, offset in item_keys(coin):
+        for name, offset, rune in _keys(coin):
             moved.add(name)
             if offset is None:
-                items[name] = runes_to
+                items[name] = runes_to[rune]
                 continue
             [dest] = route(values, outputs, [(i, min(offset, coin.value - 1))])
             vout = dest.vout
-            items[name] = (
-                FEE
-                if vout is None
-                else _label(_output_role(bytes(tx.vout[vout].script_pubkey.data), owners))
-            )
+            items[name] = FEE if vout is None else _output_label(tx, vout, owners, labels)
     enforce = any(vin.sequence != SEQUENCE_FINAL for vin in tx.vin)
     return Effect(
         vsize=true_vsize(tx, world),

@@ -24,7 +24,8 @@ from app.core.psbt_review_context import NOTHING, KnownUtxo, ReviewContext, Role
 from app.core.psbt_review_time import ChainTip
 from app.wallet.psbt_fixes import FixedPSBT
 from tests.support import psbt_scenarios
-from tests.support.psbt_mut_world import ATTACKER_SPK, TrueCoin, World, spare_coins
+from tests.support.psbt_eff_model import ESCROW, SERVICE_FEE
+from tests.support.psbt_mut_world import ATTACKER_SPK, TrueCoin, World, spare_coins, true_rune_ids
 from tests.support.psbt_scenarios import SCENARIOS, TIP, Parties, Scenario
 
 
@@ -40,6 +41,8 @@ class Setup:
     owners: dict[bytes, Role]  # scriptPubKey -> whose it really is (ours and the service's)
     tip: ChainTip = TIP
     attacker_spk: bytes = ATTACKER_SPK
+    # Output labels where one owner has several outputs (the service's escrow and fee output).
+    labels: dict[bytes, str] = field(default_factory=dict)
 
     @property
     def parties(self) -> Parties:
@@ -64,7 +67,7 @@ class Setup:
             "stranger": p.stranger_spk,
             "attacker": self.attacker_spk,
             "OP_RETURN": b"\x6a\x04data",
-            "runestone": b"\x6a\x5d\x03\x00\x01\x02",
+            "runestone": b"\x6a\x5d\x03\x00\x01\x02",  # a cenotaph (tests.support.psbt_mut_runes)
             "non-standard": b"\x51",
         }[who]
 
@@ -85,13 +88,19 @@ def owners_of(p: Parties, extra_service: tuple[bytes, ...] = ()) -> dict[bytes, 
     return table
 
 
+def labels_of(p: Parties) -> dict[bytes, str]:
+    return {p.service_escrow_spk: ESCROW, p.service_fee_spk: SERVICE_FEE}
+
+
 def serve_facts(context: ReviewContext, coins: dict[str, TrueCoin]) -> ReviewContext:
-    """`context` plus the chain's and ord's (true) answers about `coins` but the unknown one."""
+    """`context` plus the chain's and ord's (true) answers about `coins` but the unknown one,
+    and the ids of the world's runes (as the online review learns them from ord)."""
     known = {c.outpoint: c for name, c in coins.items() if name != "unknown coin"}
     return dataclasses.replace(
         context,
         chain_utxos={**context.chain_utxos, **{o: _known(c) for o, c in known.items()}},
         contents={**context.contents, **{o: c.contents for o, c in known.items()}},
+        rune_ids={**context.rune_ids, **true_rune_ids()},
     )
 
 
@@ -130,7 +139,8 @@ def flow_setup(name: str) -> Setup:
     spares = spare_coins(scenario.parties)
     world = {**scenario_world(scenario), **{c.outpoint: c for c in spares.values()}}
     context = serve_facts(scenario.context, spares)
-    return Setup(name, scenario, world, context, spares, owners_of(scenario.parties))
+    owners, labels = owners_of(scenario.parties), labels_of(scenario.parties)
+    return Setup(name, scenario, world, context, spares, owners, labels=labels)
 
 
 @dataclass

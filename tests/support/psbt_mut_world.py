@@ -25,6 +25,15 @@ ATTACKER_SPK = p2wpkh_spk(key(666))
 STRAY_INSCRIPTION = "5a" * 32 + "i7"  # sits on a coin of our payment address
 FOREIGN_INSCRIPTION = "f0" * 32 + "i3"  # a stranger's
 RUNE = "UNCOMMON•GOODS"
+RuneIdT = tuple[int, int]  # a rune's id (block, tx)
+# What ord's index really says about the runes of this world: their ids, what a mint gives.
+TRUE_RUNE_IDS: dict[str, RuneIdT] = {RUNE: (840_000, 3), "OTHER•RUNE": (840_001, 7)}
+MINT_AMOUNTS: dict[RuneIdT, int] = {(840_000, 3): 100}  # open terms: each mint gives 100
+
+
+def true_rune_ids() -> dict[str, str]:
+    """TRUE_RUNE_IDS as ord serves them ("840000:3")."""
+    return {name: f"{block}:{tx}" for name, (block, tx) in TRUE_RUNE_IDS.items()}
 
 
 @dataclass(frozen=True)

@@ -8,14 +8,15 @@ hypothesis strategies that draw lists of them.
     # case.world: the ground truth (what the chain and ord really hold: psbt_mut_world)
 
 Operations work at two levels: structured, through embit's objects (a FixedPSBT parsed from
-the current bytes and serialized back: psbt_mut_tx for the unsigned transaction, psbt_mut_fields
-for input, output and global fields), and raw, on the BIP-174 key-value maps
-(tests.support.psbt_mut_raw). A structured operation on bytes embit cannot parse does nothing
-(parse_psbt refuses them anyway). Served-fact operations (psbt_mut_facts): an ord answer or
-chain fact removed (unknown), ord's answer changed (ord is trusted, so the truth changes with
-it), a chain amount that lies (served only), the tip or the fee estimate removed. Indices are
-taken modulo the current number of inputs or outputs, so any list of operations applies to any
-PSBT; every operation has a short readable repr, so a shrunk counterexample reads as a recipe.
+the current bytes and serialized back: psbt_mut_tx for the unsigned transaction, psbt_mut_runes
+for runestones ord can decode, psbt_mut_fields for input, output and global fields), and raw,
+on the BIP-174 key-value maps (tests.support.psbt_mut_raw). A structured operation on bytes
+embit cannot parse does nothing (parse_psbt refuses them anyway). Served-fact operations
+(psbt_mut_facts): an ord answer or chain fact removed (unknown), ord's answer changed (ord is
+trusted, so the truth changes with it), a chain amount that lies (served only), the tip or the
+fee estimate removed. Indices are taken modulo the current number of inputs or outputs, so any
+list of operations applies to any PSBT; every operation has a short readable repr, so a shrunk
+counterexample reads as a recipe.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from tests.support.psbt_mut_fields import (
     SighashType,
 )
 from tests.support.psbt_mut_raw_values import FIELDS
+from tests.support.psbt_mut_runes import KINDS, TARGETS, Runestone
 from tests.support.psbt_mut_tx import (
     LOCKTIMES,
     SEQUENCES,
@@ -101,6 +103,7 @@ def tx_ops() -> st.SearchStrategy[Op]:
         st.builds(
             AddOutput, st.sampled_from(WHO), st.sampled_from((330, 546, 1_000, 25_000)), small_index
         ),
+        st.builds(Runestone, st.sampled_from(sorted(KINDS)), st.sampled_from(TARGETS)),
     )
 
 
