@@ -13,7 +13,8 @@ from app.core.strategy_plan import PlanAction, PoolPlan, StrategyPlan
 from app.core.strategy_rules import FixedPrice, PoolStrategy
 from app.core.strategy_settings import StrategyLimits
 from app.core.strategy_targets import PoolRoom, PoolTarget
-from app.services.strategy_engine import ActionResult, StrategyConfig, TickReport
+from app.services.strategy_cancel import ActionResult
+from app.services.strategy_engine import StrategyConfig, TickReport
 from app.services.strategy_notices import NoticeTracker
 from app.services.strategy_reconcile import ReconcileReport
 
@@ -50,7 +51,7 @@ def test_a_stop_is_told_once() -> None:
 
 
 def _snapshot(top: float | None, ours: float | None) -> MarketSnapshot:
-    ranks = ()
+    ranks: tuple[BidRank, ...] = ()
     if ours is not None:
         on_top = top is None or ours >= top
         below = 0 if on_top or top is None else top - ours

@@ -13,25 +13,38 @@ from app.core.strategy_plan import PlanAction, PoolPlan, StrategyPlan
 from app.core.strategy_rules import FixedPrice, PoolStrategy
 from app.core.strategy_settings import StrategyLimits
 from app.core.strategy_targets import PoolRoom, PoolTarget, TargetLevel
-from app.services.strategy_engine import ActionResult, StrategyConfig, TickReport
+from app.services.strategy_cancel import ActionResult
+from app.services.strategy_engine import StrategyConfig, TickReport
 from app.services.strategy_host import StrategyView
+from app.services.strategy_journal import EntryState, JournalEntry
 from app.services.strategy_notices import StrategyNotice
 from app.services.strategy_reconcile import ReconcileReport
 from app.ui.models.strategies_model import (
+    J_REASON,
+    J_STATE,
     P_BUDGET,
     P_LAST,
     P_LIVE,
     P_NEXT,
     P_STATUS,
     P_TARGET,
+    S_BUDGET,
+    S_STATUS,
+    S_UNTIL,
+    Acted,
     Row,
+    clock_time,
+    journal_rows,
     pool_rows,
     pools_model,
+    remember_acted,
+    strategy_row,
 )
 from app.ui.strategy_notice_text import notice_text
 
 PUNKS, RUNE = PoolKey("pixel-punks"), PoolKey("DOG•GO•TO•THE•MOON")
 NOW = 1_800_000_000_000
+HOUR = 3_600_000
 TICK_MS = 30_000
 
 
@@ -39,7 +52,16 @@ def _level(price: int, quantity: int, unit: Fraction) -> TargetLevel:
     return TargetLevel(price, quantity, unit, unit, price * quantity, "why")
 
 
-def _view(plans: tuple[PoolPlan, ...], results: tuple[ActionResult, ...]) -> StrategyView:
+def _entry(state: str, expiry: int, outcome: str | None = None, bids: int = 2) -> JournalEntry:
+    facts = ("ordinals", "pixel-punks", ("pixel-punks",), 13_000, bids, bids, bids * 13_130)
+    times = (expiry, NOW, NOW - 60_000, NOW)
+    return JournalEntry(7, "pixel-pals", EntryState(state), "Open: none; place 2", *facts,
+                        *times, None, None, ("a", "b"), outcome)  # fmt: skip
+
+
+def _view(
+    plans: tuple[PoolPlan, ...], results: tuple[ActionResult, ...], running: bool = True
+) -> StrategyView:
     pools = (
         PoolStrategy(PUNKS, FixedPrice(13_000), 84_000, rune=False),
         PoolStrategy(RUNE, FixedPrice(Fraction(1, 4)), 20_000, rune=True),
@@ -47,7 +69,8 @@ def _view(plans: tuple[PoolPlan, ...], results: tuple[ActionResult, ...]) -> Str
     config = StrategyConfig("pixel-pals", pools, StrategyLimits(104_000, 6), tick_ms=TICK_MS)
     plan = StrategyPlan(plans, (), sum(p.exposure_sats for p in plans), 0)
     report = TickReport(NOW, ReconcileReport(), plan, results)
-    return StrategyView("pixel-pals", config, None, None, True, report, {"pixel-punks": 14_000})
+    return StrategyView("pixel-pals", config, None, None, running, report,
+                        {"pixel-punks": 14_000})  # fmt: skip
 
 
 def test_a_pool_row_says_what_the_last_check_did_and_what_comes_next() -> None:
@@ -166,3 +189,47 @@ def test_each_notice_in_words() -> None:
     title, text = notice_text(stopped)
     assert title == "Strategy pool stopped — pixel-pals"
     assert text == "pixel-punks: floor\ufffdout of band"  # no line of its own
+
+
+def test_a_stopped_strategy_shows_what_it_left_open_and_what_it_last_did() -> None:
+    place = PlanAction("place", PUNKS, 13_000, 2, "Open: none; place 2")
+    target = PoolTarget(PUNKS, "bid", (_level(13_000, 2, Fraction(13_000)),), "why",
+                        Fraction(20_000), False)  # fmt: skip
+    plan = PoolPlan(target, PoolRoom(70_000, 4, "the pool's budget"), (), (place,), 26_260, 2)
+    running = _view((plan,), (ActionResult(place, True, "bids a, b"),))
+    memory: dict[str, Acted] = {}
+    remember_acted(memory, running)
+    # A later check that changes nothing does not hide what the last one did, nor when.
+    quiet = _view((plan,), ())
+    remember_acted(memory, quiet)
+    (row, _rune) = pool_rows(quiet, TICK_MS, NOW + 5_000, acted=memory)
+    assert row.texts[P_LAST] == f"Placed 2 bids at 13,000 sats · {clock_time(NOW, NOW)}"
+    # Stopped, its bids kept: "Not running", and its open bids from the journal.
+    stopped = _view((plan,), (), running=False)
+    entries = [_entry("placed", NOW + HOUR), _entry("ended", NOW + HOUR, "filled 2")]
+    (row, _rune) = pool_rows(stopped, TICK_MS, NOW + 5_000, acted=memory, entries=entries)
+    assert row.texts[P_STATUS] == row.texts[P_NEXT] == "Not running"
+    assert row.texts[P_TARGET] == "—"
+    assert row.texts[P_LIVE] == "2 bids open"
+    assert clock_time(NOW + HOUR, NOW) in row.tips[P_LIVE]
+    assert row.texts[P_BUDGET] == f"{14_000 + 26_260:,} of 84,000 sats"  # fills + open bids
+    assert "14,000 sats spent by fills + 26,260 sats in open bids" in row.tips[P_BUDGET]
+    assert row.texts[P_LAST].startswith("Placed 2 bids at 13,000 sats · ")
+    # Its bids expired: nothing open, nothing committed beyond the fills.
+    (row, _rune) = pool_rows(stopped, TICK_MS, NOW + 2 * HOUR, entries=entries)
+    assert (row.texts[P_LIVE], row.texts[P_BUDGET]) == ("None open", "14,000 of 84,000 sats")
+    strategy = strategy_row(stopped, NOW + 5_000, entries)
+    assert strategy.texts[S_STATUS] == "Stopped (approval revoked)"  # it ran: Stop revoked it
+    assert strategy.texts[S_UNTIL] == "Revoked"
+    assert strategy.texts[S_BUDGET] == f"{14_000 + 26_260:,} of 104,000 sats"
+    assert strategy_row(stopped, NOW, []).texts[S_STATUS] == "Not approved"
+
+
+def test_an_ended_journal_entry_says_how_its_bids_ended() -> None:
+    rows = journal_rows([_entry("ended", NOW, "filled 2"), _entry("ended", NOW, "cancelled 2"),
+                         _entry("ended", NOW, "expired 2"),
+                         _entry("ended", NOW, "filled 1, cancelled 1"),
+                         _entry("placed", NOW + HOUR)])  # fmt: skip
+    states = [row.texts[J_STATE] for row in rows]
+    assert states == ["Filled", "Cancelled", "Expired", "Filled 1, cancelled 1", "Placed"]
+    assert rows[0].texts[J_REASON] == "Open: none; place 2"  # the outcome is in State

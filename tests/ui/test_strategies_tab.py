@@ -158,7 +158,7 @@ def test_a_strategy_starts_from_the_tab_shows_its_pool_tells_a_fill_and_stops_wi
     assert cells[P_STATUS] == strings.POOL_BIDDING
     assert cells[P_TARGET] == "2 × 11,000 sats"
     assert cells[P_BUDGET] == f"{2 * cost:,} of {budget:,} sats"
-    assert cells[P_LAST] == "Placed 2 bids at 11,000 sats"
+    assert cells[P_LAST].startswith("Placed 2 bids at 11,000 sats · ")  # and when
     assert cells[P_NEXT].startswith("Next check in ")
     status_tip = tab.pools.index(0, P_STATUS).data(Qt.ItemDataRole.ToolTipRole)
     assert status_tip and status_tip != strings.POOL_BIDDING  # the plan's reason
@@ -179,7 +179,10 @@ def test_a_strategy_starts_from_the_tab_shows_its_pool_tells_a_fill_and_stops_wi
     shown = app.window.notifier.shown
     qtbot.waitUntil(lambda: any(t == title for t, _ in shown), timeout=30_000)
     text = next(text for t, text in shown if t == title)
-    assert text == f"{slug}: {cost:,} sats spent; {budget - cost:,} sats of the budget left"
+    # Left to bid: the budget less the fill and the two bids open again (one re-placed).
+    assert (
+        text == f"{slug}: {cost:,} sats spent; {budget - 3 * cost:,} sats of the budget left to bid"
+    )
     qtbot.waitUntil(lambda: gate.checks == 2, timeout=30_000)
 
     # Stop, cancelling its bids: the question says the approval is revoked.
@@ -193,9 +196,13 @@ def test_a_strategy_starts_from_the_tab_shows_its_pool_tells_a_fill_and_stops_wi
     done = strings.counted(strings.STRATEGIES_STOPPED_CANCELLED, 2, strategy=STRATEGY)
     qtbot.waitUntil(lambda: tab.message.text() == done, timeout=30_000)
     qtbot.waitUntil(
-        lambda: tab.strategies.text(0, S_STATUS) == strings.STRATEGY_NOT_APPROVED, timeout=20_000
+        lambda: tab.strategies.text(0, S_STATUS) == strings.STRATEGY_REVOKED, timeout=20_000
     )
     assert not tab.start_button.isEnabled() and tab.delete_button.isEnabled()
+    # Not running: no stale "Bidding"; what it left open (nothing: its bids were cancelled).
+    cells = _pool_cells(tab)
+    assert (cells[P_STATUS], cells[P_LIVE]) == (strings.POOL_NOT_RUNNING, strings.POOL_NONE_OPEN)
+    assert cells[P_LAST].startswith("Placed ")  # what it last did, not "No change needed"
     with gui_thread.paused():
         left = _our_bids(root, funded.keys.ordinals.address)
         left += _our_bids(root, funded.keys.payment.address)
@@ -209,8 +216,9 @@ def test_a_strategy_starts_from_the_tab_shows_its_pool_tells_a_fill_and_stops_wi
     assert editor.fields.name.text() == STRATEGY
     click(qtbot, editor.next_button)
     click(qtbot, editor.approve_button)
-    saved = strings.STRATEGIES_SAVED.format(strategy=STRATEGY)
-    qtbot.waitUntil(lambda: tab.message.text() == saved, timeout=30_000)
+    saved = f"{STRATEGY} saved and approved until "
+    qtbot.waitUntil(lambda: tab.message.text().startswith(saved), timeout=30_000)
+    assert tab.message.text().endswith("; press Start to run it.")
     qtbot.waitUntil(lambda: tab.strategies.text(0, S_STATUS) == strings.STRATEGY_STOPPED)
     assert tab.start_button.isEnabled()
     gui_thread.assert_not_blocked()
@@ -241,6 +249,9 @@ def test_locking_the_wallet_stops_the_strategies_and_the_tab_says_why(
     click(qtbot, tab.start_button)
     qtbot.waitUntil(lambda: gate.checks == 1, timeout=30_000)
     qtbot.waitUntil(lambda: state.running_count() == 1, timeout=20_000)
+    running = strings.counted(strings.STRATEGIES_STARTED, 1, names=STRATEGY)
+    qtbot.waitUntil(lambda: tab.message.text() == running, timeout=20_000)
+    assert tab.message.isVisible()
 
     app.context.wallet_lock.lock()
     qtbot.waitUntil(lambda: tab.pages.currentWidget() is tab.not_ready, timeout=20_000)
@@ -248,6 +259,7 @@ def test_locking_the_wallet_stops_the_strategies_and_the_tab_says_why(
     assert tab.lock_notice.isVisible()
     assert tab.lock_notice.text() == strings.counted(strings.STRATEGIES_STOPPED_BY_LOCK, 1)
     assert state.current is None
+    assert not tab.message.isVisible()  # no stale "is running"
 
     # Unlocked again: the strategy is stopped but still approved; Stop takes its bids back.
     before = len(app.dialogs)
@@ -263,8 +275,10 @@ def test_locking_the_wallet_stops_the_strategies_and_the_tab_says_why(
     before = len(app.dialogs)
     click(qtbot, tab.stop_button)
     dialog = wait_new_dialog(qtbot, app, StopStrategyDialog, before)
+    question = dialog.findChild(QLabel)  # the bids it left open, counted
+    assert question is not None and "It has 2 bids open now, the last until " in question.text()
     click(qtbot, dialog.cancel_bids_button)
     done = strings.counted(strings.STRATEGIES_STOPPED_CANCELLED, 2, strategy=STRATEGY)
     qtbot.waitUntil(lambda: tab.message.text() == done, timeout=30_000)
-    not_approved = strings.STRATEGY_NOT_APPROVED
-    qtbot.waitUntil(lambda: tab.strategies.text(0, S_STATUS) == not_approved, timeout=20_000)
+    revoked = strings.STRATEGY_REVOKED
+    qtbot.waitUntil(lambda: tab.strategies.text(0, S_STATUS) == revoked, timeout=20_000)

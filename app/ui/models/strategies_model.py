@@ -5,7 +5,7 @@ position and the column widths stay put while a running strategy ticks."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -107,11 +107,54 @@ def local_time(ms: int, seconds: bool = False) -> str:
     return moment.strftime("%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M")
 
 
+def clock_time(ms: int, now_ms: int) -> str:
+    """The time of day alone when it is today, else the date too."""
+    moment, today = datetime.fromtimestamp(ms / 1000), datetime.fromtimestamp(now_ms / 1000)
+    if moment.date() == today.date():
+        return moment.strftime("%H:%M:%S")
+    return local_time(ms)
+
+
+@dataclass(frozen=True)
+class Acted:
+    """A pool's last check that did something: when, and what (the tab remembers it, so the
+    checks that change nothing after it do not hide it)."""
+
+    at_ms: int
+    results: tuple[ActionResult, ...]
+
+
+def remember_acted(memory: dict[str, Acted], view: StrategyView) -> None:
+    """Keep, per pool, the last check of `view` that acted there."""
+    report = view.last_report
+    if report is None:
+        return
+    for result in report.results:
+        pool = str(result.action.pool)
+        results = tuple(r for r in report.results if str(r.action.pool) == pool)
+        memory[pool] = Acted(report.now_ms, results)
+
+
+def open_entries(entries: Sequence[JournalEntry], now_ms: int) -> list[JournalEntry]:
+    """The journal's entries whose bids may still be open: placed and not expired (as last
+    known: a stopped strategy's kept bids can still fill, and nothing checks them)."""
+    return [e for e in entries if str(e.state) == "placed" and e.bid_expiry > now_ms]
+
+
+def open_bids_text(entries: Sequence[JournalEntry], now_ms: int) -> tuple[int, str]:
+    """How many bids the entries hold, and until when the last of them is open ("" if none)."""
+    count = sum(e.bids for e in entries)
+    if not count:
+        return 0, ""
+    return count, clock_time(max(e.bid_expiry for e in entries), now_ms)
+
+
 # -- the strategies ----------------------------------------------------------------------------
 
 
-def strategy_status(view: StrategyView) -> tuple[str, str]:
-    """The status and its tooltip (why, in the host's words)."""
+def strategy_status(view: StrategyView, has_run: bool = False) -> tuple[str, str]:
+    """The status and its tooltip (why, in the host's words). `has_run`: its journal has
+    entries, so a missing approval was revoked when it stopped."""
     if view.running:
         return strings.STRATEGY_RUNNING, ""
     if view.error:
@@ -119,45 +162,52 @@ def strategy_status(view: StrategyView) -> tuple[str, str]:
     if view.config is None:
         return strings.STRATEGY_UNREADABLE, view.problem or ""
     if view.policy is None:
-        return strings.STRATEGY_NOT_APPROVED, strings.STRATEGIES_START_NEEDS_APPROVAL
+        text = strings.STRATEGY_REVOKED if has_run else strings.STRATEGY_NOT_APPROVED
+        return text, strings.STRATEGIES_START_NEEDS_APPROVAL
     return strings.STRATEGY_STOPPED, ""
 
 
-def _exposure(view: StrategyView) -> int:
-    """What the strategy's bids commit: counted from its last check while it runs (a stopped
-    strategy's last check may be long past, its bids cancelled since)."""
+def _exposure(view: StrategyView, still_open: Sequence[JournalEntry]) -> int:
+    """What the strategy's bids commit: its last check's plan while it runs; stopped, what
+    the journal holds as still open (its last check may be long past, bids cancelled since)."""
     report = view.last_report
-    if not view.running or report is None or report.plan is None:
+    if not view.running:
+        return sum(e.cost for e in still_open)
+    if report is None or report.plan is None:
         return 0
     return report.plan.exposure_sats
 
 
-def strategy_row(view: StrategyView, now_ms: int) -> Row:
-    status, status_tip = strategy_status(view)
+def committed_text(spent: int, exposure: int, budget: int) -> tuple[str, str]:
+    """The budget committed (spent by fills + held in open bids), the split in the tip."""
+    text = strings.STRATEGY_BUDGET.format(used=spent + exposure, budget=budget)
+    return text, strings.STRATEGY_BUDGET_TIP.format(spent=spent, exposure=exposure, budget=budget)
+
+
+def strategy_row(
+    view: StrategyView, now_ms: int, entries: Sequence[JournalEntry] | None = None
+) -> Row:
+    """`entries`: its journal (newest first), when read: a stopped strategy's open bids."""
+    status, status_tip = strategy_status(view, bool(entries))
     config = view.config
     pools = f"{len(config.pools):,}" if config is not None else ""
     budget = budget_tip = ""
     if config is not None:
         spent = sum(view.spent_by_pool.values())
-        exposure = _exposure(view)
-        budget = strings.STRATEGY_BUDGET.format(
-            used=spent + exposure, budget=config.limits.total_budget_sats
-        )
-        budget_tip = (
-            strings.STRATEGY_BUDGET_TIP.format(spent=spent, exposure=exposure)
-            if view.running
-            else strings.STRATEGY_BUDGET_SPENT_TIP.format(spent=spent)
-        )
-    until = ""
+        exposure = _exposure(view, open_entries(entries or (), now_ms))
+        budget, budget_tip = committed_text(spent, exposure, config.limits.total_budget_sats)
+    until = until_tip = ""
     if view.policy is not None:
         until = local_time(view.policy.valid_until_ms)
         if view.policy.valid_until_ms <= now_ms:
             until = strings.STRATEGY_ENDED.format(until=until)
+    elif status == strings.STRATEGY_REVOKED:
+        until, until_tip = strings.STRATEGY_UNTIL_REVOKED, strings.STRATEGIES_START_NEEDS_APPROVAL
     id_tip = view.problem if config is None else ""
     return Row(
         view.policy_id,
         (view.policy_id, status, pools, budget, until),
-        (id_tip or "", status_tip, "", budget_tip, ""),
+        (id_tip or "", status_tip, "", budget_tip, until_tip),
     )
 
 
@@ -211,8 +261,13 @@ def _result_text(result: ActionResult, rune: bool) -> str:
     return strings.POOL_LAST_FAILED.format(verb=verb, detail=result.detail)
 
 
-def last_action(results: Sequence[ActionResult], rune: bool) -> tuple[str, str]:
-    """The last check's last action in the pool (and how many more), every one in the tip."""
+def last_action(
+    results: Sequence[ActionResult], rune: bool, acted: Acted | None, now_ms: int
+) -> tuple[str, str]:
+    """The last check's actions in the pool, else the last earlier check that acted there
+    (`acted`), with its time: its last action (and how many more), every one in the tip."""
+    if not results and acted is not None:
+        results = acted.results
     if not results:
         return strings.POOL_LAST_NONE, ""
     lines = [_result_text(r, rune) for r in results]
@@ -222,6 +277,8 @@ def last_action(results: Sequence[ActionResult], rune: bool) -> tuple[str, str]:
     text = lines[-1]
     if len(lines) > 1:
         text = strings.POOL_LAST_MORE.format(text=text, count=len(lines) - 1)
+    if acted is not None:
+        text = strings.POOL_LAST_AT.format(text=text, time=clock_time(acted.at_ms, now_ms))
     return text, "\n".join(details)
 
 
@@ -248,8 +305,17 @@ def next_action(
     return strings.POOL_NEXT_CHECK.format(seconds=max(1, -(-next_check_ms // 1000))), ""
 
 
-def pool_rows(view: StrategyView, tick_ms: int, now_ms: int) -> list[Row]:
-    """A row per pool of the strategy, in its file's order, from its last check."""
+def pool_rows(
+    view: StrategyView,
+    tick_ms: int,
+    now_ms: int,
+    *,
+    acted: Mapping[str, Acted] | None = None,
+    entries: Sequence[JournalEntry] = (),
+) -> list[Row]:
+    """A row per pool of the strategy, in its file's order: from its last check while it
+    runs; stopped, from what it left open (`entries`: its journal). `acted`: per pool, the
+    last check that acted there (`remember_acted`)."""
     config = view.config
     if config is None:
         return []
@@ -257,31 +323,62 @@ def pool_rows(view: StrategyView, tick_ms: int, now_ms: int) -> list[Row]:
     plans: dict[PoolKey, PoolPlan] = {}
     if report is not None and report.plan is not None:
         plans = {p.target.pool: p for p in report.plan.pools}
+    still_open = open_entries(entries, now_ms)
     rows = []
     for pool in config.pools:
         spent = view.spent_by_pool.get(str(pool.pool), 0)
-        plan = plans.get(pool.pool)
-        rows.append(_pool_row(view, pool.pool, pool.budget_sats, spent, plan, report, tick_ms,
-                              now_ms))  # fmt: skip
+        last = (acted or {}).get(str(pool.pool))
+        if not view.running:
+            pool_open = [e for e in still_open if str(pool.pool) in e.pools]
+            rows.append(_stopped_pool_row(pool.pool, pool.budget_sats, spent, pool_open,
+                                          last, pool.is_rune, now_ms))  # fmt: skip
+            continue
+        rows.append(_pool_row(pool.pool, pool.budget_sats, spent, plans.get(pool.pool), report,
+                              last, tick_ms, now_ms))  # fmt: skip
     return rows
 
 
+def _stopped_pool_row(
+    pool: PoolKey,
+    budget: int,
+    spent: int,
+    still_open: Sequence[JournalEntry],
+    acted: Acted | None,
+    rune: bool,
+    now_ms: int,
+) -> Row:
+    """A pool of a strategy not running: the bids it left open (they can still fill), what
+    they commit, and what it last did."""
+    name, dash = str(pool), strings.POOL_NO_TARGET
+    count, until = open_bids_text(still_open, now_ms)
+    live = strings.counted(strings.POOL_KEPT_BIDS, count) if count else strings.POOL_NONE_OPEN
+    live_tip = strings.counted(strings.POOL_KEPT_BIDS_TIP, count, until=until) if count else ""
+    used, used_tip = committed_text(spent, sum(e.cost for e in still_open), budget)
+    last, last_tip = last_action((), rune, acted, now_ms)
+    status = strings.POOL_NOT_RUNNING
+    return Row(
+        name,
+        (name, status, dash, live, used, last, status),
+        (name, "", "", live_tip, used_tip, last_tip, ""),
+    )
+
+
 def _pool_row(
-    view: StrategyView,
     pool: PoolKey,
     budget: int,
     spent: int,
     plan: PoolPlan | None,
     report: TickReport | None,
+    acted: Acted | None,
     tick_ms: int,
     now_ms: int,
 ) -> Row:
     name = str(pool)
     if plan is None or report is None:
-        status = strings.POOL_FIRST_CHECK if view.running else strings.POOL_NOT_RUNNING
-        used = strings.STRATEGY_BUDGET.format(used=spent, budget=budget)
+        used, used_tip = committed_text(spent, 0, budget)
         dash = strings.POOL_NO_TARGET
-        return Row(name, (name, status, dash, dash, used, dash, dash))
+        first = strings.POOL_FIRST_CHECK
+        return Row(name, (name, first, dash, dash, used, dash, dash), ("", "", "", "", used_tip))
     target = plan.target
     rune = target.is_rune
     results = [r for r in report.results if r.action.pool == pool]
@@ -291,14 +388,9 @@ def _pool_row(
     live_tip = strings.POOL_LIVE_BIDS_TIP.format(
         live=live, kept=len(plan.kept), made=made, wanted=plan.active_bids
     )
-    exposure = plan.exposure_sats if view.running else 0
-    used = strings.STRATEGY_BUDGET.format(used=spent + exposure, budget=budget)
-    used_tip = strings.STRATEGY_BUDGET_TIP.format(spent=spent, exposure=exposure)
-    last, last_tip = last_action(results, rune)
-    if view.running:
-        next_text, next_tip = next_action(plan, results, report.now_ms + tick_ms - now_ms, rune)
-    else:
-        next_text, next_tip = strings.POOL_NOT_RUNNING, ""
+    used, used_tip = committed_text(spent, plan.exposure_sats, budget)
+    last, last_tip = last_action(results, rune, acted, now_ms)
+    next_text, next_tip = next_action(plan, results, report.now_ms + tick_ms - now_ms, rune)
     target_line = target_text(target)
     return Row(
         name,
@@ -316,6 +408,21 @@ def journal_model() -> RowsModel:
     return RowsModel(strings.STRATEGY_JOURNAL_HEADERS, right=(J_PRICE, J_QUANTITY))
 
 
+def journal_state(state: str, outcome: str) -> str:
+    """The State column's word; an ended entry says how its bids ended (the reconcile's
+    outcome, "filled 1, cancelled 1"): Filled, Cancelled, Expired, or each with its count."""
+    if state != "ended" or not outcome:
+        return strings.JOURNAL_STATES.get(state, state)
+    ends = [part.split() for part in outcome.split(", ")]
+    words = [strings.JOURNAL_ENDS.get(end[0]) for end in ends if end]
+    if len(ends) == 1 and words[0] is not None:
+        return words[0]
+    if not all(words) or any(len(end) != 2 for end in ends):
+        return strings.JOURNAL_STATES["ended"]
+    parts = [f"{word} {end[1]}" for word, end in zip(words, ends, strict=True)]
+    return ", ".join([parts[0], *(p.lower() for p in parts[1:])])
+
+
 def journal_rows(entries: Sequence[JournalEntry]) -> list[Row]:
     """A row per signature asked for, newest first (as the journal gives them)."""
     rows = []
@@ -323,7 +430,8 @@ def journal_rows(entries: Sequence[JournalEntry]) -> list[Row]:
         state = str(entry.state)
         outcome = entry.refusal or entry.outcome or ""
         reason = entry.reason
-        if outcome and outcome != state:  # "placed" says no more than the State column
+        # "placed" says no more than the State column; an end's outcome is in it
+        if outcome and outcome != state and state != "ended":
             reason = strings.JOURNAL_OUTCOME_REASON.format(reason=reason, outcome=outcome)
         pools = ", ".join(entry.pools)
         texts = (
@@ -332,9 +440,10 @@ def journal_rows(entries: Sequence[JournalEntry]) -> list[Row]:
             pools,
             strings.SATS.format(sats=entry.price),
             f"{entry.quantity:,}",
-            strings.JOURNAL_STATES.get(state, state),
+            journal_state(state, entry.outcome or ""),
             reason,
         )
         bids = ", ".join(entry.bid_ids)
-        rows.append(Row(str(entry.entry_id), texts, ("", "", pools, "", "", bids, reason)))
+        state_tip = f"{outcome}\n{bids}" if state == "ended" and bids else bids
+        rows.append(Row(str(entry.entry_id), texts, ("", "", pools, "", "", state_tip, reason)))
     return rows

@@ -46,30 +46,46 @@ STRATEGIES_STOPPED_BY_LOCK: Final = Counted(
 )
 STRATEGIES_LOADING: Final = "Loading the strategies…"
 STRATEGIES_STARTING: Final = "Starting {strategy}: reading its open bids…"
-STRATEGIES_STARTED: Final = "{strategy} is running."
+STRATEGIES_STARTED: Final = Counted(
+    "{names} is running.", "{count:,} strategies are running: {names}."
+)
 STRATEGIES_STOPPING: Final = "Stopping {strategy}…"
 STRATEGIES_STOPPED: Final = "{strategy} stopped; its approval is revoked."
 STRATEGIES_STOPPED_CANCELLED: Final = Counted(
     "{strategy} stopped; its approval is revoked and {count:,} bid cancelled.",
     "{strategy} stopped; its approval is revoked and {count:,} bids cancelled.",
 )
+STRATEGIES_STOPPED_ALL: Final = Counted(
+    "{count:,} strategy stopped ({names}); its approval is revoked.",
+    "{count:,} strategies stopped ({names}); their approvals are revoked.",
+)
+STRATEGIES_BIDS_CANCELLED: Final = Counted("{count:,} bid cancelled.", "{count:,} bids cancelled.")
+STRATEGIES_BIDS_KEPT: Final = Counted(
+    "{count:,} bid stays open until {until} (Open bids tab); it can still be filled.",
+    "{count:,} bids stay open, the last until {until} (Open bids tab); they can still be filled.",
+)
 STRATEGIES_DELETED: Final = "{strategy} deleted (its journal stays)."
 STRATEGIES_SAVED: Final = "{strategy} saved."
+STRATEGIES_APPROVED: Final = "{strategy} saved and approved until {until}; press Start to run it."
 STRATEGIES_FAILED: Final = "{strategy}: {reason}"
 STRATEGIES_NOTHING_TO_START: Final = "Every approved strategy is already running."
 STRATEGIES_NONE_RUNNING: Final = "No strategy is running."
 
 # -- the strategies table --------------------------------------------------------------------
-STRATEGIES_HEADERS: Final = ("Strategy", "Status", "Pools", "Budget used", "Approved until")
+STRATEGIES_HEADERS: Final = ("Strategy", "Status", "Pools", "Committed", "Approved until")
 STRATEGY_RUNNING: Final = "Running"
 STRATEGY_STOPPED: Final = "Stopped"
 STRATEGY_NOT_APPROVED: Final = "Not approved"
+STRATEGY_REVOKED: Final = "Stopped (approval revoked)"
+STRATEGY_UNTIL_REVOKED: Final = "Revoked"
 STRATEGY_UNREADABLE: Final = "Cannot be read"
 STRATEGY_FAILED: Final = "Stopped on an error"
 STRATEGY_NO_CONFIG: Final = "no strategy file"
 STRATEGY_BUDGET: Final = "{used:,} of {budget:,} sats"
-STRATEGY_BUDGET_TIP: Final = "Fills {spent:,} sats + open bids {exposure:,} sats"
-STRATEGY_BUDGET_SPENT_TIP: Final = "Fills {spent:,} sats (open bids are counted while it runs)"
+STRATEGY_BUDGET_TIP: Final = (
+    "Committed of the budget of {budget:,} sats: {spent:,} sats spent by fills + "
+    "{exposure:,} sats in open bids (they may fill)"
+)
 STRATEGY_ENDED: Final = "{until} (ended)"
 
 # -- the selected strategy's pools -----------------------------------------------------------
@@ -80,7 +96,7 @@ STRATEGY_POOLS_HEADERS: Final = (
     "Status",
     "Target",
     "Live bids",
-    "Budget used",
+    "Committed",
     "Last action",
     "Next action",
 )
@@ -98,6 +114,15 @@ POOL_LIVE_BIDS_TIP: Final = (
     "check); the target wants {wanted:,}."
 )
 POOL_LAST_NONE: Final = "No change needed"
+POOL_LAST_AT: Final = "{text} · {time}"
+POOL_KEPT_BIDS: Final = Counted("{count:,} bid open", "{count:,} bids open")
+POOL_KEPT_BIDS_TIP: Final = Counted(
+    "{count:,} bid left open when it stopped, until {until} at the latest (Open bids tab); "
+    "a kept bid can still be filled.",
+    "{count:,} bids left open when it stopped, until {until} at the latest (Open bids tab); "
+    "a kept bid can still be filled.",
+)
+POOL_NONE_OPEN: Final = "None open"
 POOL_LAST_ACTION: Final = "{verb} {what}"
 POOL_LAST_FAILED: Final = "{verb} failed: {detail}"
 POOL_LAST_MORE: Final = "{text} (+{count:,} more)"
@@ -139,6 +164,7 @@ JOURNAL_STATES: Final = {
     "unknown": "Unknown (checked again)",
     "ended": "Ended",
 }
+JOURNAL_ENDS: Final = {"filled": "Filled", "cancelled": "Cancelled", "expired": "Expired"}
 JOURNAL_OUTCOME_REASON: Final = "{outcome} — {reason}"
 
 # -- the stop question -----------------------------------------------------------------------
@@ -166,6 +192,20 @@ DELETE_TITLE: Final = "Delete the strategy"
 DELETE_TEXT: Final = (
     "Delete {strategy}? Its file and its approval are removed; its journal stays. Its open "
     "bids, if any, stay until they expire."
+)
+DELETE_TEXT_BIDS: Final = Counted(
+    "Delete {strategy}? Its file and its approval are removed; its journal stays. Its "
+    "{count:,} open bid stays until {until} (Open bids tab) and can still be filled.",
+    "Delete {strategy}? Its file and its approval are removed; its journal stays. Its "
+    "{count:,} open bids stay, the last until {until} (Open bids tab), and can still be filled.",
+)
+STOP_OPEN_BIDS: Final = Counted(
+    "It has {count:,} bid open now, until {until}.",
+    "It has {count:,} bids open now, the last until {until}.",
+)
+STOP_ALL_OPEN_BIDS: Final = Counted(
+    "They have {count:,} bid open now, until {until}.",
+    "They have {count:,} bids open now, the last until {until}.",
 )
 DELETE_YES: Final = "&Delete"
 DELETE_NO: Final = "&Keep it"

@@ -11,12 +11,13 @@ from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 from app.ui import strings
 from app.ui.async_tools import async_slot
 from app.ui.dialogs.strategy_editor import edit_strategy
+from app.ui.models.strategies_model import local_time, open_bids_text, open_entries
 from app.ui.profile_session import NotReadyError, failure_text
 from app.ui.tabs.strategies_stop import DeleteStrategyDialog, StopStrategyDialog
-from app.ui.widgets import set_message
 
 if TYPE_CHECKING:
     from app.services.strategy_host import StrategyHost, StrategyView
+    from app.services.strategy_journal import JournalEntry
     from app.ui.context import AppContext
     from app.ui.controller import AppController
     from app.ui.state.strategy_state import StrategyState
@@ -39,7 +40,19 @@ class StrategyActions:
     stop_all_button: QPushButton
     delete_button: QPushButton
     edit_button: QPushButton
+    journals: dict[str, list[JournalEntry]]  # per strategy, its journal at the last read
+    _now_ms: int
     _acting: bool
+
+    def _say(self, text: str, role: str) -> None:
+        raise NotImplementedError  # the tab's: the message under the tables
+
+    def _open_bids(self, ids: list[str]) -> tuple[int, str] | None:
+        """The bids the strategies' journals hold open, and until when (None: not read)."""
+        if any(policy_id not in self.journals for policy_id in ids):
+            return None
+        entries = [e for i in ids for e in open_entries(self.journals[i], self._now_ms)]
+        return open_bids_text(entries, self._now_ms)
 
     def _host(self) -> StrategyHost | None:
         raise NotImplementedError  # the tab's: the host, or None with the reason shown
@@ -99,39 +112,45 @@ class StrategyActions:
     async def start_all(self) -> None:
         ids = self._startable()
         if not ids:
-            set_message(self.message, strings.STRATEGIES_NOTHING_TO_START, "hint")
+            self._say(strings.STRATEGIES_NOTHING_TO_START, "hint")
             return
         await self._start(ids)
 
     async def _start(self, ids: list[str]) -> None:
+        """Start each one (a failure does not keep the others from starting); one message
+        for all of them."""
         from app.services.errors import NetError, ServiceError
 
         host = self._host()
         if host is None:
             return
         self._busy(True)
+        started: list[str] = []
+        failures: list[str] = []
         try:
             for policy_id in ids:
-                text = strings.STRATEGIES_STARTING.format(strategy=policy_id)
-                set_message(self.message, text, "hint")
+                self._say(strings.STRATEGIES_STARTING.format(strategy=policy_id), "hint")
                 try:
                     await host.start(policy_id)
                 except (ServiceError, NetError) as exc:
                     reason = failure_text(exc)
-                    text = strings.STRATEGIES_FAILED.format(strategy=policy_id, reason=reason)
-                    set_message(self.message, text, "error")
-                    return
-            set_message(self.message, strings.STRATEGIES_STARTED.format(strategy=", ".join(ids)),
-                        "ok")  # fmt: skip
+                    failures.append(strings.STRATEGIES_FAILED.format(strategy=policy_id,
+                                                                     reason=reason))  # fmt: skip
+                    continue
+                started.append(policy_id)
         finally:
             self._busy(False)
+        said = [strings.counted(strings.STRATEGIES_STARTED, len(started),
+                                names=", ".join(started))] if started else []  # fmt: skip
+        self._say(" ".join(said + failures), "error" if failures else "ok")
 
     @async_slot()
     async def stop_selected(self) -> None:
         view = self._selected_view()
         if view is None or not (view.running or view.policy is not None):
             return
-        dialog = StopStrategyDialog(view.policy_id, parent=self._parent_widget())
+        dialog = StopStrategyDialog(view.policy_id, parent=self._parent_widget(),
+                                    open_bids=self._open_bids([view.policy_id]))  # fmt: skip
         if not await self.controller.show_dialog(dialog) or dialog.choice is None:
             return
         await self._stop([view.policy_id], dialog.choice)
@@ -140,39 +159,45 @@ class StrategyActions:
     async def stop_all(self) -> None:
         ids = [view.policy_id for view in self.views.values() if view.running]
         if not ids:
-            set_message(self.message, strings.STRATEGIES_NONE_RUNNING, "hint")
+            self._say(strings.STRATEGIES_NONE_RUNNING, "hint")
             return
-        dialog = StopStrategyDialog("", count=len(ids), parent=self._parent_widget())
+        dialog = StopStrategyDialog("", count=len(ids), parent=self._parent_widget(),
+                                    open_bids=self._open_bids(ids))  # fmt: skip
         if not await self.controller.show_dialog(dialog) or dialog.choice is None:
             return
         await self._stop(ids, dialog.choice)
 
     async def _stop(self, ids: list[str], cancel_bids: bool) -> None:
+        """Stop each one (a failure does not keep the others running); one message for all:
+        the bids cancelled, or those kept open and until when (the journal's, read after)."""
         from app.services.errors import NetError, ServiceError
 
         host = self._host()
         if host is None:
             return
         self._busy(True)
+        stopped: list[str] = []
+        failures: list[str] = []
+        cancelled = 0
+        kept: list[JournalEntry] = []
         try:
             for policy_id in ids:
-                set_message(self.message, strings.STRATEGIES_STOPPING.format(strategy=policy_id),
-                            "hint")  # fmt: skip
+                self._say(strings.STRATEGIES_STOPPING.format(strategy=policy_id), "hint")
                 try:
-                    cancelled = await host.stop(policy_id, cancel_bids=cancel_bids)
+                    cancelled += await host.stop(policy_id, cancel_bids=cancel_bids)
+                    if not cancel_bids:
+                        now_ms = host.ctx.clock.now_ms()
+                        kept += open_entries(await host.journal(policy_id), now_ms)
                 except (ServiceError, NetError) as exc:
                     reason = failure_text(exc)
-                    text = strings.STRATEGIES_FAILED.format(strategy=policy_id, reason=reason)
-                    set_message(self.message, text, "error")
-                    return
-                if cancel_bids:
-                    text = strings.counted(strings.STRATEGIES_STOPPED_CANCELLED, cancelled,
-                                           strategy=policy_id)  # fmt: skip
-                else:
-                    text = strings.STRATEGIES_STOPPED.format(strategy=policy_id)
-                set_message(self.message, text, "ok")
+                    failures.append(strings.STRATEGIES_FAILED.format(strategy=policy_id,
+                                                                     reason=reason))  # fmt: skip
+                    continue
+                stopped.append(policy_id)
         finally:
             self._busy(False)
+        said = [_stopped_text(stopped, cancel_bids, cancelled, kept, host.ctx.clock.now_ms())]
+        self._say(" ".join([t for t in said if t] + failures), "error" if failures else "ok")
 
     @async_slot()
     async def delete_selected(self) -> None:
@@ -182,7 +207,8 @@ class StrategyActions:
         host = self._host()
         if view is None or view.running or host is None:
             return
-        dialog = DeleteStrategyDialog(view.policy_id, self._parent_widget())
+        open_bids = self._open_bids([view.policy_id])
+        dialog = DeleteStrategyDialog(view.policy_id, self._parent_widget(), open_bids)
         if not await self.controller.show_dialog(dialog):
             return
         self._busy(True)
@@ -191,11 +217,11 @@ class StrategyActions:
         except (ServiceError, NetError) as exc:
             reason = failure_text(exc)
             text = strings.STRATEGIES_FAILED.format(strategy=view.policy_id, reason=reason)
-            set_message(self.message, text, "error")
+            self._say(text, "error")
             return
         finally:
             self._busy(False)
-        set_message(self.message, strings.STRATEGIES_DELETED.format(strategy=view.policy_id), "ok")
+        self._say(strings.STRATEGIES_DELETED.format(strategy=view.policy_id), "ok")
 
     def _busy(self, busy: bool) -> None:
         """While a start, stop or delete runs, no other one starts (each waits for engines)."""
@@ -212,10 +238,27 @@ class StrategyActions:
                 self.context, self._parent_widget(), existing=view.config
             )
         except NotReadyError as exc:
-            set_message(self.message, exc.user_message, "error")
+            self._say(exc.user_message, "error")
             return
         if approved is not None:
-            set_message(self.message, strings.STRATEGIES_SAVED.format(strategy=approved), "ok")
+            await self._say_approved(approved)
+
+    async def _say_approved(self, policy_id: str) -> None:
+        """Saved and approved: until when, and that Start runs it (the policy read again)."""
+        from app.services.errors import NetError, ServiceError
+
+        host = self._host()
+        text = strings.STRATEGIES_SAVED.format(strategy=policy_id)
+        if host is not None:
+            try:
+                views = await host.views()
+            except (ServiceError, NetError):
+                views = []
+            policy = next((v.policy for v in views if v.policy_id == policy_id), None)
+            if policy is not None:
+                until = local_time(policy.valid_until_ms)
+                text = strings.STRATEGIES_APPROVED.format(strategy=policy_id, until=until)
+        self._say(text, "ok")
 
     def new_strategy(self) -> None:
         """A strategy starts from the bid it keeps: the Bid tab's "Keep this bid…"."""
@@ -223,3 +266,24 @@ class StrategyActions:
         if callable(show_tab):
             show_tab(BID_TAB)
         self.context.info(strings.STRATEGIES_NEW_HINT)
+
+
+def _stopped_text(
+    stopped: list[str], cancel_bids: bool, cancelled: int, kept: list[JournalEntry], now_ms: int
+) -> str:
+    if not stopped:
+        return ""
+    if cancel_bids and len(stopped) == 1:
+        return strings.counted(strings.STRATEGIES_STOPPED_CANCELLED, cancelled,
+                               strategy=stopped[0])  # fmt: skip
+    if len(stopped) == 1:
+        text = strings.STRATEGIES_STOPPED.format(strategy=stopped[0])
+    else:
+        text = strings.counted(strings.STRATEGIES_STOPPED_ALL, len(stopped),
+                               names=", ".join(stopped))  # fmt: skip
+    if cancel_bids:
+        return f"{text} {strings.counted(strings.STRATEGIES_BIDS_CANCELLED, cancelled)}"
+    count, until = open_bids_text(kept, now_ms)
+    if not count:
+        return text
+    return f"{text} {strings.counted(strings.STRATEGIES_BIDS_KEPT, count, until=until)}"

@@ -15,9 +15,16 @@ STOP_KEEP_BIDS = 3
 
 class StopStrategyDialog(QDialog):
     """`choice` after it closes: True (cancel the bids), False (keep them), None (don't stop).
-    `count`: the strategies to stop when stopping all of them; None for the selected one."""
+    `count`: the strategies to stop when stopping all of them; None for the selected one.
+    `open_bids`: the bids open now and until when the last is (count 0: none), when known."""
 
-    def __init__(self, strategy: str, count: int | None = None, parent: QWidget | None = None):
+    def __init__(
+        self,
+        strategy: str,
+        count: int | None = None,
+        parent: QWidget | None = None,
+        open_bids: tuple[int, str] | None = None,
+    ):
         super().__init__(parent)
         self.choice: bool | None = None
         every = count is not None
@@ -26,6 +33,10 @@ class StopStrategyDialog(QDialog):
             text = strings.counted(strings.STOP_ALL_TEXT, count)
         else:
             text = strings.STOP_TEXT.format(strategy=strategy)
+        if open_bids is not None and open_bids[0]:
+            bids, until = open_bids
+            said = strings.STOP_ALL_OPEN_BIDS if every else strings.STOP_OPEN_BIDS
+            text += "\n\n" + strings.counted(said, bids, until=until)
         label = QLabel(text)
         label.setWordWrap(True)
         self.cancel_bids_button = QPushButton(
@@ -55,10 +66,21 @@ class StopStrategyDialog(QDialog):
 
 
 class DeleteStrategyDialog(QDialog):
-    def __init__(self, strategy: str, parent: QWidget | None = None) -> None:
+    """`open_bids` as for `StopStrategyDialog`."""
+
+    def __init__(
+        self,
+        strategy: str,
+        parent: QWidget | None = None,
+        open_bids: tuple[int, str] | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(strings.DELETE_TITLE)
-        label = QLabel(strings.DELETE_TEXT.format(strategy=strategy))
+        text = strings.DELETE_TEXT.format(strategy=strategy)
+        if open_bids is not None and open_bids[0]:
+            bids, until = open_bids
+            text = strings.counted(strings.DELETE_TEXT_BIDS, bids, strategy=strategy, until=until)
+        label = QLabel(text)
         label.setWordWrap(True)
         self.yes_button = QPushButton(strings.DELETE_YES)
         self.no_button = QPushButton(strings.DELETE_NO)

@@ -31,10 +31,12 @@ from PySide6.QtWidgets import (
 
 from app.ui import strings
 from app.ui.models.strategies_model import (
+    Acted,
     journal_model,
     journal_rows,
     pool_rows,
     pools_model,
+    remember_acted,
     strategies_model,
     strategy_row,
 )
@@ -46,13 +48,16 @@ from app.ui.widgets import message_label, set_message
 
 if TYPE_CHECKING:
     from app.services.strategy_host import StrategyHost, StrategyView
+    from app.services.strategy_journal import JournalEntry
     from app.ui.context import AppContext
     from app.ui.controller import AppController
 
-# Widths that fit 1024 px without scrolling sideways (the last column stretches).
-_STRATEGY_WIDTHS = (220, 150, 60, 200)
-_POOL_WIDTHS = (180, 75, 120, 70, 150, 195)
-_JOURNAL_WIDTHS = (160, 85, 150, 100, 70, 110)
+# Widths that fit 1024 px without scrolling sideways: one column (`_STRETCH`) takes the room
+# left, the longest words; a cell cut short ends in "…" and its tooltip has it whole.
+_STRATEGY_WIDTHS = (0, 190, 50, 170, 170)
+_POOL_WIDTHS = (120, 100, 0, 80, 150, 250, 130)
+_JOURNAL_WIDTHS = (140, 80, 130, 90, 60, 105, 0)
+_STRETCH = 0  # in the widths: the column that stretches
 
 
 def _table(model: object, widths: tuple[int, ...], select: bool) -> QTableView:
@@ -67,9 +72,13 @@ def _table(model: object, widths: tuple[int, ...], select: bool) -> QTableView:
     rows.setDefaultSectionSize(table.fontMetrics().height() + 8)
     header = table.horizontalHeader()
     header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-    header.setStretchLastSection(True)
+    header.setStretchLastSection(False)
+    header.setMinimumSectionSize(40)
     for column, width in enumerate(widths):
-        header.resizeSection(column, width)
+        if width == _STRETCH:
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+        else:
+            header.resizeSection(column, width)
     if select:
         table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -88,6 +97,11 @@ class StrategiesTab(StrategyActions, QWidget):
         self.session = profile_session(context)
         self.state = StrategyState.of(context)
         self.views: dict[str, StrategyView] = {}
+        self.journals: dict[str, list[JournalEntry]] = {}  # per strategy, at the last read
+        self._acted: dict[str, dict[str, Acted]] = {}  # per strategy and pool: last acted
+        self._reads = 0  # reads started
+        self._said_at = 0  # reads started when the message was set
+        self._said_state: object = None  # what the strategies were when it was said
         self.selected: str | None = None
         self._now_ms = 0  # the host's clock at the last read, moved on by the 1 s timer
         self._refreshing = False
@@ -213,6 +227,8 @@ class StrategiesTab(StrategyActions, QWidget):
             set_message(self.not_ready, text, "hint")
             self.pages.setCurrentWidget(self.not_ready)
             self.views = {}  # nothing of the dropped host shows once a host is back
+            self.journals, self._acted = {}, {}
+            self.message.setVisible(False)  # it told of the dropped host's strategies
             for model in (self.strategies, self.pools, self.journal):
                 model.set_rows([])
             self._enable()
@@ -228,12 +244,16 @@ class StrategiesTab(StrategyActions, QWidget):
         host = self._host()
         if host is None:
             return
+        self._reads += 1
+        number = self._reads
         try:
             views = await host.views()
             chosen = self.selected
-            entries = await host.journal(chosen) if chosen is not None else []
+            # The selected one's journal; a stopped one's too (the bids it left open).
+            wanted = {v.policy_id for v in views if not v.running} | {chosen} - {None}
+            journals = {i: await host.journal(i) for i in sorted(str(w) for w in wanted)}
         except (ServiceError, NetError) as exc:
-            set_message(self.message, failure_text(exc), "error")
+            self._say(failure_text(exc), "error")
             return
         except Exception:
             if self.state.current is not host:  # closed meanwhile (a lock, the window's close)
@@ -243,15 +263,37 @@ class StrategiesTab(StrategyActions, QWidget):
             return
         self._now_ms = host.ctx.clock.now_ms()
         self.views = {view.policy_id: view for view in views}
-        self.strategies.set_rows([strategy_row(view, self._now_ms) for view in views])
+        self.journals = journals
+        for view in views:
+            remember_acted(self._acted.setdefault(view.policy_id, {}), view)
+        self._forget_stale_message(number, views)
+        self.strategies.set_rows(
+            [strategy_row(v, self._now_ms, journals.get(v.policy_id)) for v in views]
+        )
         self._reselect()
         if self.selected == chosen:
-            self.journal.set_rows(journal_rows(entries))
+            self.journal.set_rows(journal_rows(journals.get(chosen or "", [])))
         else:  # the selection moved (a strategy gone): its journal next
             self._again = True
         self._show_pools()
         self._show_counts()
         self._enable()
+
+    def _say(self, text: str, role: str) -> None:
+        """The message under the tables, about the strategies as the next read finds them:
+        once they change after that (a lock, a stop, an engine ending), it goes."""
+        set_message(self.message, text, role)
+        self._said_at, self._said_state = self._reads, None
+
+    def _forget_stale_message(self, number: int, views: list[StrategyView]) -> None:
+        if number <= self._said_at or self._acting:
+            return  # the read started before the message: it may not show what it tells
+        state = tuple((v.policy_id, v.running, v.policy is not None, v.error) for v in views)
+        if self._said_state is None:
+            self._said_state = state
+        elif state != self._said_state:
+            self.message.setVisible(False)
+            self._said_state = state
 
     def _reselect(self) -> None:
         row = None if self.selected is None else self.strategies.row_of(self.selected)
@@ -282,7 +324,14 @@ class StrategiesTab(StrategyActions, QWidget):
         if view is None or view.config is None:
             self.pools.set_rows([])
             return
-        self.pools.set_rows(pool_rows(view, view.config.tick_ms, self._now_ms))
+        rows = pool_rows(
+            view,
+            view.config.tick_ms,
+            self._now_ms,
+            acted=self._acted.get(view.policy_id),
+            entries=self.journals.get(view.policy_id, ()),
+        )
+        self.pools.set_rows(rows)
 
     def _clock_ticked(self) -> None:
         view = self.views.get(self.selected or "")
