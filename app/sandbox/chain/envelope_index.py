@@ -9,21 +9,26 @@ coinbase claims (or which is lost: indexer.connect_block does that part). An env
 unrecognised even tag, or in an input worth 0 sats, is unbound: ord keeps it on no sat.
 A parent counts only when the transaction spends it (ord's potential parents).
 
-What regtest has no ord for stays the catalog's: a scenario may declare collection and traits
-for `<txid>i<n>` before the reveal is accepted (catalog.declare_inscription); the envelope's
-content type always wins over the declared one.
+The catalog's fields come from the chain too: a child of a spent parent joins the parent's
+collection, and its traits are the metadata's `attributes` (CBOR, ord's metadata field: a list
+of {trait_type, value} or a {trait_type: value} map) when the collection has them; metadata
+that does not decode, or traits the collection does not have, give no traits (ord ignores
+metadata it cannot read). A row the scenario declared for `<txid>i<n>` beforehand is kept;
+the envelope's content type always wins over the declared one.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from app.core import sat_flow
+from app.core import cbor, sat_flow
+from app.core.cbor import CborValue
 from app.core.inscription_envelope import Envelope, envelopes_from_witnesses
 from app.sandbox.chain import catalog
+from app.sandbox.chain.errors import InvalidRequest
 from app.sandbox.chain.rawtx import ParsedTx
 
 
@@ -124,8 +129,9 @@ def record(conn: sqlite3.Connection, tx: ParsedTx, created: Sequence[NewInscript
                 "SELECT accepted_ms FROM raw_txs WHERE txid = ?", (tx.txid,)
             ).fetchone()
             collection = _parent_collection(conn, new.parents)
+            traits = metadata_traits(conn, collection, new.envelope.payload.metadata)
             catalog.declare_inscription(
-                conn, tx.txid, new.vout or 0, collection, [], False,
+                conn, tx.txid, new.vout or 0, collection, traits, False,
                 int(accepted[0]) if accepted else 0,
                 index=int(new.inscription_id.rsplit("i", 1)[1]), content_type=content_type,
             )  # fmt: skip
@@ -142,3 +148,29 @@ def _parent_collection(conn: sqlite3.Connection, parents: Sequence[str]) -> str 
         if row is not None and row[0] is not None:
             return str(row[0])
     return None
+
+
+def metadata_for_traits(attributes: Sequence[Mapping[str, str]]) -> bytes:
+    """The metadata field `metadata_traits` reads: CBOR {"attributes": [{trait_type, value}]}."""
+    listed: list[CborValue] = [
+        {"trait_type": a["trait_type"], "value": a["value"]} for a in attributes
+    ]
+    return cbor.encode({"attributes": listed})
+
+
+def metadata_traits(
+    conn: sqlite3.Connection, collection: str | None, metadata: bytes | None
+) -> list[catalog.Json]:
+    """The traits `metadata` gives an item of `collection`; none when it does not read."""
+    if collection is None or metadata is None:
+        return []
+    try:
+        value = cbor.decode(metadata)
+    except cbor.CborError:
+        return []
+    if not isinstance(value, dict) or "attributes" not in value:
+        return []
+    try:
+        return catalog.normalize_attributes(conn, collection, value["attributes"])
+    except InvalidRequest:
+        return []

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -22,8 +22,10 @@ from embit.script import Script, Witness
 from embit.transaction import SIGHASH, Transaction, TransactionInput, TransactionOutput
 
 from app.core.inscription_envelope import Inscription, reveal_leaf_script
+from app.sandbox.chain import catalog
 from app.sandbox.chain.addresses import address_for_script
 from app.sandbox.chain.consensus import dust_threshold
+from app.sandbox.chain.envelope_index import metadata_for_traits
 from app.sandbox.chain.errors import Conflict, InvalidRequest, NotFound
 from app.sandbox.chain.rawtx import from_embit, parse_tx
 from app.wallet.scripts import TapLeaf, TaprootOutput, taproot_output
@@ -124,6 +126,28 @@ def sign_reveal_input(
         script=Script(leaf.script),
     )
     _set_leaf_witness(reveal, index, key.schnorr_sign(digest).serialize(), leaf)
+
+
+def child_metadata(
+    node: Node, parent_id: str | None, attributes: Sequence[Mapping[str, str]]
+) -> bytes:
+    """The metadata giving a child of `parent_id` these traits (envelope_index reads it back),
+    checked against the parent's collection as the catalog checks a declaration."""
+
+    def check(conn: sqlite3.Connection) -> list[catalog.Json]:
+        row = None
+        if parent_id is not None:
+            row = conn.execute(
+                "SELECT collection FROM inscriptions WHERE id = ?", (parent_id,)
+            ).fetchone()
+        if row is None or row[0] is None:
+            raise InvalidRequest(
+                "attributes need a parent inscription that is in a collection",
+                "ATTRIBUTES_WITHOUT_COLLECTION",
+            )
+        return catalog.normalize_attributes(conn, str(row[0]), list(attributes))
+
+    return metadata_for_traits(node.read_index(check))
 
 
 def parent_input(node: Node, parent_id: str) -> ParentInput:

@@ -6,7 +6,8 @@ the first sat of the reveal's first output, or on the sat its pointer names; wit
 the reveal pays everything to the fee (its only output an OP_RETURN of 0 sats) and the
 inscription goes to the coinbase of the block that confirms it. A parent must sit on a
 sandbox-held output: the reveal spends it first and returns it whole to the same address, and
-the child joins the parent's collection. `POST /sandbox/inscriptions` remains the quick way
+the child joins the parent's collection, with `attributes` (checked against the collection's
+traits) carried as the envelope's CBOR metadata. `POST /sandbox/inscriptions` remains the quick way
 (declared on a plain payment, no envelope).
 """
 
@@ -20,12 +21,12 @@ from pydantic import BaseModel, Field, model_validator
 
 from app.core.inscription_envelope import Inscription, inscription_id_value, pointer_field
 from app.sandbox.chain.addresses import script_for_address
-from app.sandbox.chain.inscribe import inscribe, parent_input
+from app.sandbox.chain.inscribe import child_metadata, inscribe, parent_input
 from app.sandbox.chain.node import MAX_POSTAGE
 from app.sandbox.http.deps import NodeDep
 from app.sandbox.http.errors import error_responses
 from app.sandbox.http.params import INSCRIPTION_ID_PATTERN
-from app.sandbox.http.schemas_scenario import Address, StrictRequest
+from app.sandbox.http.schemas_scenario import MAX_TRAITS, Address, StrictRequest, Trait
 
 router = APIRouter(prefix="/sandbox", tags=["sandbox"], responses=error_responses(400, 413, 500))
 
@@ -49,6 +50,7 @@ class InscribeRequest(StrictRequest):
     bodyHex: Annotated[str, Field(max_length=2 * MAX_BODY_BYTES)] | None = None
     pointer: Annotated[int, Field(ge=0, le=2**64 - 1)] | None = None
     parent: Annotated[str, Field(pattern=INSCRIPTION_ID_PATTERN)] | None = None
+    attributes: Annotated[list[Trait], Field(max_length=MAX_TRAITS)] | None = None
 
     @model_validator(mode="after")
     def _one_body(self) -> InscribeRequest:
@@ -63,7 +65,7 @@ class InscribeRequest(StrictRequest):
             raise ValueError(f"body must be at most {MAX_BODY_BYTES} bytes in UTF-8")
         return self
 
-    def inscription(self) -> Inscription:
+    def inscription(self, metadata: bytes | None = None) -> Inscription:
         body = None
         if self.body is not None:
             body = self.body.encode("utf-8", "surrogatepass")
@@ -74,6 +76,7 @@ class InscribeRequest(StrictRequest):
             body=body,
             pointer=None if self.pointer is None else pointer_field(self.pointer),
             parents=() if self.parent is None else (inscription_id_value(self.parent.lower()),),
+            metadata=metadata,
         )
 
 
@@ -92,11 +95,19 @@ class Inscribed(BaseModel):
 )
 def post_inscribe(body: InscribeRequest, node: NodeDep) -> Any:
     outputs = [(script_for_address(o.address), o.value) for o in body.outputs]
+    parent = None if body.parent is None else body.parent.lower()
     with node.lock:  # the parent's output must not move between the look-up and the reveal
-        parents = [] if body.parent is None else [parent_input(node, body.parent.lower())]
+        metadata = None
+        if body.attributes:
+            traits = [{"trait_type": a.trait_type, "value": a.value} for a in body.attributes]
+            metadata = child_metadata(node, parent, traits)
+        parents = [] if parent is None else [parent_input(node, parent)]
         returned = [(p.script_pubkey, p.value) for p in parents]
         revealed = inscribe(
-            node, [body.inscription()], returned + (outputs or [(FEE_ONLY_OUTPUT, 0)]), parents
+            node,
+            [body.inscription(metadata)],
+            returned + (outputs or [(FEE_ONLY_OUTPUT, 0)]),
+            parents,
         )
     return {
         "inscriptionId": revealed.inscription_ids[0],

@@ -4,6 +4,9 @@ github.com/ordinals/ord at 5241ef311e015cff4759a379085c8cc8913e621a)."""
 
 from __future__ import annotations
 
+import sqlite3
+
+from app.core import cbor
 from app.core.inscription_envelope import (
     OP_ENDIF,
     OP_IF,
@@ -14,8 +17,9 @@ from app.core.inscription_envelope import (
     pointer_field,
     push,
 )
-from app.sandbox.chain.envelope_index import new_inscriptions
+from app.sandbox.chain.envelope_index import metadata_for_traits, metadata_traits, new_inscriptions
 from app.sandbox.chain.rawtx import ParsedTx, TxIn, TxOut
+from app.sandbox.chain.store import PRIMARY_SCHEMA
 
 TXID = "ab" * 32
 PARENT = "cd" * 32 + "i0"
@@ -98,3 +102,21 @@ def test_a_parent_counts_only_when_the_transaction_spends_it() -> None:
 
 def test_no_envelopes_no_inscriptions() -> None:
     assert places(tx([(b"\x01" * 64,)], [1_000]), [1_000]) == []
+
+
+def test_traits_come_from_metadata_only_when_it_reads() -> None:
+    conn = sqlite3.connect(":memory:")
+    conn.executescript(PRIMARY_SCHEMA)
+    conn.execute(
+        "INSERT INTO collections (slug, name, traits, created_ms) VALUES ('c', 'C', ?, 0)",
+        ('[{"trait_type": "Hat", "values": ["Cap"]}]',),
+    )
+    good = metadata_for_traits([{"trait_type": "Hat", "value": "Cap"}])
+    assert metadata_traits(conn, "c", good) == [{"trait_type": "Hat", "value": "Cap"}]
+    assert metadata_traits(conn, None, good) == []  # no collection, no traits
+    assert metadata_traits(conn, "c", b"\x44") == []  # not CBOR: as ord, no metadata
+    assert metadata_traits(conn, "c", cbor.encode({"attributes": {"Hat": "Wig"}})) == []
+    assert metadata_traits(conn, "c", cbor.encode({"Hat": "Cap"})) == []
+    assert metadata_traits(conn, "c", cbor.encode({"attributes": {"Hat": "Cap"}})) == [
+        {"trait_type": "Hat", "value": "Cap"}
+    ]

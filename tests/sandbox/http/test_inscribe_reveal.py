@@ -10,6 +10,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from app.core import cbor
 from app.core.inscription_envelope import envelopes_from_witnesses
 from app.sandbox.chain.consensus import block_subsidy
 from app.sandbox.chain.node import Node
@@ -126,7 +127,12 @@ async def test_child_spends_its_parent_and_joins_its_collection(
 ) -> None:
     holder = sandbox_node.sandbox_address("reveal-parent-holder", "p2tr")
     response = await sandbox_client.post(
-        "/sandbox/collections", json={"slug": "reveal-kids", "name": "Reveal kids"}
+        "/sandbox/collections",
+        json={
+            "slug": "reveal-kids",
+            "name": "Reveal kids",
+            "traits": [{"trait_type": "Hat", "values": ["Crown", "Cap"]}],
+        },
     )
     assert response.status_code == 201, response.text
     response = await sandbox_client.post(
@@ -141,12 +147,32 @@ async def test_child_spends_its_parent_and_joins_its_collection(
         outputs=[{"address": child_owner.address, "value": 10_000}],
         body="child",
         parent=parent,
+        attributes=[{"trait_type": "Hat", "value": "Cap"}],
     )
     await mine_blocks(sandbox_client)
+    reveal = await get_json(sandbox_client, f"/esplora/tx/{created['revealTxid']}")
+    [envelope] = envelopes_from_witnesses(
+        [tuple(bytes.fromhex(w) for w in vin.get("witness", [])) for vin in reveal["vin"]]
+    )
+    assert envelope.payload.parent_ids() == [parent]
+    assert cbor.decode(envelope.payload.metadata or b"") == {
+        "attributes": [{"trait_type": "Hat", "value": "Cap"}]
+    }
 
     child = await get_json(sandbox_client, f"/ord/inscription/{created['inscriptionId']}")
     assert child["satpoint"] == f"{created['revealTxid']}:1:0"
     assert child["collection"] == "reveal-kids"
+    assert child["traits"] == [{"trait_type": "Hat", "value": "Cap"}]
+    # a trait the collection does not have is refused before anything is inscribed
+    response = await sandbox_client.post(
+        "/sandbox/inscribe",
+        json={
+            "outputs": [{"address": child_owner.address, "value": 10_000}],
+            "parent": parent,
+            "attributes": [{"trait_type": "Hat", "value": "Wig"}],
+        },
+    )
+    assert (response.status_code, response.json()["errorCode"]) == (400, "UNKNOWN_TRAIT_VALUE")
     moved = await get_json(sandbox_client, f"/ord/inscription/{parent}")
     assert (moved["satpoint"], moved["address"]) == (f"{created['revealTxid']}:0:0", holder)
 
@@ -174,6 +200,7 @@ async def test_a_parent_the_sandbox_cannot_spend_is_refused(
         ({"outputs": [], "bodyHex": "6"}, "two per byte"),
         ({"outputs": [], "pointer": -1}, "pointer"),
         ({"body": "no outputs field"}, "outputs"),
+        ({"outputs": [], "attributes": [{"trait_type": "Hat", "value": "Cap"}]}, "parent"),
     ],
 )
 async def test_bad_requests_say_what_is_wrong(
