@@ -93,6 +93,9 @@ async def _shoot_editor(
         fields.name.setText(typed[0])
         fields.lifetime.setValue(typed[1])
         fields.pools[0].price.edit.setText(typed[2])
+        await asyncio.sleep(0.3)  # fixed: the line asking to fix them is gone
+        _save(app.primaryScreen().grabWindow(0), out / f"{name}-editor-errors-fixed.png")
+        await _shoot_below_top(app, dialog, out, name)
     dialog.next_button.click()
     await asyncio.sleep(0.5)
     _save(app.primaryScreen().grabWindow(0), out / f"{name}-editor-approval.png")
@@ -101,6 +104,29 @@ async def _shoot_editor(
     print(f"{name}: dialog {frame.width()}x{frame.height()} at {frame.x()},{frame.y()}")
     dialog.reject()
     await asyncio.sleep(0.3)
+
+
+async def _shoot_below_top(app: QApplication, dialog: StrategyEditor, out: Path, name: str) -> None:
+    """One step above the top bid with a cap under it, a pool budget above the total: the
+    preview says the bids will not be on top, the budget field warns."""
+    from app.ui.dialogs.strategy_pool_editor import ABOVE_TOP, FIXED
+
+    pool = dialog.fields.pools[0]
+    kept = (pool.above_cap.value(), pool.budget.value())
+    pool.kind.setCurrentIndex(ABOVE_TOP)
+    pool.above_cap.set_value(1_000)
+    await asyncio.sleep(0.5)
+    _save(app.primaryScreen().grabWindow(0), out / f"{name}-editor-kind-above-top.png")
+    pool.budget.set_value(10**6)
+    dialog.preview_button.click()
+    await asyncio.sleep(0.3)
+    await _until(dialog.preview_button.isEnabled)
+    await asyncio.sleep(0.5)
+    _save(app.primaryScreen().grabWindow(0), out / f"{name}-editor-below-top.png")
+    print(dialog.preview.toPlainText(), flush=True)
+    pool.kind.setCurrentIndex(FIXED)
+    pool.above_cap.set_value(kept[0])
+    pool.budget.set_value(kept[1])
 
 
 async def _walk(app: QApplication, out: Path) -> None:

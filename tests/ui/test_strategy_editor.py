@@ -139,6 +139,8 @@ def test_the_form_says_the_bid_tabs_expiry_is_not_kept(qtbot: QtBot) -> None:
         expiry="1 day"
     )
     assert span_text(90 * 60_000) == "90 minutes" and span_text(3 * HOUR_MS) == "3 hours"
+    assert span_text(24 * HOUR_MS + 2 * 60_000 + 5_000) == "1 day"  # a day from now, typed
+    assert span_text(30 * HOUR_MS) == "30 hours" and span_text(60_000) == "1 minute"
 
 
 def test_an_approved_name_is_shown_read_only_without_its_hint(qtbot: QtBot) -> None:

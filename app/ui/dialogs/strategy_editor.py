@@ -75,6 +75,7 @@ def approval_text(
         ),
         "",
         strings.APPROVAL_ONLY_MESSAGES,
+        "",
         strings.APPROVAL_RUNS_WHILE_OPEN.format(
             minutes=strings.counted(strings.APPROVAL_LOCK_MINUTES, lock_minutes)
         ),

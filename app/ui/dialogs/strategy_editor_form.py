@@ -37,7 +37,8 @@ if TYPE_CHECKING:
 
 MAX_BIDS = 10_000
 MINUTE_MS = 60_000
-MAX_LIFETIME_MIN = 7 * 24 * 60
+DAY_MIN = 24 * 60
+MAX_LIFETIME_MIN = 7 * DAY_MIN
 # The service's 15 minutes and a minute to reach it (`LifecycleSettings` refuses less).
 SHORTEST_LIFETIME_MIN = -(-(MIN_BID_EXPIRY_MS + EXPIRY_SLACK_MS) // MINUTE_MS)
 
@@ -187,12 +188,14 @@ class StrategyFields(QWidget):
 
 
 def span_text(ms: int) -> str:
-    """A span in its largest whole unit ("1 day", "6 hours", "45 minutes")."""
+    """A span in its largest unit, rounded ("1 day", "6 hours", "45 minutes"): the Bid tab's
+    expiry is a date and time, a day from now being a few seconds or minutes over a day."""
     minutes = max(1, round(ms / MINUTE_MS))
-    if minutes >= 24 * 60 and minutes % (24 * 60) == 0:
-        return strings.counted(strings.EDITOR_SPAN_DAYS, minutes // (24 * 60))
-    if minutes >= 60 and minutes % 60 == 0:
-        return strings.counted(strings.EDITOR_SPAN_HOURS, minutes // 60)
+    days = round(minutes / DAY_MIN)
+    if days and abs(minutes - days * DAY_MIN) <= 60:
+        return strings.counted(strings.EDITOR_SPAN_DAYS, days)
+    if minutes >= 120 or minutes % 60 == 0:
+        return strings.counted(strings.EDITOR_SPAN_HOURS, round(minutes / 60))
     return strings.counted(strings.EDITOR_SPAN_MINUTES, minutes)
 
 

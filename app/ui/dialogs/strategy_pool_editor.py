@@ -246,6 +246,12 @@ class PoolEditor(QGroupBox):
         """Only the kind chosen is shown and takes room: the budget below it stays near."""
         for page_index, page in enumerate(self.pages):
             page.setVisible(page_index == index)
+        # A message line changed while its page was hidden keeps a height-for-width measured
+        # then: without this a wrapped hint is shown cut to one line.
+        for line in self.lines.values():
+            layout = line.layout()
+            if layout is not None:
+                layout.invalidate()
 
     def _rune_amounts(self) -> tuple[tuple[str, AmountEdit], ...]:
         return (

@@ -148,7 +148,7 @@ APPROVAL_BIDDER: Final = (
 )
 APPROVAL_RUNS_WHILE_OPEN: Final = (
     "It runs only while Bidwallet is open and the wallet unlocked (the wallet locks after"
-    " {minutes} idle: Settings); to run it unattended use `bidwallet strategies run`."
+    " {minutes} idle: Settings). To run it unattended, use the command bidwallet strategies run."
 )
 APPROVAL_LOCK_MINUTES: Final = Counted("{count} minute", "{count} minutes")
 APPROVAL_ONLY_MESSAGES: Final = (
