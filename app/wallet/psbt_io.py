@@ -109,9 +109,16 @@ _V2_ONLY = (
 
 
 def _check_no_v2_fields(raw: bytes, n_inputs: int, n_outputs: int) -> None:
-    """Refuse a PSBT without version 2 whose maps hold version-2-only keys."""
+    """Refuse a PSBT of a version other than 0 or 2 (BIP-174: a parser fails on a version it
+    does not support; embit read a version 1 PSBT, which did not parse again once written
+    out), and a version 0 one holding version-2-only keys."""
     maps = _key_types(raw, 1 + n_inputs + n_outputs)
-    if maps[0][1] not in (None, 0):
+    version = maps[0][1]
+    if version not in (None, 0, 2):
+        raise PsbtDecodeError(
+            f"unsupported PSBT version {version}: this wallet reads versions 0 and 2"
+        )
+    if version == 2:
         return
     places = [("global", 0)]
     places += [(f"input {i}", 1) for i in range(n_inputs)]

@@ -253,3 +253,16 @@ def test_a_version_0_psbt_with_version_2_fields_is_refused(where: str, key_type:
     raw[at:at] = entry
     with pytest.raises(PsbtDecodeError, match="version 2 field"):
         parse_psbt(bytes(raw))
+
+
+@pytest.mark.parametrize("version", [1, 3, 0xFFFFFFFF])
+def test_a_psbt_of_a_version_other_than_0_or_2_is_refused(version: int) -> None:
+    """BIP-174: a parser must fail on a version it does not support. A fuzzer found a version
+    1 PSBT that parsed, was approved, and no longer parsed once written out again."""
+    from tests.support.psbt_scenarios import SCENARIOS
+
+    raw = bytearray(SCENARIOS["funding"]().psbt.serialize())
+    value = version.to_bytes(4, "little")
+    raw[len(b"psbt\xff") : len(b"psbt\xff")] = bytes([1, 0xFB, len(value)]) + value
+    with pytest.raises(PsbtDecodeError, match=f"unsupported PSBT version {version}"):
+        parse_psbt(bytes(raw))
