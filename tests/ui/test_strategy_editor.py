@@ -227,7 +227,7 @@ def test_keep_this_bid_previews_approves_and_starts(
     assert f"commit at most {cost:,} sats" in text
     assert strings.APPROVAL_ONLY_MESSAGES in text
     minutes = strings.counted(
-        strings.APPROVAL_LOCK_MINUTES, round(app.context.wallet_lock.timeout_s / 60)
+        strings.EDITOR_SPAN_MINUTES, round(app.context.wallet_lock.timeout_s / 60)
     )
     assert strings.APPROVAL_RUNS_WHILE_OPEN.format(minutes=minutes) in text
     assert dialog.cancel_approval_button.isDefault()  # Enter approves nothing

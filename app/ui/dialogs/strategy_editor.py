@@ -77,7 +77,7 @@ def approval_text(
         strings.APPROVAL_ONLY_MESSAGES,
         "",
         strings.APPROVAL_RUNS_WHILE_OPEN.format(
-            minutes=strings.counted(strings.APPROVAL_LOCK_MINUTES, lock_minutes)
+            minutes=strings.counted(strings.EDITOR_SPAN_MINUTES, lock_minutes)
         ),
     ]
     return "\n".join(lines)

@@ -111,9 +111,6 @@ EDITOR_PREVIEW_STALE: Final = "Changed since this preview: press Preview again."
 EDITOR_PREVIEW_FAILED: Final = "No preview: {reason}"
 EDITOR_PREVIEW_NOTHING_SIGNED: Final = "A preview signs nothing and places nothing."
 EDITOR_FIX_FIRST: Final = "Fix the fields marked above first."
-EDITOR_BELOW_TOP_BID: Final = (
-    "{pool}: the cap of {cap} is below the top bid of {top}: your bids will not be on top."
-)
 
 EDITOR_NEXT: Final = "&Review approval…"
 EDITOR_BACK: Final = "&Back"
@@ -150,7 +147,6 @@ APPROVAL_RUNS_WHILE_OPEN: Final = (
     "It runs only while Bidwallet is open and the wallet unlocked (the wallet locks after"
     " {minutes} idle: Settings). To run it unattended, use the command bidwallet strategies run."
 )
-APPROVAL_LOCK_MINUTES: Final = Counted("{count} minute", "{count} minutes")
 APPROVAL_ONLY_MESSAGES: Final = (
     "It can sign bid messages only, never a transaction. Stopping it revokes this approval."
 )
