@@ -293,6 +293,7 @@ class StrategyEngine:
                 "done": result.done,
                 "detail": result.detail,
                 "reason": action.reason,
+                "bid_id": action.bid_id,  # the bid cancelled or renewed (None: a placement)
             },
         )
         return result

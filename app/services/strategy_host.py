@@ -291,7 +291,7 @@ class StrategyHost:
                 journal,
                 bid_log,
                 config,
-                on_event=_event_logger(policy_id),
+                on_event=self._event_hook(policy_id),
                 on_tick=lambda report: self._ticked(policy_id, report),
             )
             await engine.start()
@@ -301,6 +301,19 @@ class StrategyHost:
             signer.close()
             raise
         return _Running(engine, signer, NoticeTracker(policy_id, engine.config, spent))
+
+    def _event_hook(self, policy_id: str) -> Callable[[str, dict[str, object]], None]:
+        """The engine's events logged, and a cancel told as soon as it is done (a reading of
+        the live updates may come before the step ends; the step's report tells the rest)."""
+        logged = _event_logger(policy_id)
+
+        def emit(event: str, fields: dict[str, object]) -> None:
+            logged(event, fields)
+            bid_id = fields.get("bid_id")
+            if event in ("cancel", "renew") and fields.get("done") and isinstance(bid_id, str):
+                self._on_bids(BidsActed(policy_id, frozenset({bid_id}), frozenset(), False))
+
+        return emit
 
     def _check_open(self) -> None:
         if self._closed:

@@ -14,11 +14,13 @@ __all__ = ["BidsActed", "HostAction", "bids_acted"]
 
 @dataclass(frozen=True)
 class BidsActed:
-    """The bids a strategy's step cancelled and placed (a renewal does both)."""
+    """The bids a strategy's step cancelled and placed (a renewal does both). `step_done`
+    False: one cancel told as soon as it is done, the step still going on."""
 
     policy_id: str
     cancelled: frozenset[str]
     placed: frozenset[str]
+    step_done: bool = True
 
 
 @dataclass(frozen=True)

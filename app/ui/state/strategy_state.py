@@ -123,8 +123,13 @@ class StrategyState(PerContextState):
     # -- what the rest of the window hears -------------------------------------------------
 
     def _bids_acted(self, acted: BidsActed) -> None:
-        """A strategy's step cancelled or placed bids: they are ours, not market news."""
-        MarketWatch.of(self.context).strategy_acted(acted.cancelled)
+        """A strategy's step cancelled or placed bids: they are ours, not market news. A
+        cancel told mid-step is only expected; the step's end reads again."""
+        live = MarketWatch.of(self.context)
+        if not acted.step_done:
+            live.expect_own_cancel(acted.cancelled)
+            return
+        live.strategy_acted(acted.cancelled)
         WalletState.of(self.context).request_refresh()
         self.request_owners()
 
