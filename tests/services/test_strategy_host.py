@@ -130,7 +130,8 @@ async def test_a_strategy_runs_tells_fills_and_outbids_and_stops_with_its_bids(
     outbid, filled = notices
     assert outbid.top == 12_000 and outbid.ours == 11_000 and not outbid.is_rune
     assert filled.sats == cost(bidder, 13_000, 1)
-    assert filled.budget_left == config.limits.total_budget_sats - filled.sats
+    # Left to bid: the budget less the fill and the two bids open (one re-placed after it).
+    assert filled.budget_left == config.limits.total_budget_sats - 3 * filled.sats
 
     assert await our_prices(bidder, pool) == [13_000, 13_000]  # re-placed after the fill
     cancelled = await host.stop("keep-1", cancel_bids=True)

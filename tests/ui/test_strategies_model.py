@@ -204,6 +204,11 @@ def test_a_stopped_strategy_shows_what_it_left_open_and_what_it_last_did() -> No
     remember_acted(memory, quiet)
     (row, _rune) = pool_rows(quiet, TICK_MS, NOW + 5_000, acted=memory)
     assert row.texts[P_LAST] == f"Placed 2 bids at 13,000 sats · {clock_time(NOW, NOW)}"
+    # Checks made while the tab was not shown: the journal's newest placement tells.
+    (row, _rune) = pool_rows(quiet, TICK_MS, NOW + 5_000, entries=[_entry("placed", NOW + HOUR)])
+    at = clock_time(NOW - 60_000, NOW)
+    assert (row.texts[P_LAST], row.tips[P_LAST]) == (f"Placed 2 bids at 13,000 sats · {at}",
+                                                     "Open: none; place 2")  # fmt: skip
     # Stopped, its bids kept: "Not running", and its open bids from the journal.
     stopped = _view((plan,), (), running=False)
     entries = [_entry("placed", NOW + HOUR), _entry("ended", NOW + HOUR, "filled 2")]

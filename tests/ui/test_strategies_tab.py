@@ -200,8 +200,9 @@ def test_a_strategy_starts_from_the_tab_shows_its_pool_tells_a_fill_and_stops_wi
     )
     assert not tab.start_button.isEnabled() and tab.delete_button.isEnabled()
     # Not running: no stale "Bidding"; what it left open (nothing: its bids were cancelled).
+    qtbot.waitUntil(lambda: _pool_cells(tab)[P_LIVE] == strings.POOL_NONE_OPEN, timeout=20_000)
     cells = _pool_cells(tab)
-    assert (cells[P_STATUS], cells[P_LIVE]) == (strings.POOL_NOT_RUNNING, strings.POOL_NONE_OPEN)
+    assert cells[P_STATUS] == strings.POOL_NOT_RUNNING
     assert cells[P_LAST].startswith("Placed ")  # what it last did, not "No change needed"
     with gui_thread.paused():
         left = _our_bids(root, funded.keys.ordinals.address)

@@ -262,10 +262,20 @@ def _result_text(result: ActionResult, rune: bool) -> str:
 
 
 def last_action(
-    results: Sequence[ActionResult], rune: bool, acted: Acted | None, now_ms: int
+    results: Sequence[ActionResult],
+    rune: bool,
+    acted: Acted | None,
+    now_ms: int,
+    signed: JournalEntry | None = None,
 ) -> tuple[str, str]:
-    """The last check's actions in the pool, else the last earlier check that acted there
-    (`acted`), with its time: its last action (and how many more), every one in the tip."""
+    """The last check's actions in the pool, else the last one that acted there: `acted`
+    (remembered from the checks read), or `signed`, the pool's newest bid placed in the
+    journal when newer (checks made while the tab was not shown); with its time."""
+    if not results and signed is not None and (acted is None or signed.created_ms > acted.at_ms):
+        what = _entry_what(signed, rune)
+        text = strings.POOL_LAST_ACTION.format(verb=strings.POOL_ACTION_VERBS["place"], what=what)
+        at = clock_time(signed.created_ms, now_ms)
+        return strings.POOL_LAST_AT.format(text=text, time=at), signed.reason
     if not results and acted is not None:
         results = acted.results
     if not results:
@@ -280,6 +290,19 @@ def last_action(
     if acted is not None:
         text = strings.POOL_LAST_AT.format(text=text, time=clock_time(acted.at_ms, now_ms))
     return text, "\n".join(details)
+
+
+def _entry_what(entry: JournalEntry, rune: bool) -> str:
+    if rune:
+        unit = entry.price / entry.quantity if entry.quantity else 0
+        return strings.POOL_ACTION_UNITS.format(count=entry.quantity, price=_price(unit, True))
+    return strings.counted(strings.POOL_ACTION_BIDS, entry.bids, price=_price(entry.price, False))
+
+
+def _newest_placed(entries: Sequence[JournalEntry], pool: PoolKey) -> JournalEntry | None:
+    """The pool's newest journal entry whose bids were placed (`entries` newest first)."""
+    placed = ("placed", "ended")
+    return next((e for e in entries if str(pool) in e.pools and str(e.state) in placed), None)
 
 
 def next_action(
@@ -327,7 +350,7 @@ def pool_rows(
     rows = []
     for pool in config.pools:
         spent = view.spent_by_pool.get(str(pool.pool), 0)
-        last = (acted or {}).get(str(pool.pool))
+        last = (acted or {}).get(str(pool.pool)), _newest_placed(entries, pool.pool)
         if not view.running:
             pool_open = [e for e in still_open if str(pool.pool) in e.pools]
             rows.append(_stopped_pool_row(pool.pool, pool.budget_sats, spent, pool_open,
@@ -343,7 +366,7 @@ def _stopped_pool_row(
     budget: int,
     spent: int,
     still_open: Sequence[JournalEntry],
-    acted: Acted | None,
+    last: tuple[Acted | None, JournalEntry | None],
     rune: bool,
     now_ms: int,
 ) -> Row:
@@ -354,11 +377,11 @@ def _stopped_pool_row(
     live = strings.counted(strings.POOL_KEPT_BIDS, count) if count else strings.POOL_NONE_OPEN
     live_tip = strings.counted(strings.POOL_KEPT_BIDS_TIP, count, until=until) if count else ""
     used, used_tip = committed_text(spent, sum(e.cost for e in still_open), budget)
-    last, last_tip = last_action((), rune, acted, now_ms)
+    last_text, last_tip = last_action((), rune, last[0], now_ms, last[1])
     status = strings.POOL_NOT_RUNNING
     return Row(
         name,
-        (name, status, dash, live, used, last, status),
+        (name, status, dash, live, used, last_text, status),
         (name, "", "", live_tip, used_tip, last_tip, ""),
     )
 
@@ -369,7 +392,7 @@ def _pool_row(
     spent: int,
     plan: PoolPlan | None,
     report: TickReport | None,
-    acted: Acted | None,
+    last: tuple[Acted | None, JournalEntry | None],
     tick_ms: int,
     now_ms: int,
 ) -> Row:
@@ -389,12 +412,12 @@ def _pool_row(
         live=live, kept=len(plan.kept), made=made, wanted=plan.active_bids
     )
     used, used_tip = committed_text(spent, plan.exposure_sats, budget)
-    last, last_tip = last_action(results, rune, acted, now_ms)
+    last_text, last_tip = last_action(results, rune, last[0], now_ms, last[1])
     next_text, next_tip = next_action(plan, results, report.now_ms + tick_ms - now_ms, rune)
     target_line = target_text(target)
     return Row(
         name,
-        (name, _status(target), target_line, live_text, used, last, next_text),
+        (name, _status(target), target_line, live_text, used, last_text, next_text),
         (name, target.reason, target_line, live_tip, used_tip, last_tip, next_tip),
     )
 

@@ -55,8 +55,8 @@ if TYPE_CHECKING:
 # Widths that fit 1024 px without scrolling sideways: one column (`_STRETCH`) takes the room
 # left, the longest words; a cell cut short ends in "…" and its tooltip has it whole.
 _STRATEGY_WIDTHS = (0, 190, 50, 170, 170)
-_POOL_WIDTHS = (120, 100, 0, 80, 150, 250, 130)
-_JOURNAL_WIDTHS = (140, 80, 130, 90, 60, 105, 0)
+_POOL_WIDTHS = (130, 100, 0, 80, 150, 250, 125)
+_JOURNAL_WIDTHS = (150, 80, 130, 90, 70, 105, 0)
 _STRETCH = 0  # in the widths: the column that stretches
 
 
@@ -253,7 +253,7 @@ class StrategiesTab(StrategyActions, QWidget):
             wanted = {v.policy_id for v in views if not v.running} | {chosen} - {None}
             journals = {i: await host.journal(i) for i in sorted(str(w) for w in wanted)}
         except (ServiceError, NetError) as exc:
-            self._say(failure_text(exc), "error")
+            set_message(self.message, failure_text(exc), "error")  # no read again: a loop
             return
         except Exception:
             if self.state.current is not host:  # closed meanwhile (a lock, the window's close)
@@ -284,6 +284,7 @@ class StrategiesTab(StrategyActions, QWidget):
         once they change after that (a lock, a stop, an engine ending), it goes."""
         set_message(self.message, text, role)
         self._said_at, self._said_state = self._reads, None
+        self.request_refresh()  # what it tells, as read after it
 
     def _forget_stale_message(self, number: int, views: list[StrategyView]) -> None:
         if number <= self._said_at or self._acting:
