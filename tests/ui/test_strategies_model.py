@@ -41,6 +41,7 @@ from app.ui.models.strategies_model import (
     strategy_row,
 )
 from app.ui.strategy_notice_text import notice_text
+from app.ui.tabs.strategies_actions import _stopped_text
 
 PUNKS, RUNE = PoolKey("pixel-punks"), PoolKey("DOG•GO•TO•THE•MOON")
 NOW = 1_800_000_000_000
@@ -238,3 +239,20 @@ def test_an_ended_journal_entry_says_how_its_bids_ended() -> None:
     states = [row.texts[J_STATE] for row in rows]
     assert states == ["Filled", "Cancelled", "Expired", "Filled 1, cancelled 1", "Placed"]
     assert rows[0].texts[J_REASON] == "Open: none; place 2"  # the outcome is in State
+
+
+def test_one_message_for_every_strategy_stopped() -> None:
+    kept = [_entry("placed", NOW + HOUR), _entry("placed", NOW + 2 * HOUR, bids=1)]
+    until = clock_time(NOW + 2 * HOUR, NOW)
+    assert _stopped_text(["a", "b"], False, 0, kept, NOW) == (
+        "2 strategies stopped (a, b); their approvals are revoked. 3 bids stay open, the last "
+        f"until {until} (Open bids tab); they can still be filled."
+    )
+    assert _stopped_text(["a"], False, 0, kept[1:], NOW) == (
+        "a stopped; its approval is revoked. 1 bid stays open until "
+        f"{until} (Open bids tab); it can still be filled."
+    )
+    assert _stopped_text(["a", "b"], True, 3, [], NOW) == (
+        "2 strategies stopped (a, b); their approvals are revoked. 3 bids cancelled."
+    )
+    assert _stopped_text(["a"], False, 0, [], NOW) == "a stopped; its approval is revoked."
