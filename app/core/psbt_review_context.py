@@ -197,9 +197,7 @@ class ReviewContext:
         # transaction etches), is a lie: left unknown, edicts naming runes are not followed.
         counts = Counter(by_letters.values())
         return {
-            k: v
-            for k, v in by_letters.items()
-            if counts[v] == 1 and not v.strip().startswith("0:")
+            k: v for k, v in by_letters.items() if counts[v] == 1 and not v.strip().startswith("0:")
         }
 
     def contents_of(self, outpoint: str) -> OutpointContents | None:
