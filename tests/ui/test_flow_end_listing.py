@@ -148,13 +148,15 @@ def test_marks_relist_question_and_end_listing(
     ended = tab.selected_listing()  # still the one chosen, though the list was re-read
     assert ended is not None and (ended.price, ended.state) == (SECOND, "item_moved")
     assert not tab.end_button.isEnabled()
-    moved = next(i for i in tab.held or [] if i.key == item)
-    assert moved.outpoint == f"{txid}:0"  # still ours, on the new output
     gui_thread.assert_not_blocked()
     with gui_thread.paused(), httpx.Client(base_url=funded.root_url, timeout=60) as http:
         assert http.post("/sandbox/mine", json={"blocks": 1}).is_success
         status = http.get(f"/esplora/tx/{txid}/status").json()
     assert status["confirmed"] is True
+    with qtbot.waitSignal(tab.refreshed, timeout=60_000):  # ord indexes blocks: re-read
+        click(qtbot, tab.refresh_button)
+    moved = next(i for i in tab.held or [] if i.key == item)
+    assert moved.outpoint == f"{txid}:0"  # still ours, on the new output ord indexed
 
 
 def test_without_a_list_of_listings_items_are_unknown_until_signed_by_us(

@@ -226,6 +226,8 @@ def test_a_sale_shows_in_listings_without_refresh(
     run_async(qloop, sleeper.elapse())  # the baseline, the listing active
     with gui_thread.paused():
         sandbox_post(funded.root_url, "/sandbox/listings/purchase", {"listingId": listing_id})
+        # Mined: ord (which indexes blocks) no longer lists the item among ours.
+        sandbox_post(funded.root_url, "/sandbox/mine", {"blocks": 1})
     run_async(qloop, sleeper.elapse())  # the next scheduled reading: no click anywhere
     qtbot.waitUntil(lambda: tab.state_of(item) == "sold", timeout=20_000)
     qtbot.waitUntil(lambda: all(i.key != item for i in tab.held or []), timeout=20_000)
@@ -256,6 +258,7 @@ def test_a_sale_before_the_first_live_reading_shows_in_listings(
     assert isinstance(tab, ListingsTab)
     qtbot.waitUntil(lambda: tab.state_of(item) == "active", timeout=20_000)
     sandbox_post(funded.root_url, "/sandbox/listings/purchase", {"listingId": listing_id})
+    sandbox_post(funded.root_url, "/sandbox/mine", {"blocks": 1})  # ord indexes blocks
     run_async(qloop, sleeper.next_wait())
     run_async(qloop, sleeper.elapse())  # the baseline: already sold
     qtbot.waitUntil(lambda: tab.state_of(item) == "sold", timeout=20_000)
