@@ -106,6 +106,9 @@ def test_a_running_strategys_bids_are_ours_in_live_updates_open_bids_and_activit
     # Open bids read again after the step and say whose the bids are.
     qtbot.waitUntil(lambda: _shown(tab) == dict.fromkeys(first, STRATEGY), timeout=20_000)
     _read(qloop, live)  # the live updates' baseline
+    app.window.resize(1024, 700)  # every column shows, the Strategy one too
+    qtbot.waitUntil(lambda: tab.table.viewport().width() < 1024)
+    assert tab.table.horizontalHeader().length() <= tab.table.viewport().width()
 
     # A rival outbids it: the next check cancels its two bids and places two above.
     with gui_thread.paused():

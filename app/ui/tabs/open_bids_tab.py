@@ -117,8 +117,8 @@ class OpenBidsTab(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
         # At 1024 px every column shows without scrolling sideways (the id elides in its middle).
-        widths = ((COL_POOL, 200), (COL_KIND, 80), (COL_QTY, 60), (COL_RANK, 130),
-                  (COL_EXPIRES, 130), (COL_ID, 150), (COL_STRATEGY, 100))  # fmt: skip
+        widths = ((COL_POOL, 180), (COL_KIND, 80), (COL_QTY, 60), (COL_RANK, 130),
+                  (COL_EXPIRES, 130), (COL_ID, 130), (COL_STRATEGY, 90))  # fmt: skip
         for column, width in widths:
             header.resizeSection(column, width)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
