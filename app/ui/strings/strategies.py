@@ -193,6 +193,10 @@ DELETE_TEXT: Final = (
     "Delete {strategy}? Its file and its approval are removed; its journal stays. Its open "
     "bids, if any, stay until they expire."
 )
+DELETE_TEXT_NO_BIDS: Final = (
+    "Delete {strategy}? Its file and its approval are removed; its journal stays. It has no "
+    "open bid."
+)
 DELETE_TEXT_BIDS: Final = Counted(
     "Delete {strategy}? Its file and its approval are removed; its journal stays. Its "
     "{count:,} open bid stays until {until} (Open bids tab) and can still be filled.",

@@ -41,18 +41,28 @@ class StrategyActions:
     delete_button: QPushButton
     edit_button: QPushButton
     journals: dict[str, list[JournalEntry]]  # per strategy, its journal at the last read
-    _now_ms: int
     _acting: bool
 
     def _say(self, text: str, role: str) -> None:
         raise NotImplementedError  # the tab's: the message under the tables
 
-    def _open_bids(self, ids: list[str]) -> tuple[int, str] | None:
+    async def _open_bids(self, ids: list[str]) -> tuple[int, str] | None:
         """The bids the strategies' journals hold open, and until when (None: not read)."""
-        if any(policy_id not in self.journals for policy_id in ids):
+        from app.services.errors import NetError, ServiceError
+
+        host = self._host()
+        if host is None:
             return None
-        entries = [e for i in ids for e in open_entries(self.journals[i], self._now_ms)]
-        return open_bids_text(entries, self._now_ms)
+        journals = dict(self.journals)
+        try:
+            for policy_id in ids:
+                if policy_id not in journals:  # a running one not selected: not read yet
+                    journals[policy_id] = await host.journal(policy_id)
+        except (ServiceError, NetError):
+            return None
+        now_ms = host.ctx.clock.now_ms()
+        entries = [e for i in ids for e in open_entries(journals[i], now_ms)]
+        return open_bids_text(entries, now_ms)
 
     def _host(self) -> StrategyHost | None:
         raise NotImplementedError  # the tab's: the host, or None with the reason shown
@@ -150,7 +160,7 @@ class StrategyActions:
         if view is None or not (view.running or view.policy is not None):
             return
         dialog = StopStrategyDialog(view.policy_id, parent=self._parent_widget(),
-                                    open_bids=self._open_bids([view.policy_id]))  # fmt: skip
+                                    open_bids=await self._open_bids([view.policy_id]))  # fmt: skip
         if not await self.controller.show_dialog(dialog) or dialog.choice is None:
             return
         await self._stop([view.policy_id], dialog.choice)
@@ -162,7 +172,7 @@ class StrategyActions:
             self._say(strings.STRATEGIES_NONE_RUNNING, "hint")
             return
         dialog = StopStrategyDialog("", count=len(ids), parent=self._parent_widget(),
-                                    open_bids=self._open_bids(ids))  # fmt: skip
+                                    open_bids=await self._open_bids(ids))  # fmt: skip
         if not await self.controller.show_dialog(dialog) or dialog.choice is None:
             return
         await self._stop(ids, dialog.choice)
@@ -207,7 +217,7 @@ class StrategyActions:
         host = self._host()
         if view is None or view.running or host is None:
             return
-        open_bids = self._open_bids([view.policy_id])
+        open_bids = await self._open_bids([view.policy_id])
         dialog = DeleteStrategyDialog(view.policy_id, self._parent_widget(), open_bids)
         if not await self.controller.show_dialog(dialog):
             return

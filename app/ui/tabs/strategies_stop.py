@@ -80,6 +80,8 @@ class DeleteStrategyDialog(QDialog):
         if open_bids is not None and open_bids[0]:
             bids, until = open_bids
             text = strings.counted(strings.DELETE_TEXT_BIDS, bids, strategy=strategy, until=until)
+        elif open_bids is not None:
+            text = strings.DELETE_TEXT_NO_BIDS.format(strategy=strategy)
         label = QLabel(text)
         label.setWordWrap(True)
         self.yes_button = QPushButton(strings.DELETE_YES)
