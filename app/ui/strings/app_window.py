@@ -270,9 +270,9 @@ ACTIVITY_STRATEGY_STOPPED_CANCELLED: Final = Counted(
     "{strategy}: stopped, {count:,} bids cancelled",
 )
 ACTIVITY_STRATEGY_FAILED: Final = "{strategy}: {error}"
-ACTIVITY_STRATEGIES_LOCKED: Final = Counted(
-    "The wallet locked: {strategies} stopped, its bids kept until they expire",
-    "The wallet locked: {strategies} stopped, their bids kept until they expire",
+ACTIVITY_STRATEGIES_LOCKED: Final = Counted(  # the action says the lock stopped them
+    "{strategies}: stopped, its bids kept until they expire",
+    "{strategies}: stopped, their bids kept until they expire",
 )
 
 # -- settings ------------------------------------------------------------------------------
