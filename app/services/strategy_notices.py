@@ -131,8 +131,8 @@ class NoticeTracker:
         self._on_top[pool] = (best is not None and best.is_top) or (
             rebid is not None and (top is None or rebid > top)
         )
-        if not was_on_top or top is None or (best is not None and best.is_top):
-            return []
+        if not was_on_top or top is None or best is None or best.is_top:
+            return []  # none of ours in the book is not an outbid (a fill, a cancel)
         cap = float(plan.target.hold_cap) if plan is not None else 0.0
         return [
             StrategyNotice(
@@ -141,7 +141,7 @@ class NoticeTracker:
                 pool,
                 pool in self._runes,
                 top=top,
-                ours=best.unit_price if best is not None else 0,
+                ours=best.unit_price,
                 rebid=rebid or 0,
                 cap=cap if 0 < cap < top else 0,
             )

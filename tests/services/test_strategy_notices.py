@@ -107,3 +107,10 @@ def test_a_budget_spent_carries_the_room_left_and_one_bid_s_cost() -> None:
     report = TickReport(2_000, ReconcileReport(), StrategyPlan((plan,), (), 0, 0))
     (notice,) = tracker.notices(report, lambda _p: None, {})
     assert (notice.kind, notice.budget_left, notice.bid_cost) == ("budget_spent", 18_000, 21_000)
+
+
+def test_ours_gone_from_the_book_is_not_an_outbid() -> None:
+    tracker = _tracker()
+    tracker.notices(_bidding(20_000, None), lambda _p: _snapshot(12_000, 13_000), {})
+    # Ours filled (or cancelled): none in the book, a rival's on top: not an outbid.
+    assert tracker.notices(_bidding(20_000, None), lambda _p: _snapshot(12_000, None), {}) == []
