@@ -171,6 +171,8 @@ class StrategyHost:
     async def bid_owners(self) -> dict[str, str]:
         """The strategy (policy id) that placed each bid id the journal holds as placed: the
         strategies' bids that may be open."""
+        if self._closed:  # its stores are closed for good
+            return {}
         return await self.ctx.run_cpu(self._bid_owners)
 
     def _bid_owners(self) -> dict[str, str]:

@@ -54,6 +54,7 @@ class StrategyState(PerContextState):
         self.owners: dict[str, str] = {}  # bid id -> the strategy that placed and keeps it
         self._owners_task: asyncio.Task[None] | None = None
         self._owners_again = False
+        self._owners_soon = False  # a read is asked for, to start once this turn ends
         self.session.changed.connect(self._check)
         self.changed.connect(lambda _id: self.request_owners())
 
@@ -139,12 +140,24 @@ class StrategyState(PerContextState):
         if self._owners_task is not None and not self._owners_task.done():
             self._owners_again = True
             return
+        if self._owners_soon:
+            return
         try:
             loop = asyncio.get_running_loop()
-            host = self.host()
-        except (RuntimeError, NotReadyError):
+        except RuntimeError:
             return
-        self._owners_task = loop.create_task(self._read_owners(host))
+        # Soon, not now: `host()` itself drops a host and says so (`changed`), and must not
+        # be entered again from there.
+        self._owners_soon = True
+        loop.call_soon(self._start_owners_read)
+
+    def _start_owners_read(self) -> None:
+        self._owners_soon = False
+        try:
+            host = self.host()
+        except NotReadyError:
+            return
+        self._owners_task = asyncio.get_running_loop().create_task(self._read_owners(host))
         self._owners_task.add_done_callback(report_unexpected)
 
     async def _read_owners(self, host: StrategyHost) -> None:
