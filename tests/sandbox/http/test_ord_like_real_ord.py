@@ -35,8 +35,12 @@ REAL_OUTPUT: dict[str, Any] = {
     "inscriptions": [f"{TXID}i0", f"{TXID}i1", f"{TXID}i2"],
     "outpoint": f"{TXID}:0",
     "runes": None,
-    "sat_ranges": [[5000000000, 10000000000], [10000000000, 15000000000]],
-    "script_pubkey": "0014" + "00" * 20,
+    "sat_ranges": [
+        [5000000000, 10000000000],
+        [10000000000, 15000000000],
+        [15000000000, 20000000000],
+    ],
+    "script_pubkey": "0014" + "00" * 20,  # the sample's address: witness v0, 20 zero bytes
     "spent": False,
     "transaction": TXID,
     "value": 15000000000,
@@ -195,7 +199,9 @@ async def test_a_confirmed_output_with_an_inscription_or_runes_as_ord_shows_it(
     assert (output["indexed"], output["spent"], output["confirmations"]) == (True, False, 1)
     assert (output["inscriptions"], output["runes"]) == ([f"{txid}i0"], {})
     assert output["sat_ranges"] is None  # as ord without --index-sats
-    assert output["address"] == key.address and output["script_pubkey"] == key.script_pubkey.data.hex()
+    assert (
+        output["address"] == key.address and output["script_pubkey"] == key.script_pubkey.data.hex()
+    )
 
     output = await get_json(sandbox_client, f"/ord/output/{runic}")
     assert_same_fields(output, REAL_OUTPUT, OUTPUT_TYPES)
