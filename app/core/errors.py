@@ -395,7 +395,8 @@ ERROR_CODES: Mapping[ErrorCode, ErrorCodeInfo] = {
     _E.NOT_SANDBOX_HELD: _info(
         409, "ours", "sandbox",
         "A sandbox helper needs a key the sandbox holds: the inscription's owner "
-        "(accepting a bid) or the buyer's payment address (a secure purchase).",
+        "(accepting a bid), the buyer's payment address (a secure purchase) or a parent "
+        "inscription's output (`POST /sandbox/inscribe`).",
     ),
     _E.SECURE_BULK_SELL_ADDRESSES_DIFFER: _info(
         400, "ours", "sandbox",
