@@ -24,6 +24,7 @@ from app.services.pacing import OffsetClock
 from app.services.sandbox_process import SandboxProcess
 from app.services.strategy_engine import StrategyConfig
 from app.ui import strings
+from app.ui.context import AppOptions
 from app.ui.dialogs.strategy_editor import StrategyEditor
 from app.ui.dialogs.unlock import UnlockDialog
 from app.ui.models.strategies_model import (
@@ -43,6 +44,7 @@ from app.ui.tabs.strategies_tab import StrategiesTab
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import (
     PASSWORD,
+    FundedApp,
     SandboxClockSleeper,
     click,
     fund_bidding_wallet,
@@ -79,6 +81,23 @@ class TickGate:
 
     def release(self) -> None:
         self.go.set()
+
+
+def open_gated_app(
+    qtbot: QtBot,
+    open_app: Callable[..., AppHarness],
+    options: AppOptions,
+    sandbox: SandboxProcess,
+    loop: asyncio.AbstractEventLoop,
+) -> tuple[FundedApp, TickGate]:
+    """`open_funded_app` with 1,000,000 sats to bid, its strategies' checks held by the gate."""
+    funded = open_funded_app(qtbot, open_app, options, sandbox, loop)
+    fund_bidding_wallet(funded.app, loop, 1_000_000)
+    session = profile_session(funded.app.context)
+    assert isinstance(session.clock, OffsetClock)
+    gate = TickGate(SandboxClockSleeper(funded.root_url, session.clock))
+    session.use_time(session.clock, gate)
+    return funded, gate
 
 
 def _market(root: str) -> str:
@@ -124,13 +143,8 @@ def test_a_strategy_starts_from_the_tab_shows_its_pool_tells_a_fill_and_stops_wi
     sandbox: SandboxProcess,
     gui_thread: GuiThreadWatch,
 ) -> None:
-    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    funded, gate = open_gated_app(qtbot, open_app, make_options(), sandbox, qloop)
     app, root = funded.app, funded.root_url
-    fund_bidding_wallet(app, qloop, 1_000_000)
-    session = profile_session(app.context)
-    assert isinstance(session.clock, OffsetClock)
-    gate = TickGate(SandboxClockSleeper(root, session.clock))
-    session.use_time(session.clock, gate)
     slug = _market(root)
     state = StrategyState.of(app.context)
     host = state.host()
@@ -232,13 +246,8 @@ def test_locking_the_wallet_stops_the_strategies_and_the_tab_says_why(
     open_app: Callable[..., AppHarness],
     sandbox: SandboxProcess,
 ) -> None:
-    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    funded, gate = open_gated_app(qtbot, open_app, make_options(), sandbox, qloop)
     app, root = funded.app, funded.root_url
-    fund_bidding_wallet(app, qloop, 1_000_000)
-    session = profile_session(app.context)
-    assert isinstance(session.clock, OffsetClock)
-    gate = TickGate(SandboxClockSleeper(root, session.clock))
-    session.use_time(session.clock, gate)
     slug = _market(root)
     state = StrategyState.of(app.context)
     host = state.host()

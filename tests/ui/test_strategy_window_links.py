@@ -18,12 +18,10 @@ from pytestqt.qtbot import QtBot
 from app.core.market_events import EventKind, MarketEvent
 from app.core.poll_schedule import PollTiming
 from app.core.strategy_approval import HOUR_MS
-from app.services.pacing import OffsetClock
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
 from app.ui.dialogs.unlock import UnlockDialog
 from app.ui.models.bids_model import COL_STRATEGY
-from app.ui.profile_session import profile_session
 from app.ui.state.market_watch import MarketWatch
 from app.ui.state.strategy_state import StrategyState
 from app.ui.tabs.open_bids_confirm import ConfirmCancelDialog
@@ -32,17 +30,14 @@ from tests.support.step_sleeper import StepSleeper
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import (
     PASSWORD,
-    SandboxClockSleeper,
     click,
-    fund_bidding_wallet,
-    open_funded_app,
     sandbox_post,
     type_into,
     wait_new_dialog,
 )
 from tests.ui.gui_thread import GuiThreadWatch
 from tests.ui.helpers import run_async
-from tests.ui.test_strategies_tab import STRATEGY, TickGate, _config, _market, _our_bids
+from tests.ui.test_strategies_tab import STRATEGY, _config, _market, _our_bids, open_gated_app
 
 TIMING = PollTiming(start_ms=1_000, fast_ms=1_000, base_ms=2_000, idle_max_ms=8_000)
 NOT_OURS = {EventKind.BID_ENDED, EventKind.BID_CANCELLED_BY_SERVICE}
@@ -74,13 +69,8 @@ def test_a_running_strategys_bids_are_ours_in_live_updates_open_bids_and_activit
     sandbox: SandboxProcess,
     gui_thread: GuiThreadWatch,
 ) -> None:
-    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    funded, gate = open_gated_app(qtbot, open_app, make_options(), sandbox, qloop)
     app, root = funded.app, funded.root_url
-    fund_bidding_wallet(app, qloop, 1_000_000)
-    session = profile_session(app.context)
-    assert isinstance(session.clock, OffsetClock)
-    gate = TickGate(SandboxClockSleeper(root, session.clock))
-    session.use_time(session.clock, gate)
     live = MarketWatch.of(app.context)
     live.use_time(StepSleeper(), TIMING)  # reads only when the test calls read_once
     live.state.timer.setInterval(3_600_000)
