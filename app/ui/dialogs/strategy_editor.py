@@ -183,7 +183,7 @@ class StrategyEditor(QDialog):
         self.approval_status = message_label("hint")
         self.approval_status.setVisible(False)
         self.back_button = QPushButton(strings.EDITOR_BACK)
-        self.back_button.clicked.connect(self._back)
+        self.back_button.clicked.connect(self._show_edit_page)
         self.cancel_approval_button = QPushButton(strings.EDITOR_CANCEL)
         self.cancel_approval_button.clicked.connect(self.reject)
         self.approve_button = QPushButton(strings.EDITOR_APPROVE)
@@ -212,15 +212,7 @@ class StrategyEditor(QDialog):
         self.pages.addWidget(approve_page)
         layout = QVBoxLayout(self)
         layout.addWidget(self.pages)
-        make_default(
-            self.next_button,
-            self.cancel_button,
-            self.preview_button,
-            self.back_button,
-            self.cancel_approval_button,
-            self.approve_button,
-            self.approve_start_button,
-        )
+        self._show_edit_page()
         self.resize(*DIALOG_SIZE)
 
     # -- editing ---------------------------------------------------------------------------
@@ -305,7 +297,8 @@ class StrategyEditor(QDialog):
             self.preview_button,
         )
 
-    def _back(self) -> None:
+    def _show_edit_page(self) -> None:
+        """The fields, Next the default (where the editor opens and Back returns)."""
         self.pages.setCurrentIndex(EDIT_PAGE)
         make_default(
             self.next_button,
