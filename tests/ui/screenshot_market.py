@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QApplication
 
+from tests.ui.screenshots import run_shots, save_png
+
 if TYPE_CHECKING:
     from app.ui.context import AppContext
 
@@ -63,13 +65,16 @@ async def _arrange(context: AppContext) -> str:
     return slug
 
 
-async def _shoot(app: QApplication, out: Path) -> None:
+async def _shoot(out: Path, _scratch: Path) -> None:
+    """`run_shots`' shoot; the data folder is BIDWALLET_DATA_DIR, not the scratch one."""
     from app.services.profiles import Theme, default_data_dir
     from app.ui.context import AppContext, AppOptions
     from app.ui.launch import build_window
     from app.ui.tabs.bid_tab import BidTab
     from app.ui.theme import apply_theme
 
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
     context = AppContext(AppOptions(data_dir=default_data_dir(), sandbox=True))
     apply_theme(app, Theme.LIGHT)
     window = build_window(context)
@@ -93,37 +98,16 @@ async def _shoot(app: QApplication, out: Path) -> None:
         await asyncio.sleep(1.5)
         tab.side.setCurrentIndex(0)
         await asyncio.sleep(0.5)
-        _save(window.grab(), out / f"{theme}-bid-preview-market-line.png")
+        save_png(window.grab(), out / f"{theme}-bid-preview-market-line.png")
         tab.side.setCurrentIndex(1)
         await asyncio.sleep(0.5)
-        _save(window.grab(), out / f"{theme}-bid-market.png")
+        save_png(window.grab(), out / f"{theme}-bid-market.png")
         window.show_tab("open_bids")
         await asyncio.sleep(2.5)  # its pools' market read
-        _save(window.grab(), out / f"{theme}-open-bids-rank.png")
+        save_png(window.grab(), out / f"{theme}-open-bids-rank.png")
     window.close_requested.emit()
     await window.controller.shutdown()
 
 
-def _save(pixmap: object, path: Path) -> None:
-    if not pixmap.save(str(path)):  # type: ignore[attr-defined]
-        raise SystemExit(f"could not save {path}")
-    print(path, flush=True)
-
-
-def main(argv: list[str]) -> int:
-    import qasync
-
-    from app.ui.launch import create_application
-
-    out = Path(argv[0])
-    out.mkdir(parents=True, exist_ok=True)
-    app = create_application()
-    loop = qasync.QEventLoop(app)
-    asyncio.set_event_loop(loop)
-    with loop:
-        loop.run_until_complete(_shoot(app, out))
-    return 0
-
-
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    raise SystemExit(run_shots(_shoot, Path(sys.argv[1])))

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QApplication
 
+from tests.ui.screenshots import run_shots, save_png
+
 if TYPE_CHECKING:
     from app.ui.context import AppContext
     from app.ui.dialogs.strategy_editor import StrategyEditor
@@ -74,12 +76,12 @@ async def _shoot_editor(
 
     dialog = await _editor(app, context, tab)
     await asyncio.sleep(0.5)
-    _save(app.primaryScreen().grabWindow(0), out / f"{name}-editor-start.png")
+    save_png(app.primaryScreen().grabWindow(0), out / f"{name}-editor-start.png")
     dialog.preview_button.click()
     await _until(lambda: dialog.preview.toPlainText() != strings.EDITOR_PREVIEW_EMPTY)
     await _until(dialog.preview_button.isEnabled)
     await asyncio.sleep(0.5)
-    _save(app.primaryScreen().grabWindow(0), out / f"{name}-editor-preview.png")
+    save_png(app.primaryScreen().grabWindow(0), out / f"{name}-editor-preview.png")
     print(dialog.preview.toPlainText(), flush=True)
     if name == "light-collection":  # the fields' messages, each at its field
         fields = dialog.fields
@@ -89,16 +91,16 @@ async def _shoot_editor(
         fields.pools[0].price.edit.setText("12,500")
         dialog.next_button.click()
         await asyncio.sleep(0.5)
-        _save(app.primaryScreen().grabWindow(0), out / f"{name}-editor-errors.png")
+        save_png(app.primaryScreen().grabWindow(0), out / f"{name}-editor-errors.png")
         fields.name.setText(typed[0])
         fields.lifetime.setValue(typed[1])
         fields.pools[0].price.edit.setText(typed[2])
         await asyncio.sleep(0.3)  # fixed: the line asking to fix them is gone
-        _save(app.primaryScreen().grabWindow(0), out / f"{name}-editor-errors-fixed.png")
+        save_png(app.primaryScreen().grabWindow(0), out / f"{name}-editor-errors-fixed.png")
         await _shoot_below_top(app, dialog, out, name)
     dialog.next_button.click()
     await asyncio.sleep(0.5)
-    _save(app.primaryScreen().grabWindow(0), out / f"{name}-editor-approval.png")
+    save_png(app.primaryScreen().grabWindow(0), out / f"{name}-editor-approval.png")
     print(dialog.approval.toPlainText(), flush=True)
     frame = dialog.frameGeometry()
     print(f"{name}: dialog {frame.width()}x{frame.height()} at {frame.x()},{frame.y()}")
@@ -116,20 +118,21 @@ async def _shoot_below_top(app: QApplication, dialog: StrategyEditor, out: Path,
     pool.kind.setCurrentIndex(ABOVE_TOP)
     pool.above_cap.set_value(1_000)
     await asyncio.sleep(0.5)
-    _save(app.primaryScreen().grabWindow(0), out / f"{name}-editor-kind-above-top.png")
+    save_png(app.primaryScreen().grabWindow(0), out / f"{name}-editor-kind-above-top.png")
     pool.budget.set_value(10**6)
     dialog.preview_button.click()
     await asyncio.sleep(0.3)
     await _until(dialog.preview_button.isEnabled)
     await asyncio.sleep(0.5)
-    _save(app.primaryScreen().grabWindow(0), out / f"{name}-editor-below-top.png")
+    save_png(app.primaryScreen().grabWindow(0), out / f"{name}-editor-below-top.png")
     print(dialog.preview.toPlainText(), flush=True)
     pool.kind.setCurrentIndex(FIXED)
     pool.above_cap.set_value(kept[0])
     pool.budget.set_value(kept[1])
 
 
-async def _walk(app: QApplication, out: Path) -> None:
+async def _walk(out: Path, _scratch: Path) -> None:
+    """`run_shots`' shoot; the data folder is BIDWALLET_DATA_DIR, not the scratch one."""
     from app.services.profiles import Theme, default_data_dir
     from app.services.sandbox_demo import DEMO_RUNE
     from app.ui.context import AppContext, AppOptions
@@ -137,6 +140,8 @@ async def _walk(app: QApplication, out: Path) -> None:
     from app.ui.tabs.bid_tab import BidTab
     from app.ui.theme import apply_theme
 
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
     context = AppContext(AppOptions(data_dir=default_data_dir(), sandbox=True))
     apply_theme(app, Theme.LIGHT)
     window: MainWindow = build_window(context)
@@ -154,7 +159,7 @@ async def _walk(app: QApplication, out: Path) -> None:
         tab.form.price.set_value(12_000)
         tab.form.quantity.setValue(3)
         await asyncio.sleep(1)
-        _save(window.grab(), out / f"{theme}-bid-keep.png")
+        save_png(window.grab(), out / f"{theme}-bid-keep.png")
         await _shoot_editor(app, context, tab, out, f"{theme}-collection")
         if theme == "light":
             tab.form.runes_radio.setChecked(True)
@@ -168,26 +173,5 @@ async def _walk(app: QApplication, out: Path) -> None:
     await window.controller.shutdown()
 
 
-def _save(pixmap: object, path: Path) -> None:
-    if not pixmap.save(str(path)):  # type: ignore[attr-defined]
-        raise SystemExit(f"could not save {path}")
-    print(path, flush=True)
-
-
-def main(argv: list[str]) -> int:
-    import qasync
-
-    from app.ui.launch import create_application
-
-    out = Path(argv[0])
-    out.mkdir(parents=True, exist_ok=True)
-    app = create_application()
-    loop = qasync.QEventLoop(app)
-    asyncio.set_event_loop(loop)
-    with loop:
-        loop.run_until_complete(_walk(app, out))
-    return 0
-
-
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    raise SystemExit(run_shots(_walk, Path(sys.argv[1])))

@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication
 
+from tests.ui.screenshots import save_png
+
 if TYPE_CHECKING:
     from app.ui.context import AppContext
     from app.ui.main_window import MainWindow
@@ -126,7 +128,7 @@ async def _walk(app: QApplication, out: Path, offline: bool) -> None:
         combo = window.tab("wallet").fund.fee.choice  # type: ignore[attr-defined]
         combo.showPopup()  # a popup is its own window: grab the screen
         await asyncio.sleep(0.5)
-        _save(app.primaryScreen().grabWindow(0), out / "light-wallet-fee-presets.png")
+        save_png(app.primaryScreen().grabWindow(0), out / "light-wallet-fee-presets.png")
         combo.hidePopup()
     for theme in ("light", "dark"):
         context.theme_changed.emit(apply_theme(app, Theme(theme)))
@@ -141,22 +143,16 @@ async def _walk(app: QApplication, out: Path, offline: bool) -> None:
                 for area in tab.findChildren(QAbstractScrollArea)
                 if area.isVisible() and area.horizontalScrollBar().isVisible()
             ]
-            _save(window.grab(), out / f"{theme}-{spec.key}.png")
+            save_png(window.grab(), out / f"{theme}-{spec.key}.png")
             if spec.key == "strategies":  # its journal, under the same list
                 tab.details.setCurrentIndex(1)  # type: ignore[attr-defined]
                 await asyncio.sleep(1)
-                _save(window.grab(), out / f"{theme}-{spec.key}-journal.png")
+                save_png(window.grab(), out / f"{theme}-{spec.key}-journal.png")
                 tab.details.setCurrentIndex(0)  # type: ignore[attr-defined]
             if sideways:
                 print(f"  {spec.key} scrolls sideways at {window.width()}x{window.height()}")
     window.close_requested.emit()
     await window.controller.shutdown()
-
-
-def _save(pixmap: object, path: Path) -> None:
-    if not pixmap.save(str(path)):  # type: ignore[attr-defined]
-        raise SystemExit(f"could not save {path}")
-    print(path, flush=True)
 
 
 def main(argv: list[str]) -> int:

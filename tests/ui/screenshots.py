@@ -10,8 +10,12 @@ import sys
 import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QPixmap
 
 REPO = Path(__file__).resolve().parents[2]
 OUT = REPO / "artifacts" / "screenshots"
@@ -55,6 +59,13 @@ def fail_keyring() -> object:
     from keyring.backends.fail import Keyring
 
     return Keyring()
+
+
+def save_png(pixmap: QPixmap, path: Path) -> None:
+    """Save a grab as `path` and print the path: `shoot_under_xvfb` reads the PNGs printed."""
+    if not pixmap.save(str(path)):
+        raise SystemExit(f"could not save {path}")
+    print(path, flush=True)
 
 
 def run_shots(shoot: Callable[[Path, Path], Awaitable[None]], out: Path) -> int:
