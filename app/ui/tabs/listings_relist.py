@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QLabel,
     QListWidget,
     QPushButton,
@@ -22,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from app.ui import strings
 from app.ui.tabs.listings_items import ListingMark, item_name, price_text
-from app.ui.widgets import make_default
+from app.ui.widgets import refusing_buttons
 
 if TYPE_CHECKING:
     from app.services.listings_inventory import HeldItem
@@ -64,12 +63,7 @@ class RelistDialog(QDialog):
         self.explain.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.yes_button = QPushButton(strings.counted(strings.RELIST_YES, count))
         self.no_button = QPushButton(strings.RELIST_NO)
-        buttons = QDialogButtonBox()
-        buttons.addButton(self.yes_button, QDialogButtonBox.ButtonRole.AcceptRole)
-        buttons.addButton(self.no_button, QDialogButtonBox.ButtonRole.RejectRole)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        make_default(self.no_button, self.yes_button)
+        buttons = refusing_buttons(self, self.yes_button, self.no_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.head)
         layout.addWidget(self.list, 1)

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QLabel,
     QListWidget,
     QPushButton,
@@ -16,7 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui import strings
-from app.ui.widgets import make_default
+from app.ui.widgets import refusing_buttons
 
 MAX_LISTED = 200  # lines shown in the list; the count says how many there are in all
 
@@ -48,13 +47,8 @@ class ConfirmCancelDialog(QDialog):
             self.list.addItem(f"… (+{count - MAX_LISTED:,})")
         self.yes_button = QPushButton(strings.counted(strings.OPEN_BIDS_CONFIRM_YES, count))
         self.no_button = QPushButton(strings.counted(strings.OPEN_BIDS_CONFIRM_NO, count))
-        buttons = QDialogButtonBox()
-        buttons.addButton(self.yes_button, QDialogButtonBox.ButtonRole.AcceptRole)
-        buttons.addButton(self.no_button, QDialogButtonBox.ButtonRole.RejectRole)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
         # Enter keeps the bids: cancelling takes a deliberate click or Alt+C.
-        make_default(self.no_button, self.yes_button)
+        buttons = refusing_buttons(self, self.yes_button, self.no_button)
         layout = QVBoxLayout(self)
         layout.addWidget(text)
         layout.addWidget(self.strategy_note)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from app.ui import strings
-from app.ui.widgets import make_default
+from app.ui.widgets import make_default, refusing_buttons
 
 # done() codes beyond Accepted (1): the user's choice
 STOP_CANCEL_BIDS = 2
@@ -86,12 +86,7 @@ class DeleteStrategyDialog(QDialog):
         label.setWordWrap(True)
         self.yes_button = QPushButton(strings.DELETE_YES)
         self.no_button = QPushButton(strings.DELETE_NO)
-        buttons = QDialogButtonBox()
-        buttons.addButton(self.yes_button, QDialogButtonBox.ButtonRole.AcceptRole)
-        buttons.addButton(self.no_button, QDialogButtonBox.ButtonRole.RejectRole)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        make_default(self.no_button, self.yes_button)
+        buttons = refusing_buttons(self, self.yes_button, self.no_button)
         layout = QVBoxLayout(self)
         layout.addWidget(label)
         layout.addWidget(buttons)

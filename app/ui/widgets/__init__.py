@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import Qt as GuiQt  # its text functions (mightBeRichText)
-from PySide6.QtWidgets import QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPushButton, QWidget
 
 
 def message_label(role: str = "hint", parent: QWidget | None = None) -> QLabel:
@@ -57,3 +57,15 @@ def make_default(button: QPushButton, *others: QPushButton) -> None:
         other.setAutoDefault(False)
     button.setAutoDefault(False)
     button.setDefault(True)
+
+
+def refusing_buttons(dialog: QDialog, yes: QPushButton, no: QPushButton) -> QDialogButtonBox:
+    """`yes` accepts `dialog`, `no` rejects it and answers Enter: what the dialog asks takes a
+    deliberate click (or its mnemonic)."""
+    buttons = QDialogButtonBox()
+    buttons.addButton(yes, QDialogButtonBox.ButtonRole.AcceptRole)
+    buttons.addButton(no, QDialogButtonBox.ButtonRole.RejectRole)
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    make_default(no, yes)
+    return buttons
