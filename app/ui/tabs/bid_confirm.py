@@ -17,7 +17,6 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QLabel,
     QPlainTextEdit,
@@ -32,7 +31,7 @@ from app.services.profiles import ProfileFileError
 from app.ui import strings
 from app.ui.async_tools import exec_dialog
 from app.ui.tabs.bid_preview import BidDraft, build_unsigned
-from app.ui.widgets import make_default
+from app.ui.widgets import refusing_buttons
 
 if TYPE_CHECKING:
     from app.services.bids import BidderIdentity
@@ -112,12 +111,7 @@ class BidConfirmDialog(QDialog):
         self.dont_ask = QCheckBox(strings.BID_CONFIRM_DONT_ASK)
         self.sign_button = QPushButton(strings.BID_CONFIRM_SIGN)
         self.cancel_button = QPushButton(strings.BID_CONFIRM_CANCEL)
-        buttons = QDialogButtonBox()
-        buttons.addButton(self.sign_button, QDialogButtonBox.ButtonRole.AcceptRole)
-        buttons.addButton(self.cancel_button, QDialogButtonBox.ButtonRole.RejectRole)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        make_default(self.cancel_button, self.sign_button)
+        buttons = refusing_buttons(self, self.sign_button, self.cancel_button)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addLayout(rows)
