@@ -256,6 +256,13 @@ def bid_tab_ready(qtbot: QtBot, app: AppHarness, slug: str | None = None) -> Bid
     return tab
 
 
+def fill_collection_bid(qtbot: QtBot, tab: BidTab, slug: str, price: str, quantity: int) -> None:
+    """Type a collection bid into the Bid tab's form, as a user does: slug, price, quantity."""
+    type_into(qtbot, tab.form.slug, slug)
+    type_into(qtbot, tab.form.price.edit, price)
+    set_spin(qtbot, tab.form.quantity, quantity)
+
+
 def widget_top(widget: QWidget) -> int:
     """Where `widget` is in its window, once the layouts have settled (their pending
     requests handled, as the event loop would): to check that nothing moved."""

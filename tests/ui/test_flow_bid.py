@@ -20,11 +20,10 @@ from app.ui.tabs.wallet_tab import WalletTab
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import (
     bid_tab_ready,
+    fill_collection_bid,
     fund_bidding_wallet,
     open_funded_app,
     place_from_bid_tab,
-    set_spin,
-    type_into,
 )
 from tests.ui.gui_thread import GuiThreadWatch
 
@@ -48,9 +47,7 @@ def test_collection_bid_preview_place_and_listed(
     tab = bid_tab_ready(qtbot, app, slug)
     assert not tab.place_button.isEnabled()  # nothing entered yet
 
-    type_into(qtbot, tab.form.slug, slug)
-    type_into(qtbot, tab.form.price.edit, "20,000")
-    set_spin(qtbot, tab.form.quantity, QUANTITY)
+    fill_collection_bid(qtbot, tab, slug, "20,000", QUANTITY)
     assert tab.form.traits.isEnabled()  # the demo collection lists traits
 
     preview = tab.last_preview

@@ -22,9 +22,9 @@ from tests.ui.flows import (
     PASSWORD,
     bid_tab_ready,
     click,
+    fill_collection_bid,
     fund_bidding_wallet,
     open_funded_app,
-    set_spin,
     type_into,
     wait_new_dialog,
     widget_top,
@@ -47,9 +47,7 @@ def test_the_question_before_signing_and_dont_ask_again(
     gui_thread.start()
     tab = bid_tab_ready(qtbot, app, slug)
     form = tab.form
-    type_into(qtbot, form.slug, slug)
-    type_into(qtbot, form.price.edit, "12,000")
-    set_spin(qtbot, form.quantity, 2)
+    fill_collection_bid(qtbot, tab, slug, "12,000", 2)
     assert tab.last_preview.placeable, tab.last_preview.errors
     assert app.context.settings.confirm_bids
     activity: list[object] = []

@@ -40,10 +40,10 @@ from tests.ui.conftest import FAST_KDF, AppHarness, OptionsFactory
 from tests.ui.flows import (
     bid_tab_ready,
     click,
+    fill_collection_bid,
     fund_bidding_wallet,
     new_collection,
     sandbox_post,
-    set_spin,
     type_into,
     wait_new_dialog,
 )
@@ -169,9 +169,7 @@ def test_a_bid_and_its_cancel_signed_elsewhere_tampered_first(
     slug = new_collection(collector.url, {"hat": ["red"]})
     gui_thread.start()
     tab = bid_tab_ready(qtbot, app)
-    type_into(qtbot, tab.form.slug, slug)
-    type_into(qtbot, tab.form.price.edit, "20,000")
-    set_spin(qtbot, tab.form.quantity, 2)
+    fill_collection_bid(qtbot, tab, slug, "20,000", 2)
     qtbot.waitUntil(lambda: tab.place_button.isEnabled(), timeout=10_000)
 
     before = len(app.dialogs)

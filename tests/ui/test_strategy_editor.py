@@ -37,9 +37,9 @@ from tests.ui.flows import (
     PASSWORD,
     bid_tab_ready,
     click,
+    fill_collection_bid,
     fund_bidding_wallet,
     open_funded_app,
-    set_spin,
     type_into,
     wait_new_dialog,
 )
@@ -181,9 +181,7 @@ def _open_editor(qtbot: QtBot, app: AppHarness, tab: BidTab) -> StrategyEditor:
 
 def _filled_bid_tab(qtbot: QtBot, app: AppHarness, slug: str, price: str, quantity: int) -> BidTab:
     tab = bid_tab_ready(qtbot, app, slug)
-    type_into(qtbot, tab.form.slug, slug)
-    type_into(qtbot, tab.form.price.edit, price)
-    set_spin(qtbot, tab.form.quantity, quantity)
+    fill_collection_bid(qtbot, tab, slug, price, quantity)
     return tab
 
 
