@@ -25,9 +25,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from app.core.strategy_approval import HOUR_MS, policy_for_strategy
 from app.core.strategy_policy import StrategyPolicy
@@ -57,6 +59,14 @@ from app.services.strategy_signer import StrategySigner, UnsignedPreview
 
 log = logging.getLogger("bidwallet.strategies.host")
 PREVIEW_VALIDITY_MS = HOUR_MS
+
+
+class HostClosedError(ServiceError):
+    """The host was closed (the wallet locked, the window closed): nothing more is read."""
+
+
+T = TypeVar("T")
+CLOSED = "The strategies were stopped (the wallet locked or the window closed)."
 
 
 @dataclass(frozen=True)
@@ -115,6 +125,8 @@ class StrategyHost:
     # --- stores (opened on first use, from an executor) -----------------------------------
 
     def _stores(self) -> tuple[StrategyJournal, StrategyBidLog]:
+        if self._closed:
+            raise HostClosedError(CLOSED)
         if self._journal is None or self._bid_log is None:
             self._journal = StrategyJournal.in_profile(self.profile_dir)
             self._bid_log = StrategyBidLog.in_profile(self.profile_dir)
@@ -128,9 +140,19 @@ class StrategyHost:
     def running_ids(self) -> list[str]:
         return sorted(self._running)
 
+    async def _read(self, fn: Callable[[], T]) -> T:
+        """A read of the stores off the loop's thread; a `close` meanwhile (the wallet locked)
+        closes the stores under it: said as `HostClosedError`, a `ServiceError`."""
+        try:
+            return await self.ctx.run_cpu(fn)
+        except sqlite3.ProgrammingError:
+            if self._closed:
+                raise HostClosedError(CLOSED) from None
+            raise
+
     async def views(self) -> list[StrategyView]:
         """Every strategy of the profile (a file or a policy), sorted by id."""
-        return await self.ctx.run_cpu(self._views)
+        return await self._read(self._views)
 
     def _views(self) -> list[StrategyView]:
         ids = sorted(set(strategy_ids(self.profile_dir)) | set(self.policies.policy_ids()))
@@ -166,14 +188,14 @@ class StrategyHost:
     async def journal(self, policy_id: str, limit: int = 200) -> list[JournalEntry]:
         """The strategy's journal, newest first: every signature with its reason."""
         journal, _ = await self.ctx.run_cpu(self._stores)
-        return await self.ctx.run_cpu(lambda: journal.entries(policy_id, limit=limit))
+        return await self._read(lambda: journal.entries(policy_id, limit=limit))
 
     async def bid_owners(self) -> dict[str, str]:
         """The strategy (policy id) that placed each bid id the journal holds as placed: the
         strategies' bids that may be open."""
         if self._closed:  # its stores are closed for good
             return {}
-        return await self.ctx.run_cpu(self._bid_owners)
+        return await self._read(self._bid_owners)
 
     def _bid_owners(self) -> dict[str, str]:
         journal, _ = self._stores()
@@ -319,9 +341,7 @@ class StrategyHost:
 
     def _check_open(self) -> None:
         if self._closed:
-            raise ServiceError(
-                "The strategies were stopped (the wallet locked or the window closed)."
-            )
+            raise HostClosedError(CLOSED)
 
     def _release_if_idle(self) -> None:
         if self._lock_held and not self._running and not self._starting:

@@ -39,10 +39,10 @@ STRATEGIES_LOCK_RULE: Final = (
     "wallet locks."
 )
 STRATEGIES_STOPPED_BY_LOCK: Final = Counted(
-    "The wallet locked, so {count:,} strategy stopped (its bids stay open until they expire). "
-    "Unlock the wallet and start it again.",
-    "The wallet locked, so {count:,} strategies stopped (their bids stay open until they "
-    "expire). Unlock the wallet and start them again.",
+    "The wallet locked at {at}, so {count:,} strategy stopped (its bids stay open until they "
+    "expire). Start it again with the wallet unlocked.",
+    "The wallet locked at {at}, so {count:,} strategies stopped (their bids stay open until "
+    "they expire). Start them again with the wallet unlocked.",
 )
 STRATEGIES_LOADING: Final = "Loading the strategies…"
 STRATEGIES_STARTING: Final = "Starting {strategy}: reading its open bids…"

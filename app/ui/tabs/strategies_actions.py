@@ -34,6 +34,7 @@ class StrategyActions:
     views: dict[str, StrategyView]
     selected: str | None
     message: QLabel
+    lock_notice: QLabel
     start_button: QPushButton
     stop_button: QPushButton
     start_all_button: QPushButton
@@ -150,6 +151,8 @@ class StrategyActions:
                 started.append(policy_id)
         finally:
             self._busy(False)
+        if started:
+            self.lock_notice.setVisible(False)  # a lock's notice has served
         said = [strings.counted(strings.STRATEGIES_STARTED, len(started),
                                 names=", ".join(started))] if started else []  # fmt: skip
         self._say(" ".join(said + failures), "error" if failures else "ok")

@@ -12,6 +12,7 @@ connected) a line in place of the tables says why.
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
@@ -233,9 +234,7 @@ class StrategiesTab(StrategyActions, QWidget):
                 model.set_rows([])
             self._enable()
             return None
-        if self.pages.currentWidget() is self.not_ready:
-            self.lock_notice.setVisible(False)  # unlocked again: the notice has served
-        self.pages.setCurrentIndex(1)
+        self.pages.setCurrentIndex(1)  # the lock notice stays until a strategy starts again
         return host
 
     async def _read(self) -> None:
@@ -349,4 +348,6 @@ class StrategiesTab(StrategyActions, QWidget):
         set_message(self.counts, f"{text} {strings.STRATEGIES_LOCK_RULE}", "hint")
 
     def _stopped_by_lock(self, count: int) -> None:
-        set_message(self.lock_notice, strings.counted(strings.STRATEGIES_STOPPED_BY_LOCK, count))
+        at = time.strftime("%H:%M")  # local time, as the window's other times
+        text = strings.counted(strings.STRATEGIES_STOPPED_BY_LOCK, count, at=at)
+        set_message(self.lock_notice, text)
