@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -121,16 +122,20 @@ class StrategyHost:
         self._closed = False
         self._journal: StrategyJournal | None = None
         self._bid_log: StrategyBidLog | None = None
+        self._stores_lock = threading.Lock()
 
     # --- stores (opened on first use, from an executor) -----------------------------------
 
     def _stores(self) -> tuple[StrategyJournal, StrategyBidLog]:
-        if self._closed:
-            raise HostClosedError(CLOSED)
-        if self._journal is None or self._bid_log is None:
-            self._journal = StrategyJournal.in_profile(self.profile_dir)
-            self._bid_log = StrategyBidLog.in_profile(self.profile_dir)
-        return self._journal, self._bid_log
+        # Called from executor threads at once (the tab's views, Open bids' owners): opened
+        # once, under a lock (two first opens of a new journal raced to "database is locked").
+        with self._stores_lock:
+            if self._closed:
+                raise HostClosedError(CLOSED)
+            if self._journal is None or self._bid_log is None:
+                self._journal = StrategyJournal.in_profile(self.profile_dir)
+                self._bid_log = StrategyBidLog.in_profile(self.profile_dir)
+            return self._journal, self._bid_log
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -459,11 +464,12 @@ class StrategyHost:
                 await each.task
         self._running.clear()
         self._release_if_idle()
-        if self._journal is not None:
-            self._journal.close()
-        if self._bid_log is not None:
-            self._bid_log.close()
-        self._journal = self._bid_log = None
+        with self._stores_lock:
+            if self._journal is not None:
+                self._journal.close()
+            if self._bid_log is not None:
+                self._bid_log.close()
+            self._journal = self._bid_log = None
 
 
 def _event_logger(policy_id: str) -> Callable[[str, dict[str, object]], None]:

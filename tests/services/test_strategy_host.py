@@ -203,3 +203,24 @@ async def test_two_strategies_run_side_by_side_and_a_stop_takes_back_only_its_ow
     open_ids = [b.bid_id for b in await fetch_open_bids(bidder) if pool_key_of(b) == pool]
     assert open_ids == [mine]  # the user's own bid, never touched
     await host.close()
+
+
+async def test_the_stores_open_once_when_threads_ask_at_once(
+    bidder: ServiceContext, tmp_path: Path
+) -> None:
+    # The tab's views and Open bids' owners read from executor threads at the same time: two
+    # first opens of a new journal raced to "database is locked" (seen once in a full run).
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    host = StrategyHost(bidder, tmp_path)
+    start = threading.Barrier(8)
+
+    def open_stores() -> tuple[object, object]:
+        start.wait()
+        return host._stores()
+
+    with ThreadPoolExecutor(8) as pool:
+        opened = list(pool.map(lambda _: open_stores(), range(8)))
+    assert len({id(journal) for journal, _ in opened}) == 1
+    assert len({id(log) for _, log in opened}) == 1
