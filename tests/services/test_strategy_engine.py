@@ -19,6 +19,7 @@ from app.services.bids import BidSpec, place_bid
 from app.services.context import ServiceContext
 from app.services.open_bids import fetch_open_bids, pool_key_of
 from app.services.strategy_cancel import ActionResult
+from app.services.strategy_engine import StrategyEngine
 from app.services.strategy_journal import EntryState
 from tests.services.conftest import ContextFactory, SandboxControl, SandboxSleeper, hour_from_now
 from tests.support.proxy import Fault, FaultProxy
@@ -47,6 +48,22 @@ async def our_prices(ctx: ServiceContext, pool: PoolKey) -> list[int]:
 
 def cost(ctx: ServiceContext, price: int, bids: int) -> int:
     return bids * (price + ctx.maker_fee.on(price))
+
+
+async def three_fixed_price_pools(
+    ctx: ServiceContext, sandbox: SandboxControl, profile: Path, prefix: str, **config: Any
+) -> tuple[StrategyEngine, str]:
+    """An engine bidding 4,000 sats, one bid each, in three new collections."""
+    pools = [PoolKey(f"{prefix}-{secrets.token_hex(4)}") for _ in range(3)]
+    for pool in pools:
+        await sandbox.create_collection(pool.collection_slug)
+    budget = cost(ctx, 4_000, 1)
+    policy = approve_policy(ctx, profile, pools, 4_000, 3 * budget)
+    engine = engine_for(
+        ctx, profile, policy, [(p, FixedPrice(4_000), budget) for p in pools],
+        total=3 * budget, **config,
+    )  # fmt: skip
+    return engine, policy
 
 
 async def test_outbid_then_fill_then_replace_within_the_budget(
@@ -209,16 +226,7 @@ async def test_an_unreadable_market_holds_a_relative_rule(
 async def test_a_stop_ends_the_loop_after_the_step_in_progress(
     bidder: ServiceContext, sandbox: SandboxControl, tmp_path: Path
 ) -> None:
-    slugs = [f"stop-{secrets.token_hex(4)}" for _ in range(3)]
-    for slug in slugs:
-        await sandbox.create_collection(slug)
-    pools = [PoolKey(s) for s in slugs]
-    budget = cost(bidder, 4_000, 1)
-    policy = approve_policy(bidder, tmp_path, pools, 4_000, 3 * budget)
-    engine = engine_for(
-        bidder, tmp_path, policy, [(p, FixedPrice(4_000), budget) for p in pools],
-        total=3 * budget,
-    )  # fmt: skip
+    engine, policy = await three_fixed_price_pools(bidder, sandbox, tmp_path, "stop")
     events: list[str] = []
 
     def on_event(event: str, fields: dict[str, object]) -> None:
@@ -237,16 +245,8 @@ async def test_placements_left_for_the_next_tick_are_not_kept_waiting_a_tick_mor
     bidder: ServiceContext, sandbox: SandboxControl, sandbox_sleeper: SandboxSleeper, tmp_path: Path
 ) -> None:
     """The pace spaces the requests already; a wait of tick_ms on top would leave it idle."""
-    slugs = [f"burst-{secrets.token_hex(4)}" for _ in range(3)]
-    for slug in slugs:
-        await sandbox.create_collection(slug)
-    pools = [PoolKey(s) for s in slugs]
-    budget = cost(bidder, 4_000, 1)
-    policy = approve_policy(bidder, tmp_path, pools, 4_000, 3 * budget)
-    engine = engine_for(
-        bidder, tmp_path, policy, [(p, FixedPrice(4_000), budget) for p in pools],
-        total=3 * budget, units_per_tick=1,
-    )  # fmt: skip
+    engine, _ = await three_fixed_price_pools(bidder, sandbox, tmp_path, "burst", units_per_tick=1)
+    slugs = [s.pool.collection_slug for s in engine.config.pools]
     await engine.start()
     sandbox_sleeper.waits.clear()
     assert await engine.run(max_ticks=4) == 4  # one placement a tick, then nothing left
@@ -256,7 +256,8 @@ async def test_placements_left_for_the_next_tick_are_not_kept_waiting_a_tick_mor
     assert all(w <= 500 for w in sandbox_sleeper.waits[:-1])  # before it, only the pace
     report = await engine.tick()
     assert report.deferred == 0 and engine.wait_after(report) == tick_ms
-    refused = ActionResult(PlanAction("place", pools[0], 4_000, 1, "-"), False, "refused")
+    pool = engine.config.pools[0].pool
+    refused = ActionResult(PlanAction("place", pool, 4_000, 1, "-"), False, "refused")
     failed = replace(report, results=(refused,), deferred=2)
     assert engine.wait_after(failed) == tick_ms  # a failure never skips the wait
 
