@@ -56,7 +56,7 @@ if TYPE_CHECKING:
 # Widths that fit 1024 px without scrolling sideways: one column (`_STRETCH`) takes the room
 # left, the longest words; a cell cut short ends in "…" and its tooltip has it whole.
 _STRATEGY_WIDTHS = (0, 190, 50, 170, 170)
-_POOL_WIDTHS = (120, 95, 0, 80, 145, 250, 110)
+_POOL_WIDTHS = (140, 80, 0, 70, 165, 230, 125)
 _JOURNAL_WIDTHS = (150, 80, 130, 90, 70, 105, 0)
 _STRETCH = 0  # in the widths: the column that stretches
 
