@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from app.core import sat_flow
 from app.sandbox.chain.consensus import dust_threshold
-from app.sandbox.chain.errors import InvalidRequest, NotFound
+from app.sandbox.chain.errors import Conflict, InvalidRequest, NotFound
 from app.sandbox.chain.indexer import Coin
 from app.sandbox.chain.rawtx import ParsedTx
 from app.sandbox.chain.wallet import Payment, SandboxWallet
@@ -36,7 +36,7 @@ def transfer_inscription(wallet: SandboxWallet, inscription_id: str, to_script: 
     coin = wallet.engine.indexer.coin(txid, vout)
     assert coin is not None
     if not wallet.keys.holds(coin.script_pubkey):
-        raise InvalidRequest(
+        raise Conflict(
             f"inscription {inscription_id} is not held by a sandbox key", "NOT_SANDBOX_HELD"
         )
     if coin.coinbase and coin.height is not None:

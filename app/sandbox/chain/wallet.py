@@ -16,7 +16,7 @@ from embit.transaction import Transaction, TransactionInput, TransactionOutput
 
 from app.sandbox.chain.consensus import COINBASE_MATURITY, dust_threshold
 from app.sandbox.chain.engine import ChainEngine
-from app.sandbox.chain.errors import InsufficientFunds, InvalidRequest
+from app.sandbox.chain.errors import Conflict, InsufficientFunds, InvalidRequest
 from app.sandbox.chain.indexer import Coin
 from app.sandbox.chain.keys import SandboxKeys
 from app.sandbox.chain.rawtx import ParsedTx, from_embit
@@ -148,7 +148,7 @@ class SandboxWallet:
         if len(signed) != len(coins):
             missing = sorted(set(range(len(coins))) - set(signed))
             inputs = "input" if len(missing) == 1 else "inputs"
-            raise InvalidRequest(
+            raise Conflict(
                 f"the sandbox holds no key for {inputs} {', '.join(map(str, missing))}",
                 "NOT_SANDBOX_HELD",
             )

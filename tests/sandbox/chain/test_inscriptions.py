@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from app.sandbox.chain.consensus import block_subsidy
-from app.sandbox.chain.errors import InvalidRequest
+from app.sandbox.chain.errors import Conflict, InvalidRequest
 from app.sandbox.chain.node import Node
 from app.sandbox.chain.spend import Utxo
 from tests.sandbox.chain.helpers import KeyPair, fund
@@ -165,7 +165,7 @@ def test_sandbox_moves_an_inscription_at_a_small_offset(sandbox_node: Node) -> N
 
 def test_cannot_move_what_the_sandbox_does_not_hold(sandbox_node: Node) -> None:
     ins_id, _ = _inscribe(sandbox_node)
-    with pytest.raises(InvalidRequest) as caught:
+    with pytest.raises(Conflict) as caught:  # 409, as docs/error-codes.md says
         sandbox_node.transfer_inscription(ins_id, RECIPIENT.address)
     assert caught.value.code == "NOT_SANDBOX_HELD"
 

@@ -173,7 +173,8 @@ async def test_transfer_moves_a_sandbox_held_inscription(
         "/sandbox/transfer",
         json={"inscriptionId": created["inscriptionId"], "toAddress": collector},
     )
-    assert 400 <= again.status_code < 500
+    assert again.status_code == 409, again.text  # as docs/error-codes.md says
+    assert again.json()["errorCode"] == "NOT_SANDBOX_HELD"
     unknown = await sandbox_client.post(
         "/sandbox/transfer", json={"inscriptionId": "ef" * 32 + "i0", "toAddress": collector}
     )
