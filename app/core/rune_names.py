@@ -104,3 +104,50 @@ def rune_letters(name: str) -> str:
 def same_rune(a: str, b: str) -> bool:
     """Whether two spellings name the same rune: equal letters, spacers ignored."""
     return rune_letters(a) == rune_letters(b)
+
+
+# ord's `Rune` constants (crates/ordinals/src/rune.rs): names unlock over the first halving
+# interval after the network's first rune height (0 on regtest and signet, 840,000 on
+# mainnet), from 13 letters down to 1, a letter each `_UNLOCK_INTERVAL` blocks.
+SUBSIDY_HALVING_INTERVAL: Final = 210_000
+REGTEST_FIRST_RUNE_HEIGHT: Final = 0
+_UNLOCKED: Final = 12
+_UNLOCK_INTERVAL: Final = SUBSIDY_HALVING_INTERVAL // 12
+# STEPS[n]: the value of the first name of n + 1 letters ("A" * (n + 1)).
+_STEPS: Final = tuple(rune_value("A" * n) for n in range(1, MAX_RUNE_LETTERS + 1))
+# The first reserved rune ("A" * 27): ord names unnamed etchings from here, never a chosen name.
+RESERVED_RUNE_VALUE: Final = rune_value("A" * 27)
+
+
+def rune_name(value: int) -> str:
+    """The letters of rune number `value` (ord's `Display for Rune`); `rune_value` inverted."""
+    if not 0 <= value <= MAX_RUNE_VALUE:
+        raise ValueError(f"{value} is not a rune number (0 to 2^128 - 1)")
+    n = value + 1
+    letters: list[str] = []
+    while n > 0:
+        letters.append(chr(ord("A") + (n - 1) % 26))
+        n = (n - 1) // 26
+    return "".join(reversed(letters))
+
+
+def minimum_at_height(height: int, first_rune_height: int = REGTEST_FIRST_RUNE_HEIGHT) -> int:
+    """The lowest rune number ord lets a transaction of block `height` etch
+    (`Rune::minimum_at_height`): a name below it is not etched."""
+    offset = height + 1
+    end = first_rune_height + SUBSIDY_HALVING_INTERVAL
+    if offset < first_rune_height:
+        return _STEPS[_UNLOCKED]
+    if offset >= end:
+        return 0
+    progress = offset - first_rune_height
+    length = _UNLOCKED - progress // _UNLOCK_INTERVAL
+    low, high = _STEPS[length - 1], _STEPS[length]
+    return high - (high - low) * (progress % _UNLOCK_INTERVAL) // _UNLOCK_INTERVAL
+
+
+def rune_commitment(letters: str) -> bytes:
+    """What an etching's commit must push in a tapscript (`Rune::commitment`): the rune's
+    number in little-endian bytes, trailing zero bytes dropped."""
+    value = rune_value(letters)
+    return value.to_bytes(16, "little").rstrip(b"\x00")

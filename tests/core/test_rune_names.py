@@ -8,11 +8,16 @@ import pytest
 from app.core.rune_names import (
     MAX_RUNE_LETTERS,
     MAX_RUNE_VALUE,
+    RESERVED_RUNE_VALUE,
+    SUBSIDY_HALVING_INTERVAL,
     RuneNameError,
     SpacedRune,
+    minimum_at_height,
     parse_spaced_rune,
     parse_typed_rune,
+    rune_commitment,
     rune_letters,
+    rune_name,
     rune_value,
     same_rune,
 )
@@ -260,4 +265,52 @@ def test_ord_rune_rs_steps() -> None:
 
 def test_ord_rune_rs_reserved() -> None:
     """rune.rs `reserved`: `Rune::RESERVED` is the value of 27 "A"s."""
-    assert rune_value("A" * 27) == 6402364363415443603228541259936211926
+    assert rune_value("A" * 27) == 6402364363415443603228541259936211926 == RESERVED_RUNE_VALUE
+
+
+@pytest.mark.parametrize(("n", "name"), ORD_ROUND_TRIP)
+def test_ord_rune_rs_display(n: int, name: str) -> None:
+    """rune.rs `round_trip`'s other half: `Rune(n).to_string() == s`."""
+    assert rune_name(n) == name
+
+
+TESTNET_FIRST_RUNE_HEIGHT = SUBSIDY_HALVING_INTERVAL * 12
+
+
+@pytest.mark.parametrize(
+    ("height", "first_rune_height", "minimum"),
+    [
+        (0, TESTNET_FIRST_RUNE_HEIGHT, "AAAAAAAAAAAAA"),
+        (SUBSIDY_HALVING_INTERVAL * 12 - 1, TESTNET_FIRST_RUNE_HEIGHT, "AAAAAAAAAAAAA"),
+        (SUBSIDY_HALVING_INTERVAL * 12, TESTNET_FIRST_RUNE_HEIGHT, "ZZYZXBRKWXVA"),
+        (SUBSIDY_HALVING_INTERVAL * 12 + 1, TESTNET_FIRST_RUNE_HEIGHT, "ZZXZUDIVTVQA"),
+        (0, 0, "ZZYZXBRKWXVA"),  # Network::Regtest (and Signet)
+        (1, 0, "ZZXZUDIVTVQA"),
+    ],
+)
+def test_ord_rune_rs_minimum_at_height(height: int, first_rune_height: int, minimum: str) -> None:
+    """rune.rs `minimum_at_height`, every case (testnet's first rune height is 12 halvings)."""
+    assert rune_name(minimum_at_height(height, first_rune_height)) == minimum
+
+
+def test_every_name_is_etchable_once_the_unlock_interval_ends() -> None:
+    """From the end of the first halving interval, ord's minimum is rune 0 ("A")."""
+    assert minimum_at_height(SUBSIDY_HALVING_INTERVAL - 1) == 0
+    assert minimum_at_height(SUBSIDY_HALVING_INTERVAL - 2) > 0
+
+
+@pytest.mark.parametrize(
+    ("n", "commitment"),
+    [
+        (0, b""),
+        (1, bytes([1])),
+        (255, bytes([255])),
+        (256, bytes([0, 1])),
+        (65535, bytes([255, 255])),
+        (65536, bytes([0, 0, 1])),
+        (U128_MAX, bytes([255] * 16)),
+    ],
+)
+def test_ord_rune_rs_commitment(n: int, commitment: bytes) -> None:
+    """rune.rs `commitment`: the number's little-endian bytes without trailing zeros."""
+    assert rune_commitment(rune_name(n)) == commitment
