@@ -151,3 +151,9 @@ def rune_commitment(letters: str) -> bytes:
     number in little-endian bytes, trailing zero bytes dropped."""
     value = rune_value(letters)
     return value.to_bytes(16, "little").rstrip(b"\x00")
+
+
+def reserved_rune(block: int, tx: int) -> int:
+    """The rune number ord gives an etching without a name (`Rune::reserved`), from the
+    block and the transaction's index in it: never a name anyone can choose."""
+    return RESERVED_RUNE_VALUE + ((block << 32) | tx)
