@@ -6,8 +6,11 @@ say so), and is signed with SIGHASH_ALL; the inscription's sat lands on our ordi
 our payment address pays exactly price + postage (the value of the output receiving the
 inscription) + network fee, change coming back to it; the postage is at most what the
 inscription's output holds now (or 10,000 sats, whichever is more); no OP_RETURN output (a bid
-carries no data, and one would only pad the size so a fee reads as a lower rate); the fee is
-within the user's bounds, its share measured against the price (the postage comes back to us).
+carries no data, and one would only pad the size so a fee reads as a lower rate) but the
+runestone ord reads, when it only routes runes (edicts, a pointer: a service may send the item's
+runes with the inscription), pays 0 sats and is small; our runes are never spent
+(`check_runes_untouched`); the fee is within the user's bounds, its share measured against the
+price (the postage comes back to us).
 """
 
 from __future__ import annotations
@@ -39,9 +42,13 @@ from app.core.psbt_review import SIGHASH_ALL, SIGHASH_DEFAULT, OutputReview, Rev
 from app.core.psbt_review_context import OUR_ROLES, Role
 from app.core.psbt_review_summary import Landing, sats
 from app.core.psbt_view import ScriptType
+from app.core.runestone import Runestone
 
 ITEM_INPUT = 0
 POSTAGE_ALLOWANCE = 10_000  # sats: the common postage; more only if the item's output holds more
+# A runestone routing the item's runes: a pointer is 5 bytes, an edict about 8 more. Bounded so
+# it cannot pad the size (a fee reading as a lower rate) beyond a few vbytes.
+MAX_RUNESTONE_BYTES = 40
 _ALL = frozenset({SIGHASH_ALL, SIGHASH_DEFAULT})  # DEFAULT is ALL on taproot inputs
 
 
@@ -84,7 +91,7 @@ def check_inscription_bid(review: Review, intent: InscriptionBidIntent) -> Verdi
             output_index=out.index,
         )
         for out in review.outputs
-        if out.script_type is ScriptType.OP_RETURN
+        if out.script_type is ScriptType.OP_RETURN and not _routes_runes_only(review, out)
     ]
     refusals += check_runes_untouched(review, Flow.INSCRIPTION_BID)
     # The share is of the price: the postage comes back to our ordinals address.
@@ -92,6 +99,22 @@ def check_inscription_bid(review: Review, intent: InscriptionBidIntent) -> Verdi
     refusals += fee_refusals
     refusals += check_common(review, plan)
     return decide(Flow.INSCRIPTION_BID, review, plan, refusals, fee)
+
+
+def _routes_runes_only(review: Review, out: OutputReview) -> bool:
+    """`out` is the runestone ord reads, with edicts and a pointer only (no etching, no mint, not
+    a cenotaph), 0 sats and at most MAX_RUNESTONE_BYTES: it moves only runes on the inputs,
+    and where ours would go `check_runes_untouched` judges."""
+    moves = review.rune_moves
+    artifact = None if moves.flow is None else moves.flow.artifact
+    return (
+        out.index == moves.runestone_output
+        and isinstance(artifact, Runestone)
+        and artifact.etching is None
+        and artifact.mint is None
+        and out.value == 0
+        and len(review.view.outputs[out.index].script_pubkey) <= MAX_RUNESTONE_BYTES
+    )
 
 
 def _check_item_input(review: Review, intent: InscriptionBidIntent) -> list[Refusal]:

@@ -2,7 +2,8 @@
 
 pyord wraps ord's `Runestone::decipher` (crates/ordinals/src/runestone.rs), so a transaction's
 outputs decode exactly as ord's indexer reads them: the first output starting OP_RETURN OP_13
-holds the runestone; a malformed one is a cenotaph with its flaw. pyord takes a whole
+holds the runestone; a malformed one is a cenotaph with its flaw (`encode_runestone` writes one
+the same way, by ord's `encipher`). pyord takes a whole
 transaction, so the outputs are wrapped in a minimal one (one blank input: ord never looks at
 the inputs to decipher, only at the outputs and their count). What pyord answers is copied
 into frozen dataclasses here, so nothing else depends on its types.
@@ -154,6 +155,46 @@ def decipher(output_scripts: Sequence[bytes]) -> Runestone | Cenotaph | None:
         etching=_etching(artifact.etching),
         mint=_rune_id(artifact.mint),
         pointer=artifact.pointer,
+    )
+
+
+def encode_runestone(
+    edicts: Sequence[Edict] = (),
+    *,
+    pointer: int | None = None,
+    etching: Etching | None = None,
+    mint: RuneId | None = None,
+) -> bytes:
+    """The scriptPubKey of a runestone with these edicts, pointer, etching and mint, written by
+    ord's own `Runestone::encipher` (OP_RETURN OP_13, its integers; the edicts sorted by id,
+    each id a delta from the one before). `decipher` reads it back as the same runestone."""
+    stone = pyord.Runestone(
+        edicts=[pyord.Edict(_pyord_id(e.rune_id), e.amount, e.output) for e in edicts],
+        etching=None if etching is None else _pyord_etching(etching),
+        mint=None if mint is None else _pyord_id(mint),
+        pointer=pointer,
+    )
+    return bytes(stone.encipher())
+
+
+def _pyord_id(rune_id: RuneId) -> pyord.RuneId:
+    return pyord.RuneId(rune_id.block, rune_id.tx)
+
+
+def _pyord_etching(etching: Etching) -> pyord.Etching:
+    terms = etching.terms
+    return pyord.Etching(
+        divisibility=etching.divisibility,
+        premine=etching.premine,
+        rune=None if etching.rune is None else pyord.Rune.from_str(etching.rune),
+        spacers=etching.spacers,
+        symbol=etching.symbol,
+        terms=None
+        if terms is None
+        else pyord.Terms(
+            amount=terms.amount, cap=terms.cap, height=terms.height, offset=terms.offset
+        ),
+        turbo=etching.turbo,
     )
 
 

@@ -128,6 +128,15 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         "refuse the second colliding signature)",
     )
     parser.add_argument(
+        "--service-runestones",
+        choices=("none", "edict", "pointer"),
+        default="none",
+        help="the runestone the service adds to secure rune listings and inscription bids: "
+        "none (default; ord's default sends the runes to the first output), an edict per rune "
+        "on the item to the output receiving it, or a pointer at that output (on every "
+        "inscription bid too); changed while running by POST /sandbox/market/runestones",
+    )
+    parser.add_argument(
         "--bids-keyed-by",
         choices=("ordinals", "payment"),
         default="ordinals",
@@ -189,6 +198,7 @@ def settings_from_args(args: argparse.Namespace) -> SandboxSettings:
         maker_fee_bps=DEFAULT_MAKER_FEE_BPS if fee_bps is None else fee_bps,
         listing_escrow=getattr(args, "listing_escrow", None) or "per-item",
         bids_keyed_by=getattr(args, "bids_keyed_by", None) or "ordinals",
+        service_runestones=getattr(args, "service_runestones", None) or "none",
         rate_limit=getattr(args, "rate_limit", None),
     )
 

@@ -137,6 +137,11 @@ class SandboxControl:
             "indexed": indexed
         }
 
+    async def set_runestones(self, mode: str) -> None:
+        """The runestone the service adds to rune listing and inscription bid PSBTs from now
+        on: "none" (its default), "edict" or "pointer" (`--service-runestones`)."""
+        assert await self._post("/sandbox/market/runestones", {"mode": mode}) == {"mode": mode}
+
     async def faucet(self, address: str, sats: int, *, mine: bool = True) -> str:
         """Pay `sats` to `address`; returns the outpoint "txid:vout"."""
         body = await self._post("/sandbox/faucet", {"address": address, "sats": sats})

@@ -1,6 +1,8 @@
 """`/sandbox` helpers of issue 6, for QA and tests: the sandbox-held owner of an inscription
 accepts a single-inscription bid; the sandbox's own buyer buys a secure listing; the address of
-a sandbox-held key, so a test over HTTP can create items (or buyers) the sandbox can sign for."""
+a sandbox-held key, so a test over HTTP can create items (or buyers) the sandbox can sign for;
+the runestone the service adds to its rune listing and inscription bid PSBTs
+(`--service-runestones`, changed while running)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from app.sandbox.http.deps import NodeDep
 from app.sandbox.http.errors import error_responses
 from app.sandbox.http.market_deps import MarketDep
 from app.sandbox.http.params import MAX_ADDRESS_CHARS
+from app.sandbox.http.settings import ServiceRunestones
 from app.sandbox.market.inscription_bids_accept import accept_bid
 from app.sandbox.market.purchase_requests import sandbox_purchase
 
@@ -35,6 +38,26 @@ class PurchaseRequest(BaseModel):
         Annotated[str, Field(min_length=1, max_length=MAX_ADDRESS_CHARS)] | None
     ) = None
     feeRate: float | str | None = None
+
+
+class RunestonesMode(BaseModel):
+    """`none`, `edict` or `pointer` (docs/sandbox-listings.md, "Runestones")."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    mode: ServiceRunestones
+
+
+@router.post(
+    "/market/runestones",
+    response_model=RunestonesMode,
+    summary="the runestone the service adds to secure rune listing and inscription bid PSBTs "
+    "built from now on (`--service-runestones`)",
+)
+def post_runestones(body: RunestonesMode, market: MarketDep) -> Any:
+    with market.lock:
+        market.runestones = body.mode
+    return {"mode": market.runestones}
 
 
 @router.post(

@@ -10,6 +10,8 @@ from app.core.rate_limit import RateLimit
 BiddingWalletKind = Literal["taproot", "p2wsh"]
 ListingEscrow = Literal["per-item", "shared"]
 LISTING_ESCROWS: tuple[ListingEscrow, ...] = ("per-item", "shared")
+ServiceRunestones = Literal["none", "edict", "pointer"]
+SERVICE_RUNESTONES: tuple[ServiceRunestones, ...] = ("none", "edict", "pointer")
 BidsKeyedBy = Literal["ordinals", "payment"]
 BIDS_KEYED_BY: tuple[BidsKeyedBy, ...] = ("ordinals", "payment")
 
@@ -37,6 +39,12 @@ class SandboxSettings:
     two secure listing PSBTs have the same outputs; "shared" pays every listing's item to one
     escrow key, the double-sale layout of a careless marketplace, only to check that the app
     refuses the second colliding signature (docs/sandbox-listings.md).
+    `service_runestones`: whether the service's secure rune listing and inscription bid PSBTs
+    carry a runestone (the public service's habit is unknown): "none" (default: ord's default
+    sends the runes to the first output), "edict" (an edict per rune on the item, amount 0 =
+    all, to the output receiving the item) or "pointer" (the pointer at that output, on every
+    inscription bid too). The scenario API changes it while running
+    (`POST /sandbox/market/runestones`; docs/sandbox-listings.md).
     `bids_keyed_by`: the address `GET /address/bids` lists a bid under and `POST /cancel`
     wants as its maker: "ordinals" (default, the bid's `bidderTokenReceiveAddress`) or
     "payment" (its `bidderAddress`, the address that signs it). The public service does not
@@ -53,6 +61,7 @@ class SandboxSettings:
     maker_fee_bps: int = DEFAULT_MAKER_FEE_BPS
     listing_escrow: ListingEscrow = "per-item"
     bids_keyed_by: BidsKeyedBy = "ordinals"
+    service_runestones: ServiceRunestones = "none"
     rate_limit: RateLimit | None = None
 
     def __post_init__(self) -> None:
@@ -63,6 +72,11 @@ class SandboxSettings:
         if self.listing_escrow not in LISTING_ESCROWS:
             raise ValueError(
                 f"listing_escrow must be 'per-item' or 'shared', not {self.listing_escrow!r}"
+            )
+        if self.service_runestones not in SERVICE_RUNESTONES:
+            raise ValueError(
+                "service_runestones must be 'none', 'edict' or 'pointer', not "
+                f"{self.service_runestones!r}"
             )
         if self.bids_keyed_by not in BIDS_KEYED_BY:
             raise ValueError(

@@ -9,7 +9,10 @@ Layout (docs/sandbox-listings.md):
 - output 1: the seller's proceeds, price - service fee + V, to the address holding the
   inscription (the seller's postage comes back to them);
 - output 2: the service fee (2% of the price; waived when below the fee address's dust);
-- output 3: change to the bidder, when above dust.
+- output 3: change to the bidder, when above dust;
+- under `--service-runestones pointer` (or `edict`, when the item's output carries runes): last,
+  a runestone sending the item's runes to output 0 with the inscription
+  (`service_runestones.py`); none by default.
 The bidder's inputs minus change are exactly price + P + the network fee (the spec's fee rule).
 """
 
@@ -33,6 +36,7 @@ from app.sandbox.market.inscription_bids_store import BidIntent, insert_intent
 from app.sandbox.market.listings_items import LocatedInscription, locate_inscription
 from app.sandbox.market.psbt_build import InputSpec, PsbtBuildError, build_psbt, input_weight
 from app.sandbox.market.service import Json, Market
+from app.sandbox.market.service_runestones import runestone_output
 from app.sandbox.market.wallets import decode_regtest
 from app.wallet.addresses import decode_address
 from app.wallet.psbt_io import psbt_to_base64, psbt_to_bytes, psbt_to_hex
@@ -113,12 +117,14 @@ def create_bid_intent(market: Market, body: Any) -> Json:
     outputs = [(token_spk, postage), (seller_spk, price - fee + item.output.coin.value)]
     if fee:
         outputs.append((fee_spk, fee))
+    stone = runestone_output(market, item.output.runes, 0, "inscriptionId")
+    sized = [spk for spk, _ in outputs] + ([stone[0]] if stone else [])
     coins = spendable_coins(market.node, payer.address, allowed)
-    funding = select_funding(
-        coins, [seller_spk], [spk for spk, _ in outputs], price + postage, payer.script_pubkey, rate
-    )
+    funding = select_funding(coins, [seller_spk], sized, price + postage, payer.script_pubkey, rate)
     if funding.change:
         outputs.append((payer.script_pubkey, funding.change))
+    if stone is not None:
+        outputs.append(stone)
     specs = [InputSpec(item.output.coin), *(payer.input_spec(c) for c in funding.coins)]
     psbt = build_psbt(specs, outputs)
     intent = BidIntent(

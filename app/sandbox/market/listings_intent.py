@@ -9,7 +9,9 @@ Secure listing PSBT (docs/sandbox-listings.md):
   marketplace builds, so by ord's FIFO rule the item (and runes, first output) lands here; the
   1,000 sats, paid by the buyer, fund the escrow's transfer to the buyer;
 - output 1: `price` to `sellerReceiveAddress`;
-- output 2: the marketplace's taker fee, 2% of the price, paid by the buyer (omitted below dust).
+- output 2: the marketplace's taker fee, 2% of the price, paid by the buyer (omitted below dust);
+- a runes listing under `--service-runestones edict` or `pointer`: last, a runestone sending the
+  runes to output 0, the escrow (`service_runestones.py`); none by default.
 ALL|ANYONECANPAY commits the seller to every output and to its own input only: whatever inputs
 a buyer adds, the seller is paid `price` and the item goes to the escrow, which only the
 marketplace releases (`purchase.py`). No SINGLE|ANYONECANPAY PSBT is ever built.
@@ -34,10 +36,16 @@ from app.sandbox.market import inscription_bids_fields as fields
 from app.sandbox.market.errors import MarketError
 from app.sandbox.market.inscription_bids_intent import fee_script, service_fee
 from app.sandbox.market.listings_fields import ListingRequest, parse_listing
-from app.sandbox.market.listings_items import is_tap_transfer, locate_inscription, read_output
+from app.sandbox.market.listings_items import (
+    ItemOutput,
+    is_tap_transfer,
+    locate_inscription,
+    read_output,
+)
 from app.sandbox.market.listings_store import ListingIntent, insert_intents
 from app.sandbox.market.psbt_build import Coin, InputSpec, build_psbt
 from app.sandbox.market.service import Json, Market
+from app.sandbox.market.service_runestones import runestone_output
 from app.wallet.addresses import decode_address
 from app.wallet.psbt_fixes import FixedPSBT
 from app.wallet.psbt_io import psbt_to_base64, psbt_to_bytes, psbt_to_hex
@@ -144,7 +152,7 @@ def check_no_tap(market: Market, listings: Sequence[ListingRequest]) -> None:
                 )
 
 
-def check_item(market: Market, listing: ListingRequest) -> Coin:
+def check_item(market: Market, listing: ListingRequest) -> ItemOutput:
     """The item's output, after checking that sellerOrdAddress holds it and that it carries
     nothing but the listed item."""
     if listing.inscription_id is not None:
@@ -179,13 +187,17 @@ def check_item(market: Market, listing: ListingRequest) -> Coin:
             "listing sells exactly one item",
             field=field,
         )
-    return output.coin
+    return output
 
 
 def listing_psbt(
-    listing: ListingRequest, item: Coin, escrow_spk: bytes, fee_spk: bytes
+    listing: ListingRequest,
+    item: Coin,
+    escrow_spk: bytes,
+    fee_spk: bytes,
+    runestone: tuple[bytes, int] | None = None,
 ) -> tuple[FixedPSBT, int]:
-    """The unsigned secure listing PSBT and its taker fee."""
+    """The unsigned secure listing PSBT and its taker fee; `runestone` the last output."""
     fee = service_fee(listing.price, fee_spk)
     outputs = [
         (escrow_spk, item.value + TRANSFER_ALLOWANCE),
@@ -193,6 +205,8 @@ def listing_psbt(
     ]
     if fee:
         outputs.append((fee_spk, fee))
+    if runestone is not None:
+        outputs.append(runestone)
     spec = InputSpec(
         item, sighash_type=SIGHASH_ALL_ANYONECANPAY, tap_internal_key=listing.tap_internal_key
     )
@@ -201,7 +215,8 @@ def listing_psbt(
 
 def _build_all(market: Market, listings: Sequence[ListingRequest]) -> Json:
     check_no_tap(market, listings)
-    items = [check_item(market, listing) for listing in listings]
+    outputs = [check_item(market, listing) for listing in listings]
+    items = [output.coin for output in outputs]
     seen: dict[str, str] = {}
     for listing, item in zip(listings, items, strict=True):
         if item.outpoint in seen:
@@ -213,8 +228,15 @@ def _build_all(market: Market, listings: Sequence[ListingRequest]) -> Json:
         seen[item.outpoint] = listing.where
     fee_spk, now = fee_script(market), market.now_ms()
     intents, psbts, summaries = [], [], []
-    for listing, item in zip(listings, items, strict=True):
-        psbt, fee = listing_psbt(listing, item, escrow_script(market, item.outpoint), fee_spk)
+    for listing, output in zip(listings, outputs, strict=True):
+        item = output.coin
+        stone = (
+            runestone_output(market, output.runes, 0, listing.field("runesOutput"))
+            if listing.is_runes
+            else None
+        )
+        escrow = escrow_script(market, item.outpoint)
+        psbt, fee = listing_psbt(listing, item, escrow, fee_spk, stone)
         txid = unsigned_txid(psbt)
         intents.append(ListingIntent(txid, psbt_to_bytes(psbt), listing.terms(), item, fee, now))
         psbts.append(

@@ -34,7 +34,7 @@ from app.core.pools import MakerFee
 from app.sandbox.chain.addresses import address_for_script
 from app.sandbox.chain.events import ChainEvent, SpentOutput
 from app.sandbox.chain.node import Node
-from app.sandbox.http.settings import SandboxSettings
+from app.sandbox.http.settings import SandboxSettings, ServiceRunestones
 from app.sandbox.market.store import MarketStore
 from app.wallet.addresses import Network
 from app.wallet.psbt_signer import SigningKey
@@ -76,6 +76,8 @@ class Market:
         self.lock = threading.RLock()
         self.network = NETWORK
         self.maker_fee = MakerFee(settings.maker_fee_bps, settings.maker_fee_sats)
+        # `--service-runestones`, changed while running by the scenario API.
+        self.runestones: ServiceRunestones = settings.service_runestones
         self._service_key = _load_service_key(store)
         self.service_pubkey: bytes = bytes(self._service_key.get_public_key().sec())
         self.bid_listers: list[BidLister] = []
@@ -169,6 +171,7 @@ class Market:
             "biddingWalletKind": self.settings.bidding_wallet,
             "listingEscrow": self.settings.listing_escrow,
             "bidsKeyedBy": self.settings.bids_keyed_by,
+            "serviceRunestones": self.runestones,
             "rateLimit": None
             if (limit := self.settings.rate_limit) is None
             else {

@@ -23,6 +23,7 @@ def test_serve_defaults_are_loopback_and_a_free_port() -> None:
     assert (args.api_key, args.bidding_wallet) == (None, "taproot")
     assert args.listing_escrow == "per-item"
     assert settings_from_args(args).listing_escrow == "per-item"
+    assert settings_from_args(args).service_runestones == "none"
 
 
 def test_serve_accepts_every_option(tmp_path: Path) -> None:
@@ -44,11 +45,14 @@ def test_serve_accepts_every_option(tmp_path: Path) -> None:
             "p2wsh",
             "--listing-escrow",
             "shared",
+            "--service-runestones",
+            "pointer",
         ]
     )
     assert (args.host, args.port, args.data) == ("::1", 8123, tmp_path)
     assert (args.block_interval, args.api_key, args.bidding_wallet) == (2.5, "k", "p2wsh")
     assert settings_from_args(args).listing_escrow == "shared"
+    assert settings_from_args(args).service_runestones == "pointer"
 
 
 @pytest.mark.parametrize(
@@ -61,6 +65,7 @@ def test_serve_accepts_every_option(tmp_path: Path) -> None:
         ["--block-interval", "nan"],
         ["--bidding-wallet", "p2pkh"],
         ["--listing-escrow", "none"],
+        ["--service-runestones", "mint"],
     ],
 )
 def test_serve_rejects_bad_options(bad: list[str], capsys: pytest.CaptureFixture[str]) -> None:

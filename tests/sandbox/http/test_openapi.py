@@ -59,6 +59,7 @@ EXPECTED_OPERATIONS = {
     ("post", "/sandbox/bids/fill"),
     ("post", "/sandbox/inscription-bids/accept"),
     ("post", "/sandbox/listings/purchase"),
+    ("post", "/sandbox/market/runestones"),
     # The market's other participants (issue 16).
     ("post", "/sandbox/market/listings"),
     ("delete", "/sandbox/market/listings/{listingId}"),
