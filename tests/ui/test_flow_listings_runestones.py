@@ -1,0 +1,94 @@
+"""Secure rune listings through the widgets against the real sandbox, whatever runestone the
+service adds (issue 18; `POST /sandbox/market/runestones`): none, an edict of the rune's id to
+the escrow, a pointer at it. One window lists a rune output under each: the review shows the
+escrow (output 0) receiving the runes and, when there is one, what the runestone says; it is
+approved, signed, and the listing is active."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import string
+from collections.abc import Callable
+
+from pytestqt.qtbot import QtBot
+
+from app.services.sandbox_process import SandboxProcess
+from app.ui import strings
+from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
+from app.ui.tabs.listings_tab import ListingsTab
+from tests.ui.conftest import AppHarness, OptionsFactory
+from tests.ui.flows import click, open_funded_app, sandbox_post, type_into, wait_new_dialog
+from tests.ui.gui_thread import GuiThreadWatch
+
+PRICE = 33_000
+UNITS = 2_024
+# What the review's details say of the runestone (output 3, after escrow, price and fee).
+RUNESTONE_SAYS = {
+    "none": None,
+    "edict": "Output 3 is a runestone: 1 edict.",
+    "pointer": "Output 3 is a runestone: the runes left go to output 0.",
+}
+RECEIVES = 4  # the outputs table's column of the runes each output receives
+
+
+def etch(root_url: str, address: str) -> tuple[str, str]:
+    """A fresh rune of UNITS at `address`, mined: (its name, its outpoint)."""
+    rune = "WINDOW•" + "".join(secrets.choice(string.ascii_uppercase) for _ in range(9))
+    made = sandbox_post(root_url, "/sandbox/runes", {"address": address, "rune": rune,
+                                                     "amount": UNITS})  # fmt: skip
+    sandbox_post(root_url, "/sandbox/mine", {"blocks": 1})
+    return rune, str(made["outpoint"])
+
+
+def test_a_rune_listing_under_each_runestone_setting(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    gui_thread: GuiThreadWatch,
+) -> None:
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    app, root = funded.app, funded.root_url
+    runes = {mode: etch(root, funded.keys.ordinals.address) for mode in RUNESTONE_SAYS}
+    gui_thread.start()
+    app.window.show_tab("listings")
+    tab = app.window.tab("listings")
+    assert isinstance(tab, ListingsTab)
+    qtbot.waitUntil(lambda: tab.held is not None, timeout=30_000)
+    try:
+        for mode, (rune, outpoint) in runes.items():
+            with gui_thread.paused():  # the test arranging the service, not the app's work
+                sandbox_post(root, "/sandbox/market/runestones", {"mode": mode})
+            list_one(qtbot, app, tab, rune, outpoint, RUNESTONE_SAYS[mode])
+    finally:
+        with gui_thread.paused():
+            sandbox_post(root, "/sandbox/market/runestones", {"mode": "none"})
+    gui_thread.assert_not_blocked()
+
+
+def list_one(
+    qtbot: QtBot, app: AppHarness, tab: ListingsTab, rune: str, outpoint: str, says: str | None
+) -> None:
+    tab.items_model.set_checked(tab.row_of(outpoint), True)
+    type_into(qtbot, tab.price_all.edit, f"{PRICE:,}")
+    click(qtbot, tab.apply_price)
+    before = len(app.dialogs)
+    click(qtbot, tab.sign_button)
+    dialog = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
+    receives = [dialog.outputs_model.cell(r, RECEIVES).text for r in range(3)]
+    assert receives == [f"◆ {UNITS:,} {rune}", "", ""]  # the escrow gets them, nothing else
+    details = dialog.details_label.text()
+    if says is None:
+        assert "runestone" not in details and dialog.outputs_model.rowCount() == 3
+    else:
+        assert says in details and dialog.outputs_model.rowCount() == 4
+        assert dialog.outputs_model.cell(3, RECEIVES).text == ""
+    assert dialog.plans_model.cell(0, 4).text == strings.REVIEW_VERDICT_OK
+    assert dialog.sign_button is not None
+    with qtbot.waitSignal(tab.refreshed, timeout=60_000):
+        click(qtbot, dialog.sign_button)
+        qtbot.waitUntil(lambda: not tab.flow.busy, timeout=60_000)
+    assert tab.status.text() == strings.counted(strings.LISTINGS_DONE, 1)
+    assert tab.state_of(outpoint) == "active"
