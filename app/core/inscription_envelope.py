@@ -19,6 +19,7 @@ An envelope sits in a taproot script-path witness's leaf script:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 PROTOCOL_ID = b"ord"
@@ -118,7 +119,23 @@ _Instruction = _Push | _Op
 
 def _instructions(script: bytes) -> list[_Instruction]:
     """rust-bitcoin's `Script::instructions` (non-minimal pushes accepted)."""
-    out: list[_Instruction] = []
+    return list(_each_instruction(script))
+
+
+def script_pushes(script: bytes) -> list[bytes]:
+    """The data of each push in `script`, in order, up to where it stops parsing (ord reads
+    an etching's tapscript so in `tx_commits_to_rune`: an error ends the reading)."""
+    pushes: list[bytes] = []
+    try:
+        for instruction in _each_instruction(script):
+            if isinstance(instruction, _Push):
+                pushes.append(instruction.data)
+    except ScriptParseError:
+        pass
+    return pushes
+
+
+def _each_instruction(script: bytes) -> Iterator[_Instruction]:
     i = 0
     while i < len(script):
         op = script[i]
@@ -132,13 +149,12 @@ def _instructions(script: bytes) -> list[_Instruction]:
             size = int.from_bytes(script[i : i + width], "little")
             i += width
         else:
-            out.append(_Op(op))
+            yield _Op(op)
             continue
         if i + size > len(script):
             raise ScriptParseError("script ends inside a push")
-        out.append(_Push(script[i : i + size]))
+        yield _Push(script[i : i + size])
         i += size
-    return out
 
 
 def tapscript_from_witness(witness: tuple[bytes, ...] | list[bytes]) -> bytes | None:

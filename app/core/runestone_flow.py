@@ -85,9 +85,15 @@ def rune_flow(
     output_scripts: Sequence[bytes],
     input_runes: Sequence[InputRune],
     mint_amount: int | None = None,
+    *,
+    etching_valid: bool = True,
+    etched_name: str | None = None,
 ) -> RuneFlow:
     """Allocate `input_runes` (every rune balance on every input) to the outputs, as ord
-    would. `mint_amount` is what a mint in the runestone yields, when the caller knows it."""
+    would. `mint_amount` is what a mint in the runestone yields, when the caller knows it.
+    An indexer, which knows whether the etching is valid (ord's `RuneUpdater::etched`), says
+    so: an invalid one etches nothing (no premine, edicts to 0:0 skipped); `etched_name` is
+    the name it gets (an unnamed etching's reserved one)."""
     try:
         artifact = decipher(output_scripts) if has_runestone(output_scripts) else None
     except UndecodableRunestone as exc:
@@ -99,7 +105,7 @@ def rune_flow(
         names.setdefault(key, held.rune)
         unallocated[key] = unallocated.get(key, 0) + held.amount
     unknown_ids = [h.rune for h in input_runes if h.rune_id is None]
-    etched = _etched_name(artifact)
+    etched = (etched_name or _etched_name(artifact)) if etching_valid else None
     if artifact is not None and artifact.mint is not None:
         mint = artifact.mint
         if mint_amount is None:

@@ -68,7 +68,7 @@ def rune_owner_counts(conn: sqlite3.Connection, spaced_names: Sequence[str]) -> 
     for chunk in _chunks(list(dict.fromkeys(spaced_names))):
         marks = ",".join("?" * len(chunk))
         for spaced, owners in conn.execute(
-            "SELECT r.spaced, COUNT(DISTINCT o.script_pubkey) FROM runes r "
+            "SELECT r.spaced, COUNT(DISTINCT o.script_pubkey) FROM rune_entries r "
             "LEFT JOIN rune_balances b ON b.rune = r.rune LEFT JOIN outputs o "
             "ON o.txid = b.txid AND o.vout = b.vout AND o.spent_txid IS NULL "
             f"WHERE r.spaced IN ({marks}) GROUP BY r.spaced",
@@ -95,8 +95,8 @@ def held_runes(conn: sqlite3.Connection, spk: bytes) -> list[HeldRunes]:
     rows = conn.execute(
         "SELECT b.txid, b.vout, r.spaced, b.amount, r.divisibility, r.symbol "
         "FROM rune_balances b JOIN outputs o ON o.txid = b.txid AND o.vout = b.vout "
-        "JOIN runes r ON r.rune = b.rune WHERE o.script_pubkey = ? AND o.spent_txid IS NULL "
-        "ORDER BY r.number, b.txid, b.vout",
+        "JOIN rune_entries r ON r.rune = b.rune WHERE o.script_pubkey = ? AND o.spent_txid IS NULL "
+        "ORDER BY r.seq, b.txid, b.vout",
         (spk,),
     ).fetchall()
     return [HeldRunes(f"{r[0]}:{r[1]}", r[2], int(r[3]), r[4], r[5]) for r in rows]

@@ -1,5 +1,6 @@
-"""Derived indexes: transactions, outputs by script, inscription locations, rune balances,
-and what each spent output held (ord's views show an output spent in the mempool as it was).
+"""Derived indexes: transactions, outputs by script, inscription locations, runes (moved,
+minted, etched and burned by runestones: rune_updater.py), and what each spent output held
+(ord's views show an output spent in the mempool as it was).
 
 `apply_tx` records a transaction's effects (mempool or confirmed), `connect_block` confirms a
 block's transactions and hands fee-bound inscriptions to its coinbase; both run inside the
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.core import sat_flow
-from app.sandbox.chain import envelope_index
+from app.sandbox.chain import envelope_index, rune_updater
 from app.sandbox.chain.consensus import block_subsidy
 from app.sandbox.chain.rawtx import ParsedTx
 
@@ -91,7 +92,7 @@ class Indexer:
         if coins:  # new inscriptions first: a parent must be found where the inputs held it
             inscribed = envelope_index.index_envelopes(self.conn, tx, coins, self._place)
             self._move_inscriptions(tx, coins)
-            self._move_runes(tx, coins)
+        rune_updater.index_runes(self.conn, tx, coins, height, block_pos)
         self._record_genesis(tx, inscribed)
 
     def _move_inscriptions(self, tx: ParsedTx, coins: Sequence[Coin]) -> None:
@@ -136,43 +137,6 @@ class Indexer:
             (ins_id, txid, vout, offset, fee_txid, fee_offset),
         )
 
-    def _move_runes(self, tx: ParsedTx, coins: Sequence[Coin]) -> None:
-        totals: dict[str, int] = {}
-        for coin in coins:
-            rows = self.conn.execute(
-                "SELECT rune, amount FROM rune_balances WHERE txid = ? AND vout = ?",
-                (coin.txid, coin.vout),
-            ).fetchall()
-            if rows:
-                self.conn.execute(
-                    "INSERT INTO spent_rune_balances (txid, vout, rune, amount) SELECT txid, vout, "
-                    "rune, amount FROM rune_balances WHERE txid = ? AND vout = ?",
-                    (coin.txid, coin.vout),
-                )
-                self.conn.execute(
-                    "DELETE FROM rune_balances WHERE txid = ? AND vout = ?", (coin.txid, coin.vout)
-                )
-            for rune, amount in rows:
-                totals[rune] = totals.get(rune, 0) + int(amount)
-        if not totals:
-            return
-        dest = sat_flow.rune_destination([o.script_pubkey for o in tx.outputs])
-        if dest is None:
-            return  # no runestone and only OP_RETURN outputs: ord burns them
-        for rune, amount in totals.items():
-            self._add_runes(tx.txid, dest, rune, amount)
-
-    def _add_runes(self, txid: str, vout: int, rune: str, amount: int) -> None:
-        row = self.conn.execute(
-            "SELECT amount FROM rune_balances WHERE txid = ? AND vout = ? AND rune = ?",
-            (txid, vout, rune),
-        ).fetchone()
-        total = amount + (int(row[0]) if row else 0)
-        self.conn.execute(
-            "INSERT OR REPLACE INTO rune_balances (txid, vout, rune, amount) VALUES (?, ?, ?, ?)",
-            (txid, vout, rune, str(total)),
-        )
-
     def _record_genesis(self, tx: ParsedTx, inscribed: set[str]) -> None:
         """Inscriptions (other than those its envelopes `inscribed`) and rune issues the
         sandbox declared for this transaction."""
@@ -184,7 +148,7 @@ class Indexer:
         for vout, rune, amount in self.conn.execute(
             "SELECT vout, rune, amount FROM rune_issues WHERE txid = ?", (tx.txid,)
         ).fetchall():
-            self._add_runes(tx.txid, vout, rune, int(amount))
+            rune_updater.record_declared_issue(self.conn, tx.txid, vout, rune, int(amount))
 
     def connect_block(self, txs: Sequence[ParsedTx], height: int) -> None:
         """Confirm a block's transactions (coinbase first in `txs`). Those not yet indexed are
@@ -203,6 +167,7 @@ class Indexer:
                     "UPDATE txs SET height = ?, block_pos = ? WHERE txid = ?",
                     (height, pos, tx.txid),
                 )
+                rune_updater.confirm(self.conn, tx.txid, height, pos)
             else:
                 fee = self._apply_unindexed(tx, height, pos, known=row is not None)
             for ins_id, fee_offset in self.conn.execute(

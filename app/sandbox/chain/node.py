@@ -385,26 +385,13 @@ class Node:
         divisibility, number}, or None. Raises InvalidRequest for a malformed name."""
         letters, _ = catalog.normalize_rune(name)
         with self._locked():
-            row = self._store.conn.execute(
-                "SELECT rune, spaced, symbol, divisibility, number FROM runes WHERE rune = ?",
-                (letters,),
-            ).fetchone()
-        if row is None:
-            return None
-        keys = ("rune", "spaced", "symbol", "divisibility", "number")
-        return dict(zip(keys, row, strict=True))
+            return rune_entries.market_rune(self._store.conn, letters)
 
     def runes_page(self, offset: int, limit: int) -> tuple[list[Json], bool]:
         """Etched runes, the newest first (ord's `/runes` order): `limit` from `offset`, and
         whether more follow. Each as `rune()` gives it."""
-        keys = ("rune", "spaced", "symbol", "divisibility", "number")
         with self._locked():
-            rows = self._store.conn.execute(
-                "SELECT rune, spaced, symbol, divisibility, number FROM runes "
-                "ORDER BY number DESC LIMIT ? OFFSET ?",
-                (limit + 1, offset),
-            ).fetchall()
-        return [dict(zip(keys, row, strict=True)) for row in rows[:limit]], len(rows) > limit
+            return rune_entries.market_page(self._store.conn, offset, limit)
 
     def create_inscription(
         self,

@@ -57,7 +57,7 @@ def _contents(
         spaced: {"amount": int(amount), "divisibility": div, "symbol": symbol}
         for spaced, amount, div, symbol in conn.execute(
             f"SELECT r.spaced, b.amount, r.divisibility, r.symbol FROM {balances_table} b "
-            "JOIN runes r ON r.rune = b.rune WHERE b.txid = ? AND b.vout = ? ORDER BY r.number",
+            "JOIN rune_entries r ON r.rune = b.rune WHERE b.txid = ? AND b.vout = ? ORDER BY r.seq",
             (txid, vout),
         )
     }

@@ -39,7 +39,7 @@ def check_inscription_id(inscription_id: Any) -> str:
 def _runes_on(conn: sqlite3.Connection, txid: str, vout: int) -> Json:
     rows = conn.execute(
         "SELECT r.spaced, b.amount, r.divisibility, r.symbol FROM rune_balances b "
-        "JOIN runes r ON r.rune = b.rune WHERE b.txid = ? AND b.vout = ? ORDER BY r.number",
+        "JOIN rune_entries r ON r.rune = b.rune WHERE b.txid = ? AND b.vout = ? ORDER BY r.seq",
         (txid, vout),
     ).fetchall()
     return {
@@ -198,8 +198,8 @@ def address(conn: sqlite3.Connection, address_text: str, spk: bytes) -> Json:
     balances: dict[str, tuple[int, str]] = {}
     for spaced, amount, symbol in conn.execute(
         "SELECT r.spaced, b.amount, r.symbol FROM rune_balances b JOIN outputs o "
-        "ON o.txid = b.txid AND o.vout = b.vout JOIN runes r ON r.rune = b.rune "
-        "WHERE o.script_pubkey = ? ORDER BY r.number",
+        "ON o.txid = b.txid AND o.vout = b.vout JOIN rune_entries r ON r.rune = b.rune "
+        "WHERE o.script_pubkey = ? ORDER BY r.seq",
         (spk,),
     ):
         total, _ = balances.get(spaced, (0, symbol))

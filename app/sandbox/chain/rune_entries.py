@@ -1,11 +1,13 @@
 """ord's rune entries (`RuneEntry` in ordinals/ord src/index/entry.rs, served by `/rune/<RUNE>`
-and `/runes`) for the sandbox's runes, from the confirmed chain.
+and `/runes`), from the confirmed chain, built from what rune_updater.py derived.
 
-A sandbox rune is declared rather than etched by a runestone, so its etching is the
-transaction that created its first balance: its id is `<block>:<tx>` of that transaction once
-a block holds it (before, real ord would not know the rune: the views answer 404). The first
-issue is the premine; each later issue counts as a mint (the sandbox's mints have no terms).
-`burned` is what the confirmed issues made that no output of the last block's UTXO set holds.
+A rune is known once a block holds its etching: its id is `<block>:<tx>` of that transaction,
+its number how many runes were etched before it in the chain's order (before, real ord does
+not know it: the views answer 404). `mints` counts the confirmed mints, `burned` what
+confirmed transactions burned (ord's count: a cenotaph's inputs and mint, runes given to
+OP_RETURN outputs or with no output to go to), `terms` is ord's `Terms` as it serialises them.
+A rune the sandbox declared (catalog.declare_rune_issue) is etched by its first issue, with
+that premine and no terms; its later issues count as mints.
 """
 
 from __future__ import annotations
@@ -14,59 +16,96 @@ import re
 import sqlite3
 
 from app.sandbox.chain.ord_views import Json
+from app.sandbox.chain.rune_updater import mintable, terms_from_json
 
 RUNE_ID_PATTERN = re.compile(r"^(\d{1,10}):(\d{1,10})$")
 
-# Each rune's confirmed issues, the first (its etching) first.
-_ISSUES = (
-    "SELECT t.height, t.block_pos, i.txid, i.amount, b.time FROM rune_issues i "
-    "JOIN txs t ON t.txid = i.txid JOIN blocks b ON b.height = t.height "
-    "WHERE i.rune = ? ORDER BY t.height, t.block_pos, i.vout"
+# A rune's entry with where its etching was mined (NULLs while in the mempool).
+_ENTRY = (
+    "SELECT e.spaced, e.symbol, e.divisibility, e.premine, e.terms, e.turbo, e.etching, "
+    "t.height, t.block_pos, e.seq FROM rune_entries e JOIN txs t ON t.txid = e.etching "
+    "WHERE e.rune = ?"
 )
-# What the last block's UTXO set holds of a rune: unspent outputs of confirmed transactions,
-# and outputs spent only in the mempool (with what they held when spent).
-_HELD = (
-    "SELECT b.amount FROM {table} b "
-    "JOIN outputs o ON o.txid = b.txid AND o.vout = b.vout JOIN txs t ON t.txid = o.txid "
-    "LEFT JOIN txs s ON s.txid = o.spent_txid WHERE b.rune = ? AND t.height IS NOT NULL "
-    "AND {spent}"
+# How many of a rune's mints and burns confirmed transactions made.
+_CONFIRMED = "SELECT x.amount FROM {table} x JOIN txs t ON t.txid = x.txid " + (
+    "WHERE x.rune = ? AND t.height IS NOT NULL"
+)
+# The confirmed etchings, the newest first.
+_NEWEST_FIRST = (
+    "SELECT e.rune FROM rune_entries e JOIN txs t ON t.txid = e.etching "
+    "WHERE t.height IS NOT NULL ORDER BY t.height DESC, t.block_pos DESC"
 )
 
 
-def _held(conn: sqlite3.Connection, rune: str) -> int:
-    unspent = _HELD.format(table="rune_balances", spent="o.spent_txid IS NULL")
-    in_mempool = _HELD.format(
-        table="spent_rune_balances", spent="o.spent_txid IS NOT NULL AND s.height IS NULL"
+def number(conn: sqlite3.Connection, rune: str) -> int | None:
+    """ord's rune number: runes etched before this one in the chain (confirmed ones), then,
+    for one still in the mempool, those indexed before it. None for an unknown rune."""
+    row = conn.execute(_ENTRY, (rune,)).fetchone()
+    if row is None:
+        return None
+    height, block_pos, seq = row[7], row[8], row[9]
+    confirmed_before = (
+        "SELECT COUNT(*) FROM rune_entries e JOIN txs t ON t.txid = e.etching "
+        "WHERE t.height IS NOT NULL"
     )
-    # Amounts reach 2^128: summed here, not by SQLite's 64-bit integers.
-    return sum(int(r[0]) for sql in (unspent, in_mempool) for r in conn.execute(sql, (rune,)))
+    if height is not None:
+        found = conn.execute(
+            confirmed_before + " AND (t.height, t.block_pos) < (?, ?)", (height, block_pos)
+        ).fetchone()
+        return int(found[0])
+    confirmed = int(conn.execute(confirmed_before).fetchone()[0])
+    pending_before = conn.execute(
+        "SELECT COUNT(*) FROM rune_entries e JOIN txs t ON t.txid = e.etching "
+        "WHERE t.height IS NULL AND e.seq < ?",
+        (seq,),
+    ).fetchone()
+    return confirmed + int(pending_before[0])
 
 
 def entry(conn: sqlite3.Connection, rune: str) -> tuple[str, Json] | None:
     """(id, entry) of the rune with these letters; None when not etched in a block."""
-    row = conn.execute(
-        "SELECT spaced, symbol, divisibility, number FROM runes WHERE rune = ?", (rune,)
-    ).fetchone()
-    issues = conn.execute(_ISSUES, (rune,)).fetchall()
-    if row is None or not issues:
+    row = conn.execute(_ENTRY, (rune,)).fetchone()
+    if row is None or row[7] is None:
         return None
-    spaced, symbol, divisibility, number = row
-    height, block_pos, etching, premine, time = issues[0]
-    issued = sum(int(issue[3]) for issue in issues)
+    spaced, symbol, divisibility, premine, terms, turbo, etching, height, block_pos, _ = row
+    (time,) = conn.execute("SELECT time FROM blocks WHERE height = ?", (height,)).fetchone()
+    mints = conn.execute(_CONFIRMED.format(table="rune_mints"), (rune,)).fetchall()
+    burns = conn.execute(_CONFIRMED.format(table="rune_burns"), (rune,)).fetchall()
+    stored_terms = terms_from_json(terms)
     return f"{height}:{block_pos}", {
         "block": height,
-        "burned": issued - _held(conn, rune),
+        # Amounts reach 2^128: summed here, not by SQLite's 64-bit integers.
+        "burned": sum(int(b[0]) for b in burns),
         "divisibility": divisibility,
         "etching": etching,
-        "mints": len(issues) - 1,
-        "number": number,
+        "mints": len(mints),
+        "number": number(conn, rune),
         "premine": int(premine),
         "spaced_rune": spaced,
         "symbol": symbol,
-        "terms": None,
+        "terms": None
+        if stored_terms is None
+        else {
+            "amount": stored_terms.amount,
+            "cap": stored_terms.cap,
+            "height": list(stored_terms.height),
+            "offset": list(stored_terms.offset),
+        },
         "timestamp": time,
-        "turbo": False,
+        "turbo": bool(turbo),
     }
+
+
+def is_mintable(conn: sqlite3.Connection, rune: str) -> bool:
+    """ord's `mintable` of `/rune/<RUNE>`: whether a mint in the next block would count."""
+    found = entry(conn, rune)
+    if found is None:
+        return False
+    row = conn.execute("SELECT terms FROM rune_entries WHERE rune = ?", (rune,)).fetchone()
+    tip = int(conn.execute("SELECT COALESCE(MAX(height), 0) FROM blocks").fetchone()[0])
+    _, fields = found
+    amount = mintable(terms_from_json(row[0]), fields["block"], fields["mints"], tip + 1)
+    return amount is not None
 
 
 def rune_with_id(conn: sqlite3.Connection, rune_id: str) -> str | None:
@@ -74,25 +113,50 @@ def rune_with_id(conn: sqlite3.Connection, rune_id: str) -> str | None:
     match = RUNE_ID_PATTERN.match(rune_id)
     if match is None:
         return None
-    for (rune,) in conn.execute(
-        "SELECT DISTINCT i.rune FROM rune_issues i JOIN txs t ON t.txid = i.txid "
+    row = conn.execute(
+        "SELECT e.rune FROM rune_entries e JOIN txs t ON t.txid = e.etching "
         "WHERE t.height = ? AND t.block_pos = ?",
         (int(match.group(1)), int(match.group(2))),
-    ).fetchall():
-        found = entry(conn, rune)
-        if found is not None and found[0] == rune_id:
-            return str(rune)
-    return None
+    ).fetchone()
+    return None if row is None else str(row[0])
 
 
 def page(conn: sqlite3.Connection, offset: int, limit: int) -> tuple[list[tuple[str, Json]], bool]:
     """Etched runes, the newest first (ord's `/runes` order): `limit` from `offset`, and
     whether more follow."""
-    etched = conn.execute(
-        "SELECT r.rune FROM runes r WHERE EXISTS (SELECT 1 FROM rune_issues i "
-        "JOIN txs t ON t.txid = i.txid WHERE i.rune = r.rune AND t.height IS NOT NULL) "
-        "ORDER BY r.number DESC LIMIT ? OFFSET ?",
-        (limit + 1, offset),
-    ).fetchall()
+    etched = conn.execute(_NEWEST_FIRST + " LIMIT ? OFFSET ?", (limit + 1, offset)).fetchall()
     entries = [found for (rune,) in etched[:limit] if (found := entry(conn, rune)) is not None]
     return entries, len(etched) > limit
+
+
+# The market's view: every rune the index knows, the mempool's too, the newest first.
+_MARKET_NEWEST_FIRST = (
+    "SELECT e.rune FROM rune_entries e JOIN txs t ON t.txid = e.etching "
+    "ORDER BY t.height IS NULL DESC, t.height DESC, t.block_pos DESC, e.seq DESC"
+)
+
+
+def market_rune(conn: sqlite3.Connection, rune: str) -> Json | None:
+    """{rune, spaced, symbol, divisibility, number} of an etched rune (its etching possibly
+    still in the mempool: the market trades on the current state), or None."""
+    row = conn.execute(
+        "SELECT rune, spaced, symbol, divisibility FROM rune_entries WHERE rune = ?", (rune,)
+    ).fetchone()
+    if row is None:
+        return None
+    letters, spaced, symbol, divisibility = row
+    return {
+        "rune": letters,
+        "spaced": spaced,
+        "symbol": symbol,
+        "divisibility": divisibility,
+        "number": number(conn, letters),
+    }
+
+
+def market_page(conn: sqlite3.Connection, offset: int, limit: int) -> tuple[list[Json], bool]:
+    """`limit` runes from `offset`, the newest first, as `market_rune` gives them; whether
+    more follow."""
+    rows = conn.execute(_MARKET_NEWEST_FIRST + " LIMIT ? OFFSET ?", (limit + 1, offset)).fetchall()
+    found = [r for (rune,) in rows[:limit] if (r := market_rune(conn, rune)) is not None]
+    return found, len(rows) > limit

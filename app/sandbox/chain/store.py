@@ -2,8 +2,9 @@
 
 Primary tables hold what cannot be recomputed: the blocks, every acknowledged raw transaction,
 the sandbox's declarations (inscriptions, rune issues, collections, keys) and settings.
-Derived tables (`txs`, `outputs`, `inscription_locations`, `rune_balances`, and what spent
-outputs held: `spent_inscriptions`, `spent_rune_balances`) are the indexes;
+Derived tables (`txs`, `outputs`, `inscription_locations`, `rune_balances`, what spent
+outputs held: `spent_inscriptions`, `spent_rune_balances`, and the runes etched, minted and
+burned by runestones: `rune_entries`, `rune_mints`, `rune_burns`) are the indexes;
 `Indexer.rebuild` recreates them from the primary tables.
 
 Durability: WAL mode with synchronous=FULL syncs the log on every commit, so an acknowledged
@@ -19,7 +20,7 @@ from pathlib import Path
 from app.sandbox.chain.errors import StorageError
 from app.sandbox.sqlite import NestedTransactions, open_wal
 
-INDEX_VERSION = "2"
+INDEX_VERSION = "3"
 
 PRIMARY_SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -58,6 +59,9 @@ DERIVED_TABLES = (
     "rune_balances",
     "spent_inscriptions",
     "spent_rune_balances",
+    "rune_entries",
+    "rune_mints",
+    "rune_burns",
 )
 
 DERIVED_SCHEMA = """
@@ -89,6 +93,20 @@ CREATE INDEX IF NOT EXISTS spent_inscriptions_id ON spent_inscriptions (id);
 CREATE TABLE IF NOT EXISTS spent_rune_balances (
     txid TEXT NOT NULL, vout INTEGER NOT NULL, rune TEXT NOT NULL, amount TEXT NOT NULL,
     PRIMARY KEY (txid, vout, rune));
+-- Runes etched (rune_updater.py, a declared issue's first one too), in the order indexed
+-- (seq), ord's number and id come from the etching transaction's place in the chain.
+-- Amounts are decimal text (they reach 2^128), terms are JSON (ord's `Terms`) or NULL.
+CREATE TABLE IF NOT EXISTS rune_entries (
+    seq INTEGER PRIMARY KEY, rune TEXT NOT NULL UNIQUE, spaced TEXT NOT NULL, symbol TEXT,
+    divisibility INTEGER NOT NULL, premine TEXT NOT NULL, terms TEXT, turbo INTEGER NOT NULL,
+    etching TEXT NOT NULL UNIQUE, unnamed INTEGER NOT NULL);
+-- Each mint counted (a cenotaph's too), and what each transaction burned of each rune.
+CREATE TABLE IF NOT EXISTS rune_mints (
+    txid TEXT NOT NULL, rune TEXT NOT NULL, amount TEXT NOT NULL, PRIMARY KEY (txid, rune));
+CREATE INDEX IF NOT EXISTS rune_mints_rune ON rune_mints (rune);
+CREATE TABLE IF NOT EXISTS rune_burns (
+    txid TEXT NOT NULL, rune TEXT NOT NULL, amount TEXT NOT NULL, PRIMARY KEY (txid, rune));
+CREATE INDEX IF NOT EXISTS rune_burns_rune ON rune_burns (rune);
 """
 
 

@@ -1,0 +1,362 @@
+"""A transaction's runes, derived from its runestone by ord's rules (`RuneUpdater::index_runes`,
+src/index/updater/rune_updater.rs, ordinals/ord at 5241ef311e015cff4759a379085c8cc8913e621a).
+
+The runestone is read by ord's own code (`app.core.runestone.decipher`) and the runes are
+allocated by `app.core.runestone_flow.rune_flow` (ord's edicts, pointer, split, burns). Here:
+- the inputs' runes (`rune_balances`, by letters) are taken off them as unallocated, each with
+  its id `<block>:<tx>` once its etching is in a block;
+- a mint of a rune whose terms allow it (`RuneEntry::mintable`: amount, cap, height and offset
+  windows) counts and adds its amount, a cenotaph's too (then burned with the rest);
+- an etching is valid as in `RuneUpdater::etched`: a name at or above
+  `Rune::minimum_at_height`, not reserved, not etched before, and committed to by an input's
+  tapscript pushing `Rune::commitment` while spending a taproot output of a transaction with at
+  least 6 confirmations; without a name it gets `Rune::reserved(block, tx)`. A cenotaph's valid
+  etching creates the rune with no supply; an invalid etching creates nothing (edicts to 0:0
+  are skipped) and the rest of the runestone still applies;
+- what is burned (a cenotaph's inputs and mint, runes sent to OP_RETURN, runes with nowhere to
+  go) is kept per transaction: ord's `burned`.
+
+Heights. ord indexes blocks; the sandbox indexes a transaction when it enters the mempool and
+confirms it when it is mined. A mempool transaction's runes are decided at the height it would
+have in the next block (tip + 1), with the chain as the index has it then: a transaction mined
+later keeps that decision (ord would judge its etching and mint at the later height). A rune
+etched by a mempool transaction has no id until mined (edicts and mints cannot name it yet,
+and ord's views, which answer from the confirmed chain, do not know it); an unnamed etching's
+reserved name comes from where it is mined, so a mempool one holds a placeholder (a reserved
+name no block can give) until `confirm` renames it. A rebuild (`Indexer.rebuild`) replays the
+blocks at their own heights, as ord does.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from app.core.inscription_envelope import script_pushes, tapscript_from_witness
+from app.core.rune_names import (
+    RESERVED_RUNE_VALUE,
+    SpacedRune,
+    minimum_at_height,
+    reserved_rune,
+    rune_commitment,
+    rune_name,
+    rune_value,
+)
+from app.core.runestone import Cenotaph, RuneId, Runestone, Terms, decipher
+from app.core.runestone_flow import InputRune, RuneFlow, has_runestone, is_op_return, rune_flow
+from app.sandbox.chain.rawtx import ParsedTx
+
+if TYPE_CHECKING:
+    from app.sandbox.chain.indexer import Coin
+
+COMMIT_CONFIRMATIONS = 6  # ord's Runestone::COMMIT_CONFIRMATIONS
+# Placeholder tx indexes of unnamed mempool etchings count down from here: no block has so many
+# transactions, so a placeholder never meets a name a block gives.
+_PLACEHOLDER_TX_INDEX = 2**32 - 1
+_P2TR_PREFIX = b"\x51\x20"
+
+
+def index_runes(
+    conn: sqlite3.Connection,
+    tx: ParsedTx,
+    coins: Sequence[Coin],
+    height: int | None,
+    block_pos: int | None,
+) -> None:
+    """Move, mint, etch and burn `tx`'s runes (`coins`: what each input spends). `height`
+    and `block_pos` None: a mempool transaction, decided as the next block's."""
+    if height is None:
+        height = _tip(conn) + 1
+    inputs = _take_input_runes(conn, coins)
+    scripts = [o.script_pubkey for o in tx.outputs]
+    if not has_runestone(scripts):
+        if inputs:
+            _record(conn, tx, rune_flow(scripts, inputs))
+        return
+    artifact = decipher(scripts)
+    mint_amount = 0
+    if artifact is not None and artifact.mint is not None:
+        minted = _mint(conn, tx.txid, artifact.mint, height)
+        if minted is not None:
+            letters, mint_amount = minted
+            inputs.append(InputRune(letters, 0, artifact.mint))  # names the minted rune
+    etched = _etched(conn, tx, coins, artifact, height, block_pos)
+    flow = rune_flow(
+        scripts, inputs, mint_amount, etching_valid=etched is not None, etched_name=etched
+    )
+    if not flow.decided:  # ord reads every transaction a node accepts: never seen
+        raise RuntimeError(f"runes of {tx.txid} undecided: {flow.reason}")
+    if etched is not None and artifact is not None:
+        # A mempool etching without a name holds a placeholder until mined (`confirm`).
+        placeholder = block_pos is None and _unnamed(artifact)
+        _create_entry(conn, tx.txid, artifact, etched, unnamed=placeholder)
+    _record(conn, tx, flow)
+
+
+def confirm(conn: sqlite3.Connection, txid: str, height: int, block_pos: int) -> None:
+    """`txid`, indexed in the mempool, is mined at (height, block_pos): an unnamed rune it
+    etched takes the reserved name ord gives it from there."""
+    row = conn.execute(
+        "SELECT rune FROM rune_entries WHERE etching = ? AND unnamed = 1", (txid,)
+    ).fetchone()
+    if row is None:
+        return
+    old, new = str(row[0]), rune_name(reserved_rune(height, block_pos))
+    conn.execute(
+        "UPDATE rune_entries SET rune = ?, spaced = ?, unnamed = 0 WHERE etching = ?",
+        (new, new, txid),
+    )
+    for table in ("rune_balances", "spent_rune_balances", "rune_mints", "rune_burns"):
+        conn.execute(f"UPDATE {table} SET rune = ? WHERE rune = ?", (new, old))
+
+
+def add_balance(conn: sqlite3.Connection, txid: str, vout: int, rune: str, amount: int) -> None:
+    row = conn.execute(
+        "SELECT amount FROM rune_balances WHERE txid = ? AND vout = ? AND rune = ?",
+        (txid, vout, rune),
+    ).fetchone()
+    total = amount + (int(row[0]) if row else 0)
+    conn.execute(
+        "INSERT OR REPLACE INTO rune_balances (txid, vout, rune, amount) VALUES (?, ?, ?, ?)",
+        (txid, vout, rune, str(total)),
+    )
+
+
+def record_declared_issue(
+    conn: sqlite3.Connection, txid: str, vout: int, rune: str, amount: int
+) -> None:
+    """A rune issue the sandbox declared (catalog.declare_rune_issue) on `txid`'s output: the
+    rune's first one is its etching (premine `amount`, no terms), a later one a mint."""
+    exists = conn.execute("SELECT 1 FROM rune_entries WHERE rune = ?", (rune,)).fetchone()
+    if exists is None:
+        spaced, symbol, divisibility = conn.execute(
+            "SELECT spaced, symbol, divisibility FROM runes WHERE rune = ?", (rune,)
+        ).fetchone()
+        _insert_entry(conn, txid, rune, spaced, symbol, divisibility, amount, None, False)
+    else:
+        _add(conn, "rune_mints", txid, rune, amount)
+    add_balance(conn, txid, vout, rune, amount)
+
+
+def _unnamed(artifact: Runestone | Cenotaph) -> bool:
+    return isinstance(artifact, Runestone) and (
+        artifact.etching is not None and artifact.etching.rune is None
+    )
+
+
+def _tip(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT COALESCE(MAX(height), 0) FROM blocks").fetchone()[0])
+
+
+def _take_input_runes(conn: sqlite3.Connection, coins: Sequence[Coin]) -> list[InputRune]:
+    """The inputs' balances, moved to what the spent outputs held. A rune not yet in a block
+    has no id: it gets one no edict can name (block 0 with a non-zero tx is a cenotaph)."""
+    taken: list[InputRune] = []
+    unknown: dict[str, RuneId] = {}
+    for coin in coins:
+        rows = conn.execute(
+            "SELECT b.rune, b.amount, t.height, t.block_pos FROM rune_balances b "
+            "LEFT JOIN rune_entries e ON e.rune = b.rune LEFT JOIN txs t ON t.txid = e.etching "
+            "WHERE b.txid = ? AND b.vout = ?",
+            (coin.txid, coin.vout),
+        ).fetchall()
+        if not rows:
+            continue
+        conn.execute(
+            "INSERT INTO spent_rune_balances (txid, vout, rune, amount) SELECT txid, vout, "
+            "rune, amount FROM rune_balances WHERE txid = ? AND vout = ?",
+            (coin.txid, coin.vout),
+        )
+        conn.execute(
+            "DELETE FROM rune_balances WHERE txid = ? AND vout = ?", (coin.txid, coin.vout)
+        )
+        for rune, amount, block, tx_index in rows:
+            if block is None:
+                rune_id = unknown.setdefault(rune, RuneId(0, len(unknown) + 1))
+            else:
+                rune_id = RuneId(block, tx_index)
+            taken.append(InputRune(rune, int(amount), rune_id))
+    return taken
+
+
+def _mint(
+    conn: sqlite3.Connection, txid: str, rune_id: RuneId, height: int
+) -> tuple[str, int] | None:
+    """ord's `RuneUpdater::mint`: (letters, amount) when the rune's terms allow a mint at
+    `height` (the mint is counted), else None."""
+    row = conn.execute(
+        "SELECT e.rune, e.terms FROM rune_entries e JOIN txs t ON t.txid = e.etching "
+        "WHERE t.height = ? AND t.block_pos = ?",
+        (rune_id.block, rune_id.tx),
+    ).fetchone()
+    if row is None:
+        return None
+    letters, terms = str(row[0]), terms_from_json(row[1])
+    mints = int(
+        conn.execute("SELECT COUNT(*) FROM rune_mints WHERE rune = ?", (letters,)).fetchone()[0]
+    )
+    amount = mintable(terms, rune_id.block, mints, height)
+    if amount is None:
+        return None
+    _add(conn, "rune_mints", txid, letters, amount)
+    return letters, amount
+
+
+def mintable(terms: Terms | None, block: int, mints: int, height: int) -> int | None:
+    """ord's `RuneEntry::mintable`: what a mint at `height` gets (None: not mintable) of a
+    rune etched in `block` with these terms, already minted `mints` times."""
+    if terms is None:
+        return None
+    start = _bound(terms.height[0], terms.offset[0], block, later=True)
+    if start is not None and height < start:
+        return None
+    end = _bound(terms.height[1], terms.offset[1], block, later=False)
+    if end is not None and height >= end:
+        return None
+    if mints >= (terms.cap or 0):
+        return None
+    return terms.amount or 0
+
+
+def _bound(absolute: int | None, offset: int | None, block: int, later: bool) -> int | None:
+    """ord's `RuneEntry::start`/`end`: the absolute height and the offset from the etching's
+    block, the later of both for a start, the earlier for an end."""
+    relative = None if offset is None else block + offset
+    if relative is None or absolute is None:
+        return relative if absolute is None else absolute
+    return max(relative, absolute) if later else min(relative, absolute)
+
+
+def _etched(
+    conn: sqlite3.Connection,
+    tx: ParsedTx,
+    coins: Sequence[Coin],
+    artifact: Runestone | Cenotaph | None,
+    height: int,
+    block_pos: int | None,
+) -> str | None:
+    """ord's `RuneUpdater::etched`: the letters of the rune this transaction etches, or None."""
+    if isinstance(artifact, Runestone):
+        if artifact.etching is None:
+            return None
+        letters = artifact.etching.rune
+    elif isinstance(artifact, Cenotaph) and artifact.etching is not None:
+        letters = artifact.etching
+    else:
+        return None
+    if letters is None:
+        if block_pos is None:
+            pending = conn.execute("SELECT COUNT(*) FROM txs WHERE height IS NULL").fetchone()
+            block_pos = _PLACEHOLDER_TX_INDEX - int(pending[0])
+        return rune_name(reserved_rune(height, block_pos))
+    value = rune_value(letters)
+    if (
+        value < minimum_at_height(height)
+        or value >= RESERVED_RUNE_VALUE
+        or conn.execute("SELECT 1 FROM rune_entries WHERE rune = ?", (letters,)).fetchone()
+        or not _commits_to(tx, coins, letters, height)
+    ):
+        return None
+    return letters
+
+
+def _commits_to(tx: ParsedTx, coins: Sequence[Coin], letters: str, height: int) -> bool:
+    """ord's `tx_commits_to_rune`: an input's tapscript pushes the rune's commitment and spends
+    a taproot output whose transaction has `COMMIT_CONFIRMATIONS` at `height`."""
+    commitment = rune_commitment(letters)
+    for tx_in, coin in zip(tx.inputs, coins, strict=True):
+        tapscript = tapscript_from_witness(tx_in.witness)
+        if tapscript is None or commitment not in script_pushes(tapscript):
+            continue
+        taproot = len(coin.script_pubkey) == 34 and coin.script_pubkey[:2] == _P2TR_PREFIX
+        confirmed = coin.height is not None and height - coin.height + 1 >= COMMIT_CONFIRMATIONS
+        if taproot and confirmed:
+            return True
+    return False
+
+
+def _create_entry(
+    conn: sqlite3.Connection,
+    txid: str,
+    artifact: Runestone | Cenotaph,
+    letters: str,
+    unnamed: bool,
+) -> None:
+    """ord's `create_rune_entry`: a cenotaph's rune has nothing but its name."""
+    etching = artifact.etching if isinstance(artifact, Runestone) else None
+    if etching is None:
+        _insert_entry(conn, txid, letters, letters, None, 0, 0, None, False, unnamed=unnamed)
+        return
+    spaced = str(SpacedRune(letters, etching.spacers or 0))
+    _insert_entry(
+        conn, txid, letters, spaced, etching.symbol, etching.divisibility or 0,
+        etching.premine or 0, etching.terms, etching.turbo, unnamed=unnamed,
+    )  # fmt: skip
+
+
+def _insert_entry(
+    conn: sqlite3.Connection,
+    txid: str,
+    letters: str,
+    spaced: str,
+    symbol: str | None,
+    divisibility: int,
+    premine: int,
+    terms: Terms | None,
+    turbo: bool,
+    *,
+    unnamed: bool = False,
+) -> None:
+    conn.execute(
+        "INSERT INTO rune_entries (rune, spaced, symbol, divisibility, premine, terms, turbo, "
+        "etching, unnamed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            letters, spaced, symbol, divisibility, str(premine), terms_to_json(terms),
+            int(turbo), txid, int(unnamed),
+        ),
+    )  # fmt: skip
+
+
+def terms_to_json(terms: Terms | None) -> str | None:
+    if terms is None:
+        return None
+    return json.dumps(
+        {
+            "amount": terms.amount,
+            "cap": terms.cap,
+            "height": list(terms.height),
+            "offset": list(terms.offset),
+        }
+    )
+
+
+def terms_from_json(text: str | None) -> Terms | None:
+    if text is None:
+        return None
+    found = json.loads(text)
+    return Terms(found["amount"], found["cap"], tuple(found["height"]), tuple(found["offset"]))
+
+
+def _add(conn: sqlite3.Connection, table: str, txid: str, rune: str, amount: int) -> None:
+    """Add `amount` to `table`'s (txid, rune) row (rune_mints, rune_burns)."""
+    row = conn.execute(
+        f"SELECT amount FROM {table} WHERE txid = ? AND rune = ?", (txid, rune)
+    ).fetchone()
+    total = amount + (int(row[0]) if row else 0)
+    conn.execute(
+        f"INSERT OR REPLACE INTO {table} (txid, rune, amount) VALUES (?, ?, ?)",
+        (txid, rune, str(total)),
+    )
+
+
+def _record(conn: sqlite3.Connection, tx: ParsedTx, flow: RuneFlow) -> None:
+    """Write where the runes went: balances on the outputs, burns per rune."""
+    for vout, amounts in flow.received.items():
+        if is_op_return(tx.outputs[vout].script_pubkey):
+            continue  # counted in flow.burned
+        for held in amounts:
+            add_balance(conn, tx.txid, vout, held.rune, held.amount)
+    for burned in flow.burned:
+        _add(conn, "rune_burns", tx.txid, burned.rune, burned.amount)
