@@ -4,9 +4,11 @@ it; the guard decides on `Review` roles alone).
 The service publishes none of its addresses, so an output that is not ours is named by what
 the flow's rules say it is: in an inscription bid the seller is paid at the address its input
 spends from, and the rest not ours is the service's fee (spec: "the service fee is taken from
-the seller's proceeds"); in a secure listing the output that receives the item holds it for
-the service until a buyer pays, and the rest not ours is its fee. Each such name says it is
-inferred; an address the caller knows as the service's (`Role.SERVICE`) is named plainly.
+the seller's proceeds"); in a secure listing the output that receives the item (the inscribed
+sat, or the runes our input carries, wherever ord's rules send them) holds it for the service
+until a buyer pays, and the rest not ours is its fee. Each such name says it is inferred; an
+address the caller knows as the service's (`Role.SERVICE`) is named plainly. The OP_RETURN
+output ord reads as the runestone is named so.
 """
 
 from __future__ import annotations
@@ -18,6 +20,10 @@ from app.core.psbt_review import InputReview, OutputReview, Review
 from app.core.psbt_review_context import Role
 
 _INFERRED = " Inferred from the flow: Bidwallet cannot see whose key this is."
+RUNESTONE_TIP = (
+    "ord reads this output as the transaction's runestone: it decides which output receives "
+    "which runes (each output's Receives column). Sats paid to it are burned."
+)
 BIDDING_WALLET_TIP = (
     "Your bidding wallet: a 1-of-2 multisig of your key and the service's, spendable by you "
     "or the service (it completes a sale when a seller accepts your bid)."
@@ -37,7 +43,7 @@ def _stranger(review: Review, flow: str, out: OutputReview) -> Party:
     their_inputs = {
         i.address: i.index for i in review.inputs if not i.is_ours and i.address is not None
     }
-    receives_item = any(x.output_index == out.index and x.from_ours for x in review.landings)
+    receives_item = _receives_our_item(review, out)
     # Inferred only where nothing else can be meant: no address of the service is known, and
     # every other output not ours is accounted for.
     strangers = [o for o in review.outputs if o.role is Role.STRANGER]
@@ -58,6 +64,14 @@ def _stranger(review: Review, flow: str, out: OutputReview) -> Party:
         tip = "Not yours: the service's fee, paid by the buyer." + _INFERRED
         return Party(Role.SERVICE, "the service (its fee)", tip)
     return Party(Role.STRANGER, Role.STRANGER.value, "Not yours, and not an address you know.")
+
+
+def _receives_our_item(review: Review, out: OutputReview) -> bool:
+    """An inscription of ours lands on `out`, or the runes our inputs carry go to it."""
+    if any(x.output_index == out.index and x.from_ours for x in review.landings):
+        return True
+    ours_carry_runes = any(i.is_ours and i.contents and i.contents.runes for i in review.inputs)
+    return ours_carry_runes and bool(out.runes) and not out.is_op_return
 
 
 def input_party(inp: InputReview) -> Party:
@@ -96,4 +110,6 @@ def output_party(review: Review, flow: str, out: OutputReview) -> Party:
         return Party(role, role.value, BIDDING_WALLET_TIP)
     if role is Role.STRANGER:
         return _stranger(review, flow, out)
+    if role is Role.OP_RETURN and out.index == review.rune_moves.runestone_output:
+        return Party(role, "a runestone (OP_RETURN)", RUNESTONE_TIP)
     return Party(role, role.value)

@@ -29,7 +29,7 @@ RUNESTONE_SAYS = {
     "edict": "Output 3 is a runestone: 1 edict.",
     "pointer": "Output 3 is a runestone: the runes left go to output 0.",
 }
-RECEIVES = 4  # the outputs table's column of the runes each output receives
+OWNER, RECEIVES = 3, 4  # the outputs table's columns: whose, and the runes it receives
 
 
 def etch(root_url: str, address: str) -> tuple[str, str]:
@@ -79,12 +79,21 @@ def list_one(
     dialog = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
     receives = [dialog.outputs_model.cell(r, RECEIVES).text for r in range(3)]
     assert receives == [f"◆ {UNITS:,} {rune}", "", ""]  # the escrow gets them, nothing else
+    # The service's addresses are not known: each output not ours is named by the flow's rule
+    # (the escrow, where the runes go, holds the item; the rest is the fee).
+    owners = [dialog.outputs_model.cell(r, OWNER).text for r in range(3)]
+    assert owners == [
+        "the service (holds the item)",
+        "your payment address",
+        "the service (its fee)",
+    ]
     details = dialog.details_label.text()
     if says is None:
         assert "runestone" not in details and dialog.outputs_model.rowCount() == 3
     else:
         assert says in details and dialog.outputs_model.rowCount() == 4
         assert dialog.outputs_model.cell(3, RECEIVES).text == ""
+        assert dialog.outputs_model.cell(3, OWNER).text == "a runestone (OP_RETURN)"
     assert dialog.plans_model.cell(0, 4).text == strings.REVIEW_VERDICT_OK
     assert dialog.sign_button is not None
     with qtbot.waitSignal(tab.refreshed, timeout=60_000):

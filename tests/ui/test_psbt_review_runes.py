@@ -47,3 +47,15 @@ def test_runes_sent_to_an_op_return_output_are_marked_burned(qtbot: QtBot) -> No
     assert column_texts(dialog, "outputs", 4)[3] == "◆ 2,500 UNCOMMON•GOODS (burned)"
     assert "Your 2,500 UNCOMMON•GOODS are burned." in dialog.details_label.text()
     assert dialog.sign_button is None
+
+
+def test_the_runestone_output_is_named_as_what_it_is(qtbot: QtBot) -> None:
+    dialog = listing_dialog(qtbot, encipher([edict(0, 0)]))
+    owners = column_texts(dialog, "outputs", 3)
+    assert owners == [
+        "the service",
+        "your payment address",
+        "the service",
+        "a runestone (OP_RETURN)",
+    ]
+    assert column_texts(dialog, "outputs", 4)[0] == "◆ 2,500 UNCOMMON•GOODS"
