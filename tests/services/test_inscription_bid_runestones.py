@@ -1,7 +1,8 @@
 """Inscription bids whatever runestone the service adds (issue 18): with the sandbox's
 `--service-runestones pointer` every bid PSBT carries a runestone (the pointer at output 0, the
 inscription's new home), even though the item carries no runes: the review decodes it, shows
-it, and approves; the bid is placed, accepted, and the inscription arrives. A hostile service
+it, and approves; the bid is placed (signed here, or by an offline signer from the exported
+files), accepted, and the inscription arrives. A hostile service
 that spends our runic coin in the bid and points that runestone elsewhere is refused with where
 our runes would go, and nothing is sent."""
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 import secrets
 import string
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 from embit.script import Script
@@ -19,11 +21,23 @@ from app.core.psbt_review_context import Role
 from app.core.runestone import encode_runestone
 from app.core.signing_policy import RefusalCode
 from app.services.context import ServiceContext
-from app.services.inscription_bid import execute_inscription_bid, prepare_inscription_bid
+from app.services.inscription_bid import (
+    InscriptionBidPlaced,
+    execute_inscription_bid,
+    prepare_inscription_bid,
+)
+from app.services.offline import (
+    export_offline,
+    import_signed,
+    inscription_bid_export_items,
+    sign_offline,
+    submit_imported,
+)
 from app.services.psbt_flow import PsbtRefusedError
 from app.wallet.psbt_fixes import FixedInput
 from tests.services.conftest import ContextFactory, SandboxControl
 from tests.services.test_inscription_bid import sandbox_held_inscription
+from tests.services.test_offline import no_network, offline_ledger
 from tests.services.test_tamper import bid_world
 from tests.support.hostile_server import HostileServer
 from tests.support.policy_checks import assert_refused
@@ -63,6 +77,38 @@ async def test_a_bid_with_the_services_runestone_is_approved_placed_and_accepted
     else:
         assert described is None and not any(o.is_op_return for o in review.outputs)
     placed = await execute_inscription_bid(ctx, plan)
+    accepted = await sandbox.http.post(
+        "/sandbox/inscription-bids/accept", json={"bidId": placed.bid_id}
+    )
+    assert accepted.status_code == 200, accepted.text
+    await sandbox.mine()
+    assert (await ctx.clients.ord.inscription(inscription_id)).address == ctx.ordinals_address
+
+
+async def test_a_bid_with_a_runestone_signed_offline_is_placed_and_accepted(
+    ctx: ServiceContext,
+    sandbox: SandboxControl,
+    make_context: ContextFactory,
+    tmp_path: Path,
+    pointer_mode: None,
+) -> None:
+    """A watch-only profile prepares and exports the bid; a machine with no network reviews the
+    runestone from the files and signs; the online side imports and places it."""
+    watch_only = make_context(ctx.signing_keys().watch_only())
+    inscription_id = await sandbox_held_inscription(sandbox, "seller-stone-offline")
+    plan = await prepare_inscription_bid(watch_only, inscription_id, PRICE)
+    assert plan.psbt.review.rune_moves.runestone_output is not None
+    manifest = export_offline(tmp_path, inscription_bid_export_items(plan))
+    with no_network():
+        [signed] = await sign_offline(tmp_path, ctx.signing_keys(), offline_ledger(tmp_path))
+    review = signed.plan.review
+    assert signed.plan.verdict.approved, signed.plan.verdict.reasons()
+    assert (
+        review.rune_moves.describe_runestone() == plan.psbt.review.rune_moves.describe_runestone()
+    )
+    batch = await import_signed(watch_only, tmp_path, expected=manifest)
+    placed = await submit_imported(watch_only, batch)
+    assert isinstance(placed, InscriptionBidPlaced) and placed.bid_id is not None
     accepted = await sandbox.http.post(
         "/sandbox/inscription-bids/accept", json={"bidId": placed.bid_id}
     )

@@ -2,7 +2,8 @@
 service adds (issue 18; `POST /sandbox/market/runestones`): none, an edict of the rune's id to
 the escrow, a pointer at it. One window lists a rune output under each: the review shows the
 escrow (output 0) receiving the runes and, when there is one, what the runestone says; it is
-approved, signed, and the listing is active."""
+approved, signed, and the listing is active. And an inscription bid under "pointer", whose PSBT
+carries a runestone though the item has no runes: decoded, shown, approved and placed."""
 
 from __future__ import annotations
 
@@ -16,10 +17,12 @@ from pytestqt.qtbot import QtBot
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
+from app.ui.tabs.inscription_bid_tab import InscriptionBidTab
 from app.ui.tabs.listings_tab import ListingsTab
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import click, open_funded_app, sandbox_post, type_into, wait_new_dialog
 from tests.ui.gui_thread import GuiThreadWatch
+from tests.ui.test_flow_inscription_bid import seller_inscription
 
 PRICE = 33_000
 UNITS = 2_024
@@ -101,3 +104,43 @@ def list_one(
         qtbot.waitUntil(lambda: not tab.flow.busy, timeout=60_000)
     assert tab.status.text() == strings.counted(strings.LISTINGS_DONE, 1)
     assert tab.state_of(outpoint) == "active"
+
+
+def test_an_inscription_bid_carrying_the_services_pointer(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    gui_thread: GuiThreadWatch,
+) -> None:
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    app, root = funded.app, funded.root_url
+    inscription = seller_inscription(root, "ui-runestone-seller")
+    sandbox_post(root, "/sandbox/market/runestones", {"mode": "pointer"})
+    try:
+        gui_thread.start()
+        app.window.show_tab("inscription_bid")
+        tab = app.window.tab("inscription_bid")
+        assert isinstance(tab, InscriptionBidTab)
+        qtbot.waitUntil(lambda: tab.bids is not None, timeout=20_000)
+        type_into(qtbot, tab.inscription, inscription)
+        type_into(qtbot, tab.price.edit, f"{PRICE:,}")
+        before = len(app.dialogs)
+        click(qtbot, tab.review_button)
+        dialog = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
+        last = dialog.outputs_model.rowCount() - 1
+        assert dialog.outputs_model.cell(last, OWNER).text == "a runestone (OP_RETURN)"
+        says = f"Output {last} is a runestone: the runes left go to output 0."
+        assert says in dialog.details_label.text()
+        assert dialog.sign_button is not None
+        with qtbot.waitSignal(tab.refreshed, timeout=30_000):
+            click(qtbot, dialog.sign_button)
+            qtbot.waitUntil(lambda: tab.last_bid_id is not None, timeout=30_000)
+        bid_id = tab.last_bid_id
+        assert bid_id is not None
+        qtbot.waitUntil(lambda: tab.state_of(bid_id) == "open", timeout=10_000)
+    finally:
+        with gui_thread.paused():
+            sandbox_post(root, "/sandbox/market/runestones", {"mode": "none"})
+    gui_thread.assert_not_blocked()
