@@ -1,0 +1,121 @@
+"""A secure rune listing whose PSBT carries the service's edict (`--service-runestones edict`),
+signed offline through the widgets: the online window exports it; an `--offline` window (no
+network client) reviews it from the files alone, following the edict with the rune id recorded
+at export (the escrow receives the runes, the runestone described), and signs; the online
+window imports, reviews again and submits: the listing is active."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from app.services.sandbox_process import SandboxProcess
+from app.ui import strings
+from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
+from app.ui.dialogs.unlock import UnlockDialog
+from app.ui.offline_signing import MANIFEST_NAME
+from app.ui.tabs.listings_tab import ListingsTab
+from app.ui.tabs.psbt_files_tab import PsbtFilesTab
+from tests.ui.conftest import AppHarness, OptionsFactory, close_app
+from tests.ui.flows import (
+    PASSWORD,
+    click,
+    open_funded_app,
+    sandbox_post,
+    type_into,
+    wait_dialog,
+    wait_new_dialog,
+)
+from tests.ui.gui_thread import GuiThreadWatch
+from tests.ui.test_flow_listings_runestones import OWNER, RECEIVES, RUNESTONE_SAYS
+from tests.ui.test_flow_offline import record_clients
+
+PRICE = 44_000
+
+
+def test_a_rune_listing_with_an_edict_signed_offline(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    tmp_path: Path,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    gui_thread: GuiThreadWatch,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
+    online, root = funded.app, funded.root_url
+    outpoint, rune = funded.assets.rune_outpoint, funded.assets.rune
+    folder = tmp_path / "to-sign"
+
+    async def ask_folder(_parent: object, _title: str) -> Path:
+        return folder
+
+    monkeypatch.setattr(ListingsTab, "ask_folder", staticmethod(ask_folder))
+    sandbox_post(root, "/sandbox/market/runestones", {"mode": "edict"})
+    try:
+        gui_thread.start()
+        online.window.show_tab("listings")
+        tab = online.window.tab("listings")
+        assert isinstance(tab, ListingsTab)
+        qtbot.waitUntil(lambda: tab.held is not None, timeout=30_000)
+        tab.items_model.set_checked(tab.row_of(outpoint), True)
+        type_into(qtbot, tab.price_all.edit, f"{PRICE:,}")
+        click(qtbot, tab.apply_price)
+        click(qtbot, tab.export_button)
+        exporting = wait_dialog(qtbot, online, PsbtReviewDialog, timeout=60_000)
+        assert exporting.sign_button is not None
+        click(qtbot, exporting.sign_button)
+        exported = strings.counted(strings.LISTINGS_EXPORTED, 1, folder=folder)
+        qtbot.waitUntil(lambda: tab.status.text() == exported, timeout=30_000)
+    finally:
+        with gui_thread.paused():
+            sandbox_post(root, "/sandbox/market/runestones", {"mode": "none"})
+
+    # Offline: the files alone, no client constructed.
+    made = record_clients(monkeypatch)
+    offline = open_app(make_options(offline=True))
+    qtbot.waitSignal(offline.window.controller.ready, timeout=30_000).wait()
+    files = offline.window.tab("psbt_files")
+    assert isinstance(files, PsbtFilesTab)
+
+    async def ask_open(_parent: object) -> Path:
+        return folder / MANIFEST_NAME
+
+    monkeypatch.setattr(PsbtFilesTab, "ask_open_path", staticmethod(ask_open))
+    click(qtbot, files.open_button)
+    qtbot.waitUntil(lambda: files.review_button.isEnabled(), timeout=10_000)
+    click(qtbot, files.review_button)
+    unlock = wait_dialog(qtbot, offline, UnlockDialog)
+    type_into(qtbot, unlock.password, PASSWORD)
+    click(qtbot, unlock.unlock_button)
+    review = wait_dialog(qtbot, offline, PsbtReviewDialog, timeout=30_000)
+    outputs = review.outputs_model
+    assert outputs.cell(0, RECEIVES).text.endswith(f" {rune}")
+    assert outputs.cell(3, OWNER).text == "a runestone (OP_RETURN)"
+    assert RUNESTONE_SAYS["edict"] in review.details_label.text()
+    assert review.sign_button is not None
+    click(qtbot, review.sign_button)
+    signed = strings.counted(strings.OFFLINE_SIGNED, 1, folder=folder)
+    qtbot.waitUntil(lambda: files.review_status.text() == signed, timeout=30_000)
+    assert made == []
+    close_app(offline, qloop)
+    monkeypatch.undo()
+    monkeypatch.setattr(ListingsTab, "ask_folder", staticmethod(ask_folder))
+
+    # Online again: import (reviewed again, signatures checked) and submit.
+    before = len(online.dialogs)
+    click(qtbot, tab.import_button)
+    again = wait_new_dialog(qtbot, online, PsbtReviewDialog, before)
+    assert again.outputs_model.cell(0, RECEIVES).text.endswith(f" {rune}")
+    assert again.sign_button is not None
+    with qtbot.waitSignal(tab.refreshed, timeout=60_000):
+        click(qtbot, again.sign_button)
+        qtbot.waitUntil(lambda: not tab.flow.busy, timeout=60_000)
+    assert tab.status.text() == strings.counted(strings.LISTINGS_DONE, 1)
+    assert tab.state_of(outpoint) == "active"
+    gui_thread.assert_not_blocked()
