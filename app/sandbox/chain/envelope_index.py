@@ -10,15 +10,17 @@ unrecognised even tag, or in an input worth 0 sats, is unbound: ord keeps it on 
 A parent counts only when the transaction spends it (ord's potential parents).
 
 The catalog's fields come from the chain too: a child of a spent parent joins the parent's
-collection, and its traits are the metadata's `attributes` (CBOR, ord's metadata field: a list
-of {trait_type, value} or a {trait_type: value} map) when the collection has them; metadata
-that does not decode, or traits the collection does not have, give no traits (ord ignores
-metadata it cannot read). A row the scenario declared for `<txid>i<n>` beforehand is kept;
-the envelope's content type always wins over the declared one.
+collection (as does an inscription the marketplace curates into one: `curate`), and its traits
+are the metadata's `attributes` (CBOR, ord's metadata field: a list of {trait_type, value} or a
+{trait_type: value} map) when the collection has them; metadata that does not decode, or traits
+the collection does not have, give no traits (ord ignores metadata it cannot read). A TAP
+token-transfer is told from the body (tap.py). The catalog row outlives an index rebuild: a
+row already recorded for `<txid>i<n>` is kept (its collection may be the curation's).
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -27,9 +29,9 @@ from typing import Protocol
 from app.core import cbor, sat_flow
 from app.core.cbor import CborValue
 from app.core.inscription_envelope import Envelope, envelopes_from_witnesses
-from app.sandbox.chain import catalog
+from app.sandbox.chain import catalog, tap
 from app.sandbox.chain.errors import InvalidRequest
-from app.sandbox.chain.rawtx import ParsedTx
+from app.sandbox.chain.rawtx import ParsedTx, parse_tx
 
 
 @dataclass(frozen=True)
@@ -117,29 +119,55 @@ def new_inscriptions(
 
 
 def record(conn: sqlite3.Connection, tx: ParsedTx, created: Sequence[NewInscription]) -> None:
-    """Catalog rows for `created` (kept when the scenario declared them; the envelope's content
-    type set either way); a child of a spent parent joins the parent's collection."""
+    """Catalog rows for `created` (kept when recorded before: an index rebuilt); a child of a
+    spent parent joins the parent's collection."""
     for new in created:
-        content_type = new.envelope.payload.content_type_text() or ""
-        row = conn.execute(
-            "SELECT collection FROM inscriptions WHERE id = ?", (new.inscription_id,)
+        if conn.execute(
+            "SELECT 1 FROM inscriptions WHERE id = ?", (new.inscription_id,)
+        ).fetchone():
+            continue
+        payload = new.envelope.payload
+        accepted = conn.execute(
+            "SELECT accepted_ms FROM raw_txs WHERE txid = ?", (tx.txid,)
         ).fetchone()
-        if row is None:
-            accepted = conn.execute(
-                "SELECT accepted_ms FROM raw_txs WHERE txid = ?", (tx.txid,)
-            ).fetchone()
-            collection = _parent_collection(conn, new.parents)
-            traits = metadata_traits(conn, collection, new.envelope.payload.metadata)
-            catalog.declare_inscription(
-                conn, tx.txid, new.vout or 0, collection, traits, False,
-                int(accepted[0]) if accepted else 0,
-                index=int(new.inscription_id.rsplit("i", 1)[1]), content_type=content_type,
-            )  # fmt: skip
-        else:
-            conn.execute(
-                "UPDATE inscriptions SET content_type = ? WHERE id = ?",
-                (content_type, new.inscription_id),
-            )
+        collection = _parent_collection(conn, new.parents)
+        traits = metadata_traits(conn, collection, payload.metadata)
+        catalog.declare_inscription(
+            conn, tx.txid, new.vout or 0, collection, traits, tap.is_token_transfer(payload.body),
+            int(accepted[0]) if accepted else 0,
+            index=int(new.inscription_id.rsplit("i", 1)[1]),
+            content_type=payload.content_type_text() or "",
+        )  # fmt: skip
+
+
+def curate(conn: sqlite3.Connection, inscription_id: str, collection: str | None) -> int:
+    """Put the recorded inscription in `collection` (the marketplace's curated list; None
+    leaves it as it is), its traits read from its envelope's metadata; returns its number."""
+    row = conn.execute("SELECT number FROM inscriptions WHERE id = ?", (inscription_id,)).fetchone()
+    if row is None:
+        raise InvalidRequest(f"no inscription {inscription_id}", "INSCRIPTION_NOT_FOUND")
+    if collection is not None:
+        envelope = envelope_of(conn, inscription_id)
+        metadata = None if envelope is None else envelope.payload.metadata
+        traits = metadata_traits(conn, collection, metadata)
+        conn.execute(
+            "UPDATE inscriptions SET collection = ?, attributes = ? WHERE id = ?",
+            (collection, json.dumps(traits, ensure_ascii=False), inscription_id),
+        )
+    return int(row[0])
+
+
+def envelope_of(conn: sqlite3.Connection, inscription_id: str) -> Envelope | None:
+    """The envelope inscription `<txid>i<n>` came from: the n-th of its reveal (None when the
+    sandbox does not hold that transaction or it has fewer envelopes)."""
+    txid, _, index = inscription_id.partition("i")
+    row = conn.execute("SELECT raw FROM raw_txs WHERE txid = ?", (txid,)).fetchone()
+    if row is None or not index.isdigit():
+        return None
+    tx = parse_tx(bytes(row[0]))
+    envelopes = envelopes_from_witnesses([i.witness for i in tx.inputs])
+    n = int(index)
+    return envelopes[n] if n < len(envelopes) else None
 
 
 def _parent_collection(conn: sqlite3.Connection, parents: Sequence[str]) -> str | None:

@@ -7,8 +7,8 @@ the reveal pays everything to the fee (its only output an OP_RETURN of 0 sats) a
 inscription goes to the coinbase of the block that confirms it. A parent must sit on a
 sandbox-held output: the reveal spends it first and returns it whole to the same address, and
 the child joins the parent's collection, with `attributes` (checked against the collection's
-traits) carried as the envelope's CBOR metadata. `POST /sandbox/inscriptions` remains the quick way
-(declared on a plain payment, no envelope).
+traits) carried as the envelope's CBOR metadata. `POST /sandbox/inscriptions` makes an item the
+same way with less to say (its address, collection, traits, postage; the body by default).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field, model_validator
 from app.core.inscription_envelope import Inscription, inscription_id_value, pointer_field
 from app.sandbox.chain.addresses import script_for_address
 from app.sandbox.chain.inscribe import child_metadata, inscribe, parent_input
-from app.sandbox.chain.node import MAX_POSTAGE
+from app.sandbox.chain.inscribe_items import MAX_BODY_BYTES, MAX_CONTENT_TYPE, MAX_POSTAGE
 from app.sandbox.http.deps import NodeDep
 from app.sandbox.http.errors import error_responses
 from app.sandbox.http.params import INSCRIPTION_ID_PATTERN
@@ -30,7 +30,6 @@ from app.sandbox.http.schemas_scenario import MAX_TRAITS, Address, StrictRequest
 
 router = APIRouter(prefix="/sandbox", tags=["sandbox"], responses=error_responses(400, 413, 500))
 
-MAX_BODY_BYTES = 100_000  # well inside a standard transaction's 400,000 weight units
 MAX_REVEAL_OUTPUTS = 10
 FEE_ONLY_OUTPUT = b"\x6a\x03ord"  # OP_RETURN "ord": 0 sats, keeps the reveal above 65 bytes
 _HEX = re.compile(r"^(?:[0-9a-fA-F]{2})*$")
@@ -43,7 +42,7 @@ class RevealOutput(StrictRequest):
 
 class InscribeRequest(StrictRequest):
     outputs: Annotated[list[RevealOutput], Field(max_length=MAX_REVEAL_OUTPUTS)]
-    contentType: Annotated[str, Field(min_length=1, max_length=200)] | None = (
+    contentType: Annotated[str, Field(min_length=1, max_length=MAX_CONTENT_TYPE)] | None = (
         "text/plain;charset=utf-8"
     )
     body: Annotated[str, Field(max_length=MAX_BODY_BYTES)] | None = None
