@@ -11,6 +11,7 @@ import secrets
 import string
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -92,10 +93,10 @@ async def bought_and_delivered(
         assert delivered["runes"][rune]["amount"] == UNITS
 
 
-async def ord_output(sandbox: SandboxControl, outpoint: str) -> dict[str, object]:
+async def ord_output(sandbox: SandboxControl, outpoint: str) -> dict[str, Any]:
     response = await sandbox.http.get(f"/ord/output/{outpoint}")
     assert response.status_code == 200, response.text
-    body: dict[str, object] = response.json()
+    body: dict[str, Any] = response.json()
     return body
 
 
