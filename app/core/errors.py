@@ -85,6 +85,7 @@ class ErrorCode(StrEnum):
     INSCRIPTION_BID_NOT_FOUND = "INSCRIPTION_BID_NOT_FOUND"
     INSCRIPTION_BID_NOT_OPEN = "INSCRIPTION_BID_NOT_OPEN"
     NOT_SANDBOX_HELD = "NOT_SANDBOX_HELD"
+    RUNE_NAME_LOCKED = "RUNE_NAME_LOCKED"
     SECURE_BULK_SELL_ADDRESSES_DIFFER = "SECURE_BULK_SELL_ADDRESSES_DIFFER"
     SECURE_BULK_SELL_MIXED_ITEMS = "SECURE_BULK_SELL_MIXED_ITEMS"
     SECURE_LISTING_PRICE_INVALID = "SECURE_LISTING_PRICE_INVALID"
@@ -397,6 +398,12 @@ ERROR_CODES: Mapping[ErrorCode, ErrorCodeInfo] = {
         "A sandbox helper needs a key the sandbox holds: the inscription's owner "
         "(accepting a bid), the buyer's payment address (a secure purchase) or a parent "
         "inscription's output (`POST /sandbox/inscribe`).",
+    ),
+    _E.RUNE_NAME_LOCKED: _info(
+        400, "ours", "sandbox",
+        "`POST /sandbox/runes` names a rune not yet etched whose name is below ord's minimum "
+        "for the next block (`Rune::minimum_at_height`: about 13 letters on regtest at low "
+        "heights); the message names that minimum.",
     ),
     _E.SECURE_BULK_SELL_ADDRESSES_DIFFER: _info(
         400, "ours", "sandbox",

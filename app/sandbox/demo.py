@@ -1,6 +1,7 @@
 """First-start demo data: a few collections with traits (some values non-ASCII), inscriptions
-in them held by sandbox "other collectors", a TAP transfer and two runes, all created with
-real transactions and mined, so a new user sees a market at once."""
+in them held by sandbox "other collectors" (inscribed by commit and reveal with ord's envelope,
+their traits in its metadata), a TAP transfer and two runes, all created with real
+transactions and mined, so a new user sees a market at once."""
 
 from __future__ import annotations
 
@@ -49,25 +50,33 @@ DEMO_INSCRIPTIONS: list[tuple[str, dict[str, str], int]] = [
     ("satoshi-glyphs", {"Glyph": "∞"}, 2),
 ]
 
-DEMO_RUNES = [("DOG•GO•TO•THE•MOON", 1_000_000, 0), ("SANDBOX•RUNE", 21_000, 1)]
+DEMO_RUNES = [("DOG•GO•TO•THE•MOON", 1_000_000, 0), ("SANDBOX•DEMO•RUNE", 21_000, 1)]
 
 
 def seed_demo(node: Node) -> None:
     """Create the demo data; skipped for collections that already exist, so a first start
     interrupted half-way can simply run it again."""
+    from app.sandbox.chain.inscribe_items import NewItem
+
     existing = {c["slug"] for c in node.collections()}
     owners = [node.sandbox_address(label) for label in COLLECTORS]
-    created_any = False
-    for spec in DEMO_COLLECTIONS:
-        if spec["slug"] in existing:
-            continue
+    new = [spec for spec in DEMO_COLLECTIONS if spec["slug"] not in existing]
+    for spec in new:
         node.create_collection(spec["slug"], spec["name"], spec["traits"])
-        for slug, attributes, owner in DEMO_INSCRIPTIONS:
-            if slug == spec["slug"]:
-                node.create_inscription(owners[owner], slug, attributes)
-        created_any = True
-    if "pixel-punks" not in existing:  # first run: the extras go with the first collection
-        node.create_inscription(owners[2], tap_transfer=True)
+    slugs = {spec["slug"] for spec in new}
+    # One commit and one reveal for all of them (ord's batch), the TAP transfer included.
+    items = [
+        NewItem(owners[owner], collection_slug=slug, attributes=attributes)
+        for slug, attributes, owner in DEMO_INSCRIPTIONS
+        if slug in slugs
+    ]
+    first_run = "pixel-punks" not in existing  # the extras go with the first collection
+    if first_run:
+        items.append(NewItem(owners[2], tap_transfer=True))
+    if items:
+        node.create_inscriptions(items)
+    created_any = bool(new)
+    if first_run:
         for rune, amount, owner in DEMO_RUNES:
             node.create_runes(owners[owner], rune, amount)
     if created_any:

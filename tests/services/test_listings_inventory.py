@@ -23,7 +23,7 @@ async def test_held_items_are_each_inscription_and_each_runes_output(
     ctx: ServiceContext, sandbox: SandboxControl, collection: str
 ) -> None:
     assert await held_items(ctx) == []
-    rune = "HELD•" + "".join(secrets.choice(string.ascii_uppercase) for _ in range(8))
+    rune = "HELD•" + "".join(secrets.choice(string.ascii_uppercase) for _ in range(9))
     collected = await sandbox.inscribe(ctx.ordinals_address, collection, mine=False)
     tap = await inscribe(sandbox, ctx.ordinals_address, tap_transfer=True, mine=False)
     runes_output = await sandbox.etch_runes(ctx.ordinals_address, rune, 1_000)

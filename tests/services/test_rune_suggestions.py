@@ -25,7 +25,7 @@ def _letters(n: int) -> str:
 async def test_etched_runes_are_suggested_whatever_their_spacers(
     make_context: ContextFactory, ctx: ServiceContext, sandbox: SandboxControl, proxy: FaultProxy
 ) -> None:
-    stem = _letters(6)
+    stem = _letters(8)
     goods = f"{stem}•GOODS"
     other = f"UN•{stem}•WARES"
     for name in (goods, other):

@@ -28,6 +28,7 @@ from app.sandbox.chain.consensus import dust_threshold
 from app.sandbox.chain.envelope_index import metadata_for_traits
 from app.sandbox.chain.errors import Conflict, InvalidRequest, NotFound
 from app.sandbox.chain.rawtx import from_embit, parse_tx
+from app.sandbox.chain.wallet import Payment, check_not_dust
 from app.wallet.scripts import TapLeaf, TaprootOutput, taproot_output
 
 if TYPE_CHECKING:
@@ -70,11 +71,13 @@ def inscribe(
         raise InvalidRequest("at least one inscription is needed")
     if not outputs:
         raise InvalidRequest("the reveal needs at least one output")
+    for script_pubkey, value in outputs:  # refused before the commit is paid, not after
+        check_not_dust(Payment(script_pubkey, value))
     key = node.sandbox_private_key(INSCRIBER_LABEL, "p2tr")
     tree = commit_output(key, inscriptions)
     leaf = tree.leaves[0]
     at = len(parent_inputs)  # the commit's input
-    draft = _reveal_tx(parent_inputs, ("00" * 32, 0), outputs)
+    draft = reveal_transaction(parent_inputs, ("00" * 32, 0), outputs)
     for index, parent in enumerate(parent_inputs):  # room for each parent's signature
         draft.vin[index].witness = Witness(_witness_room(parent.script_pubkey))
     _set_leaf_witness(draft, at, bytes(_SCHNORR_SIGNATURE_BYTES), leaf)
@@ -87,7 +90,7 @@ def inscribe(
     assert commit_address is not None
     with node.lock:  # commit and reveal back to back
         commit_txid, commit_vout = node.faucet(commit_address, commit_value)
-        reveal = _reveal_tx(parent_inputs, (commit_txid, commit_vout), outputs)
+        reveal = reveal_transaction(parent_inputs, (commit_txid, commit_vout), outputs)
         spent = [(p.value, p.script_pubkey) for p in parent_inputs]
         spent.append((commit_value, tree.script_pubkey))
         sign_reveal_input(reveal, at, spent, key, leaf)
@@ -168,11 +171,12 @@ def parent_input(node: Node, parent_id: str) -> ParentInput:
     return ParentInput(*found)
 
 
-def _reveal_tx(
+def reveal_transaction(
     parent_inputs: Sequence[ParentInput],
     commit: tuple[str, int],
     outputs: Sequence[tuple[bytes, int]],
 ) -> Transaction:
+    """An unsigned reveal: the parents' inputs, then the commit's, paying `outputs`."""
     inputs = [(p.txid, p.vout) for p in parent_inputs] + [commit]
     return Transaction(
         version=2,

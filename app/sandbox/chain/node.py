@@ -24,10 +24,12 @@ from app.sandbox.chain.consensus import MAX_MONEY, MIN_RELAY_FEE_RATE
 from app.sandbox.chain.engine import ChainEngine
 from app.sandbox.chain.errors import InvalidRequest, StorageError
 from app.sandbox.chain.events import ChainEvent, EventBus, SpentOutput
+from app.sandbox.chain.inscribe_items import MAX_POSTAGE, NewItem, create_items
 from app.sandbox.chain.kernel import Kernel
 from app.sandbox.chain.keys import SandboxKeys
 from app.sandbox.chain.rawtx import ParsedTx, parse_hex_tx, parse_tx
 from app.sandbox.chain.recovery import reconcile
+from app.sandbox.chain.rune_etch import create_runes as etch_or_send_runes
 from app.sandbox.chain.store import Store
 from app.sandbox.chain.traffic import add_traffic
 from app.sandbox.chain.transfer import transfer_inscription
@@ -41,7 +43,6 @@ OrdView = Literal["output", "inscription", "address"]
 
 INITIAL_BLOCKS = 150  # 50 matured 50-BTC coinbase coins for the faucet from the start
 MAX_BLOCKS_PER_CALL = 1000
-MAX_POSTAGE = 1_000_000
 
 
 def _int(value: Any, field: str, low: int, high: int) -> int:
@@ -400,42 +401,33 @@ class Node:
         attributes: Sequence[Mapping[str, Any]] | Mapping[str, str] | None = None,
         postage: int = 10_000,
         tap_transfer: bool = False,
+        content_type: str | None = None,
+        body: bytes | None = None,
     ) -> Json:
-        """A real sandbox-funded transaction pays `postage` sats to `address`; the inscription
-        sits on the first sat of that output. Returns {inscriptionId, number, outpoint}."""
-        spk = script_for_address(address)
-        _int(postage, "postage", 1, MAX_POSTAGE)
-        if not isinstance(tap_transfer, bool):
-            raise InvalidRequest("tapTransfer must be true or false")
-        with self._locked() as events:
-            conn = self._store.conn
-            slug = catalog.require_collection(conn, collection_slug)
-            traits = catalog.normalize_attributes(conn, slug, attributes)
-            created: list[tuple[str, int]] = []
+        """An inscription by commit and reveal with ord's envelope (inscribe_items.py), on the
+        first sat of the reveal's `postage`-sat output to `address` (both transactions in the
+        mempool). Returns {inscriptionId, number, outpoint}."""
+        item = NewItem(
+            address, postage, collection_slug, attributes, tap_transfer, content_type, body
+        )
+        return self.create_inscriptions([item])[0]
 
-            def declare(c: Any, tx: ParsedTx) -> None:
-                created.append(catalog.declare_inscription(
-                    c, tx.txid, 0, slug, traits, tap_transfer, self.clock.now_ms()))  # fmt: skip
-
-            tx = self._wallet.pay([Payment(spk, postage)], declare)
-            self._accepted(tx, tx.txid, events)
-            inscription_id, number = created[0]
-            return {"inscriptionId": inscription_id, "number": number, "outpoint": f"{tx.txid}:0"}
+    def create_inscriptions(self, items: Sequence[NewItem]) -> list[Json]:
+        """Several inscriptions in one commit and one reveal (ord's batch), each on its own
+        output of the reveal; as `create_inscription` each."""
+        for item in items:
+            _int(item.postage, "postage", 1, MAX_POSTAGE)
+        with self._locked():
+            return create_items(self, items, self._store.transaction)
 
     def create_runes(self, address: str, rune: str, amount: int) -> Json:
-        """Etch (first use) or mint `amount` of `rune` onto a new 10,000-sat output of
-        `address`, with a real transaction. Returns {"outpoint"}."""
+        """`amount` of `rune` on a new 10,000-sat output of `address`, by runestones
+        (rune_etch.py). A new rune is etched: its commit mined with 4 blocks after it (ord
+        etches at 6 confirmations of the commit: 5 blocks), its reveal left in the mempool;
+        an etched one is sent from the sandbox's reserve. Returns {"outpoint"}; a name below
+        ord's minimum for the next block is InvalidRequest RUNE_NAME_LOCKED."""
         spk = script_for_address(address)
-        name, spaced = catalog.normalize_rune(rune)
-        catalog.check_rune_amount(amount)
-        with self._locked() as events:
-
-            def declare(c: Any, tx: ParsedTx) -> None:
-                catalog.declare_rune_issue(c, tx.txid, 0, name, spaced, amount, self.clock.now_ms())
-
-            tx = self._wallet.pay([Payment(spk, 10_000)], declare)
-            self._accepted(tx, tx.txid, events)
-            return {"outpoint": f"{tx.txid}:0"}
+        return {"outpoint": etch_or_send_runes(self, self._wallet, spk, rune, amount)}
 
     def transfer_inscription(self, inscription_id: str, to_address: str) -> str:
         """Move an inscription held by a sandbox key to `to_address`; returns the txid."""

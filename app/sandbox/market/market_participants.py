@@ -10,7 +10,7 @@ app.wallet `RoleKey`s, which sign like a user's wallet and never show the secret
   in the listings store the `/v1` listing routes read. Listing the same item again reprices it
   (the new listing replaces the active one); `unlist_item` moves the item to the seller's own
   address, which ends the listing as a seller's own spend does (`item_moved`). A rune seller
-  lists a runes output minted for it (`mint_runes`) the same way.
+  lists a runes output sent to it from the sandbox's reserve (`give_runes`) the same way.
 - A bidder has a bidding wallet of its own, tied and funded like a user's, and places signed
   collection, trait and rune bids through `POST /bid/place`'s code (`place_bid`): the same
   validation, expiry, rate limit, pools against its own wallet balance and maker fee, into the
@@ -156,9 +156,10 @@ def mint_item(market: Market, seller: Participant, slug: str, traits: dict[str, 
     return str(created["inscriptionId"])
 
 
-def mint_runes(market: Market, seller: Participant, rune: str, amount: int) -> str:
-    """A new output of `amount` of `rune` at the seller's ordinals address (a real mint
-    transaction); returns its outpoint."""
+def give_runes(market: Market, seller: Participant, rune: str, amount: int) -> str:
+    """A new output of `amount` of the etched `rune` at the seller's ordinals address, sent
+    from the sandbox's reserve by a runestone's edict (`Node.create_runes`; in the mempool);
+    returns its outpoint."""
     return str(market.node.create_runes(seller.ordinals.address, rune, amount)["outpoint"])
 
 

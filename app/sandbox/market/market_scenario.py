@@ -2,7 +2,7 @@
 participants (market_participants.py), each through the marketplace's own code paths.
 
 - add a listing: a seller lists an item it holds, or a new inscription minted for it, or a
-  new runes output minted for it;
+  new runes output sent to it from the sandbox's reserve;
 - remove a listing: the seller moves the item (the listing ends as `item_moved`);
 - add / remove a competing bid: a bidder places (with its own funded bidding wallet) or
   cancels a collection, trait or rune bid;
@@ -118,7 +118,7 @@ def add_rune_listing(
     (the whole output)."""
     spaced = rune_or_error(market, rune)
     seller = parties.participant(market, seller_label or DEFAULT_SELLER, sells=True)
-    output = parties.mint_runes(market, seller, spaced, amount)
+    output = parties.give_runes(market, seller, spaced, amount)
     return parties.list_item(market, seller, price, spaced, runes_output=output)
 
 

@@ -41,7 +41,7 @@ def _busy_node(path: Path) -> tuple[Node, list[str]]:
             KEY.spend([utxo], [(OTHER.script_pubkey, 30_000), (KEY.script_pubkey, 49_000)])
         ),
         node.create_inscription(KEY.address, "ordinal-cats", {"Fur": "白"})["outpoint"][:64],
-        node.create_runes(KEY.address, "SANDBOX•RUNE", 99)["outpoint"][:64],
+        node.create_runes(KEY.address, "SANDBOX•DEMO•RUNE", 99)["outpoint"][:64],
     ]
     node.mine(1)
     collector = node.sandbox_address("collector-1")

@@ -99,19 +99,19 @@ async def test_inscription_follows_its_sat_first_in_first_out(
 async def test_runes_show_on_output_and_address(sandbox_client: httpx.AsyncClient) -> None:
     key = P2wpkhKey.from_label("ord-runes")
     response = await sandbox_client.post(
-        "/sandbox/runes", json={"address": key.address, "rune": "ORDTESTRUNE", "amount": 2100}
+        "/sandbox/runes", json={"address": key.address, "rune": "ORDVIEWTESTRUNE", "amount": 2100}
     )
     assert response.status_code == 201, response.text
     outpoint = response.json()["outpoint"]
     await mine_blocks(sandbox_client)
     output = await get_json(sandbox_client, f"/ord/output/{outpoint}")
     [(rune_name, pile)] = output["runes"].items()
-    assert rune_name.replace("•", "") == "ORDTESTRUNE"
+    assert rune_name.replace("•", "") == "ORDVIEWTESTRUNE"
     assert pile["amount"] == 2100
     view = await get_json(sandbox_client, f"/ord/address/{key.address}")
     assert outpoint in view["outputs"]
     [balance] = view["runes_balances"]
-    assert str(balance[0]).replace("•", "") == "ORDTESTRUNE"
+    assert str(balance[0]).replace("•", "") == "ORDVIEWTESTRUNE"
 
 
 async def test_rune_entry_gives_the_canonical_spaced_name(

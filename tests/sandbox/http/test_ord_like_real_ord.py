@@ -21,6 +21,7 @@ import httpx
 
 from app.sandbox.chain.blocks import block_transactions
 from app.sandbox.chain.node import Node
+from app.sandbox.chain.rune_etch import RESERVE_PREMINE
 from tests.sandbox.scenario import broadcast, faucet_coin, get_json, mine_blocks
 from tests.sandbox.txbuild import Coin, P2wpkhKey, spend
 
@@ -176,13 +177,14 @@ def assert_same_fields(served: dict[str, Any], real: dict[str, Any], types: dict
 
 
 async def _inscribed_and_runic(client: httpx.AsyncClient, key: P2wpkhKey) -> tuple[str, str]:
-    """A new inscription's output and a new rune's output of `key`, mined."""
-    made = await client.post("/sandbox/inscriptions", json={"address": key.address})
-    assert made.status_code == 201, made.text
+    """A new inscription's output and a new rune's output of `key`, mined (the rune first:
+    etching it mines the blocks ord needs before its reveal)."""
     rune = await client.post(
-        "/sandbox/runes", json={"address": key.address, "rune": "REAL•ORD•SHAPE", "amount": 1000}
+        "/sandbox/runes", json={"address": key.address, "rune": "REAL•ORD•SHAPED", "amount": 1000}
     )
     assert rune.status_code == 201, rune.text
+    made = await client.post("/sandbox/inscriptions", json={"address": key.address})
+    assert made.status_code == 201, made.text
     await mine_blocks(client)
     return made.json()["outpoint"], rune.json()["outpoint"]
 
@@ -206,7 +208,7 @@ async def test_a_confirmed_output_with_an_inscription_or_runes_as_ord_shows_it(
     output = await get_json(sandbox_client, f"/ord/output/{runic}")
     assert_same_fields(output, REAL_OUTPUT, OUTPUT_TYPES)
     [(name, pile)] = output["runes"].items()
-    assert name == "REAL•ORD•SHAPE"
+    assert name == "REAL•ORD•SHAPED"
     assert_same_fields(pile, REAL_PILE, PILE_TYPES)
     assert (pile["amount"], pile["divisibility"], pile["symbol"]) == (1000, 0, "¤")
 
@@ -251,7 +253,7 @@ async def test_an_output_spent_in_the_mempool_keeps_its_contents_until_the_block
     assert (runes["indexed"], runes["spent"], list(runes["runes"])) == (
         True,
         True,
-        ["REAL•ORD•SHAPE"],
+        ["REAL•ORD•SHAPED"],
     )
     fresh = await get_json(sandbox_client, f"/ord/output/{moving.txid}:0")
     assert (fresh["indexed"], fresh["inscriptions"], fresh["runes"]) == (False, [], {})
@@ -272,7 +274,7 @@ async def test_an_output_spent_in_the_mempool_keeps_its_contents_until_the_block
     assert (output["indexed"], output["spent"], output["inscriptions"]) == (False, True, [])
     arrived = await get_json(sandbox_client, f"/ord/output/{moving.txid}:0")
     assert (arrived["indexed"], arrived["inscriptions"]) == (True, [inscription_id])
-    assert list(arrived["runes"]) == ["REAL•ORD•SHAPE"]  # no runestone: the first output
+    assert list(arrived["runes"]) == ["REAL•ORD•SHAPED"]  # no runestone: the first output
     where = await get_json(sandbox_client, f"/ord/inscription/{inscription_id}")
     assert (where["satpoint"], where["address"]) == (f"{moving.txid}:0:0", buyer.address)
     holder = await get_json(sandbox_client, f"/ord/address/{owner.address}")
@@ -284,20 +286,20 @@ async def test_a_rune_has_its_etchings_id_and_ords_entry(
 ) -> None:
     key = P2wpkhKey.from_label("real-ord-rune")
     made = await sandbox_client.post(
-        "/sandbox/runes", json={"address": key.address, "rune": "ETCHED•HERE", "amount": 1000}
+        "/sandbox/runes", json={"address": key.address, "rune": "ETCHED•RIGHT•HERE", "amount": 1000}
     )
     etching = made.json()["outpoint"].split(":")[0]
     height = await mine_blocks(sandbox_client)
     more = await sandbox_client.post(
-        "/sandbox/runes", json={"address": key.address, "rune": "ETCHEDHERE", "amount": 500}
+        "/sandbox/runes", json={"address": key.address, "rune": "ETCHEDRIGHTHERE", "amount": 500}
     )
     assert more.status_code == 201, more.text
     await mine_blocks(sandbox_client)
 
-    body = await get_json(sandbox_client, "/ord/rune/ETCHED•HERE")
+    body = await get_json(sandbox_client, "/ord/rune/ETCHED•RIGHT•HERE")
     assert_same_fields(body, REAL_RUNE, RUNE_TYPES)
     assert_same_fields(body["entry"], REAL_RUNE["entry"], RUNE_ENTRY_TYPES)
-    # The id is <block>:<index in the block> of the transaction of its first balance, read
+    # The id is <block>:<index in the block> of its etching (the reveal), read
     # here from the block the kernel validated.
     raw = sandbox_node.read_index(
         lambda c: bytes(
@@ -310,8 +312,15 @@ async def test_a_rune_has_its_etchings_id_and_ords_entry(
     assert (entry["block"], entry["etching"], entry["spaced_rune"]) == (
         height,
         etching,
-        "ETCHED•HERE",
+        "ETCHED•RIGHT•HERE",
     )
-    assert (entry["premine"], entry["mints"], entry["burned"], entry["terms"]) == (1000, 1, 0, None)
+    # The premine is the reserve's too; the second amount came from it, by an edict: no mint.
+    premine = 1000 + RESERVE_PREMINE
+    assert (entry["premine"], entry["mints"], entry["burned"], entry["terms"]) == (
+        premine,
+        0,
+        0,
+        None,
+    )
     assert (body["mintable"], body["parent"]) == (False, None)
     assert await get_json(sandbox_client, f"/ord/rune/{body['id']}") == body

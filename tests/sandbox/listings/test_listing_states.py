@@ -124,7 +124,9 @@ async def test_runes_listing_is_sold_with_every_rune_on_it(
     client: httpx.AsyncClient, sandbox_node: Node
 ) -> None:
     seller = new_seller()
-    outpoint = sandbox_node.create_runes(seller.ordinals.address, "SECURE•SALE", 4_242)["outpoint"]
+    outpoint = sandbox_node.create_runes(seller.ordinals.address, "SECURE•SALE•STATE", 4_242)[
+        "outpoint"
+    ]
     [listing] = await activate(client, seller, [listing_body(seller, runes_output=outpoint)])
     token = sandbox_node.sandbox_address("qa-runes-buyer")
     sold = await ok(
@@ -136,7 +138,7 @@ async def test_runes_listing_is_sold_with_every_rune_on_it(
     await mine_blocks(client)  # ord indexes the transfer's outputs once a block holds it
     out = await ok(await client.get(f"/ord/output/{sold['transferTxid']}:0"))
     assert out["address"] == token
-    assert out["runes"]["SECURE•SALE"]["amount"] == 4_242
+    assert out["runes"]["SECURE•SALE•STATE"]["amount"] == 4_242
     assert await _paid_to(client, sold["purchaseTxid"], seller.payment.address) == [50_000]
 
 

@@ -128,7 +128,9 @@ async def test_bulk_listings_share_addresses_and_do_not_mix_items(
 ) -> None:
     seller, other = new_seller(), new_seller()
     a, b = inscribe(sandbox_node, seller), inscribe(sandbox_node, other)
-    runes = sandbox_node.create_runes(seller.ordinals.address, "SECURE•MIX", 10)["outpoint"]
+    runes = sandbox_node.create_runes(seller.ordinals.address, "SECURE•MIX•OF•ITEMS", 10)[
+        "outpoint"
+    ]
     cases = [
         ([listing_body(seller, a), listing_body(other, b)], "SECURE_BULK_SELL_ADDRESSES_DIFFER",
          "listings[1].sellerOrdAddress"),
@@ -190,7 +192,9 @@ async def test_the_seller_must_hold_exactly_the_item(
         "/v1/intent/secure-sell", json=listing_body(seller, "cd" * 32 + "i0")
     )
     assert error_code(missing, 404) == "INSCRIPTION_NOT_FOUND"
-    runes = sandbox_node.create_runes(seller.ordinals.address, "SECURE•OK", 77)["outpoint"]
+    runes = sandbox_node.create_runes(seller.ordinals.address, "SECURE•OK•RUNE•ONLY", 77)[
+        "outpoint"
+    ]
     data = await ok(
         await client.post("/v1/intent/secure-sell", json=listing_body(seller, runes_output=runes))
     )

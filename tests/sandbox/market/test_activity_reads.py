@@ -71,18 +71,18 @@ async def test_bid_rows_carry_the_documented_fields(client: httpx.AsyncClient) -
 
 
 async def test_a_rune_bid_is_priced_in_total_and_per_unit(client: httpx.AsyncClient) -> None:
-    rune = ok(await client.get("/ord/rune/SANDBOX•RUNE"))
+    rune = ok(await client.get("/ord/rune/SANDBOX•DEMO•RUNE"))
     divisibility = rune["entry"]["divisibility"] if "entry" in rune else rune["divisibility"]
     bid_id = await competing_bid(
-        client, kind="rune", rune="SANDBOX•RUNE", price=50_000, quantity=100
+        client, kind="rune", rune="SANDBOX•DEMO•RUNE", price=50_000, quantity=100
     )
     # Named without its spacers, the rune still selects its bids.
-    rows = (await activity(client, "bids", collectionSlug="SANDBOXRUNE", pageSize=500))["items"]
+    rows = (await activity(client, "bids", collectionSlug="SANDBOXDEMORUNE", pageSize=500))["items"]
     row = next(r for r in rows if r["id"] == bid_id)
-    assert row["collectionSlug"] == "SANDBOX•RUNE"
+    assert row["collectionSlug"] == "SANDBOX•DEMO•RUNE"
     assert (row["price"], row["quantity"], row["unitPrice"]) == (50_000, 100, 500.0)
     assert row["bid"]["kind"] == "rune" and row["bid"]["attribute"] is None
-    assert row["runes"] == {"name": "SANDBOX•RUNE", "amount": str(100 * 10**divisibility)}
+    assert row["runes"] == {"name": "SANDBOX•DEMO•RUNE", "amount": str(100 * 10**divisibility)}
 
 
 async def test_only_open_unexpired_bids_are_active(client: httpx.AsyncClient) -> None:

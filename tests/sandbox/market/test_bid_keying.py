@@ -44,7 +44,7 @@ async def test_payment_keyed_bids_are_listed_and_cancelled_by_the_payment_addres
     now = await now_ms(client)
     ids = ok(await place(client, bid_body(user, now, quantity=2)))["bidIds"]
     await advance(client, 500)
-    rune = bid_body(user, now + 500, slug="SANDBOX•RUNE", meta_type="runes", price=20_000)
+    rune = bid_body(user, now + 500, slug="SANDBOX•DEMO•RUNE", meta_type="runes", price=20_000)
     ids += ok(await place(client, rune))["bidIds"]
     assert await listed(client, user.payment.address) == sorted(ids)
     assert await listed(client, user.ordinals.address) == []

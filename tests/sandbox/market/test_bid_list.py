@@ -28,7 +28,7 @@ async def test_entries_of_collection_trait_and_rune_bids(client: httpx.AsyncClie
     await advance(client, 500)
     ok(await place(client, bid_body(user, now + 500, traits=(TRAIT,), price=5_000)))
     await advance(client, 500)
-    rune = "SANDBOX•RUNE"
+    rune = "SANDBOX•DEMO•RUNE"
     ok(
         await place(
             client,

@@ -123,7 +123,7 @@ async def test_fill_refusals(client: httpx.AsyncClient) -> None:
     [glyph] = await bids(client, user, slug="satoshi-glyphs", traits=(Trait("Glyph", "Ω"),))
     response = await client.post("/sandbox/bids/fill", json={"bidId": glyph})
     error(response, 409, "FILL_NO_MATCHING_INSCRIPTION")
-    [rune] = await bids(client, user, slug="SANDBOX•RUNE", meta_type="runes", quantity=10)
+    [rune] = await bids(client, user, slug="SANDBOX•DEMO•RUNE", meta_type="runes", quantity=10)
     error(await client.post("/sandbox/bids/fill", json={"bidId": rune}), 400, "FILL_UNSUPPORTED")
     error(await client.post("/sandbox/bids/fill", json={"bidId": "0" * 24}), 404, "BID_NOT_FOUND")
     assert len(await open_bids(client, user)) == 2

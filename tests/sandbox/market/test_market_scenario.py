@@ -82,8 +82,8 @@ async def test_a_seller_lists_an_item_it_holds_and_relisting_reprices_it(
 
 
 async def test_a_rune_seller_lists_a_runes_output_of_its_own(client: httpx.AsyncClient) -> None:
-    rune = "SANDBOX•RUNE"
-    body = {"rune": "SANDBOXRUNE", "amount": 2_000, "price": 9_000, "seller": "rune-seller"}
+    rune = "SANDBOX•DEMO•RUNE"
+    body = {"rune": "SANDBOXDEMORUNE", "amount": 2_000, "price": 9_000, "seller": "rune-seller"}
     listing = ok(await client.post("/sandbox/market/listings", json=body))
     assert (listing["status"], listing["price"], listing["collectionSlug"]) == (
         "active",
@@ -100,7 +100,7 @@ async def test_a_rune_seller_lists_a_runes_output_of_its_own(client: httpx.Async
     assert moved["vout"][0]["scriptpubkey_address"] == listing["sellerOrdAddress"]
 
     cheap = ok(await client.post("/sandbox/market/listings", json={**body, "price": 4_000}))
-    sale = ok(await client.post("/sandbox/market/sale", json={"rune": "SANDBOX•RUNE"}))
+    sale = ok(await client.post("/sandbox/market/sale", json={"rune": "SANDBOX•DEMO•RUNE"}))
     assert (sale["listingId"], sale["runesOutput"]) == (cheap["id"], cheap["runesOutput"])
     bad = {"rune": rune, "slug": "pixel-punks", "price": 4_000}
     error(await client.post("/sandbox/market/listings", json=bad), 400, "INVALID_FIELD")

@@ -171,7 +171,7 @@ async def test_wallet_contents_pages_with_a_cursor_and_filters(
     address = seller.ordinals.address
     ids = [inscribe(frozen_node, seller, collection_slug=slug) for _ in range(3)]
     stray = inscribe(frozen_node, seller, collection_slug=other)
-    runes = frozen_node.create_runes(address, "SANDBOX•RUNE", 250)["outpoint"]
+    runes = frozen_node.create_runes(address, "SANDBOX•DEMO•RUNE", 250)["outpoint"]
     url = "/v1/address/wallet-contents"
 
     first = ok(await client.get(url, params={"address": address, "limit": 2}))
@@ -182,7 +182,7 @@ async def test_wallet_contents_pages_with_a_cursor_and_filters(
     third = ok(await client.get(url, params={"address": address, "limit": 2, "cursor": 4}))
     assert third["nextCursor"] is None and third["results"]["ordinals"] == []
     [rune] = third["results"]["runes"]
-    assert rune["token"]["rune_utxo_id"] == runes and rune["collection"]["id"] == "SANDBOX•RUNE"
+    assert rune["token"]["rune_utxo_id"] == runes and rune["collection"]["id"] == "SANDBOX•DEMO•RUNE"
     assert rune["token"]["rune_amount"] == rune["token"]["rune_amount_formatted"] == "250"
     assert rune["collection"]["rune_divisibility"] == 0  # as the sandbox etched it
 
