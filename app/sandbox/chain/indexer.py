@@ -34,7 +34,8 @@ class Coin:
 
 
 class IndexConflict(Exception):
-    """A block transaction spends an output the index has as missing or spent by another."""
+    """A block transaction spends an output the index has as missing or spent by another, or
+    its runes were decided in the mempool otherwise than ord decides them in this block."""
 
     def __init__(self, txid: str) -> None:
         super().__init__(f"block transaction {txid} conflicts with the index")
@@ -157,6 +158,7 @@ class Indexer:
         fees_before = 0
         subsidy = block_subsidy(height)
         to_coinbase: list[tuple[int, str]] = []
+        decided = 0  # where the last mempool transaction's runes were decided, in order
         for pos, tx in enumerate(rest, start=1):
             row = self.conn.execute(
                 "SELECT height, fee FROM txs WHERE txid = ?", (tx.txid,)
@@ -167,7 +169,10 @@ class Indexer:
                     "UPDATE txs SET height = ?, block_pos = ? WHERE txid = ?",
                     (height, pos, tx.txid),
                 )
-                rune_updater.confirm(self.conn, tx.txid, height, pos)
+                try:
+                    decided = rune_updater.confirm(self.conn, tx.txid, height, pos, decided)
+                except rune_updater.RunesDecidedOtherwise:
+                    raise IndexConflict(tx.txid) from None
             else:
                 fee = self._apply_unindexed(tx, height, pos, known=row is not None)
             for ins_id, fee_offset in self.conn.execute(

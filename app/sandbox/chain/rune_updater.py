@@ -18,13 +18,14 @@ allocated by `app.core.runestone_flow.rune_flow` (ord's edicts, pointer, split, 
 
 Heights. ord indexes blocks; the sandbox indexes a transaction when it enters the mempool and
 confirms it when it is mined. A mempool transaction's runes are decided at the height it would
-have in the next block (tip + 1), with the chain as the index has it then: a transaction mined
-later keeps that decision (ord would judge its etching and mint at the later height). A rune
-etched by a mempool transaction has no id until mined (edicts and mints cannot name it yet,
-and ord's views, which answer from the confirmed chain, do not know it); an unnamed etching's
-reserved name comes from where it is mined, so a mempool one holds a placeholder (a reserved
-name no block can give) until `confirm` renames it. A rebuild (`Indexer.rebuild`) replays the
-blocks at their own heights, as ord does.
+have in the next block (tip + 1), with the chain as the index has it then; `rune_decisions`
+keeps that height and order. When its block disagrees (mined later, in another order than
+decided among the block's runestones, or naming an id that was not known yet: a rune etched
+by a transaction still in the mempool has none), `confirm` says so and the index is rebuilt
+from the blocks, each transaction at its own height as ord does. A rune etched in the mempool
+has no id until mined (ord's views, which answer from the confirmed chain, do not know it);
+an unnamed etching's reserved name comes from where it is mined, so a mempool one holds a
+placeholder (a reserved name no block can give) until `confirm` renames it.
 """
 
 from __future__ import annotations
@@ -82,6 +83,8 @@ def index_runes(
         if minted is not None:
             letters, mint_amount = minted
             inputs.append(InputRune(letters, 0, artifact.mint))  # names the minted rune
+    if block_pos is None:
+        _record_decision(conn, tx.txid, height, _provisional(artifact, inputs, height))
     etched = _etched(conn, tx, coins, artifact, height, block_pos)
     flow = rune_flow(
         scripts, inputs, mint_amount, etching_valid=etched is not None, etched_name=etched
@@ -95,9 +98,33 @@ def index_runes(
     _record(conn, tx, flow)
 
 
-def confirm(conn: sqlite3.Connection, txid: str, height: int, block_pos: int) -> None:
-    """`txid`, indexed in the mempool, is mined at (height, block_pos): an unnamed rune it
-    etched takes the reserved name ord gives it from there."""
+class RunesDecidedOtherwise(Exception):
+    """A mempool transaction's runes were decided for another height, in another order than
+    its block's, or before an id its runestone names could be known: the index must be
+    rebuilt, replaying the blocks as ord does."""
+
+
+def confirm(
+    conn: sqlite3.Connection, txid: str, height: int, block_pos: int, after: int = 0
+) -> int:
+    """`txid`, indexed in the mempool, is mined at (height, block_pos). Its runes hold if they
+    were decided for this height, after those of the block's earlier transactions (`after`:
+    what the previous call returned), else RunesDecidedOtherwise. An unnamed rune it etched
+    takes the reserved name ord gives it from there. Returns the decision's place in order."""
+    decision = conn.execute(
+        "SELECT seq, height, provisional FROM rune_decisions WHERE txid = ?", (txid,)
+    ).fetchone()
+    if decision is None:
+        return after
+    seq, decided_at, provisional = decision
+    if decided_at != height or provisional or seq < after:
+        raise RunesDecidedOtherwise(txid)
+    conn.execute("DELETE FROM rune_decisions WHERE txid = ?", (txid,))
+    _rename_unnamed(conn, txid, height, block_pos)
+    return int(seq)
+
+
+def _rename_unnamed(conn: sqlite3.Connection, txid: str, height: int, block_pos: int) -> None:
     row = conn.execute(
         "SELECT rune FROM rune_entries WHERE etching = ? AND unnamed = 1", (txid,)
     ).fetchone()
@@ -138,6 +165,31 @@ def record_declared_issue(
     else:
         _add(conn, "rune_mints", txid, rune, amount)
     add_balance(conn, txid, vout, rune, amount)
+
+
+def _record_decision(conn: sqlite3.Connection, txid: str, height: int, provisional: bool) -> None:
+    conn.execute(
+        "INSERT INTO rune_decisions (txid, height, provisional) VALUES (?, ?, ?)",
+        (txid, height, int(provisional)),
+    )
+
+
+def _provisional(
+    artifact: Runestone | Cenotaph | None, inputs: Sequence[InputRune], height: int
+) -> bool:
+    """Whether ord, indexing the block, could decide otherwise for want of an id: an edict
+    naming a rune on the inputs whose etching is not mined yet, or a mint of a rune that may
+    be etched earlier in the same block."""
+    if artifact is None:
+        return False
+    if artifact.mint is not None and artifact.mint.block == height:
+        return True
+    unknown = any(i.rune_id is not None and i.rune_id.block == 0 for i in inputs)
+    return (
+        unknown
+        and isinstance(artifact, Runestone)
+        and any(not e.rune_id.is_etched_here for e in artifact.edicts)
+    )
 
 
 def _unnamed(artifact: Runestone | Cenotaph) -> bool:

@@ -4,8 +4,8 @@ Primary tables hold what cannot be recomputed: the blocks, every acknowledged ra
 the sandbox's declarations (inscriptions, rune issues, collections, keys) and settings.
 Derived tables (`txs`, `outputs`, `inscription_locations`, `rune_balances`, what spent
 outputs held: `spent_inscriptions`, `spent_rune_balances`, and the runes etched, minted and
-burned by runestones: `rune_entries`, `rune_mints`, `rune_burns`) are the indexes;
-`Indexer.rebuild` recreates them from the primary tables.
+burned by runestones: `rune_entries`, `rune_mints`, `rune_burns`, `rune_decisions`) are the
+indexes; `Indexer.rebuild` recreates them from the primary tables.
 
 Durability: WAL mode with synchronous=FULL syncs the log on every commit, so an acknowledged
 transaction survives a SIGKILL and even a power cut (it costs ~0.3 ms per broadcast here).
@@ -20,7 +20,7 @@ from pathlib import Path
 from app.sandbox.chain.errors import StorageError
 from app.sandbox.sqlite import NestedTransactions, open_wal
 
-INDEX_VERSION = "3"
+INDEX_VERSION = "4"
 
 PRIMARY_SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -62,6 +62,7 @@ DERIVED_TABLES = (
     "rune_entries",
     "rune_mints",
     "rune_burns",
+    "rune_decisions",
 )
 
 DERIVED_SCHEMA = """
@@ -107,6 +108,11 @@ CREATE INDEX IF NOT EXISTS rune_mints_rune ON rune_mints (rune);
 CREATE TABLE IF NOT EXISTS rune_burns (
     txid TEXT NOT NULL, rune TEXT NOT NULL, amount TEXT NOT NULL, PRIMARY KEY (txid, rune));
 CREATE INDEX IF NOT EXISTS rune_burns_rune ON rune_burns (rune);
+-- Mempool transactions with a runestone, in the order their runes were decided, at which
+-- height, and whether an id they name could not be known yet (rune_updater.confirm).
+CREATE TABLE IF NOT EXISTS rune_decisions (
+    seq INTEGER PRIMARY KEY, txid TEXT NOT NULL UNIQUE, height INTEGER NOT NULL,
+    provisional INTEGER NOT NULL);
 """
 
 

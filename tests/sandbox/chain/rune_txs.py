@@ -118,13 +118,23 @@ def etch(node: Node, runestone: bytes, letters: str | None, outputs: int = 2) ->
     return txid
 
 
-def spend(node: Node, coins: Sequence[Utxo], runestone: bytes | None, outputs: int = 2) -> str:
-    """OWNER's outputs `coins` (plus a fresh coin for the fee) to the runestone (if any) and
-    `outputs` outputs of OWNER; returns the txid (in the mempool)."""
-    payer = fund(node, OWNER, POSTAGE * outputs + FEE, confirm=False)
+def spend(
+    node: Node,
+    coins: Sequence[Utxo],
+    runestone: bytes | None,
+    outputs: int = 2,
+    *,
+    fee: int = FEE,
+    payer: Utxo | None = None,
+) -> str:
+    """OWNER's outputs `coins` (plus `payer`, by default a fresh coin in the mempool) to the
+    runestone (if any) and `outputs` outputs of OWNER, paying `fee`; returns the txid (in the
+    mempool)."""
+    if payer is None:
+        payer = fund(node, OWNER, POSTAGE * outputs + fee, confirm=False)
     spent = [*coins, payer]
     pay = [] if runestone is None else [(runestone, 0)]
-    total = sum(c.value for c in spent) - FEE
+    total = sum(c.value for c in spent) - fee
     pay += [(OWNER.script_pubkey, POSTAGE)] * (outputs - 1)
     pay += [(OWNER.script_pubkey, total - POSTAGE * (outputs - 1))]
     tx = _tx(spent, pay)

@@ -9,6 +9,7 @@ Each test follows a case of ord's own indexing tests, src/runes.rs of ordinals/o
 from __future__ import annotations
 
 import hashlib
+from unittest.mock import ANY
 
 from embit.script import Script, Witness
 from embit.transaction import Transaction, TransactionInput, TransactionOutput
@@ -26,6 +27,8 @@ from app.core.rune_names import (
 from app.sandbox.chain.addresses import address_for_script
 from app.sandbox.chain.blocks import block_transactions
 from app.sandbox.chain.node import Node
+from app.sandbox.chain.spend import Utxo
+from tests.sandbox.chain.helpers import fund
 from tests.sandbox.chain.rune_txs import (
     FEE,
     OWNER,
@@ -385,3 +388,46 @@ def test_a_cenotaphs_mint_counts_and_is_burned(sandbox_node: Node) -> None:
     assert runes_on(sandbox_node, txid, 1) == {}
     entry = _entry(sandbox_node, letters)
     assert (entry["mints"], entry["burned"]) == (1, 50)
+
+
+def test_mints_are_counted_in_the_blocks_order_not_the_mempools(sandbox_node: Node) -> None:
+    """runes.rs `open_mints_can_be_limited_to_cap` in one block: the mempool decided the first
+    mint broadcast; the block holds the better-paying one first, which ord gives the mint (the
+    index is replayed from the blocks when they disagree)."""
+    letters = fresh_name("ONEMINTONLY")
+    etch(sandbox_node, stone(etch=etching(letters, 0, terms=terms(9, 1))), letters)
+    rune_id = sandbox_node.ord_rune(letters)[0]  # type: ignore[index]
+    payers = [fund(sandbox_node, OWNER, 2 * POSTAGE + 6_000) for _ in range(2)]
+    cheap = spend(sandbox_node, [], stone(mint=rune_id), fee=400, payer=payers[0])
+    dear = spend(sandbox_node, [], stone(mint=rune_id), fee=6_000, payer=payers[1])
+    assert sandbox_node.ord_output(f"{cheap}:1")["runes"] == {letters: ANY}  # type: ignore[index]
+    sandbox_node.mine(1)
+    assert _place(sandbox_node, dear)[1] < _place(sandbox_node, cheap)[1]
+    assert (runes_on(sandbox_node, dear, 1), runes_on(sandbox_node, cheap, 1)) == (
+        {letters: 9},
+        {},
+    )
+    assert _entry(sandbox_node, letters)["mints"] == 1
+
+
+def test_an_edict_may_name_a_rune_etched_earlier_in_the_same_block(sandbox_node: Node) -> None:
+    """runes.rs `input_runes_may_be_allocated`, with the etching and the transfer in one block:
+    in the mempool the rune has no id yet, so the edict naming the id it will have is followed
+    once the block gives it one."""
+    letters = fresh_name("SAMEBLOCKID")
+    payer = fund(sandbox_node, OWNER, 2 * POSTAGE + FEE)  # mined: the reveal will be first
+    made = commit_to(sandbox_node, letters)
+    etched = reveal(sandbox_node, made, stone(etch=etching(letters, 60)))
+    future_id = f"{sandbox_node.tip_height + 1}:1"
+    moved = spend(
+        sandbox_node,
+        [Utxo(etched, 1, POSTAGE, OWNER.script_pubkey)],
+        stone([edict(future_id, 0, 2)]),
+        payer=payer,
+    )
+    sandbox_node.mine(1)
+    assert _place(sandbox_node, etched)[:2] == tuple(int(p) for p in future_id.split(":"))
+    assert (runes_on(sandbox_node, moved, 1), runes_on(sandbox_node, moved, 2)) == (
+        {},
+        {letters: 60},
+    )
