@@ -18,6 +18,7 @@ from typing import Any, Literal, TypeVar
 from embit.ec import PrivateKey
 from embit.transaction import Transaction
 
+from app.core.rune_names import RuneNameError, parse_spaced_rune
 from app.sandbox.chain import catalog, esplora_views, ord_confirmed, ord_views, rune_entries
 from app.sandbox.chain.addresses import script_for_address
 from app.sandbox.chain.consensus import MAX_MONEY, MIN_RELAY_FEE_RATE
@@ -347,7 +348,18 @@ class Node:
             if rune_entries.RUNE_ID_PATTERN.match(query):
                 letters = rune_entries.rune_with_id(conn, query)
                 return None if letters is None else rune_entries.entry(conn, letters)
-            return rune_entries.entry(conn, catalog.normalize_rune(query)[0])
+            try:  # ord's names: reserved ones (27 and 28 letters) too
+                letters = parse_spaced_rune(query).letters
+            except RuneNameError as exc:
+                raise InvalidRequest(str(exc), "INVALID_RUNE") from None
+            return rune_entries.entry(conn, letters)
+
+    def ord_rune_mintable(self, rune_id: str) -> bool:
+        """ord's `mintable` for `/rune`: whether a mint of the rune etched at `<block>:<tx>`
+        would count in the next block (its terms, cap and windows)."""
+        with self._locked():
+            letters = rune_entries.rune_with_id(self._store.conn, rune_id)
+            return letters is not None and rune_entries.is_mintable(self._store.conn, letters)
 
     def ord_runes_page(self, offset: int, limit: int) -> tuple[list[tuple[str, Json]], bool]:
         """ord's `/runes`: (id, entry) of etched runes, the newest first; whether more follow."""

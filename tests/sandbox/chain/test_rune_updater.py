@@ -269,6 +269,7 @@ def test_an_etching_without_a_name_gets_the_reserved_one_of_where_it_is_mined(
     name = rune_name(reserved_rune(height, position))
     assert runes_on(sandbox_node, txid, 1) == {name: 77}
     assert _entry(sandbox_node, f"{height}:{position}")["spaced_rune"] == name
+    assert _entry(sandbox_node, name)["etching"] == txid  # ord finds a reserved name too
     assert list(pending["runes"]) != [name]
 
 
@@ -278,8 +279,10 @@ def test_mints_count_up_to_the_cap(sandbox_node: Node) -> None:
     letters = fresh_name("CAPPEDMINT")
     etch(sandbox_node, stone(etch=etching(letters, 0, terms=terms(100, 2))), letters)
     rune_id = sandbox_node.ord_rune(letters)[0]  # type: ignore[index]
+    assert sandbox_node.ord_rune_mintable(rune_id)
     mints = [spend(sandbox_node, [], stone(mint=rune_id)) for _ in range(3)]
     sandbox_node.mine(1)
+    assert not sandbox_node.ord_rune_mintable(rune_id)  # ord's `mintable`: the cap is reached
     assert [runes_on(sandbox_node, m, 1) for m in mints] == [{letters: 100}, {letters: 100}, {}]
     entry = _entry(sandbox_node, letters)
     assert (entry["mints"], entry["premine"], entry["burned"]) == (2, 0, 0)
@@ -296,6 +299,7 @@ def test_mints_count_up_to_the_cap(sandbox_node: Node) -> None:
     mint = spend(sandbox_node, [], stone(mint=uncapped_id))
     sandbox_node.mine(1)
     assert runes_on(sandbox_node, mint, 1) == {} and _entry(sandbox_node, uncapped)["mints"] == 0
+    assert not sandbox_node.ord_rune_mintable(uncapped_id)
 
 
 def _mint_at_each_height(node: Node, rune_id: str, heights: int) -> list[str]:
