@@ -1,6 +1,7 @@
-"""The sandbox's declarations on top of the chain: collections with traits, inscription
-metadata (collection, traits, TAP transfer flag) and runes. Regtest has no ord, so these
-are recorded here, keyed by the real transactions that create the outputs."""
+"""The sandbox's catalog on top of the chain: collections with traits, and per inscription the
+row envelope_index.py records from its envelope (number, content type, TAP transfer flag, traits
+read from its metadata, and the collection the marketplace curates it into); runes declared
+for a transaction."""
 
 from __future__ import annotations
 
@@ -106,7 +107,8 @@ def collection_json(conn: sqlite3.Connection, slug: str) -> Json | None:
 
 
 def list_collections(conn: sqlite3.Connection) -> list[Json]:
-    slugs = [r[0] for r in conn.execute("SELECT slug FROM collections ORDER BY created_ms, slug")]
+    # Made in the same millisecond (the demo's are), they keep the order they were made in.
+    slugs = [r[0] for r in conn.execute("SELECT slug FROM collections ORDER BY created_ms, rowid")]
     return [c for c in (collection_json(conn, s) for s in slugs) if c is not None]
 
 
@@ -174,8 +176,8 @@ def declare_inscription(
     index: int = 0,
     content_type: str = DEFAULT_CONTENT_TYPE,
 ) -> tuple[str, int]:
-    """Record inscription `<txid>i<index>` on the first sat of output `vout` (an envelope's
-    inscription is placed by envelope_index.py instead); returns (id, number)."""
+    """The catalog row of inscription `<txid>i<index>`, which envelope_index.py derived from
+    an envelope (and places); returns (id, number)."""
     number = int(
         conn.execute("SELECT COALESCE(MAX(number), -1) + 1 FROM inscriptions").fetchone()[0]
     )
