@@ -1,7 +1,8 @@
 """The sandbox's catalog on top of the chain: collections with traits, and per inscription the
 row envelope_index.py records from its envelope (number, content type, TAP transfer flag, traits
-read from its metadata, and the collection the marketplace curates it into); runes declared
-for a transaction."""
+read from its metadata, and the collection the marketplace curates it into); the checks of a
+rune name and amount asked of the scenario API (runes themselves come from runestones:
+rune_etch.py makes them, rune_updater.py indexes them)."""
 
 from __future__ import annotations
 
@@ -219,23 +220,6 @@ def check_rune_amount(amount: Any) -> int:
     if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= MAX_RUNE_AMOUNT:
         raise InvalidRequest("amount must be a positive integer below 2^128", "INVALID_AMOUNT")
     return amount
-
-
-def declare_rune_issue(
-    conn: sqlite3.Connection, txid: str, vout: int, rune: str, spaced: str, amount: int, now_ms: int
-) -> None:
-    """Etch `rune` on first use (divisibility 0, symbol ¤), then issue `amount` on the output."""
-    if not conn.execute("SELECT 1 FROM runes WHERE rune = ?", (rune,)).fetchone():
-        number = int(conn.execute("SELECT COUNT(*) FROM runes").fetchone()[0])
-        conn.execute(
-            "INSERT INTO runes (rune, spaced, symbol, divisibility, number, created_ms) "
-            "VALUES (?, ?, '¤', 0, ?, ?)",
-            (rune, spaced, number, now_ms),
-        )
-    conn.execute(
-        "INSERT INTO rune_issues (txid, vout, rune, amount) VALUES (?, ?, ?, ?)",
-        (txid, vout, rune, str(amount)),
-    )
 
 
 def trait_value_counts(conn: sqlite3.Connection, slug: str) -> dict[tuple[str, str], int]:

@@ -273,7 +273,6 @@ class ChainEngine:
         )
         conn.execute("DELETE FROM raw_txs WHERE txid = ?", (txid,))
         conn.execute("DELETE FROM inscriptions WHERE genesis_txid = ?", (txid,))
-        conn.execute("DELETE FROM rune_issues WHERE txid = ?", (txid,))
 
     def load_mempool(self) -> None:
         self.mempool.clear()
