@@ -20,6 +20,7 @@ row already recorded for `<txid>i<n>` is kept (its collection may be the curatio
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
@@ -101,21 +102,28 @@ def new_inscriptions(
     for number, env in enumerate(envelopes):
         pointer = env.payload.pointer_value()
         position = pointer if pointer is not None and pointer < total_out else starts[env.input]
-        seen: list[str] = []
-        for parent in env.payload.parent_ids():
-            if parent in spent_inscriptions and parent not in seen:
-                seen.append(parent)
+        seen = parents_among(env, spent_inscriptions)
         ins_id = f"{tx.txid}i{number}"
         unbound = input_values[env.input] == 0 or env.payload.unrecognized_even_field
         if unbound:
-            result.append(NewInscription(ins_id, env, None, None, None, tuple(seen)))
+            result.append(NewInscription(ins_id, env, None, None, None, seen))
             continue
         dest = sat_flow.locate(output_values, position)
         if dest.to_fee:
-            result.append(NewInscription(ins_id, env, None, None, dest.offset, tuple(seen)))
+            result.append(NewInscription(ins_id, env, None, None, dest.offset, seen))
         else:
-            result.append(NewInscription(ins_id, env, dest.vout, dest.offset, None, tuple(seen)))
+            result.append(NewInscription(ins_id, env, dest.vout, dest.offset, None, seen))
     return result
+
+
+def parents_among(envelope: Envelope, spent_inscriptions: set[str]) -> tuple[str, ...]:
+    """ord's parents of an envelope: its parent fields that decode as ids, each once, of
+    inscriptions the transaction spends."""
+    seen: list[str] = []
+    for parent in envelope.payload.parent_ids():
+        if parent in spent_inscriptions and parent not in seen:
+            seen.append(parent)
+    return tuple(seen)
 
 
 def record(conn: sqlite3.Connection, tx: ParsedTx, created: Sequence[NewInscription]) -> None:
@@ -160,14 +168,25 @@ def curate(conn: sqlite3.Connection, inscription_id: str, collection: str | None
 def envelope_of(conn: sqlite3.Connection, inscription_id: str) -> Envelope | None:
     """The envelope inscription `<txid>i<n>` came from: the n-th of its reveal (None when the
     sandbox does not hold that transaction or it has fewer envelopes)."""
+    found = reveal_of(conn, inscription_id)
+    return None if found is None else found[1]
+
+
+def reveal_of(conn: sqlite3.Connection, inscription_id: str) -> tuple[ParsedTx, Envelope] | None:
+    """The reveal of inscription `<txid>i<n>` and its n-th envelope, as `envelope_of`."""
     txid, _, index = inscription_id.partition("i")
     row = conn.execute("SELECT raw FROM raw_txs WHERE txid = ?", (txid,)).fetchone()
     if row is None or not index.isdigit():
         return None
-    tx = parse_tx(bytes(row[0]))
-    envelopes = envelopes_from_witnesses([i.witness for i in tx.inputs])
+    tx, envelopes = _parsed_reveal(bytes(row[0]))
     n = int(index)
-    return envelopes[n] if n < len(envelopes) else None
+    return (tx, envelopes[n]) if n < len(envelopes) else None
+
+
+@functools.lru_cache(maxsize=64)  # ord's views read the same reveals again and again
+def _parsed_reveal(raw: bytes) -> tuple[ParsedTx, tuple[Envelope, ...]]:
+    tx = parse_tx(raw)
+    return tx, tuple(envelopes_from_witnesses([i.witness for i in tx.inputs]))
 
 
 def _parent_collection(conn: sqlite3.Connection, parents: Sequence[str]) -> str | None:

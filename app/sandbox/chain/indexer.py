@@ -89,12 +89,11 @@ class Indexer:
                 for vout, out in enumerate(tx.outputs)
             ],
         )
-        inscribed: set[str] = set()
         if coins:  # new inscriptions first: a parent must be found where the inputs held it
-            inscribed = envelope_index.index_envelopes(self.conn, tx, coins, self._place)
+            envelope_index.index_envelopes(self.conn, tx, coins, self._place)
             self._move_inscriptions(tx, coins)
         rune_updater.index_runes(self.conn, tx, coins, height, block_pos)
-        self._record_genesis(tx, inscribed)
+        self._record_genesis(tx)
 
     def _move_inscriptions(self, tx: ParsedTx, coins: Sequence[Coin]) -> None:
         moving: list[tuple[str, int, int]] = []
@@ -138,14 +137,9 @@ class Indexer:
             (ins_id, txid, vout, offset, fee_txid, fee_offset),
         )
 
-    def _record_genesis(self, tx: ParsedTx, inscribed: set[str]) -> None:
-        """Inscriptions (other than those its envelopes `inscribed`) and rune issues the
-        sandbox declared for this transaction."""
-        for ins_id, vout in self.conn.execute(
-            "SELECT id, genesis_vout FROM inscriptions WHERE genesis_txid = ?", (tx.txid,)
-        ).fetchall():
-            if ins_id not in inscribed:
-                self._place(ins_id, tx.txid, vout, 0)
+    def _record_genesis(self, tx: ParsedTx) -> None:
+        """Rune issues the sandbox declared for this transaction (inscriptions come only from
+        envelopes: envelope_index.py)."""
         for vout, rune, amount in self.conn.execute(
             "SELECT vout, rune, amount FROM rune_issues WHERE txid = ?", (tx.txid,)
         ).fetchall():
@@ -158,7 +152,6 @@ class Indexer:
         fees_before = 0
         subsidy = block_subsidy(height)
         to_coinbase: list[tuple[int, str]] = []
-        decided = 0  # where the last mempool transaction's runes were decided, in order
         for pos, tx in enumerate(rest, start=1):
             row = self.conn.execute(
                 "SELECT height, fee FROM txs WHERE txid = ?", (tx.txid,)
@@ -170,7 +163,7 @@ class Indexer:
                     (height, pos, tx.txid),
                 )
                 try:
-                    decided = rune_updater.confirm(self.conn, tx.txid, height, pos, decided)
+                    rune_updater.confirm(self.conn, tx.txid, height, pos)
                 except rune_updater.RunesDecidedOtherwise:
                     raise IndexConflict(tx.txid) from None
             else:

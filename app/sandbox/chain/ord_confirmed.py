@@ -123,7 +123,7 @@ def inscription(conn: sqlite3.Connection, inscription_id: str) -> Json | None:
     if row is None:
         return None
     ins = inscription_row(inscription_id, row)
-    return inscription_json(conn, ins, _satpoint(conn, inscription_id))
+    return inscription_json(conn, ins, _satpoint(conn, inscription_id), confirmed_only=True)
 
 
 def address(conn: sqlite3.Connection, address_text: str, spk: bytes) -> Json:

@@ -15,6 +15,7 @@ from typing import Any
 
 from app.sandbox.chain.addresses import address_for_script
 from app.sandbox.chain.errors import InvalidRequest
+from app.sandbox.chain.ord_envelope_fields import envelope_fields
 
 Json = dict[str, Any]
 OUTPOINT_PATTERN = re.compile(r"^([0-9a-f]{64}):(\d{1,10})$")
@@ -116,34 +117,38 @@ def inscription_row(inscription_id: str, row: Sequence[Any]) -> InscriptionRow:
 
 
 def inscription_json(
-    conn: sqlite3.Connection, ins: InscriptionRow, where: tuple[str, int, int] | None
+    conn: sqlite3.Connection,
+    ins: InscriptionRow,
+    where: tuple[str, int, int] | None,
+    confirmed_only: bool = False,
 ) -> Json:
     """ord's `api::Inscription` fields, plus the sandbox's `collection`, `traits`,
     `tap_transfer` and the older `output`, `offset`, `genesis_*`; `where` is its satpoint
-    (txid, vout, offset), None when lost to fees."""
+    (txid, vout, offset), None when lost to fees. Those from its envelope and relations come
+    from ord_envelope_fields (`confirmed_only`: the relations a block holds)."""
     address = value = None
     if where is not None:
         out = conn.execute(
             "SELECT value, script_pubkey FROM outputs WHERE txid = ? AND vout = ?", where[:2]
         ).fetchone()
         value, address = out[0], address_for_script(bytes(out[1]))
+    fields = envelope_fields(conn, ins.id, ins.number, where, confirmed_only)
     return {
         "address": address,
-        "charms": [],
-        "child_count": 0,
-        "children": [],
-        "content_length": None,  # the sandbox's declared inscriptions carry no body
-        # An envelope without a content type is stored as "": ord says null.
-        "content_type": ins.content_type or None,
-        "effective_content_type": ins.content_type or None,
+        "charms": fields["charms"],
+        "child_count": fields["child_count"],
+        "children": fields["children"],
+        "content_length": fields["content_length"],
+        "content_type": fields["content_type"],
+        "effective_content_type": fields["effective_content_type"],
         "fee": ins.fee,
         "height": ins.height,
         "id": ins.id,
-        "metaprotocol": None,
-        "next": None,
+        "metaprotocol": fields["metaprotocol"],
+        "next": fields["next"],
         "number": ins.number,
-        "parents": [],
-        "previous": None,
+        "parents": fields["parents"],
+        "previous": fields["previous"],
         "properties": {},
         "rune": None,
         "sat": None,

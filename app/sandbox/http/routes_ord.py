@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Path
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter, Body, Header, Path
+from fastapi.responses import JSONResponse, Response
 from pydantic import Field
 
+from app.sandbox.chain.ord_envelope_fields import content
 from app.sandbox.http.deps import NodeDep
-from app.sandbox.http.errors import NOT_FOUND, ApiError, error_responses
+from app.sandbox.http.errors import NOT_ACCEPTABLE, NOT_FOUND, ApiError, error_responses
 from app.sandbox.http.params import (
     INSCRIPTION_ID_PATTERN,
     OUTPOINT_PATTERN,
@@ -113,6 +114,77 @@ def get_inscription(inscription_id: InscriptionIdPath, node: NodeDep) -> Any:
     if inscription is None:
         raise ApiError(404, NOT_FOUND, f"inscription {inscription_id} not found")
     return inscription
+
+
+# ord's server/r.rs `content_response` (ord run without --csp-origin or --decompress).
+CONTENT_CACHE_CONTROL = "public, max-age=1209600, immutable"
+CONTENT_SECURITY_POLICIES = (
+    "default-src 'self' 'unsafe-eval' 'unsafe-inline' data: blob:",
+    "default-src *:*/content/ *:*/blockheight *:*/blockhash *:*/blockhash/ *:*/blocktime "
+    "*:*/r/ 'unsafe-eval' 'unsafe-inline' data: blob:",
+)
+OCTET_STREAM = "application/octet-stream"
+
+
+@router.get(
+    "/content/{inscription_id}",
+    response_class=Response,
+    responses={
+        **error_responses(404, 406),
+        200: {
+            "content": {OCTET_STREAM: {"schema": {"type": "string", "format": "binary"}}},
+            "description": "the body, in the envelope's content type",
+        },
+    },
+    summary="an inscription's content, as ord's `/content/<id>` serves it",
+    description=(
+        "The envelope's body (a delegate's when it names one) with its content type (else "
+        "application/octet-stream) and ord's Cache-Control and Content-Security-Policy; a "
+        "content encoding is passed on when Accept-Encoding names it, else 406. 404 for an "
+        "unknown inscription, or one without a body."
+    ),
+)
+def get_content(
+    inscription_id: InscriptionIdPath,
+    node: NodeDep,
+    accept_encoding: Annotated[str | None, Header()] = None,
+) -> Response:
+    confirmed_only = not node.ord_indexes_mempool
+    found = node.read_index(lambda conn: content(conn, inscription_id.lower(), confirmed_only))
+    response = Response(found.body, headers={"cache-control": CONTENT_CACHE_CONTROL})
+    response.headers["content-type"] = _header_text(found.content_type) or OCTET_STREAM
+    for policy in CONTENT_SECURITY_POLICIES:
+        response.headers.append("content-security-policy", policy)
+    if found.content_encoding is not None:
+        encoding = _header_text(_utf8_or_empty(found.content_encoding))
+        if encoding is not None:
+            offered = (accept_encoding or "").split(",")
+            if not any(v.split(";")[0].strip() == encoding for v in offered):
+                raise ApiError(
+                    406,
+                    NOT_ACCEPTABLE,
+                    f"inscription content encoding `{encoding}` is not acceptable",
+                )
+            response.headers["content-encoding"] = encoding
+    return response
+
+
+def _utf8_or_empty(value: bytes) -> str:
+    try:  # ord: `str::from_utf8(..).unwrap_or_default()`
+        return value.decode("utf-8")
+    except UnicodeDecodeError:
+        return ""
+
+
+def _header_text(value: bytes | str | None) -> str | None:
+    """A header value as ord's `HeaderValue` takes one (tab, or bytes from space on but DEL),
+    as latin-1 text so it is sent byte for byte; None when it is not one."""
+    if value is None:
+        return None
+    raw = value.encode("utf-8") if isinstance(value, str) else value
+    if any(not ((b >= 0x20 and b != 0x7F) or b == 0x09) for b in raw):
+        return None
+    return raw.decode("latin-1")
 
 
 @router.get(

@@ -101,7 +101,7 @@ def get_collection(slug: SlugPath, node: NodeDep) -> Any:
     response_model=InscriptionCreated,
     status_code=201,
     responses=error_responses(404, 409),
-    summary="inscribe: a real transaction creates the inscribed output",
+    summary="inscribe by commit and reveal (ord's envelope: content type, body, traits)",
 )
 def post_inscription(body: CreateInscriptionRequest, node: NodeDep) -> Any:
     attributes = (
@@ -115,6 +115,8 @@ def post_inscription(body: CreateInscriptionRequest, node: NodeDep) -> Any:
         attributes=attributes,
         postage=body.postage,
         tap_transfer=body.tapTransfer,
+        content_type=body.contentType,
+        body=None if body.body is None else body.body.encode("utf-8", "surrogatepass"),
     )
 
 
@@ -123,7 +125,8 @@ def post_inscription(body: CreateInscriptionRequest, node: NodeDep) -> Any:
     response_model=RunesCreated,
     status_code=201,
     responses=error_responses(409),
-    summary="etch or mint runes onto a new output of an address",
+    summary="runes onto a new output of an address by runestones: a new rune etched (5 "
+    "blocks mined), an etched one sent from the sandbox's reserve",
 )
 def post_runes(body: CreateRunesRequest, node: NodeDep) -> Any:
     return node.create_runes(body.address, body.rune, body.amount)

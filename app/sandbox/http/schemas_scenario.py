@@ -11,7 +11,8 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.sandbox.chain.catalog import SLUG_PATTERN
-from app.sandbox.chain.node import MAX_BLOCKS_PER_CALL, MAX_POSTAGE
+from app.sandbox.chain.inscribe_items import MAX_BODY_BYTES, MAX_CONTENT_TYPE, MAX_POSTAGE
+from app.sandbox.chain.node import MAX_BLOCKS_PER_CALL
 from app.sandbox.chain.traffic import (
     MAX_TRAFFIC_FEE_RATE,
     MAX_TRAFFIC_VBYTES,
@@ -92,7 +93,11 @@ class CreateInscriptionRequest(StrictRequest):
     collectionSlug: Slug | None = None
     attributes: Annotated[list[Trait], Field(max_length=MAX_TRAITS)] | None = None
     postage: Annotated[int, Field(ge=1, le=MAX_POSTAGE)] = 10_000
+    # A TAP transfer's body is TAP's token-transfer JSON: give neither field with it.
     tapTransfer: bool = False
+    # The envelope's content type and text body (default: UTF-8 text naming the item).
+    contentType: Annotated[str, Field(min_length=1, max_length=MAX_CONTENT_TYPE)] | None = None
+    body: Annotated[str, Field(max_length=MAX_BODY_BYTES)] | None = None
 
 
 class InscriptionCreated(BaseModel):
