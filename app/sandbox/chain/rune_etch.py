@@ -35,15 +35,7 @@ from app.core.rune_names import (
     rune_name,
     rune_value,
 )
-from app.core.runestone import (
-    Cenotaph,
-    Edict,
-    Etching,
-    RuneId,
-    Terms,
-    decipher,
-    encode_runestone,
-)
+from app.core.runestone import Edict, Etching, RuneId, Terms, encode_runestone
 from app.sandbox.chain import catalog
 from app.sandbox.chain.addresses import address_for_script
 from app.sandbox.chain.consensus import dust_threshold
@@ -261,29 +253,9 @@ def etched_id(node: Node, letters: str) -> RuneId | None:
 
 
 def etching_in_mempool(node: Node, letters: str) -> bool:
-    """Whether a mempool transaction's runestone etches `letters` (the reveal of an etching
-    whose block is still to come)."""
-
-    def read(conn: sqlite3.Connection) -> list[list[bytes]]:
-        rows = conn.execute(
-            "SELECT o.txid, o.script_pubkey FROM outputs o JOIN txs t ON t.txid = o.txid "
-            "WHERE t.height IS NULL AND t.txid IN (SELECT r.txid FROM outputs r "
-            "WHERE substr(r.script_pubkey, 1, 2) = x'6a5d') ORDER BY o.txid, o.vout"
-        ).fetchall()
-        by_tx: dict[str, list[bytes]] = {}
-        for txid, script in rows:
-            by_tx.setdefault(str(txid), []).append(bytes(script))
-        return list(by_tx.values())
-
-    for scripts in node.read_index(read):
-        artifact = decipher(scripts)
-        if isinstance(artifact, Cenotaph):
-            name = artifact.etching
-        else:
-            name = None if artifact is None or artifact.etching is None else artifact.etching.rune
-        if name == letters:
-            return True
-    return False
+    """Whether the index has `letters` etched by a reveal still in the mempool (the market's
+    current state knows the rune; ord's confirmed view does not yet)."""
+    return node.rune(letters) is not None and node.ord_rune(letters) is None
 
 
 def _reserve_outputs(
