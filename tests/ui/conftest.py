@@ -159,7 +159,9 @@ def open_app(qtbot: QtBot, qloop: asyncio.AbstractEventLoop) -> Iterator[Callabl
         return harness
 
     yield open_
-    for harness in opened:
+    # The newest first: each one's settle then waits only for its own tasks, not for those of
+    # an app opened after it and still running (its live updates never end by themselves).
+    for harness in reversed(opened):
         close_app(harness, qloop)
 
 
