@@ -9,8 +9,9 @@ inscription's output holds now (or 10,000 sats, whichever is more); no OP_RETURN
 carries no data, and one would only pad the size so a fee reads as a lower rate) but the
 runestone ord reads, when it only routes runes (edicts, a pointer: a service may send the item's
 runes with the inscription), pays 0 sats and is small; our runes are never spent
-(`check_runes_untouched`); the fee is within the user's bounds, its share measured against the
-price (the postage comes back to us).
+(`check_runes_untouched`), and the seller's land, of our outputs, only with the inscription
+(`check_runes_received`: runes on our change would freeze it); the fee is within the user's
+bounds, its share measured against the price (the postage comes back to us).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from app.core.policy_common import (
     plan_sighash,
 )
 from app.core.policy_fee import check_fee
-from app.core.policy_runes import check_runes_untouched
+from app.core.policy_runes import check_runes_received, check_runes_untouched
 from app.core.policy_verdict import (
     FeeBounds,
     FeeConsent,
@@ -79,6 +80,7 @@ def check_inscription_bid(review: Review, intent: InscriptionBidIntent) -> Verdi
     landing = review.landing_of(intent.inscription_id)
     if landing is not None:  # None: no input carries it, which the item check reports
         refusals += _check_landing(intent, landing)
+        refusals += check_runes_received(review, Flow.INSCRIPTION_BID, landing.output_index)
         if landing.output_index is not None and Role.ORDINALS in landing.roles:
             receiving = review.outputs[landing.output_index]
             refusals += _check_payment(review, intent, receiving)
@@ -103,8 +105,8 @@ def check_inscription_bid(review: Review, intent: InscriptionBidIntent) -> Verdi
 
 def _routes_runes_only(review: Review, out: OutputReview) -> bool:
     """`out` is the runestone ord reads, with edicts and a pointer only (no etching, no mint, not
-    a cenotaph), 0 sats and at most MAX_RUNESTONE_BYTES: it moves only runes on the inputs,
-    and where ours would go `check_runes_untouched` judges."""
+    a cenotaph), 0 sats and at most MAX_RUNESTONE_BYTES: it moves only runes on the inputs;
+    where ours would go `check_runes_untouched` judges, the seller's `check_runes_received`."""
     moves = review.rune_moves
     artifact = None if moves.flow is None else moves.flow.artifact
     return (

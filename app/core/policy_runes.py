@@ -11,6 +11,10 @@ inputs carry.
   inputs, added later, can only add runes to what an edict or the pointer moves.
 - Every flow whose inputs of ours carry runes (`check_runestone`): a runestone this wallet
   cannot follow, or a cenotaph (which burns every rune on the inputs), is refused.
+- An inscription bid spends the seller's coin, whose runes its runestone (or ord's default)
+  routes (`check_runes_received`): they may land, of our outputs, only on the one receiving
+  the item. A coin of ours carrying runes is never spent as plain sats, so runes sent to our
+  change would freeze it in this wallet; and a runestone that cannot be followed could.
 """
 
 from __future__ import annotations
@@ -82,6 +86,40 @@ def check_runes_untouched(review: Review, flow: Flow) -> list[Refusal]:
             )
         )
     return found
+
+
+def check_runes_received(review: Review, flow: Flow, item_output: int | None) -> list[Refusal]:
+    """Runes from inputs not ours land on no output of ours but `item_output` (None: on none)."""
+    theirs = [i for i in review.inputs if not i.is_ours]
+    held = runes_of(theirs)
+    moves = review.rune_moves
+    if not held:
+        return []
+    if not moves.decoded:
+        stone = moves.runestone_output
+        what = ", ".join(f"{r.amount:,} {r.rune}" for r in held)
+        return [
+            Refusal(
+                RefusalCode.RUNESTONE_NOT_DECODED,
+                f"Output {stone} is a runestone this wallet cannot follow ({moves.reason}); it "
+                f"decides where the {what} of input {theirs[0].index} go, your change "
+                f"included, so this {flow} is not signed.",
+                output_index=stone,
+            )
+        ]
+    return [
+        Refusal(
+            RefusalCode.RUNES_MISDIRECTED,
+            f"Output {out.index} ({describe_roles(out.roles)}) would receive "
+            + ", ".join(f"{r.amount:,} {r.rune}" for r in out.runes)
+            + f" from input {theirs[0].index}: a coin carrying runes is never spent as plain "
+            f"sats here, so its {out.value:,} sats would be stuck until a wallet that handles "
+            f"runes moves them. In a {flow}, runes may come only with the item.",
+            output_index=out.index,
+        )
+        for out in review.outputs
+        if out.is_ours and out.runes and out.index != item_output
+    ]
 
 
 def check_listed_runes(review: Review, flow: Flow, item: InputReview) -> list[Refusal]:

@@ -6,12 +6,16 @@ refused as before, and a runestone moving our runes is refused with where they w
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from app.core.policy_inscription_bid import MAX_RUNESTONE_BYTES
+from app.core.psbt_review_context import RuneAmount
 from app.core.runestone import Edict, RuneId, encode_runestone
 from app.core.signing_policy import RefusalCode
-from tests.core.test_policy_runes import GOODS_ID, with_runes_on
+from tests.core.test_policy_runes import GOODS as GOODS_NAME
+from tests.core.test_policy_runes import GOODS_ID, HELD, IDS, with_runes_on
 from tests.support import psbt_scenarios as scenarios
 from tests.support.policy_checks import assert_refused
 from tests.support.psbt_scenarios import Scenario, build_psbt, parties
@@ -78,3 +82,53 @@ def test_a_routing_runestone_moving_our_runes_is_refused_with_where_they_go() ->
     ]
     s = with_runes_on(scenarios.inscription_bid(), 1, outputs)
     assert_refused(s.verdict(), RefusalCode.RUNES_MISDIRECTED, "go to output 2")
+
+
+# An attacker review of the bid's runestone: the runes on the SELLER's input are routed by it,
+# and a coin of ours carrying runes is never spent as plain sats (`check_cardinal`). Runes
+# landing on our change would freeze it in this wallet, so they may land, of ours, only on the
+# output receiving the inscription (where the sandbox's pointer sends them).
+
+
+def seller_runes(s: Scenario, ids: dict[str, str] | None = None) -> Scenario:
+    """`s` with the seller's input 0 also carrying 2,500 UNCOMMON•GOODS."""
+    contents = dict(s.context.contents)
+    item = s.coins[0].outpoint
+    contents[item] = dataclasses.replace(contents[item], runes=(RuneAmount(GOODS_NAME, HELD),))
+    rune_ids = IDS if ids is None else ids
+    return s.with_(context=dataclasses.replace(s.context, contents=contents, rune_ids=rune_ids))
+
+
+def test_the_sellers_runes_sent_with_the_inscription_are_approved() -> None:
+    s = seller_runes(bid_with(encode_runestone(pointer=0)))
+    assert s.review().outputs[0].runes == (RuneAmount(GOODS_NAME, HELD),)
+    verdict = s.verdict()
+    assert verdict.approved, verdict.reasons()
+
+
+@pytest.mark.parametrize(
+    "stone",
+    [
+        encode_runestone(pointer=3),
+        encode_runestone([Edict(GOODS, 0, 3)]),
+        encode_runestone([Edict(GOODS, 1, 3)], pointer=0),
+        encode_runestone([Edict(GOODS, 0, 5)]),  # output = the number of outputs: a split
+    ],
+    ids=["pointer", "edict", "edict of 1 unit", "split among the outputs"],
+)
+def test_the_sellers_runes_sent_to_our_change_are_refused(stone: bytes) -> None:
+    s = seller_runes(bid_with(stone))
+    assert s.review().outputs[3].runes, "the runestone sends no rune to the change"
+    assert_refused(
+        s.verdict(),
+        RefusalCode.RUNES_MISDIRECTED,
+        "Output 3 (your payment address) would receive",
+    )
+
+
+def test_the_sellers_runes_where_a_runestone_this_wallet_cannot_follow_sends_them() -> None:
+    """The seller's rune has no known id: its edict cannot be followed, and it could name the
+    change as well as the inscription's output."""
+    s = seller_runes(bid_with(encode_runestone([Edict(GOODS, 0, 3)])), ids={})
+    assert not s.review().rune_moves.decoded
+    assert_refused(s.verdict(), RefusalCode.RUNESTONE_NOT_DECODED, "Output 4 is a runestone")
