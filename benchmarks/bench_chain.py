@@ -1,7 +1,8 @@
 """Speed of the sandbox chain: broadcasts per second (1-in-2-out P2WPKH and P2TR spends,
 pre-built, only the broadcast timed), mining a block of those 1,000 transactions, and
 `address_utxos` latency with 10,000 UTXOs on one address. Also the first start of a fresh
-data directory.
+data directory, and `create_runes` of a new rune (etched: commit, 5 blocks, reveal) and of an
+etched one (sent from the sandbox's reserve by an edict).
 
 Run: .venv/bin/python -m benchmarks.bench_chain [--txs 1000] [--utxos 10000] [--profile]
 Targets on the 2-core dev VM: >= 300 broadcasts/s, a 1,000-transaction block in < 2 s,
@@ -88,6 +89,32 @@ def time_mine(node: Node, profile: bool) -> float:
     return elapsed
 
 
+def time_create_runes(node: Node, count: int = 5) -> list[tuple[str, str]]:
+    address = node.sandbox_address("bench-runes")
+    new, sent = [], []
+    for i in range(count):
+        name = f"BENCH•RUNE•NUMBER•{'ABCDEFGHIJ'[i]}"
+        start = time.perf_counter()
+        node.create_runes(address, name, 10)
+        new.append(time.perf_counter() - start)
+    node.mine(1)
+    for _ in range(count * 4):
+        start = time.perf_counter()
+        node.create_runes(address, name, 1)
+        sent.append(time.perf_counter() - start)
+    node.mine(1)
+    return [
+        (
+            f"create_runes, a new rune (5 blocks), median of {count}",
+            f"{statistics.median(new) * 1000:.0f} ms",
+        ),
+        (
+            f"create_runes, an etched rune from the reserve, median of {count * 4}",
+            f"{statistics.median(sent) * 1000:.1f} ms",
+        ),
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--txs", type=int, default=1000, help="spends per script type")
@@ -109,6 +136,7 @@ def main() -> None:
         )
         node = Node.open(Path(tmp) / "bench")
         try:
+            rows.extend(time_create_runes(node))
             for kind in ("p2wpkh", "p2tr"):
                 key = PrivateKey(bytes([0x11 if kind == "p2wpkh" else 0x22]) * 32)
                 spk = script_for_key(key, kind)
