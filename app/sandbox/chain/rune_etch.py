@@ -110,8 +110,8 @@ def check_name_unlocked(letters: str, height: int) -> None:
         lowest = rune_name(minimum)
         raise InvalidRequest(
             f"rune {letters} cannot be etched in block {height}: ord's minimum name there is "
-            f"{lowest} ({len(lowest)} letters); choose a name of at least {len(lowest) + 1} "
-            "letters",
+            f"{lowest} ({len(lowest)} letters); any name of {len(lowest) + 1} letters or more "
+            "can be etched",
             "RUNE_NAME_LOCKED",
         )
 
