@@ -45,6 +45,12 @@ D = TypeVar("D", bound=QWidget)
 PASSWORD = "correct horse battery staple"
 ABANDON = " ".join(["abandon"] * 11 + ["about"])
 DUMMY_URL = "http://127.0.0.1:9"  # never contacted: tests using it make no request
+# The pace of a custom profile on the session sandbox, which enforces none. A custom host's
+# default (5/s after a burst of 10, the public service's) made each scenario wait 0.2 s per
+# request, most of its time (the pacing itself: tests/services/test_rate_limited_service.py,
+# tests/ui/test_settings_request_rate.py). Ten times that rate still sends every request
+# through the host's pacer, waiting for its slot once past the burst.
+SANDBOX_REQUEST_RATE = "50/10"
 
 
 def click(qtbot: QtBot, button: QAbstractButton) -> None:
@@ -166,6 +172,7 @@ def open_funded_app(
         esplora_url=f"{service}/esplora",
         ord_url=f"{service}/ord",
         key_name="Flow key",
+        request_rate=SANDBOX_REQUEST_RATE,
     )
     ProfileStore(options.data_dir).save(AppSettings().with_profile(profile).with_active("Flows"))
     app = open_app(options)
