@@ -4,7 +4,7 @@ The rules are ord's `RuneUpdater::index_runes` (src/index/updater/rune_updater.r
 at commit 5241ef311e015cff4759a379085c8cc8913e621a), applied to the runes the inputs carry:
 
 1. The inputs' runes are unallocated; a mint adds its amount, an etching its premine (the
-   etched rune is the id 0:0 in edicts).
+   etched rune is the id 0:0 in edicts, and its own id `<block>:<tx>` once mined).
 2. A runestone's edicts run in order; one naming a rune with no unallocated balance, or 0:0
    without an etching, is skipped. Amount 0 means all that remains (else at most what remains).
    Output n == the number of outputs means every non-OP_RETURN output: amount 0 splits the
@@ -88,12 +88,15 @@ def rune_flow(
     *,
     etching_valid: bool = True,
     etched_name: str | None = None,
+    etched_id: RuneId | None = None,
 ) -> RuneFlow:
     """Allocate `input_runes` (every rune balance on every input) to the outputs, as ord
     would. `mint_amount` is what a mint in the runestone yields, when the caller knows it.
     An indexer, which knows whether the etching is valid (ord's `RuneUpdater::etched`), says
     so: an invalid one etches nothing (no premine, edicts to 0:0 skipped); `etched_name` is
-    the name it gets (an unnamed etching's reserved one)."""
+    the name it gets (an unnamed etching's reserved one), `etched_id` its id `<block>:<tx>`
+    once its place in a block is known (ord credits the premine to that id: an edict naming
+    it is one naming 0:0)."""
     try:
         artifact = decipher(output_scripts) if has_runestone(output_scripts) else None
     except UndecodableRunestone as exc:
@@ -131,7 +134,7 @@ def rune_flow(
                 + ", ".join(dict.fromkeys(unknown_ids))
                 + " on the inputs is not known",
             )
-        _run_edicts(artifact, output_scripts, unallocated, allocated)
+        _run_edicts(artifact, output_scripts, unallocated, allocated, etched_id)
     burned: dict[RuneId | str, int] = {}
     if isinstance(artifact, Cenotaph):
         _add_all(burned, unallocated)
@@ -157,11 +160,12 @@ def _run_edicts(
     output_scripts: Sequence[bytes],
     unallocated: dict[RuneId | str, int],
     allocated: list[dict[RuneId | str, int]],
+    etched_id: RuneId | None,
 ) -> None:
     """ord's edict loop, in the runestone's order."""
     eligible = [v for v, s in enumerate(output_scripts) if not is_op_return(s)]
     for edict in runestone.edicts:
-        rune_id = edict.rune_id
+        rune_id = ETCHED if edict.rune_id == etched_id else edict.rune_id
         if rune_id.is_etched_here and ETCHED not in unallocated:
             continue  # 0:0 without an etching: skipped
         if rune_id not in unallocated:

@@ -13,7 +13,7 @@ import pyord
 import pytest
 
 from app.core.psbt_review_context import RuneAmount
-from app.core.runestone import Cenotaph, Flaw, RuneId
+from app.core.runestone import Cenotaph, Edict, Etching, Flaw, RuneId, encode_runestone
 from app.core.runestone_flow import InputRune, rune_flow
 from tests.support.runestones import MINT, POINTER, TAG_CENOTAPH, encipher, stone_script
 
@@ -233,3 +233,17 @@ def test_without_edicts_the_ids_are_not_needed() -> None:
     assert rune_flow([PLAIN, stone_script([TAG_CENOTAPH, 0])], held).burned == runes(
         "UNCOMMON•GOODS", 5
     )
+
+
+def test_an_edict_naming_the_etched_runes_own_id_takes_from_the_premine() -> None:
+    """rune_updater.rs `index_runes`: the premine is credited to the etched rune's id, which
+    0:0 stands for, so an edict naming that id itself allocates it too (once an indexer knows
+    the id: `etched_id`); not knowing it, the edict names a rune the inputs do not hold."""
+    own = RuneId(900, 2)
+    etching = Etching("SELFNAMEDRUNE", None, 1_000, None, None, None, False)
+    stone = encode_runestone([Edict(own, 300, 1)], etching=etching)
+    scripts = [PLAIN, PLAIN, stone]
+    known = rune_flow(scripts, [], etched_name="SELFNAMEDRUNE", etched_id=own)
+    assert received(known) == {1: [("SELFNAMEDRUNE", 300)], 0: [("SELFNAMEDRUNE", 700)]}
+    unknown = rune_flow(scripts, [], etched_name="SELFNAMEDRUNE")
+    assert received(unknown) == {0: [("SELFNAMEDRUNE", 1_000)]}

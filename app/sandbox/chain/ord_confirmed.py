@@ -19,11 +19,14 @@ import sqlite3
 
 from app.sandbox.chain.addresses import address_for_script
 from app.sandbox.chain.ord_views import (
+    RUNE_BALANCES,
     Json,
     check_inscription_id,
     inscription_json,
     inscription_row,
     parse_outpoint,
+    rune_piles,
+    runes_balances,
 )
 
 # An output as the chain has it: value, script, its tx's height, who spent it and at what height.
@@ -53,14 +56,7 @@ def _contents(
             (txid, vout),
         )
     ]
-    runes = {
-        spaced: {"amount": int(amount), "divisibility": div, "symbol": symbol}
-        for spaced, amount, div, symbol in conn.execute(
-            f"SELECT r.spaced, b.amount, r.divisibility, r.symbol FROM {balances_table} b "
-            "JOIN rune_entries r ON r.rune = b.rune WHERE b.txid = ? AND b.vout = ? ORDER BY r.seq",
-            (txid, vout),
-        )
-    }
+    runes = rune_piles(conn.execute(RUNE_BALANCES.format(table=balances_table), (txid, vout)))
     return inscriptions, runes
 
 
@@ -137,17 +133,15 @@ def address(conn: sqlite3.Connection, address_text: str, spk: bytes) -> Json:
         (spk,),
     ).fetchall()
     inscriptions: list[str] = []
-    balances: dict[str, tuple[int, str]] = {}
+    piles: list[Json] = []
     for txid, vout, _, spent in outputs:
         on_output, runes = _contents(conn, txid, vout, bool(spent))
         inscriptions += on_output
-        for spaced, pile in runes.items():
-            total, _ = balances.get(spaced, (0, pile["symbol"]))
-            balances[spaced] = (total + pile["amount"], pile["symbol"])
+        piles.append(runes)
     return {
         "address": address_text,
         "outputs": [f"{txid}:{vout}" for txid, vout, _, _ in outputs],
         "inscriptions": inscriptions,
         "sat_balance": sum(value for _, _, value, _ in outputs),
-        "runes_balances": [[name, str(total), sym] for name, (total, sym) in balances.items()],
+        "runes_balances": runes_balances(piles),
     }

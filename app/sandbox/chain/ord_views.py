@@ -9,10 +9,11 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app.core.rune_names import rune_letters, rune_value
 from app.sandbox.chain.addresses import address_for_script
 from app.sandbox.chain.errors import InvalidRequest
 from app.sandbox.chain.ord_envelope_fields import envelope_fields
@@ -37,16 +38,49 @@ def check_inscription_id(inscription_id: Any) -> str:
     return inscription_id
 
 
-def _runes_on(conn: sqlite3.Connection, txid: str, vout: int) -> Json:
-    rows = conn.execute(
-        "SELECT r.spaced, b.amount, r.divisibility, r.symbol FROM rune_balances b "
-        "JOIN rune_entries r ON r.rune = b.rune WHERE b.txid = ? AND b.vout = ? ORDER BY r.seq",
-        (txid, vout),
-    ).fetchall()
+# An output's rune balances: (letters, spaced name, amount, divisibility, symbol) per rune.
+RUNE_BALANCES = (
+    "SELECT r.rune, r.spaced, b.amount, r.divisibility, r.symbol FROM {table} b "
+    "JOIN rune_entries r ON r.rune = b.rune WHERE b.txid = ? AND b.vout = ?"
+)
+
+
+def rune_piles(rows: Iterable[Sequence[Any]]) -> Json:
+    """`/output`'s `runes` from RUNE_BALANCES rows: {spaced: {amount, divisibility, symbol}}
+    in ord's order, a `BTreeMap<SpacedRune, Pile>`'s (by rune number, not etching order)."""
     return {
         spaced: {"amount": int(amount), "divisibility": div, "symbol": symbol}
-        for spaced, amount, div, symbol in rows
+        for _, spaced, amount, div, symbol in sorted(rows, key=lambda r: rune_value(r[0]))
     }
+
+
+def runes_balances(piles: Iterable[Json]) -> list[list[str | None]]:
+    """`/address`'s `runes_balances` from its outputs' `rune_piles`: [spaced, amount, symbol]
+    per rune, the amounts summed and written as ord's `Decimal` of the rune's divisibility
+    ("123.45"), in a `BTreeMap<SpacedRune, _>`'s order (src/index.rs
+    `get_aggregated_rune_balances_for_outputs`)."""
+    totals: dict[str, Json] = {}
+    for runes in piles:
+        for spaced, pile in runes.items():
+            total = totals.setdefault(spaced, {**pile, "amount": 0})
+            total["amount"] += pile["amount"]
+    ordered = sorted(totals.items(), key=lambda item: rune_value(rune_letters(item[0])))
+    return [
+        [spaced, ord_decimal(t["amount"], t["divisibility"]), t["symbol"]] for spaced, t in ordered
+    ]
+
+
+def ord_decimal(value: int, scale: int) -> str:
+    """ord's `Decimal` as it writes one (src/decimal.rs): `value` / 10^scale, no trailing
+    zeros in the fraction, no point when there is none."""
+    integer, fraction = divmod(value, 10**scale)
+    if fraction == 0:
+        return str(integer)
+    return f"{integer}.{str(fraction).rjust(scale, '0').rstrip('0')}"
+
+
+def _runes_on(conn: sqlite3.Connection, txid: str, vout: int) -> Json:
+    return rune_piles(conn.execute(RUNE_BALANCES.format(table="rune_balances"), (txid, vout)))
 
 
 def output(conn: sqlite3.Connection, outpoint: str) -> Json | None:
@@ -200,19 +234,10 @@ def address(conn: sqlite3.Connection, address_text: str, spk: bytes) -> Json:
             (spk,),
         )
     ]
-    balances: dict[str, tuple[int, str]] = {}
-    for spaced, amount, symbol in conn.execute(
-        "SELECT r.spaced, b.amount, r.symbol FROM rune_balances b JOIN outputs o "
-        "ON o.txid = b.txid AND o.vout = b.vout JOIN rune_entries r ON r.rune = b.rune "
-        "WHERE o.script_pubkey = ? ORDER BY r.seq",
-        (spk,),
-    ):
-        total, _ = balances.get(spaced, (0, symbol))
-        balances[spaced] = (total + int(amount), symbol)
     return {
         "address": address_text,
         "outputs": [f"{txid}:{vout}" for txid, vout, _ in outputs],
         "inscriptions": inscriptions,
         "sat_balance": sum(value for _, _, value in outputs),
-        "runes_balances": [[name, str(total), sym] for name, (total, sym) in balances.items()],
+        "runes_balances": runes_balances(_runes_on(conn, txid, vout) for txid, vout, _ in outputs),
     }
