@@ -71,7 +71,7 @@ class ChainEngine:
 
     def accept(self, tx: ParsedTx, declare: Declare | None = None) -> str:
         """Validate and commit `tx` to the mempool; returns its txid. `declare` writes the
-        sandbox's declarations (inscriptions, rune issues) in the same SQLite transaction."""
+        sandbox's declarations (rune issues) in the same SQLite transaction."""
         existing = self.mempool.get(tx.txid)
         if existing is not None:
             if existing.tx.wtxid == tx.wtxid and declare is None:

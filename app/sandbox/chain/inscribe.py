@@ -135,7 +135,7 @@ def child_metadata(
     node: Node, parent_id: str | None, attributes: Sequence[Mapping[str, str]]
 ) -> bytes:
     """The metadata giving a child of `parent_id` these traits (envelope_index reads it back),
-    checked against the parent's collection as the catalog checks a declaration."""
+    checked against the parent's collection's traits as the catalog checks an item's."""
 
     def check(conn: sqlite3.Connection) -> list[catalog.Json]:
         row = None

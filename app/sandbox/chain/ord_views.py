@@ -126,7 +126,7 @@ def confirmed(conn: sqlite3.Connection, txid: str) -> bool:
 
 @dataclass(frozen=True)
 class InscriptionRow:
-    """An inscription's declaration and genesis, as both views read them."""
+    """An inscription's catalog row and genesis, as both views read them."""
 
     id: str
     number: int

@@ -73,7 +73,7 @@ class SandboxWallet:
     ) -> ParsedTx:
         """Build, sign and accept a transaction paying `payments` (in order) from the miner
         key, change last, at `fee_rate` sat/vB. `declare` writes the sandbox's declarations
-        about it (inscription, rune issue) in the same SQLite transaction that acknowledges
+        about it (a rune issue) in the same SQLite transaction that acknowledges
         it."""
         for p in payments:
             check_not_dust(p)
