@@ -2,7 +2,8 @@
 pre-built, only the broadcast timed), mining a block of those 1,000 transactions, and
 `address_utxos` latency with 10,000 UTXOs on one address. Also the first start of a fresh
 data directory, and `create_runes` of a new rune (etched: commit, 5 blocks, reveal) and of an
-etched one (sent from the sandbox's reserve by an edict).
+etched one (sent from the sandbox's reserve by an edict), and `create_inscription` (a commit
+and a reveal) and `create_inscriptions` of ten (one ord batch: one commit, one reveal).
 
 Run: .venv/bin/python -m benchmarks.bench_chain [--txs 1000] [--utxos 10000] [--profile]
 Targets on the 2-core dev VM: >= 300 broadcasts/s, a 1,000-transaction block in < 2 s,
@@ -22,6 +23,7 @@ from pathlib import Path
 from embit.ec import PrivateKey
 
 from app.sandbox.chain.addresses import address_for_script
+from app.sandbox.chain.inscribe_items import NewItem
 from app.sandbox.chain.keys import script_for_key
 from app.sandbox.chain.node import Node
 from app.sandbox.chain.spend import Utxo, build_spend
@@ -115,6 +117,34 @@ def time_create_runes(node: Node, count: int = 5) -> list[tuple[str, str]]:
     ]
 
 
+def time_create_inscriptions(node: Node, count: int = 40, batch: int = 10) -> list[tuple[str, str]]:
+    """create_inscription (a commit and a reveal each) and a batch of `batch` (one of each)."""
+    address = node.sandbox_address("bench-inscriptions")
+    single, batched = [], []
+    for i in range(count):
+        start = time.perf_counter()
+        node.create_inscription(address, "pixel-punks", {"Hat": "Cap"})
+        single.append(time.perf_counter() - start)
+        if i % 20 == 19:
+            node.mine(1)
+    items = [NewItem(address, collection_slug="pixel-punks", attributes={"Hat": "Cap"})] * batch
+    for _ in range(5):
+        start = time.perf_counter()
+        node.create_inscriptions(items)
+        batched.append(time.perf_counter() - start)
+    node.mine(1)
+    return [
+        (
+            f"create_inscription (commit + reveal), median of {count}",
+            f"{statistics.median(single) * 1000:.1f} ms",
+        ),
+        (
+            f"create_inscriptions, {batch} in one ord batch, median of 5",
+            f"{statistics.median(batched) * 1000:.1f} ms",
+        ),
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--txs", type=int, default=1000, help="spends per script type")
@@ -137,6 +167,7 @@ def main() -> None:
         node = Node.open(Path(tmp) / "bench")
         try:
             rows.extend(time_create_runes(node))
+            rows.extend(time_create_inscriptions(node))
             for kind in ("p2wpkh", "p2tr"):
                 key = PrivateKey(bytes([0x11 if kind == "p2wpkh" else 0x22]) * 32)
                 spk = script_for_key(key, kind)
