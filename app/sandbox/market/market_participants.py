@@ -151,7 +151,7 @@ def seller_key_labels(market: Market) -> list[str]:
 
 def mint_item(market: Market, seller: Participant, slug: str, traits: dict[str, str]) -> str:
     """A new inscription of collection `slug` with `traits` at the seller's ordinals address
-    (a real transaction, in the mempool); returns its id."""
+    (commit and reveal with ord's envelope, in the mempool); returns its id."""
     created = market.node.create_inscription(seller.ordinals.address, slug, traits)
     return str(created["inscriptionId"])
 
