@@ -150,6 +150,21 @@ def inscription_row(inscription_id: str, row: Sequence[Any]) -> InscriptionRow:
     )  # fmt: skip
 
 
+def _etched_rune(conn: sqlite3.Connection, ins: InscriptionRow, confirmed_only: bool) -> str | None:
+    """ord's `rune` of an inscription: the spaced name of the rune its reveal etched, when it
+    is the reveal's first (`<txid>i0`: rune_updater.rs `create_rune_entry`)."""
+    if ins.id != f"{ins.genesis_txid}i0":
+        return None
+    row = conn.execute(
+        "SELECT e.spaced, t.height FROM rune_entries e JOIN txs t ON t.txid = e.etching "
+        "WHERE e.etching = ?",
+        (ins.genesis_txid,),
+    ).fetchone()
+    if row is None or (confirmed_only and row[1] is None):
+        return None
+    return str(row[0])
+
+
 def inscription_json(
     conn: sqlite3.Connection,
     ins: InscriptionRow,
@@ -184,7 +199,7 @@ def inscription_json(
         "parents": fields["parents"],
         "previous": fields["previous"],
         "properties": {},
-        "rune": None,
+        "rune": _etched_rune(conn, ins, confirmed_only),
         "sat": None,
         "satpoint": None if where is None else f"{where[0]}:{where[1]}:{where[2]}",
         "timestamp": ins.timestamp,

@@ -6,8 +6,6 @@ its number how many runes were etched before it in the chain's order (before, re
 not know it: the views answer 404). `mints` counts the confirmed mints, `burned` what
 confirmed transactions burned (ord's count: a cenotaph's inputs and mint, runes given to
 OP_RETURN outputs or with no output to go to), `terms` is ord's `Terms` as it serialises them.
-A rune the sandbox declared (catalog.declare_rune_issue) is etched by its first issue, with
-that premine and no terms; its later issues count as mints.
 """
 
 from __future__ import annotations
@@ -119,6 +117,38 @@ def rune_with_id(conn: sqlite3.Connection, rune_id: str) -> str | None:
         (int(match.group(1)), int(match.group(2))),
     ).fetchone()
     return None if row is None else str(row[0])
+
+
+def rune_with_number(conn: sqlite3.Connection, number: int) -> str | None:
+    """The letters of the confirmed rune with ord's number `number` (the chain's order of
+    etchings), or None."""
+    row = conn.execute(
+        "SELECT e.rune FROM rune_entries e JOIN txs t ON t.txid = e.etching "
+        "WHERE t.height IS NOT NULL ORDER BY t.height, t.block_pos LIMIT 1 OFFSET ?",
+        (number,),
+    ).fetchone()
+    return None if row is None else str(row[0])
+
+
+def api_rune(conn: sqlite3.Connection, letters: str) -> Json | None:
+    """ord's `api::Rune` of `/rune/<RUNE>` (server.rs `rune`): the entry, its id, `mintable`
+    (a mint in the next block would count) and `parent` (the inscription `<etching>i0`, when
+    the etching made one); None when no block holds the etching."""
+    found = entry(conn, letters)
+    if found is None:
+        return None
+    rune_id, fields = found
+    parent = conn.execute(
+        "SELECT i.id FROM inscriptions i JOIN txs t ON t.txid = i.genesis_txid "
+        "WHERE i.id = ? AND t.height IS NOT NULL",
+        (f"{fields['etching']}i0",),
+    ).fetchone()
+    return {
+        "entry": fields,
+        "id": rune_id,
+        "mintable": is_mintable(conn, letters),
+        "parent": None if parent is None else parent[0],
+    }
 
 
 def page(conn: sqlite3.Connection, offset: int, limit: int) -> tuple[list[tuple[str, Json]], bool]:

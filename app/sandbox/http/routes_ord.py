@@ -29,8 +29,8 @@ RuneNamePath = Annotated[
         min_length=1,
         max_length=64,
         description=(
-            "a rune name: its letters, or spaced with '•' or '.' (e.g. DOG•GO); or a rune id "
-            "`<block>:<tx>`"
+            "a rune name: its letters, or spaced with '•' or '.' (e.g. DOG•GO); a rune id "
+            "`<block>:<tx>`; or a rune number"
         ),
     ),
 ]
@@ -202,15 +202,20 @@ def get_address(address: AddressPath, node: NodeDep) -> Any:
     "/rune/{name}",
     response_model=OrdRune,
     responses=error_responses(404),
-    summary="a rune's entry and id `<block>:<tx>`, by its name (letters or spaced) or its id",
-    description="404 until a block holds the transaction that created the rune's first balance.",
+    summary=(
+        "a rune's entry and id `<block>:<tx>`, by its name (letters or spaced), its id or its "
+        "number"
+    ),
+    description=(
+        "404 until a block holds its etching. `mintable`: a mint in the next block would "
+        "count; `parent`: the inscription `<etching>i0`, when the etching made one."
+    ),
 )
 def get_rune(name: RuneNamePath, node: NodeDep) -> Any:
-    found = node.ord_rune(name)  # a malformed name raises InvalidRequest: 400
+    found = node.ord_rune_api(name)  # a malformed name raises InvalidRequest: 400
     if found is None:
         raise ApiError(404, NOT_FOUND, f"rune {name} not found")
-    rune_id, entry = found
-    return {"entry": entry, "id": rune_id, "mintable": False, "parent": None}
+    return found
 
 
 @router.get(

@@ -62,8 +62,8 @@ class OrdRuneEntry(BaseModel):
 
 
 class OrdRune(BaseModel):
-    """ord's `/rune/<RUNE>`: the entry, the id `<block>:<tx>` of its etching, and the
-    parent inscription (none on the sandbox)."""
+    """ord's `/rune/<RUNE>`: the entry, the id `<block>:<tx>` of its etching, whether a mint
+    in the next block would count, and the parent inscription (`<etching>i0`, if any)."""
 
     entry: OrdRuneEntry
     id: str

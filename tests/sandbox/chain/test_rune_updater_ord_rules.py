@@ -6,8 +6,31 @@ read back through the `/ord` views as real ord answers them.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import httpx
+
+from app.core.inscription_envelope import Inscription, reveal_leaf_script
+from app.core.rune_names import rune_commitment
+from app.sandbox.chain.addresses import address_for_script
 from app.sandbox.chain.node import Node
-from tests.sandbox.chain.rune_txs import OWNER, coin, etch, etching, fresh_name, spend, stone
+from app.sandbox.chain.spend import Utxo
+from app.wallet.scripts import taproot_output
+from tests.sandbox.chain.rune_txs import (
+    FEE,
+    OWNER,
+    POSTAGE,
+    Commit,
+    coin,
+    etch,
+    etching,
+    fresh_name,
+    reveal,
+    spend,
+    stone,
+    terms,
+)
+from tests.sandbox.scenario import get_json
 
 
 def _two_runes_on_one_output(node: Node) -> tuple[str, str, str]:
@@ -46,3 +69,46 @@ def test_an_addresss_rune_balances_are_decimals_in_the_runes_order(sandbox_node:
         names = [name for name, _, _ in balances]
         assert names.index(early) < names.index(late)
         assert [early, "123.45", None] in balances and [late, "7", None] in balances
+
+
+async def test_a_rune_answers_mintable_by_its_terms_and_by_its_number(
+    sandbox_node: Node, sandbox_client: httpx.AsyncClient
+) -> None:
+    """server.rs `rune`: `mintable` is `entry.mintable(height + 1).is_ok()` (open until the
+    cap is reached), and a rune is found by its number too (`query::Rune::Number`)."""
+    letters = fresh_name("MINTABLE")
+    etch(sandbox_node, stone(etch=etching(letters, 0, terms=terms(100, 1))), letters)
+    body = await get_json(sandbox_client, f"/ord/rune/{letters}")
+    assert (body["mintable"], body["parent"]) == (True, None)
+    by_number = await get_json(sandbox_client, f"/ord/rune/{body['entry']['number']}")
+    assert by_number == body
+    spend(sandbox_node, [], stone(mint=body["id"]))
+    sandbox_node.mine(1)
+    assert (await get_json(sandbox_client, f"/ord/rune/{body['id']}"))["mintable"] is False
+    unknown = await sandbox_client.get("/ord/rune/999999")
+    assert unknown.status_code == 404
+
+
+async def test_a_rune_etched_with_an_inscription_has_it_as_parent(
+    sandbox_node: Node, sandbox_client: httpx.AsyncClient
+) -> None:
+    """index.rs `rune`: `parent` is `<etching>i0` when that inscription exists, and
+    `api::Inscription`'s `rune` names the rune it etched (`sequence_number_to_rune_id`): ord's
+    wallet etches so, the commitment in the envelope's rune field."""
+    letters = fresh_name("PARENTED")
+    xonly = OWNER.key.get_public_key().xonly()
+    envelope = Inscription(body=b"a rune's parent", content_type=b"text/plain;charset=utf-8")
+    leaf = reveal_leaf_script(xonly, [replace(envelope, rune=rune_commitment(letters))])
+    tree = taproot_output(xonly, [leaf])
+    address = address_for_script(tree.script_pubkey)
+    assert address is not None
+    value = 2 * POSTAGE + FEE
+    funded, vout = sandbox_node.faucet(address, value)
+    sandbox_node.mine(5)
+    made = Commit(Utxo(funded, vout, value, tree.script_pubkey), tree)
+    txid = reveal(sandbox_node, made, stone(etch=etching(letters, 9)))
+    sandbox_node.mine(1)
+    body = await get_json(sandbox_client, f"/ord/rune/{letters}")
+    assert body["parent"] == f"{txid}i0"
+    inscription = await get_json(sandbox_client, f"/ord/inscription/{txid}i0")
+    assert inscription["rune"] == letters
