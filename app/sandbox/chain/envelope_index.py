@@ -175,12 +175,20 @@ def envelope_of(conn: sqlite3.Connection, inscription_id: str) -> Envelope | Non
 def reveal_of(conn: sqlite3.Connection, inscription_id: str) -> tuple[ParsedTx, Envelope] | None:
     """The reveal of inscription `<txid>i<n>` and its n-th envelope, as `envelope_of`."""
     txid, _, index = inscription_id.partition("i")
-    row = conn.execute("SELECT raw FROM raw_txs WHERE txid = ?", (txid,)).fetchone()
-    if row is None or not index.isdigit():
+    found = reveal_envelopes(conn, txid)
+    if found is None or not index.isdigit():
         return None
-    tx, envelopes = _parsed_reveal(bytes(row[0]))
+    tx, envelopes = found
     n = int(index)
     return (tx, envelopes[n]) if n < len(envelopes) else None
+
+
+def reveal_envelopes(
+    conn: sqlite3.Connection, txid: str
+) -> tuple[ParsedTx, tuple[Envelope, ...]] | None:
+    """Transaction `txid` as the sandbox holds it, and its envelopes in ord's order."""
+    row = conn.execute("SELECT raw FROM raw_txs WHERE txid = ?", (txid,)).fetchone()
+    return None if row is None else _parsed_reveal(bytes(row[0]))
 
 
 @functools.lru_cache(maxsize=64)  # ord's views read the same reveals again and again

@@ -8,12 +8,14 @@ Follows ordinals/ord at 5241ef311e015cff4759a379085c8cc8913e621a: src/index.rs
 sequence number, the delegate's content type as the effective one, Lost when the satpoint is
 null), src/index/updater/inscription_updater.rs (curses: an unrecognised even field, a
 duplicate or incomplete field, not in the first input, not the input's first envelope, a
-pointer, a pushnum, a stutter; past the jubilee height a curse is the Vindicated charm;
-Unbound for an envelope in a 0-sat input or with an unrecognised even field; Burned on an
-OP_RETURN output), crates/ordinals/src/charm.rs (the charms' order and names) and
-src/subcommand/server/r.rs `content_inner` (a delegate's content; 404 without a body).
+pointer, a pushnum, a stutter, a sat inscribed before by more than one inscription or by one
+neither cursed nor vindicated; past the jubilee height a curse is the Vindicated charm;
+Reinscription when it lands on a sat already inscribed; Unbound for an envelope in a 0-sat
+input or with an unrecognised even field; Burned on an OP_RETURN output),
+crates/ordinals/src/charm.rs (the charms' order and names) and src/subcommand/server/r.rs
+`content_inner` (a delegate's content; 404 without a body).
 
-Not told, as the sandbox keeps no sat index: sat charms (coin, uncommon, ...), reinscriptions.
+Not told, as the sandbox keeps no sat index: sat charms (coin, uncommon, ...).
 Every sandbox inscription is past regtest's jubilee (height 110; the chain starts at 150), so
 none is cursed and numbers stay positive.
 """
@@ -25,13 +27,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.core.inscription_envelope import Envelope, inscription_id_from_value
-from app.sandbox.chain.envelope_index import parents_among, reveal_of
+from app.sandbox.chain.envelope_index import parents_among, reveal_envelopes, reveal_of
 from app.sandbox.chain.errors import NotFound
 
 Json = dict[str, Any]
 MAX_LISTED = 4  # ord lists the first 4 parents and the first 4 children
 # crates/ordinals/src/charm.rs `Charm::ALL`, the order ord prints them in (those the sandbox tells).
-CHARM_ORDER = ("unbound", "lost", "vindicated", "burned")
+CHARM_ORDER = ("reinscription", "unbound", "lost", "vindicated", "burned")
 OP_RETURN = 0x6A
 
 
@@ -124,18 +126,11 @@ def _charms(
         ).fetchone()
         if (row is not None and row[0] == 0) or payload.unrecognized_even_field:
             charms.add("unbound")
-        cursed = (
-            payload.unrecognized_even_field
-            or payload.duplicate_field
-            or payload.incomplete_field
-            or envelope.input != 0
-            or envelope.offset != 0
-            or payload.pointer is not None
-            or envelope.pushnum
-            or envelope.stutter
-        )
+        cursed, reinscription = _at_creation(conn, inscription_id)
         if cursed:  # past the jubilee: vindicated, not cursed
             charms.add("vindicated")
+        if reinscription:
+            charms.add("reinscription")
     located = conn.execute(
         "SELECT 1 FROM inscription_locations WHERE id = ? "
         "AND (txid IS NOT NULL OR fee_txid IS NOT NULL)",
@@ -150,6 +145,68 @@ def _charms(
         if spk is not None and bytes(spk[0])[:1] == bytes([OP_RETURN]):
             charms.add("burned")
     return [charm for charm in CHARM_ORDER if charm in charms]
+
+
+def _at_creation(
+    conn: sqlite3.Connection, inscription_id: str, depth: int = 0
+) -> tuple[bool, bool]:
+    """(cursed, reinscription) as ord's `index_envelopes` decides them for the envelope, going
+    through its reveal's inputs in order: the inscriptions each input carries (at the input's
+    start + their offset), then the input's envelopes (cursed by the envelope itself, or by an
+    inscription already on the input's first sat that was not itself cursed or vindicated, or
+    by more than one there; a reinscription when it lands, after its pointer, on a sat already
+    inscribed)."""
+    txid, _, index = inscription_id.partition("i")
+    found = reveal_envelopes(conn, txid)
+    if found is None or not index.isdigit() or int(index) >= len(found[1]):
+        return False, False
+    tx, envelopes = found
+    total_out = sum(o.value for o in tx.outputs)
+    inscribed: dict[int, list[Any]] = {}  # sat position -> [first inscription there, count]
+    total_in, number = 0, 0
+    for input_index, txin in enumerate(tx.inputs):
+        for old_id, old_offset in conn.execute(
+            "SELECT s.id, s.offset FROM spent_inscriptions s JOIN inscriptions i ON i.id = s.id "
+            "WHERE s.txid = ? AND s.vout = ? ORDER BY i.number",
+            (txin.prev_txid, txin.prev_vout),
+        ):
+            inscribed.setdefault(total_in + int(old_offset), [str(old_id), 0])[1] += 1
+        start = total_in
+        row = conn.execute(
+            "SELECT value FROM outputs WHERE txid = ? AND vout = ?",
+            (txin.prev_txid, txin.prev_vout),
+        ).fetchone()
+        total_in += 0 if row is None else int(row[0])
+        while number < len(envelopes) and envelopes[number].input == input_index:
+            envelope = envelopes[number]
+            cursed = _cursed_by_itself(envelope)
+            if not cursed and start in inscribed:
+                first, count = inscribed[start]
+                # ord keeps the vindicated charm of the first one; a chain of reinscriptions
+                # is bounded by the transactions the sandbox holds (depth: a guard)
+                cursed = count > 1 or (depth < 100 and not _at_creation(conn, first, depth + 1)[0])
+            pointer = envelope.payload.pointer_value()
+            at = pointer if pointer is not None and pointer < total_out else start
+            reinscription = at in inscribed
+            inscribed.setdefault(at, [f"{txid}i{number}", 0])[1] += 1
+            if number == int(index):
+                return cursed, reinscription
+            number += 1
+    return False, False
+
+
+def _cursed_by_itself(envelope: Envelope) -> bool:
+    payload = envelope.payload
+    return (
+        payload.unrecognized_even_field
+        or payload.duplicate_field
+        or payload.incomplete_field
+        or envelope.input != 0
+        or envelope.offset != 0
+        or payload.pointer is not None
+        or envelope.pushnum
+        or envelope.stutter
+    )
 
 
 def _parents(

@@ -10,8 +10,8 @@ Source: ordinals/ord at commit 5241ef311e015cff4759a379085c8cc8913e621a:
 - src/index.rs `get_inscription_info` (first 4 parents and children, `child_count`,
   previous/next by sequence number, a delegate's content type as the effective one);
 - src/index/updater/inscription_updater.rs (a curse past the jubilee is `vindicated`: an
-  envelope after the first in its input, or one with a pointer; `burned` on an OP_RETURN
-  output; `unbound` for an unrecognised even field);
+  envelope after the first in its input, not in the first input, or with a pointer;
+  `reinscription` on a sat already inscribed; `burned` on an OP_RETURN output);
 - src/subcommand/server/r.rs `content_response` and server.rs' content tests (the body with
   its content type, else application/octet-stream, ord's Cache-Control and two CSP headers,
   404 without a body; accept_encoding.rs: an encoding passes only when Accept-Encoding names it).
@@ -95,6 +95,27 @@ async def test_a_parents_children_and_a_childs_parents(
     assert (info["child_count"], info["children"]) == (5, children[:4])  # ord lists 4
     child = await _ord(sandbox_client, children[4])
     assert (child["parents"], child["child_count"]) == ([parent], 0)
+    # The parent is the reveal's first input: a child's envelope is not in the first input.
+    assert child["charms"] == ["vindicated"]
+
+
+async def test_a_child_pointed_at_its_parents_sat_is_a_reinscription(
+    sandbox_client: httpx.AsyncClient, sandbox_node: Node
+) -> None:
+    holder = sandbox_node.sandbox_address("envelope-reinscribed-holder")
+    parent = sandbox_node.create_inscription(holder)["inscriptionId"]
+    await mine_blocks(sandbox_client)
+    made = await sandbox_client.post(
+        "/sandbox/inscribe",
+        json={"outputs": [], "body": "on the parent's sat", "parent": parent, "pointer": 0},
+    )
+    assert made.status_code == 201, made.text
+    await mine_blocks(sandbox_client)
+    child = await _ord(sandbox_client, made.json()["inscriptionId"])
+    parent_info = await _ord(sandbox_client, parent)
+    assert child["satpoint"] == parent_info["satpoint"]
+    assert child["charms"] == ["reinscription", "vindicated"]  # ord's order: charm.rs ALL
+    assert parent_info["charms"] == []
 
 
 async def test_charms_from_the_envelope_and_where_it_lands(
