@@ -93,7 +93,6 @@ class Indexer:
             envelope_index.index_envelopes(self.conn, tx, coins, self._place)
             self._move_inscriptions(tx, coins)
         rune_updater.index_runes(self.conn, tx, coins, height, block_pos)
-        self._record_genesis(tx)
 
     def _move_inscriptions(self, tx: ParsedTx, coins: Sequence[Coin]) -> None:
         moving: list[tuple[str, int, int]] = []
@@ -136,14 +135,6 @@ class Indexer:
             "fee_offset = excluded.fee_offset",
             (ins_id, txid, vout, offset, fee_txid, fee_offset),
         )
-
-    def _record_genesis(self, tx: ParsedTx) -> None:
-        """Rune issues the sandbox declared for this transaction (inscriptions come only from
-        envelopes: envelope_index.py)."""
-        for vout, rune, amount in self.conn.execute(
-            "SELECT vout, rune, amount FROM rune_issues WHERE txid = ?", (tx.txid,)
-        ).fetchall():
-            rune_updater.record_declared_issue(self.conn, tx.txid, vout, rune, int(amount))
 
     def connect_block(self, txs: Sequence[ParsedTx], height: int) -> None:
         """Confirm a block's transactions (coinbase first in `txs`). Those not yet indexed are

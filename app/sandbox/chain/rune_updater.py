@@ -19,9 +19,9 @@ allocated by `app.core.runestone_flow.rune_flow` (ord's edicts, pointer, split, 
 Heights. ord indexes blocks; the sandbox indexes a transaction when it enters the mempool and
 confirms it when it is mined. A mempool transaction's runes are decided at the height it would
 have in the next block (tip + 1), with the chain as the index has it then; `rune_decisions`
-keeps that height and order. When its block disagrees (mined later, in another order than
-decided among the block's runestones, or naming an id that was not known yet: a rune etched
-by a transaction still in the mempool has none), `confirm` says so and the index is rebuilt
+keeps that height and order. When its block disagrees (mined later, before a runestone decided
+ahead of it, or naming an id that was not known yet: a rune etched by a transaction still in
+the mempool has none), `confirm` says so and the index is rebuilt
 from the blocks, each transaction at its own height as ord does. A rune etched in the mempool
 has no id until mined (ord's views, which answer from the confirmed chain, do not know it);
 an unnamed etching's reserved name comes from where it is mined, so a mempool one holds a
@@ -40,6 +40,7 @@ from app.core.rune_names import (
     RESERVED_RUNE_VALUE,
     SpacedRune,
     minimum_at_height,
+    parse_spaced_rune,
     reserved_rune,
     rune_commitment,
     rune_name,
@@ -87,7 +88,12 @@ def index_runes(
         _record_decision(conn, tx.txid, height, _provisional(artifact, inputs, height))
     etched = _etched(conn, tx, coins, artifact, height, block_pos)
     flow = rune_flow(
-        scripts, inputs, mint_amount, etching_valid=etched is not None, etched_name=etched
+        scripts,
+        inputs,
+        mint_amount,
+        etching_valid=etched is not None,
+        etched_name=etched,
+        etched_id=None if block_pos is None else RuneId(height, block_pos),
     )
     if not flow.decided:  # ord reads every transaction a node accepts: never seen
         raise RuntimeError(f"runes of {tx.txid} undecided: {flow.reason}")
@@ -104,36 +110,38 @@ class RunesDecidedOtherwise(Exception):
     rebuilt, replaying the blocks as ord does."""
 
 
-def confirm(
-    conn: sqlite3.Connection, txid: str, height: int, block_pos: int, after: int = 0
-) -> int:
+def confirm(conn: sqlite3.Connection, txid: str, height: int, block_pos: int) -> None:
     """`txid`, indexed in the mempool, is mined at (height, block_pos). Its runes hold if they
-    were decided for this height, after those of the block's earlier transactions (`after`:
-    what the previous call returned), else RunesDecidedOtherwise. An unnamed rune it etched
-    takes the reserved name ord gives it from there. Returns the decision's place in order."""
+    were decided for this height, with every runestone decided before it already mined
+    (earlier in this block or before), else RunesDecidedOtherwise. An unnamed rune it etched
+    takes the reserved name ord gives it from there."""
     decision = conn.execute(
         "SELECT seq, height, provisional FROM rune_decisions WHERE txid = ?", (txid,)
     ).fetchone()
     if decision is None:
-        return after
+        return
     seq, decided_at, provisional = decision
-    if decided_at != height or provisional or seq < after:
+    decided_before = conn.execute(
+        "SELECT 1 FROM rune_decisions WHERE seq < ? LIMIT 1", (seq,)
+    ).fetchone()
+    if decided_at != height or provisional or decided_before is not None:
         raise RunesDecidedOtherwise(txid)
     conn.execute("DELETE FROM rune_decisions WHERE txid = ?", (txid,))
     _rename_unnamed(conn, txid, height, block_pos)
-    return int(seq)
 
 
 def _rename_unnamed(conn: sqlite3.Connection, txid: str, height: int, block_pos: int) -> None:
     row = conn.execute(
-        "SELECT rune FROM rune_entries WHERE etching = ? AND unnamed = 1", (txid,)
+        "SELECT rune, spaced FROM rune_entries WHERE etching = ? AND unnamed = 1", (txid,)
     ).fetchone()
     if row is None:
         return
     old, new = str(row[0]), rune_name(reserved_rune(height, block_pos))
+    # ord spaces the reserved name by the etching's spacers (`create_rune_entry`).
+    spaced = str(SpacedRune(new, parse_spaced_rune(str(row[1])).spacers))
     conn.execute(
         "UPDATE rune_entries SET rune = ?, spaced = ?, unnamed = 0 WHERE etching = ?",
-        (new, new, txid),
+        (new, spaced, txid),
     )
     for table in ("rune_balances", "spent_rune_balances", "rune_mints", "rune_burns"):
         conn.execute(f"UPDATE {table} SET rune = ? WHERE rune = ?", (new, old))
@@ -151,22 +159,6 @@ def add_balance(conn: sqlite3.Connection, txid: str, vout: int, rune: str, amoun
     )
 
 
-def record_declared_issue(
-    conn: sqlite3.Connection, txid: str, vout: int, rune: str, amount: int
-) -> None:
-    """A rune issue the sandbox declared (catalog.declare_rune_issue) on `txid`'s output: the
-    rune's first one is its etching (premine `amount`, no terms), a later one a mint."""
-    exists = conn.execute("SELECT 1 FROM rune_entries WHERE rune = ?", (rune,)).fetchone()
-    if exists is None:
-        spaced, symbol, divisibility = conn.execute(
-            "SELECT spaced, symbol, divisibility FROM runes WHERE rune = ?", (rune,)
-        ).fetchone()
-        _insert_entry(conn, txid, rune, spaced, symbol, divisibility, amount, None, False)
-    else:
-        _add(conn, "rune_mints", txid, rune, amount)
-    add_balance(conn, txid, vout, rune, amount)
-
-
 def _record_decision(conn: sqlite3.Connection, txid: str, height: int, provisional: bool) -> None:
     conn.execute(
         "INSERT INTO rune_decisions (txid, height, provisional) VALUES (?, ?, ?)",
@@ -178,11 +170,14 @@ def _provisional(
     artifact: Runestone | Cenotaph | None, inputs: Sequence[InputRune], height: int
 ) -> bool:
     """Whether ord, indexing the block, could decide otherwise for want of an id: an edict
-    naming a rune on the inputs whose etching is not mined yet, or a mint of a rune that may
-    be etched earlier in the same block."""
+    naming a rune on the inputs whose etching is not mined yet, a mint of a rune that may
+    be etched earlier in the same block, or an edict naming an id of that block (this
+    transaction's own etching, by its id)."""
     if artifact is None:
         return False
     if artifact.mint is not None and artifact.mint.block == height:
+        return True
+    if isinstance(artifact, Runestone) and any(e.rune_id.block == height for e in artifact.edicts):
         return True
     unknown = any(i.rune_id is not None and i.rune_id.block == 0 for i in inputs)
     return (

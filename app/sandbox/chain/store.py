@@ -1,7 +1,8 @@
 """SQLite storage of the sandbox chain (WAL mode, one connection guarded by the node's lock).
 
 Primary tables hold what cannot be recomputed: the blocks, every acknowledged raw transaction,
-the sandbox's declarations (inscriptions, rune issues, collections, keys) and settings.
+the sandbox's declarations (inscriptions, collections, keys) and settings; runes exist only
+by runestones (the tables `runes` and `rune_issues` of older data directories are ignored).
 Derived tables (`txs`, `outputs`, `inscription_locations`, `rune_balances`, what spent
 outputs held: `spent_inscriptions`, `spent_rune_balances`, and the runes etched, minted and
 burned by runestones: `rune_entries`, `rune_mints`, `rune_burns`, `rune_decisions`) are the
@@ -20,7 +21,7 @@ from pathlib import Path
 from app.sandbox.chain.errors import StorageError
 from app.sandbox.sqlite import NestedTransactions, open_wal
 
-INDEX_VERSION = "4"
+INDEX_VERSION = "5"
 
 PRIMARY_SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -38,12 +39,6 @@ CREATE TABLE IF NOT EXISTS inscriptions (
     tap_transfer INTEGER NOT NULL, content_type TEXT NOT NULL, created_ms INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS inscriptions_genesis ON inscriptions (genesis_txid);
 CREATE INDEX IF NOT EXISTS inscriptions_collection ON inscriptions (collection, number);
-CREATE TABLE IF NOT EXISTS runes (
-    rune TEXT PRIMARY KEY, spaced TEXT NOT NULL, symbol TEXT NOT NULL,
-    divisibility INTEGER NOT NULL, number INTEGER NOT NULL UNIQUE, created_ms INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS rune_issues (
-    txid TEXT NOT NULL, vout INTEGER NOT NULL, rune TEXT NOT NULL, amount TEXT NOT NULL,
-    PRIMARY KEY (txid, vout, rune));
 CREATE TABLE IF NOT EXISTS collections (
     slug TEXT PRIMARY KEY, name TEXT NOT NULL, traits TEXT NOT NULL,
     created_ms INTEGER NOT NULL);
