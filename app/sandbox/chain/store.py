@@ -89,7 +89,7 @@ CREATE INDEX IF NOT EXISTS spent_inscriptions_id ON spent_inscriptions (id);
 CREATE TABLE IF NOT EXISTS spent_rune_balances (
     txid TEXT NOT NULL, vout INTEGER NOT NULL, rune TEXT NOT NULL, amount TEXT NOT NULL,
     PRIMARY KEY (txid, vout, rune));
--- Runes etched (rune_updater.py, a declared issue's first one too), in the order indexed
+-- Runes etched by runestones (rune_updater.py), in the order indexed
 -- (seq), ord's number and id come from the etching transaction's place in the chain.
 -- Amounts are decimal text (they reach 2^128), terms are JSON (ord's `Terms`) or NULL.
 CREATE TABLE IF NOT EXISTS rune_entries (
