@@ -24,6 +24,7 @@ from app.sandbox.chain.ord_views import (
     check_inscription_id,
     inscription_json,
     inscription_row,
+    outpoint_order,
     parse_outpoint,
     rune_piles,
     runes_balances,
@@ -128,10 +129,10 @@ def address(conn: sqlite3.Connection, address_text: str, spk: bytes) -> Json:
     outputs = conn.execute(
         "SELECT o.txid, o.vout, o.value, o.spent_txid IS NOT NULL FROM outputs o "
         "JOIN txs t ON t.txid = o.txid LEFT JOIN txs s ON s.txid = o.spent_txid "
-        "WHERE o.script_pubkey = ? AND t.height IS NOT NULL AND s.height IS NULL "
-        "ORDER BY o.txid, o.vout",
+        "WHERE o.script_pubkey = ? AND t.height IS NOT NULL AND s.height IS NULL",
         (spk,),
     ).fetchall()
+    outputs.sort(key=outpoint_order)
     inscriptions: list[str] = []
     piles: list[Json] = []
     for txid, vout, _, spent in outputs:

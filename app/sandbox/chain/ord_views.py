@@ -79,6 +79,12 @@ def ord_decimal(value: int, scale: int) -> str:
     return f"{integer}.{str(fraction).rjust(scale, '0').rstrip('0')}"
 
 
+def outpoint_order(row: Sequence[Any]) -> tuple[bytes, int]:
+    """The sort key of ord's `OutPoint` for a row starting (txid, vout): the txid's bytes as
+    stored, the reverse of its hex, then the vout (how `/address` sorts its outputs)."""
+    return bytes.fromhex(row[0])[::-1], int(row[1])
+
+
 def _runes_on(conn: sqlite3.Connection, txid: str, vout: int) -> Json:
     return rune_piles(conn.execute(RUNE_BALANCES.format(table="rune_balances"), (txid, vout)))
 
@@ -235,11 +241,11 @@ def inscription(conn: sqlite3.Connection, inscription_id: str) -> Json | None:
 
 def address(conn: sqlite3.Connection, address_text: str, spk: bytes) -> Json:
     outputs = conn.execute(
-        "SELECT o.txid, o.vout, o.value FROM outputs o JOIN txs t ON t.txid = o.txid "
-        "WHERE o.script_pubkey = ? AND o.spent_txid IS NULL "
-        "ORDER BY t.height IS NULL, t.height, o.txid, o.vout",
+        "SELECT o.txid, o.vout, o.value FROM outputs o WHERE o.script_pubkey = ? "
+        "AND o.spent_txid IS NULL",
         (spk,),
     ).fetchall()
+    outputs.sort(key=outpoint_order)
     inscriptions = [
         r[0]
         for r in conn.execute(

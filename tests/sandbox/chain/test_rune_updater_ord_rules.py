@@ -16,6 +16,7 @@ from app.sandbox.chain.addresses import address_for_script
 from app.sandbox.chain.node import Node
 from app.sandbox.chain.spend import Utxo
 from app.wallet.scripts import taproot_output
+from tests.sandbox.chain.helpers import KeyPair
 from tests.sandbox.chain.rune_txs import (
     FEE,
     OWNER,
@@ -112,3 +113,26 @@ async def test_a_rune_etched_with_an_inscription_has_it_as_parent(
     assert body["parent"] == f"{txid}i0"
     inscription = await get_json(sandbox_client, f"/ord/inscription/{txid}i0")
     assert inscription["rune"] == letters
+
+
+def _ords_outpoint_order(outpoint: str) -> tuple[bytes, int]:
+    txid, vout = outpoint.split(":")
+    return bytes.fromhex(txid)[::-1], int(vout)
+
+
+def test_an_addresss_outputs_are_sorted_as_ords_outpoints(sandbox_node: Node) -> None:
+    """server.rs `address_info`: `outputs.sort()` in `OutPoint`'s order, the txid's bytes as
+    stored (the reverse of its hex) then the vout, not the hex's order."""
+    key = KeyPair.make("ord-rules-outpoint-order")
+    outpoints: list[str] = []
+    while sorted(outpoints) == sorted(outpoints, key=_ords_outpoint_order):
+        assert len(outpoints) < 40, "faucet txids never ordered differently"
+        txid, vout = sandbox_node.faucet(key.address, 5_000)
+        outpoints.append(f"{txid}:{vout}")
+    sandbox_node.mine(1)
+    for view in (
+        sandbox_node.ord_served("address", key.address),
+        sandbox_node.ord_address(key.address),
+    ):
+        assert view is not None
+        assert view["outputs"] == sorted(outpoints, key=_ords_outpoint_order)
