@@ -54,15 +54,17 @@ DEMO_RUNES = [("DOG•GO•TO•THE•MOON", 1_000_000, 0), ("SANDBOX•DEMO•R
 
 
 def seed_demo(node: Node) -> None:
-    """Create the demo data; skipped for collections that already exist, so a first start
-    interrupted half-way can simply run it again."""
+    """Create the demo data; skipped for collections that already have their items, so a
+    first start interrupted half-way can simply run it again."""
     from app.sandbox.chain.inscribe_items import NewItem
 
-    existing = {c["slug"] for c in node.collections()}
+    counts = {c["slug"]: c["inscriptionCount"] for c in node.collections()}
+    existing = {slug for slug, count in counts.items() if count}
     owners = [node.sandbox_address(label) for label in COLLECTORS]
     new = [spec for spec in DEMO_COLLECTIONS if spec["slug"] not in existing]
     for spec in new:
-        node.create_collection(spec["slug"], spec["name"], spec["traits"])
+        if spec["slug"] not in counts:  # else made before an interruption, still empty
+            node.create_collection(spec["slug"], spec["name"], spec["traits"])
     slugs = {spec["slug"] for spec in new}
     # One commit and one reveal for all of them (ord's batch), the TAP transfer included.
     items = [

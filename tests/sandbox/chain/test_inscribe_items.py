@@ -6,6 +6,7 @@ body), and what is refused before anything is paid."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -161,3 +162,29 @@ def test_a_refused_batch_pays_nothing(sandbox_node: Node, item: NewItem, code: s
     if code is not None:
         assert caught.value.code == code
     assert sandbox_node.info()["mempoolSize"] == before
+
+
+def test_a_first_start_interrupted_before_the_demos_batch_makes_it_on_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted(self: Node, items: list[NewItem]) -> None:
+        raise KeyboardInterrupt  # the collections are made, not their items
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Node, "create_inscriptions", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            Node.open(tmp_path)
+    node = Node.open(tmp_path)
+    try:
+        counts = {c["slug"]: c["inscriptionCount"] for c in node.collections()}
+        assert counts == {"pixel-punks": 4, "ordinal-cats": 3, "satoshi-glyphs": 2}
+        # The demo's ten are one reveal: i0 to i9, the TAP transfer last.
+        reveal_txids = node.read_index(
+            lambda conn: {str(r[0]) for r in conn.execute("SELECT genesis_txid FROM inscriptions")}
+        )
+        assert len(reveal_txids) == 1
+        [txid] = reveal_txids
+        tap_transfer = node.ord_inscription(f"{txid}i9")
+        assert tap_transfer is not None and tap_transfer["tap_transfer"] is True
+    finally:
+        node.close()
