@@ -11,7 +11,7 @@ from dataclasses import replace
 import httpx
 
 from app.core.inscription_envelope import Inscription, reveal_leaf_script
-from app.core.rune_names import rune_commitment
+from app.core.rune_names import SpacedRune, reserved_rune, rune_commitment, rune_name
 from app.sandbox.chain.addresses import address_for_script
 from app.sandbox.chain.node import Node
 from app.sandbox.chain.spend import Utxo
@@ -23,15 +23,48 @@ from tests.sandbox.chain.rune_txs import (
     POSTAGE,
     Commit,
     coin,
+    commit,
+    commit_to,
+    edict,
     etch,
     etching,
     fresh_name,
     reveal,
+    runes_on,
     spend,
     stone,
     terms,
 )
+from tests.sandbox.chain.test_rune_updater import _entry, _place
 from tests.sandbox.scenario import get_json
+
+
+def test_an_edict_may_name_the_etched_rune_by_its_own_id(sandbox_node: Node) -> None:
+    """rune_updater.rs `index_runes`: the premine is credited to the etched rune's id
+    `<block>:<tx>` (0:0 in an edict stands for it), so an edict naming that id itself
+    allocates from the premine."""
+    letters = fresh_name("SELFNAMED")
+    made = commit_to(sandbox_node, letters)
+    height = sandbox_node.tip_height + 1  # the reveal is the next block's only transaction
+    runestone = stone([edict(f"{height}:1", 300, 2)], etch=etching(letters, 1_000))
+    txid = reveal(sandbox_node, made, runestone)
+    sandbox_node.mine(1)
+    assert _place(sandbox_node, txid)[:2] == (height, 1)
+    assert runes_on(sandbox_node, txid, 2) == {letters: 300}
+    assert runes_on(sandbox_node, txid, 1) == {letters: 700}
+
+
+def test_an_unnamed_etching_keeps_its_spacers_in_its_reserved_name(sandbox_node: Node) -> None:
+    """rune_updater.rs `create_rune_entry`: `spaced_rune: SpacedRune { rune, spacers }` with the
+    reserved rune of where the etching is mined and the etching's spacers, for an etching
+    decided in the mempool and mined too."""
+    made = commit(sandbox_node, b"")
+    txid = reveal(sandbox_node, made, stone(etch=etching(None, 5, spacers=0b101)))
+    sandbox_node.mine(1)
+    height, position, _ = _place(sandbox_node, txid)
+    spaced = str(SpacedRune(rune_name(reserved_rune(height, position)), 0b101))
+    assert _entry(sandbox_node, f"{height}:{position}")["spaced_rune"] == spaced
+    assert runes_on(sandbox_node, txid, 1) == {spaced: 5}
 
 
 def _two_runes_on_one_output(node: Node) -> tuple[str, str, str]:
