@@ -435,3 +435,21 @@ def test_an_edict_may_name_a_rune_etched_earlier_in_the_same_block(sandbox_node:
         {},
         {letters: 60},
     )
+
+
+def test_replaying_the_blocks_gives_what_the_mempool_decided(sandbox_node: Node) -> None:
+    """ord indexes blocks: the index rebuilt from them (every transaction at its own height
+    and place) holds the same runes, entries, balances and burns as the one built as each
+    transaction entered the mempool. Last in this module: it checks all the module made."""
+
+    def runes_held() -> object:
+        entries, _ = sandbox_node.ord_runes_page(0, 10_000)
+        balances = sandbox_node.read_index(
+            lambda c: sorted(c.execute("SELECT txid, vout, rune, amount FROM rune_balances"))
+        )
+        return entries, balances
+
+    sandbox_node.mine(1)
+    before = runes_held()
+    assert sandbox_node.rebuild_index() == 0
+    assert runes_held() == before
