@@ -312,6 +312,8 @@ def _etched(
 def _commits_to(tx: ParsedTx, coins: Sequence[Coin], letters: str, height: int) -> bool:
     """ord's `tx_commits_to_rune`: an input's tapscript pushes the rune's commitment and spends
     a taproot output whose transaction has `COMMIT_CONFIRMATIONS` at `height`."""
+    if not coins:
+        return False  # a coinbase spends no output
     commitment = rune_commitment(letters)
     for tx_in, coin in zip(tx.inputs, coins, strict=True):
         tapscript = tapscript_from_witness(tx_in.witness)
