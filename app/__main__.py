@@ -77,6 +77,17 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     strategy_cli.add_arguments(run_parser)
+    from app.services import psbt_cli  # stdlib only at import, like strategy_cli
+
+    psbt = sub.add_parser(
+        "psbt",
+        help="review and sign exported PSBTs without the window (offline)",
+        description="The offline signer in a terminal: bidwallet psbt inspect, bidwallet psbt "
+        "sign. " + psbt_cli.EXIT_CODES,
+    )
+    psbt_sub = psbt.add_subparsers(dest="psbt_command", metavar="SUBCOMMAND")
+    psbt_sub.required = True
+    psbt_cli.add_arguments(psbt_sub)
     return parser
 
 
@@ -93,6 +104,10 @@ def main(argv: list[str] | None = None) -> int:
         from app.services.strategy_cli import run_command
 
         return run_command(args)
+    if args.command == "psbt":
+        from app.services.psbt_cli import run_command as run_psbt
+
+        return run_psbt(args)
     from app.ui.display import missing_display_message
 
     message = missing_display_message(os.environ)

@@ -238,6 +238,14 @@ def _manifest_item(name: str, raw: bytes, x: ExportItem) -> ManifestItem:
 # --- signing (offline: no network) -------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class OfflineRefused:
+    """An exported PSBT the policy refuses: `refusal` holds its Review and Verdict."""
+
+    item: ManifestItem
+    refusal: PsbtRefusedError
+
+
 def review_offline(directory: Path, keys: WalletKeys) -> list[OfflineSigned]:
     """Review every exported PSBT against the local keys and the recorded facts; raises on the
     first refusal (`PsbtRefusedError`) or mismatch, before anything is signed. A plan whose
@@ -256,12 +264,28 @@ def review_offline(directory: Path, keys: WalletKeys) -> list[OfflineSigned]:
             f"{manifest.payment_address} and {manifest.ordinals_address}); nothing was signed."
         )
     reviewed = []
+    for result in review_export(directory, manifest):
+        if isinstance(result, OfflineRefused):
+            raise result.refusal
+        reviewed.append(result)
+    return reviewed
+
+
+def review_export(
+    directory: Path, manifest: Manifest | None = None
+) -> list[OfflineSigned | OfflineRefused]:
+    """Review every exported PSBT against the wallet the manifest names and the facts it
+    recorded, refusals included (what `bidwallet psbt inspect` prints; no key is needed: the
+    review knows our addresses from the manifest, which `review_offline` checks against the
+    keys before anything is signed). A file that is not the one exported raises."""
+    manifest = manifest or read_manifest(directory)
+    reviewed: list[OfflineSigned | OfflineRefused] = []
     for item in manifest.items:
         psbt = read_exported(directory, item)
         context = ReviewContext.for_wallet(
             manifest.network,
-            keys.payment.address,
-            keys.ordinals.address,
+            manifest.payment_address,
+            manifest.ordinals_address,
             manifest.bidding_wallet,
             contents=item.ord_at_export,
             chain_utxos=item.chain_at_export,
@@ -271,7 +295,11 @@ def review_offline(directory: Path, keys: WalletKeys) -> list[OfflineSigned]:
         )
         text = base64.b64encode(psbt_to_bytes(psbt)).decode()
         intent = with_fee_consent(item.intent, None)  # this machine's user decides
-        plan = decide(text, context, intent, item.signer, item.label)
+        try:
+            plan = decide(text, context, intent, item.signer, item.label)
+        except PsbtRefusedError as refusal:
+            reviewed.append(OfflineRefused(item, refusal))
+            continue
         if plan.verdict.approved:
             check_manifest_permissions(item, plan)
         reviewed.append(OfflineSigned(item, plan))

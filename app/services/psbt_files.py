@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from app.core.psbt_review import Review
     from app.wallet.psbt_fixes import FixedPSBT
 
 # Far above any real PSBT file (base64 of the parser's own 32 MiB cap).
@@ -74,6 +75,17 @@ def load_psbt_file(path: Path) -> LoadedPsbt:
         raise PsbtFileError(str(exc)) from None
     signed = sum(1 for scope in psbt.inputs if is_signed(scope))
     return LoadedPsbt(path, psbt, len(psbt.inputs), len(psbt.outputs), signed)
+
+
+def review_without_manifest(psbt: FixedPSBT, network: str) -> Review:
+    """The guard's review of a PSBT nothing is known about (no manifest: no address is ours,
+    no amount confirmed by the chain, no flow, so no policy can approve it): what the terminal
+    signer shows for a lone file. CPU only."""
+    from app.core.psbt_review import review
+    from app.core.psbt_review_context import ReviewContext
+    from app.wallet.psbt_reader import view_of
+
+    return review(view_of(psbt, network), ReviewContext(network, ()))
 
 
 def save_psbt_file(path: Path, psbt: FixedPSBT | str, *, binary: bool = False) -> None:

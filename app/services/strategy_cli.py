@@ -14,14 +14,12 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     import logging
 
     from app.services.strategy_engine import StrategyEngine
-    from app.wallet.keys import WalletKeys
 
 EXIT_OK: Final = 0
 EXIT_USAGE: Final = 2  # a profile, strategy or key that cannot be used
@@ -112,6 +110,7 @@ async def _run(args: argparse.Namespace) -> int:
     import signal
 
     from app.data_dir import default_data_dir
+    from app.services.cli_unlock import unlock_keys_at_terminal
     from app.services.connection import open_clients
     from app.services.context import ServiceContext
     from app.services.pacing import Clock, OffsetClock, SystemClock
@@ -140,9 +139,7 @@ async def _run(args: argparse.Namespace) -> int:
         found = ", ".join(ids) or "none"
         return _fail(f"choose the strategy with --strategy ID (strategy files: {found})")
     config = load_config(config_path(profile_dir, ids[0]))
-    keys = _unlock(data_dir, profile.key_name)
-    if keys is None:
-        return _fail("the wallet could not be unlocked")
+    keys = unlock_keys_at_terminal(data_dir, profile.key_name, "bids")  # UnlockError: exit 2
     emit = event_logger()
     lock = EngineLock(profile_dir)
     if not args.dry_run:
@@ -196,32 +193,3 @@ def _stopper(
         engine.request_stop()
 
     return stop
-
-
-def _unlock(data_dir: Path, key_name: str) -> WalletKeys | None:
-    from app.services.key_vault import has_secret, open_vault, unlock_keys, unlock_remembered
-    from app.wallet.vault_errors import WrongPasswordError
-
-    vault = open_vault(data_dir)
-    if not has_secret(vault, key_name):
-        print("bidwallet strategies: a watch-only profile cannot sign bids", file=sys.stderr)
-        return None
-    keys = unlock_remembered(vault, key_name)
-    if keys is not None:
-        return keys
-    if not sys.stdin.isatty():
-        print(
-            "bidwallet strategies: no unlock key in the OS keyring and no terminal to ask "
-            "the password on (tick 'Remember' when unlocking in the window)",
-            file=sys.stderr,
-        )
-        return None
-    import getpass
-
-    for _ in range(3):
-        password = getpass.getpass(f"Password of {key_name}: ")
-        try:
-            return unlock_keys(vault, key_name, password, False)
-        except WrongPasswordError:
-            print("Wrong password.", file=sys.stderr)
-    return None

@@ -1,0 +1,264 @@
+"""`bidwallet psbt inspect` / `psbt sign`, the terminal's offline signer, against the exports
+the window's offline signer is tested with (tests/services/test_offline.py: listings exported
+by a watch-only profile of the wallet, a withdrawal; the inscription bid of
+test_inscription_bid_runestones): the keys unlocked from the profile's vault at the prompt,
+no network at all (test_offline.no_network), the signed files imported by the online side,
+which verifies every signature against the reviewed transaction, and submitted."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pytest
+
+from app.__main__ import main
+from app.services.bidding_wallet import get_bidding_wallet
+from app.services.context import ServiceContext
+from app.services.inscription_bid import InscriptionBidPlaced, prepare_inscription_bid
+from app.services.key_setup import imported_phrase_key, save_new_key
+from app.services.listings import ListingItem, ListingsDone, prepare_listings
+from app.services.offline import (
+    export_offline,
+    import_signed,
+    inscription_bid_export_items,
+    listing_export_items,
+    submit_imported,
+    withdraw_export_items,
+)
+from app.services.offline_manifest import MANIFEST_NAME, Manifest
+from app.services.profiles import AppProfile, ProfileStore
+from app.services.psbt_cli import EXIT_ERROR, EXIT_REFUSED, EXIT_SIGNED
+from app.services.withdraw import WithdrawDone, prepare_withdraw
+from app.wallet.psbt_io import parse_psbt, psbt_to_bytes
+from app.wallet.psbt_reader import unsigned_txid
+from app.wallet.vault import Vault
+from app.wallet.vault_file_store import FileStore
+from tests.services.conftest import COIN_SATS, ContextFactory, SandboxControl, new_mnemonic
+from tests.services.test_inscription_bid import sandbox_held_inscription
+from tests.services.test_listings import inscribe_many, listings_of
+from tests.services.test_offline import no_network
+from tests.support.vaults import FAST_KDF
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+PASSWORD = "correct horse battery staple"
+PROFILE = "Cold"
+
+
+@dataclass
+class OfflineMachine:
+    """The offline machine's data folder: a profile whose key is in the vault under PASSWORD;
+    `ctx` is that wallet online (funded), `watch_only` the online profile that exports."""
+
+    data: Path
+    ctx: ServiceContext
+    watch_only: ServiceContext
+
+
+@pytest.fixture
+async def machine(
+    make_context: ContextFactory, sandbox: SandboxControl, tmp_path: Path
+) -> OfflineMachine:
+    data = tmp_path / "offline-data"
+    vault = Vault(FileStore(data), FAST_KDF)
+    key = imported_phrase_key(new_mnemonic(), "", "leather", 0, None)
+    keys = save_new_key(vault, "cold-key", "regtest", key, PASSWORD, False)
+    store = ProfileStore(data)
+    store.save(store.load().with_profile(replace(AppProfile.sandbox(PROFILE), key_name="cold-key")))
+    ctx = make_context(keys)
+    await sandbox.faucet(ctx.payment_address, COIN_SATS)
+    return OfflineMachine(data, ctx, make_context(keys.watch_only()))
+
+
+def run(
+    machine: OfflineMachine,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    passwords: tuple[str, ...] = (PASSWORD,),
+    answers: str = "",
+) -> tuple[int, str, str]:
+    """The command as typed on the offline machine: passwords at getpass's prompt, `answers`
+    to its questions on stdin; no network client or connection may be made."""
+    typed = list(passwords)
+    monkeypatch.setenv("BIDWALLET_DATA_DIR", str(machine.data))
+    monkeypatch.setattr("getpass.getpass", lambda _prompt: typed.pop(0))
+    monkeypatch.setattr("sys.stdin", Terminal(answers))
+    capsys.readouterr()
+    with no_network():
+        code = main(["psbt", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+async def export_listings(
+    machine: OfflineMachine, sandbox: SandboxControl, folder: Path, n: int
+) -> Manifest:
+    ids = await inscribe_many(sandbox, machine.ctx.ordinals_address, n)
+    plan = await prepare_listings(machine.watch_only, [ListingItem(70_000, i) for i in ids])
+    return export_offline(folder, listing_export_items(plan))
+
+
+async def test_each_exported_set_is_signed_at_the_terminal_then_imported_and_submitted(
+    machine: OfflineMachine,
+    sandbox: SandboxControl,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    online = machine.watch_only
+    listing = await export_listings(machine, sandbox, tmp_path / "listing", 1)
+    bulk = await export_listings(machine, sandbox, tmp_path / "bulk", 3)
+    await sandbox.faucet((await get_bidding_wallet(online)).address, 90_000)
+    withdraw = export_offline(
+        tmp_path / "withdraw", withdraw_export_items(await prepare_withdraw(online, 40_000))
+    )
+    inscription = await sandbox_held_inscription(sandbox, "seller-cli")
+    bid = export_offline(
+        tmp_path / "bid",
+        inscription_bid_export_items(await prepare_inscription_bid(online, inscription, 50_000)),
+    )
+    sets = {"listing": listing, "bulk": bulk, "withdraw": withdraw, "bid": bid}
+
+    for name, manifest in sets.items():
+        folder = tmp_path / name
+        code, out, err = run(machine, monkeypatch, capsys, ["inspect", str(folder)])
+        assert code == EXIT_SIGNED, err
+        assert out.count("Verdict: APPROVED") == len(manifest.items)
+        # The first set is confirmed at the prompt, the others with --yes.
+        args, answers = (["sign", str(folder), "--profile", PROFILE], "y\n")
+        if name != "listing":
+            args, answers = ([*args, "--yes"], "")
+        code, out, err = run(machine, monkeypatch, capsys, args, answers=answers)
+        assert code == EXIT_SIGNED, err
+        assert f"{len(manifest.items)} {manifest.flow} PSBT" in out
+        for item in manifest.items:
+            signed = parse_psbt((folder / item.signed_psbt_file).read_bytes())
+            assert unsigned_txid(signed) == item.unsigned_txid
+
+    # Online again: each import checks the signatures against the reviewed transaction,
+    # then the service (and the sandbox's kernel) take them.
+    for name, manifest in sets.items():
+        batch = await import_signed(online, tmp_path / name, expected=manifest)
+        result = await submit_imported(online, batch)
+        expected = {
+            "listing": ListingsDone,
+            "bulk": ListingsDone,
+            "withdraw": WithdrawDone,
+            "bid": InscriptionBidPlaced,
+        }[name]
+        assert isinstance(result, expected)
+    active = await listings_of(sandbox, machine.ctx.ordinals_address)
+    assert sum(x["status"] == "active" for x in active) == 4
+
+
+def tamper_price(folder: Path, manifest: Manifest, *, rewrite_manifest: bool) -> None:
+    """The price output of the first listing lowered by 20,000 sats; with `rewrite_manifest`
+    its digest and txid in the manifest too, so only the policy can catch it."""
+    first = manifest.items[0]
+    psbt = parse_psbt((folder / first.psbt_file).read_bytes())
+    price = max(range(len(psbt.outputs)), key=lambda i: psbt.outputs[i].value)
+    psbt.outputs[price].value -= 20_000
+    (folder / first.psbt_file).write_bytes(psbt_to_bytes(psbt))
+    if rewrite_manifest:
+        data = json.loads((folder / MANIFEST_NAME).read_text())
+        data["items"][0]["sha256"] = hashlib.sha256(psbt_to_bytes(psbt)).hexdigest()
+        data["items"][0]["unsignedTxid"] = unsigned_txid(psbt)
+        (folder / MANIFEST_NAME).write_text(json.dumps(data))
+
+
+async def test_a_tampered_psbt_is_refused_with_its_reason_even_with_yes(
+    machine: OfflineMachine,
+    sandbox: SandboxControl,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    manifest = await export_listings(machine, sandbox, tmp_path, 2)
+    tamper_price(tmp_path, manifest, rewrite_manifest=True)
+
+    code, out, err = run(machine, monkeypatch, capsys, ["inspect", str(tmp_path)])
+    assert code == EXIT_REFUSED
+    assert "Verdict: REFUSED by the secure listing policy" in out
+    assert "Verdict: APPROVED" in out  # the second listing alone would pass
+    assert "Verdict for the set: REFUSED" in out
+    code, out, err = run(machine, monkeypatch, capsys, ["inspect", str(tmp_path), "--json"])
+    report = json.loads(out)
+    first = report["psbts"][0]["verdict"]
+    assert report["decision"] == "refused" and first["decision"] == "refused"
+    assert first["codes"] == ["LISTING_UNDERPAID"] and first["toSign"] == []
+
+    args = ["sign", str(tmp_path), "--profile", PROFILE, "--yes"]
+    code, out, err = run(machine, monkeypatch, capsys, args, passwords=())
+    assert code == EXIT_REFUSED
+    assert err.startswith("bidwallet psbt: nothing was signed: the policy refuses 01-secure")
+    assert err.count("\n") == 1
+    assert not list(tmp_path.glob("*.signed.*"))
+
+    # Changed without the manifest: the file is not the one exported (an error, before review).
+    tamper_price(tmp_path, manifest, rewrite_manifest=False)
+    code, out, err = run(machine, monkeypatch, capsys, args, passwords=())
+    assert code == EXIT_ERROR
+    assert "not the file that was exported" in err and out == ""
+
+
+async def test_a_wrong_password_a_corrupt_psbt_and_a_lone_file_sign_nothing(
+    machine: OfflineMachine,
+    sandbox: SandboxControl,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    folder = tmp_path / "export"
+    manifest = await export_listings(machine, sandbox, folder, 1)
+    sign = ["sign", str(folder), "--profile", PROFILE, "--yes"]
+
+    code, _, err = run(machine, monkeypatch, capsys, sign, passwords=("nope",) * 3)
+    assert code == EXIT_ERROR
+    assert err.splitlines()[-1] == (
+        "bidwallet psbt: wrong password (3 tries): the wallet stays locked"
+    )
+    code, _, err = run(machine, monkeypatch, capsys, [*sign[:-1]], answers="n\n")
+    assert code == EXIT_REFUSED and "not confirmed" in err
+    assert not list(folder.glob("*.signed.*"))
+    code, _, err = run(machine, monkeypatch, capsys, ["sign", str(folder), "--profile", "Nobody"])
+    assert code == EXIT_ERROR and "no profile named 'Nobody'" in err
+
+    # A lone PSBT: reviewed, never signed.
+    lone = tmp_path / "lone.psbt"
+    lone.write_bytes((folder / manifest.items[0].psbt_file).read_bytes())
+    code, out, err = run(
+        machine, monkeypatch, capsys, ["inspect", str(lone), "--network", "regtest"]
+    )
+    assert code == EXIT_REFUSED and "REVIEW ONLY" in out and "No manifest says" in out
+    lone_sign = ["sign", str(lone), "--profile", PROFILE, "--yes"]
+    code, out, err = run(machine, monkeypatch, capsys, lone_sign, passwords=())
+    assert code == EXIT_REFUSED and "without its export's manifest is never signed" in err
+
+    # Corrupt: a PSBT file whose manifest digest matches garbage, a garbage lone file, and
+    # a manifest that is not JSON.
+    garbage = b"psbt\xff\x00 not really"
+    (folder / manifest.items[0].psbt_file).write_bytes(garbage)
+    data = json.loads((folder / MANIFEST_NAME).read_text())
+    data["items"][0]["sha256"] = hashlib.sha256(garbage).hexdigest()
+    (folder / MANIFEST_NAME).write_text(json.dumps(data))
+    code, out, err = run(machine, monkeypatch, capsys, sign, passwords=())
+    assert code == EXIT_ERROR and out == ""
+    assert (
+        err.startswith(f"bidwallet psbt: {manifest.items[0].psbt_file}: ") and err.count("\n") == 1
+    )
+    lone.write_bytes(garbage)
+    code, _, err = run(machine, monkeypatch, capsys, ["inspect", str(lone)])
+    assert code == EXIT_ERROR and err.startswith(f"bidwallet psbt: {lone}: ")
+    (folder / MANIFEST_NAME).write_text("{")
+    code, _, err = run(machine, monkeypatch, capsys, ["inspect", str(folder)])
+    assert code == EXIT_ERROR and err == "bidwallet psbt: manifest.json is not JSON.\n"
+    assert not list(folder.glob("*.signed.*"))
