@@ -82,8 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
     psbt = sub.add_parser(
         "psbt",
         help="review and sign exported PSBTs without the window (offline)",
-        description="The offline signer in a terminal: bidwallet psbt inspect, bidwallet psbt "
-        "sign. " + psbt_cli.EXIT_CODES,
+        description="The offline signer in a terminal: bidwallet psbt inspect FILE|DIR, "
+        "bidwallet psbt sign FILE|DIR --profile NAME.\n\n" + psbt_cli.EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     psbt_sub = psbt.add_subparsers(dest="psbt_command", metavar="SUBCOMMAND")
     psbt_sub.required = True

@@ -108,7 +108,7 @@ def psbt_report(f: ReviewedFile) -> dict[str, Any]:
                     "risk": str(i.sighash.risk),
                     "explanation": i.sighash.explanation,
                 },
-                "signed": i.final,
+                "final": i.final,
             }
             for i in review.inputs
         ],
@@ -235,7 +235,7 @@ def psbt_text(p: dict[str, Any]) -> list[str]:
         lines.append(f"        carries: {carries}")
         lines.append(
             f"        sighash {sig['name']} {_MARKS[sig['risk']]} {sig['explanation']}"
-            + (" · already signed" if i["signed"] else "")
+            + (" · already final" if i["final"] else "")
         )
     lines.append("   Outputs (who receives):")
     for o in p["outputs"]:

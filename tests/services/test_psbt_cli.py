@@ -12,6 +12,7 @@ import io
 import json
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -127,12 +128,35 @@ async def test_each_exported_set_is_signed_at_the_terminal_then_imported_and_sub
         inscription_bid_export_items(await prepare_inscription_bid(online, inscription, 50_000)),
     )
     sets = {"listing": listing, "bulk": bulk, "withdraw": withdraw, "bid": bid}
+    code, out, _ = run(machine, monkeypatch, capsys, ["inspect", str(tmp_path / "bid"), "--json"])
+    [reviewed] = json.loads(out)["psbts"]
+    seller, payment = reviewed["inputs"][0], reviewed["inputs"][1]
+    assert (seller["owner"], seller["carries"]) == ("the seller", f"inscription {inscription}")
+    assert payment["owner"] == "your payment address"
+    assert reviewed["inscriptions"] == [
+        {
+            "id": inscription,
+            "input": 0,
+            "output": 0,
+            "toFee": False,
+            "where": "output 0 (your ordinals address)",
+        }
+    ]
+    assert reviewed["verdict"]["toSign"] == [
+        {"input": i, "sighash": "ALL"} for i in range(1, len(reviewed["inputs"]))
+    ]
+    assert reviewed["verdict"]["signer"] == "payment" and reviewed["fee"]["sats"] > 0
 
     for name, manifest in sets.items():
         folder = tmp_path / name
         code, out, err = run(machine, monkeypatch, capsys, ["inspect", str(folder)])
         assert code == EXIT_SIGNED, err
         assert out.count("Verdict: APPROVED") == len(manifest.items)
+        code, out, err = run(machine, monkeypatch, capsys, ["inspect", str(folder), "--json"])
+        report = json.loads(out)
+        check_schema(report)
+        assert report["decision"] == "approved" and report["source"]["flow"] == manifest.flow
+        assert [p["txid"] for p in report["psbts"]] == [x.unsigned_txid for x in manifest.items]
         # The first set is confirmed at the prompt, the others with --yes.
         args, answers = (["sign", str(folder), "--profile", PROFILE], "y\n")
         if name != "listing":
@@ -158,6 +182,34 @@ async def test_each_exported_set_is_signed_at_the_terminal_then_imported_and_sub
         assert isinstance(result, expected)
     active = await listings_of(sandbox, machine.ctx.ordinals_address)
     assert sum(x["status"] == "active" for x in active) == 4
+
+
+# The documented schema (docs/offline-signing.md, "inspect --json"): a change here is a change
+# of the schema's version.
+TOP = {"format", "version", "source", "notes", "decision", "psbts"}
+SOURCE = {"kind", "path", "flow", "network", "wallet", "description"}
+PSBT = {"name", "file", "label", "txid", "flow", "headline", "summary", "inputs", "outputs"}
+PSBT |= {"inscriptions", "runes", "fee", "time", "findings", "verdict"}
+INPUT = {"index", "outpoint", "amount", "owner", "address", "carries", "sighash", "final"}
+OUTPUT = {"index", "amount", "owner", "address", "inscriptions", "runes"}
+LANDING = {"id", "input", "output", "toFee", "where"}
+FEE = {"sats", "vsize", "rate", "rateGuessed", "assessed"}
+VERDICT = {"decision", "reasons", "codes", "toSign", "signer"}
+
+
+def check_schema(report: dict[str, Any]) -> None:
+    assert set(report) == TOP and set(report["source"]) == SOURCE
+    assert (report["format"], report["version"]) == ("bidwallet-psbt-review", 1)
+    for psbt in report["psbts"]:
+        assert set(psbt) == PSBT
+        assert all(set(i) == INPUT for i in psbt["inputs"])
+        assert all(
+            set(i["sighash"]) == {"name", "value", "risk", "explanation"} for i in psbt["inputs"]
+        )
+        assert all(set(o) == OUTPUT for o in psbt["outputs"])
+        assert all(set(x) == LANDING for x in psbt["inscriptions"])
+        assert set(psbt["runes"]) == {"runestone", "decoded", "reason", "burned"}
+        assert set(psbt["fee"]) == FEE and set(psbt["verdict"]) == VERDICT
 
 
 def tamper_price(folder: Path, manifest: Manifest, *, rewrite_manifest: bool) -> None:
@@ -262,3 +314,45 @@ async def test_a_wrong_password_a_corrupt_psbt_and_a_lone_file_sign_nothing(
     code, _, err = run(machine, monkeypatch, capsys, ["inspect", str(folder)])
     assert code == EXIT_ERROR and err == "bidwallet psbt: manifest.json is not JSON.\n"
     assert not list(folder.glob("*.signed.*"))
+
+
+async def test_a_fee_above_the_bounds_is_signed_only_once_accepted_at_the_prompt(
+    machine: OfflineMachine,
+    sandbox: SandboxControl,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    online = machine.watch_only
+    await sandbox.faucet((await get_bidding_wallet(online)).address, 90_000)
+    export_offline(tmp_path, withdraw_export_items(await prepare_withdraw(online, 40_000)))
+    data = json.loads((tmp_path / MANIFEST_NAME).read_text())
+    data["items"][0]["intent"]["fees"]["maxFee"] = 100  # the user's bounds: at most 100 sats
+    (tmp_path / MANIFEST_NAME).write_text(json.dumps(data))
+    sign = ["sign", str(tmp_path), "--profile", PROFILE]
+
+    code, out, err = run(machine, monkeypatch, capsys, ["inspect", str(tmp_path), "--json"])
+    assert code == EXIT_REFUSED
+    assert json.loads(out)["decision"] == "needs-fee-consent"
+    code, out, err = run(machine, monkeypatch, capsys, [*sign, "--yes"], passwords=())
+    assert code == EXIT_REFUSED and "--yes never accepts a fee" in err
+    assert "NEEDS YOUR CONSENT TO ITS FEE" in out
+    code, out, err = run(machine, monkeypatch, capsys, sign, answers="n\n")
+    assert code == EXIT_REFUSED and "was not accepted" in err
+    assert not list(tmp_path.glob("*.signed.*"))
+    code, out, err = run(machine, monkeypatch, capsys, sign, answers="y\ny\n")
+    assert code == EXIT_SIGNED, err
+    assert "Accept paying" in out and (tmp_path / "01-withdraw.signed.psbt").is_file()
+
+
+async def test_help_documents_both_commands_and_the_exit_codes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for words in (["psbt", "inspect"], ["psbt", "sign"]):
+        with pytest.raises(SystemExit) as done:
+            main([*words, "--help"])
+        assert done.value.code == 0
+        said = " ".join(capsys.readouterr().out.split())
+        assert "0 signed" in said and "3 refused" in said and "4 error" in said
+        assert "network" in said and "manifest" in said
+    assert "--yes" in said and "never an environment variable or an argument" in said
