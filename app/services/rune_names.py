@@ -72,8 +72,8 @@ async def canonical_rune_name(ctx: ServiceContext, typed: str) -> str:
     return entry.spaced_name
 
 
-# ord lists 100 runes a page: the newest 500 are suggested.
-SUGGESTION_PAGES = 5
+# ord lists 50 runes a page (server.rs `runes_paginated`): the newest 500 are suggested.
+SUGGESTION_PAGES = 10
 
 
 async def suggested_rune_names(ctx: ServiceContext) -> tuple[str, ...]:

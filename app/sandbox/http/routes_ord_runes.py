@@ -15,8 +15,8 @@ from app.sandbox.http.schemas_ord import OrdRunesPage
 
 router = APIRouter(prefix="/ord", tags=["ord"], responses=error_responses(400, 500))
 
-# ord's page size for /runes.
-RUNES_PER_PAGE = 100
+# ord's page size for /runes (server.rs `runes_paginated`: `index.runes_paginated(50, ..)`).
+RUNES_PER_PAGE = 50
 # Far past any sandbox's runes; bounds the SQL offset.
 MAX_PAGE = 1_000_000
 

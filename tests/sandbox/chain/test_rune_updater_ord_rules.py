@@ -169,3 +169,19 @@ def test_an_addresss_outputs_are_sorted_as_ords_outpoints(sandbox_node: Node) ->
     ):
         assert view is not None
         assert view["outputs"] == sorted(outpoints, key=_ords_outpoint_order)
+
+
+async def test_runes_are_listed_fifty_a_page(
+    sandbox_node: Node, sandbox_client: httpx.AsyncClient
+) -> None:
+    """server.rs `runes_paginated`: `index.runes_paginated(50, page_index)`, the newest first;
+    unnamed etchings (no commitment needed) fill the pages."""
+    listed = len(sandbox_node.ord_runes_page(0, 1_000_000)[0])
+    for _ in range(max(0, 51 - listed)):
+        spend(sandbox_node, [], stone(etch=etching(None, 1)))
+    sandbox_node.mine(1)
+    total = len(sandbox_node.ord_runes_page(0, 1_000_000)[0])
+    first = await get_json(sandbox_client, "/ord/runes")
+    assert (len(first["entries"]), first["more"], first["next"]) == (50, True, 1)
+    second = await get_json(sandbox_client, "/ord/runes/1")
+    assert (len(second["entries"]), second["prev"]) == (min(total - 50, 50), 0)
