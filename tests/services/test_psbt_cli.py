@@ -41,7 +41,7 @@ from app.wallet.vault_file_store import FileStore
 from tests.services.conftest import COIN_SATS, ContextFactory, SandboxControl, new_mnemonic
 from tests.services.test_inscription_bid import sandbox_held_inscription
 from tests.services.test_listings import inscribe_many, listings_of
-from tests.services.test_offline import no_network
+from tests.services.test_offline import exported_listings, no_network
 from tests.support.vaults import FAST_KDF
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -111,13 +111,14 @@ async def export_listings(
 async def test_each_exported_set_is_signed_at_the_terminal_then_imported_and_submitted(
     machine: OfflineMachine,
     sandbox: SandboxControl,
+    make_context: ContextFactory,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     online = machine.watch_only
     listing = await export_listings(machine, sandbox, tmp_path / "listing", 1)
-    bulk = await export_listings(machine, sandbox, tmp_path / "bulk", 3)
+    _, bulk, _ = await exported_listings(machine.ctx, sandbox, make_context, tmp_path / "bulk")
     await sandbox.faucet((await get_bidding_wallet(online)).address, 90_000)
     withdraw = export_offline(
         tmp_path / "withdraw", withdraw_export_items(await prepare_withdraw(online, 40_000))
