@@ -10,6 +10,11 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
+import pty
+import select
+import subprocess
+import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -42,10 +47,15 @@ from tests.services.conftest import COIN_SATS, ContextFactory, SandboxControl, n
 from tests.services.test_inscription_bid import sandbox_held_inscription
 from tests.services.test_listings import inscribe_many, listings_of
 from tests.services.test_offline import exported_listings, no_network
+from tests.services.test_strategy_cli_sandbox import (
+    PASSWORD,
+    ROOT,
+    _controlling_terminal,
+    type_password,
+)
 from tests.support.vaults import FAST_KDF
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
-PASSWORD = "correct horse battery staple"
 PROFILE = "Cold"
 
 
@@ -357,3 +367,41 @@ async def test_help_documents_both_commands_and_the_exit_codes(
         assert "0 signed" in said and "3 refused" in said and "4 error" in said
         assert "network" in said and "manifest" in said
     assert "--yes" in said and "never an environment variable or an argument" in said
+
+
+async def test_the_command_asks_the_password_on_its_terminal_and_the_question_on_stdin(
+    machine: OfflineMachine, sandbox: SandboxControl, tmp_path: Path
+) -> None:
+    """`bidwallet psbt sign` as a user runs it: a process whose terminal is a pseudo-terminal,
+    the password typed where getpass asks (never an argument or the environment), the set
+    confirmed by typing y."""
+    folder = tmp_path / "export"
+    manifest = await export_listings(machine, sandbox, folder, 1)
+    master, slave = pty.openpty()
+    child = subprocess.Popen(
+        [sys.executable, "-m", "app", "psbt", "sign", str(folder), "--profile", PROFILE],
+        stdin=slave,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "BIDWALLET_DATA_DIR": str(machine.data)},
+        preexec_fn=_controlling_terminal,
+    )
+    os.close(slave)
+    try:
+        type_password(child, master)
+        assert child.stdout is not None
+        said = ""
+        while "[y/N]" not in said:
+            ready, _, _ = select.select([child.stdout], [], [], 120)
+            assert ready and child.poll() is None, said
+            said += os.read(child.stdout.fileno(), 4096).decode()
+        assert "Verdict for the set: APPROVED" in said
+        os.write(master, b"y\n")
+        out, err = child.communicate(timeout=120)
+    finally:
+        os.close(master)
+    assert child.returncode == EXIT_SIGNED, err
+    assert "1 secure listing PSBT signed" in out
+    assert (folder / manifest.items[0].signed_psbt_file).is_file()
