@@ -402,8 +402,9 @@ ERROR_CODES: Mapping[ErrorCode, ErrorCodeInfo] = {
     _E.RUNE_NAME_LOCKED: _info(
         400, "ours", "sandbox",
         "`POST /sandbox/runes` names a rune not yet etched whose name is below ord's minimum "
-        "for the next block (`Rune::minimum_at_height`: about 13 letters on regtest at low "
-        "heights); the message names that minimum.",
+        "for the block its etching would be mined in, the tip + 6 as ord's wallet counts "
+        "(`Rune::minimum_at_height`: about 13 letters on regtest at low heights); the message "
+        "names that minimum.",
     ),
     _E.SECURE_BULK_SELL_ADDRESSES_DIFFER: _info(
         400, "ours", "sandbox",

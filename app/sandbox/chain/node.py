@@ -455,7 +455,7 @@ class Node:
         (rune_etch.py). A new rune is etched: its commit mined with 4 blocks after it (ord
         etches at 6 confirmations of the commit: 5 blocks), its reveal left in the mempool;
         an etched one is sent from the sandbox's reserve. Returns {"outpoint"}; a name below
-        ord's minimum for the next block is InvalidRequest RUNE_NAME_LOCKED."""
+        ord's minimum for the reveal's block is InvalidRequest RUNE_NAME_LOCKED."""
         spk = script_for_address(address)
         return {"outpoint": etch_or_send_runes(self, self._wallet, spk, rune, amount)}
 

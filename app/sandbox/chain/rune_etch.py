@@ -7,8 +7,9 @@ whose one leaf is `<key> OP_CHECKSIG OP_0 OP_IF <commitment> OP_ENDIF` (the rune
 has `COMMIT_CONFIRMATIONS` (6) confirmations, ord counting the etching's own block: the commit
 in block N, the etching in N + 5 or later. So an etching mines the commit's block and four
 more, then leaves the reveal in the mempool, where the next block takes it. Its name must not
-be below ord's minimum for the block (`rune_names.minimum_at_height`), which is checked for
-the next block before anything is paid (`RUNE_NAME_LOCKED`).
+be below ord's minimum for the reveal's block (`rune_names.minimum_at_height`), which is
+checked before anything is paid (`RUNE_NAME_LOCKED`), for the block ord's wallet checks: the
+tip + `COMMIT_CONFIRMATIONS` (batch_command.rs `check_etching`).
 
 `create_runes` (what `Node.create_runes` does): a new rune is etched with a large premine to
 the sandbox's reserve key (`rune-reserve`) and an edict giving the amount asked to the
@@ -159,12 +160,13 @@ def commit_etching(
     edicts: Sequence[Edict] = (),
     pointer: int | None = None,
 ) -> EtchingCommit:
-    """Pay the commit of `etching` (its name checked against ord's minimum for the next
-    block first), sized for a reveal paying `outputs` then the runestone."""
+    """Pay the commit of `etching` (its name checked first against ord's minimum for the
+    reveal's block, the tip + 6 as ord's wallet counts), sized for a reveal paying `outputs`
+    then the runestone."""
     letters = etching.rune
     if letters is None:
         raise InvalidRequest("the sandbox etches named runes only", "INVALID_RUNE")
-    check_name_unlocked(letters, node.tip_height + 1)
+    check_name_unlocked(letters, node.tip_height + COMMIT_CONFIRMATIONS)
     key = node.sandbox_private_key(ETCHER_LABEL, "p2tr")
     tree = commit_output(key, letters)
     runestone = encode_runestone(edicts, pointer=pointer, etching=etching)

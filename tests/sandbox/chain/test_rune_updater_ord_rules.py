@@ -11,7 +11,14 @@ from dataclasses import replace
 import httpx
 
 from app.core.inscription_envelope import Inscription, reveal_leaf_script
-from app.core.rune_names import SpacedRune, reserved_rune, rune_commitment, rune_name
+from app.core.rune_names import (
+    SpacedRune,
+    minimum_at_height,
+    reserved_rune,
+    rune_commitment,
+    rune_name,
+    rune_value,
+)
 from app.sandbox.chain.addresses import address_for_script
 from app.sandbox.chain.node import Node
 from app.sandbox.chain.spend import Utxo
@@ -185,3 +192,19 @@ async def test_runes_are_listed_fifty_a_page(
     assert (len(first["entries"]), first["more"], first["next"]) == (50, True, 1)
     second = await get_json(sandbox_client, "/ord/runes/1")
     assert (len(second["entries"]), second["prev"]) == (min(total - 50, 50), 0)
+
+
+def test_the_sandbox_etches_a_name_ords_wallet_would(sandbox_node: Node) -> None:
+    """batch_command.rs `check_etching`: ord's wallet checks a name against
+    `Rune::minimum_at_height(current + COMMIT_CONFIRMATIONS)`, the reveal's block, where ord's
+    index judges it, not the commit's (names unlock as blocks pass)."""
+    reveal_height = sandbox_node.tip_height + 6
+    letters = rune_name(minimum_at_height(reveal_height))
+    assert rune_value(letters) < minimum_at_height(sandbox_node.tip_height + 1)
+    key = KeyPair.make("ord-rules-wallet-minimum")
+    outpoint = sandbox_node.create_runes(key.address, letters, 5)["outpoint"]
+    sandbox_node.mine(1)
+    found = sandbox_node.ord_rune(letters)
+    assert found is not None and found[1]["block"] == reveal_height
+    txid, vout = outpoint.split(":")
+    assert runes_on(sandbox_node, txid, int(vout)) == {letters: 5}
