@@ -271,10 +271,12 @@ def _fee_text(fee: dict[str, Any]) -> str:
             f"none from you: the outputs exceed the inputs by {-fee['sats']:,} sats (the other "
             "party adds inputs to pay them and the fee)"
         )
+    size = f"about {fee['vsize']:,} vB once signed"
+    if fee["assessed"]:  # the policy's own figures: sats, sat/vB, share of the amount moved
+        return f"{fee['assessed']} · {size}"
     rate = "unknown" if fee["rate"] is None else f"{fee['rate']:.1f} sat/vB"
     guessed = " (size guessed)" if fee["rateGuessed"] else ""
-    text = f"{fee['sats']:,} sats · {rate}{guessed} · about {fee['vsize']:,} vB once signed"
-    return text + (f" · as weighed: {fee['assessed']}" if fee["assessed"] else "")
+    return f"{fee['sats']:,} sats · {rate}{guessed} · {size}"
 
 
 def _verdict_text(v: dict[str, Any], flow: str | None) -> list[str]:

@@ -294,6 +294,14 @@ async def test_a_wrong_password_a_corrupt_psbt_and_a_lone_file_sign_nothing(
     assert not list(folder.glob("*.signed.*"))
     code, _, err = run(machine, monkeypatch, capsys, ["sign", str(folder), "--profile", "Nobody"])
     assert code == EXIT_ERROR and "no profile named 'Nobody'" in err
+    other = imported_phrase_key(new_mnemonic(), "", "leather", 0, None)
+    save_new_key(
+        Vault(FileStore(machine.data), FAST_KDF), "other", "regtest", other, PASSWORD, False
+    )
+    store = ProfileStore(machine.data)
+    store.save(store.load().with_profile(replace(AppProfile.sandbox("Other"), key_name="other")))
+    code, _, err = run(machine, monkeypatch, capsys, ["sign", str(folder), "--profile", "Other"])
+    assert code == EXIT_ERROR and "made for another wallet" in err and err.count("\n") == 1
 
     # A lone PSBT: reviewed, never signed.
     lone = tmp_path / "lone.psbt"
