@@ -437,6 +437,32 @@ def test_an_edict_may_name_a_rune_etched_earlier_in_the_same_block(sandbox_node:
     )
 
 
+def test_a_mint_mined_after_its_window_closed_is_not_counted(sandbox_node: Node) -> None:
+    """runes.rs `open_mints_must_be_ended_with_etched_height_plus_offset_end`, for a mint the
+    mempool judged in the window (as the next block's) that a block takes only later: ord
+    judges it at the height it is mined. Held out of one block by taking it off the miner's
+    template (the mempool's entries), as a block full of better-paying transactions would."""
+    letters = fresh_name("LATEMINT")
+    block = sandbox_node.tip_height + 6
+    windowed = terms(5, 100, offset=(None, 2))  # mintable in blocks block + 1 only
+    etch(sandbox_node, stone(etch=etching(letters, 0, terms=windowed)), letters)
+    rune_id = sandbox_node.ord_rune(letters)[0]  # type: ignore[index]
+    assert rune_id.startswith(f"{block}:")
+    late = spend(sandbox_node, [], stone(mint=rune_id))
+    assert sandbox_node.ord_output(f"{late}:1")["runes"] == {letters: ANY}  # type: ignore[index]
+    mempool = sandbox_node._engine.mempool
+    held = mempool.entries()  # the mint and the coin paying for it, parents first
+    assert late in {entry.tx.txid for entry in held}
+    mempool.remove([entry.tx.txid for entry in held])
+    sandbox_node.mine(1)
+    for entry in held:
+        mempool.add(entry)
+    sandbox_node.mine(1)
+    assert _place(sandbox_node, late)[0] == block + 2
+    assert runes_on(sandbox_node, late, 1) == {}
+    assert _entry(sandbox_node, letters)["mints"] == 0
+
+
 def test_replaying_the_blocks_gives_what_the_mempool_decided(sandbox_node: Node) -> None:
     """ord indexes blocks: the index rebuilt from them (every transaction at its own height
     and place) holds the same runes, entries, balances and burns as the one built as each
