@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import logging
-import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -19,7 +18,6 @@ from typing import Any, Literal, TypeVar
 from embit.ec import PrivateKey
 from embit.transaction import Transaction
 
-from app.core.rune_names import RuneNameError, parse_spaced_rune
 from app.sandbox.chain import catalog, esplora_views, ord_confirmed, ord_views, rune_entries
 from app.sandbox.chain.addresses import script_for_address
 from app.sandbox.chain.consensus import MAX_MONEY, MIN_RELAY_FEE_RATE
@@ -45,8 +43,6 @@ OrdView = Literal["output", "inscription", "address"]
 
 INITIAL_BLOCKS = 150  # 50 matured 50-BTC coinbase coins for the faucet from the start
 MAX_BLOCKS_PER_CALL = 1000
-_DIGITS = re.compile(r"[0-9]+")  # a rune number in ord's `/rune/<query>`
-_U64_MAX = 2**64 - 1
 
 
 def _int(value: Any, field: str, low: int, high: int) -> int:
@@ -347,30 +343,14 @@ class Node:
         """ord's `/rune/<query>` by name, id `<block>:<tx>` or number: (id, entry) once a
         block holds its etching, else None (InvalidRequest for a malformed name)."""
         with self._locked():
-            letters = self._rune_queried(query)
+            letters = rune_entries.queried(self._store.conn, query)
             return None if letters is None else rune_entries.entry(self._store.conn, letters)
 
     def ord_rune_api(self, query: str) -> Json | None:
         """ord's `/rune/<query>` JSON (`api::Rune`: entry, id, mintable, parent), or None."""
         with self._locked():
-            letters = self._rune_queried(query)
+            letters = rune_entries.queried(self._store.conn, query)
             return None if letters is None else rune_entries.api_rune(self._store.conn, letters)
-
-    def _rune_queried(self, query: str) -> str | None:
-        """The letters a `/rune/<query>` names, as ord's `query::Rune` reads it: an id
-        `<block>:<tx>`, a rune number (digits), else a name."""
-        conn = self._store.conn
-        if rune_entries.RUNE_ID_PATTERN.match(query):
-            return rune_entries.rune_with_id(conn, query)
-        if _DIGITS.fullmatch(query):
-            number = int(query)
-            if number > _U64_MAX:  # ord reads a number as a u64
-                raise InvalidRequest(f"rune number {query} is too large", "INVALID_RUNE")
-            return rune_entries.rune_with_number(conn, number) if number < 2**63 else None
-        try:  # ord's names: reserved ones (27 and 28 letters) too
-            return parse_spaced_rune(query).letters
-        except RuneNameError as exc:
-            raise InvalidRequest(str(exc), "INVALID_RUNE") from None
 
     def ord_rune_mintable(self, rune_id: str) -> bool:
         """ord's `mintable` for `/rune`: whether a mint of the rune etched at `<block>:<tx>`

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 import sqlite3
 
+from app.core.rune_names import RuneNameError, parse_spaced_rune
+from app.sandbox.chain.errors import InvalidRequest
 from app.sandbox.chain.ord_views import Json
 from app.sandbox.chain.rune_updater import mintable, terms_from_json
 
@@ -117,6 +119,27 @@ def rune_with_id(conn: sqlite3.Connection, rune_id: str) -> str | None:
         (int(match.group(1)), int(match.group(2))),
     ).fetchone()
     return None if row is None else str(row[0])
+
+
+_DIGITS = re.compile(r"[0-9]+")  # a rune number in ord's `/rune/<query>`
+_U64_MAX = 2**64 - 1
+
+
+def queried(conn: sqlite3.Connection, query: str) -> str | None:
+    """The letters of the rune `/rune/<query>` names, as ord's `query::Rune` reads a query:
+    an id `<block>:<tx>`, a number (digits, a u64), else a name (reserved ones too); None
+    for an unknown id or number, InvalidRequest INVALID_RUNE for a malformed name."""
+    if RUNE_ID_PATTERN.match(query):
+        return rune_with_id(conn, query)
+    if _DIGITS.fullmatch(query):
+        number = int(query)
+        if number > _U64_MAX:
+            raise InvalidRequest(f"rune number {query} is too large", "INVALID_RUNE")
+        return rune_with_number(conn, number) if number < 2**63 else None
+    try:
+        return parse_spaced_rune(query).letters
+    except RuneNameError as exc:
+        raise InvalidRequest(str(exc), "INVALID_RUNE") from None
 
 
 def rune_with_number(conn: sqlite3.Connection, number: int) -> str | None:
