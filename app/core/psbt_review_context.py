@@ -22,6 +22,7 @@ from functools import cached_property
 from app.core.psbt_review_time import ChainTip
 from app.core.psbt_view import NETWORK_NAMES, address_networks, normalize_address
 from app.core.rune_names import rune_letters
+from app.core.runestone import RuneId
 
 
 class Role(StrEnum):
@@ -192,13 +193,18 @@ class ReviewContext:
 
     @cached_property
     def _ids_by_letters(self) -> dict[str, str]:
-        by_letters = {rune_letters(name): rune_id for name, rune_id in self.rune_ids.items()}
+        """Each rune's id in its one spelling (`RuneId.parse`, then `str`): ids are compared
+        parsed, as edicts name them ('0840000:3' is 840000:3)."""
+        by_letters: dict[str, RuneId] = {}
+        for name, text in self.rune_ids.items():
+            try:
+                by_letters[rune_letters(name)] = RuneId.parse(text)
+            except ValueError:
+                continue  # not an id: unknown, edicts naming runes are not followed
         # An id ord gives two runes, or one no etched rune has (block 0: 0:0 names the rune a
         # transaction etches), is a lie: left unknown, edicts naming runes are not followed.
         counts = Counter(by_letters.values())
-        return {
-            k: v for k, v in by_letters.items() if counts[v] == 1 and not v.strip().startswith("0:")
-        }
+        return {k: str(v) for k, v in by_letters.items() if counts[v] == 1 and v.block != 0}
 
     def contents_of(self, outpoint: str) -> OutpointContents | None:
         """ord's answer for "txid:vout", or None when unknown."""

@@ -62,11 +62,17 @@ class RuneId:
 
     @classmethod
     def parse(cls, text: str) -> RuneId:
-        """'840000:3' -> RuneId(840000, 3); ValueError on anything else."""
+        """'840000:3' -> RuneId(840000, 3); ValueError on anything else. ASCII digits only
+        (str.isdigit takes '٣' too); leading zeros read as ord's integers ('0840000:3' is
+        840000:3), so compare ids parsed, never as text."""
         block, sep, tx = text.strip().partition(":")
-        if not sep or not block.isdigit() or not tx.isdigit():
+        if not sep or not _ascii_digits(block) or not _ascii_digits(tx):
             raise ValueError(f"not a rune id (block:tx): {text!r}")
         return cls(int(block), int(tx))
+
+
+def _ascii_digits(text: str) -> bool:
+    return text.isascii() and text.isdigit()
 
 
 @dataclass(frozen=True)

@@ -141,3 +141,39 @@ def test_a_runestone_too_large_for_ord_is_refused_not_raised() -> None:
     except ValueError as exc:
         raise AssertionError(f"the policy raised on hostile input: {exc}") from exc
     assert not verdict.approved
+
+
+# F5 of a later review: the checks of F2 compared ids as text, so the same id spelled otherwise
+# ("0840000:3", "00:0", Unicode digits), read by RuneId.parse as the same RuneId, passed them.
+
+
+def test_two_runes_given_one_id_spelled_two_ways_are_not_followed() -> None:
+    p = parties()
+    outputs = [
+        (p.service_escrow_spk, 10_000),
+        (p.payment_spk, 100_000),
+        (p.service_fee_spk, 2_000),
+        (encipher([(*GOODS_ID, 0, 0)], pointer=2), 0),
+    ]
+    held = (RuneAmount(GOODS, HELD), RuneAmount(OTHER, 700))
+    for lie in (
+        {GOODS: "840000:3", OTHER: "0840000:3"},
+        {GOODS: "840000:3", OTHER: "８４００００:３"},
+    ):
+        s = rune_listing(outputs, ids=lie, runes=held)
+        assert not s.verdict().approved, f"signed with ids {lie}: 700 OTHER•RUNE go to the fee"
+
+
+def test_an_id_of_block_0_spelled_otherwise_erases_nothing() -> None:
+    p = parties()
+    outputs = [
+        (p.service_escrow_spk, 10_000),
+        (p.payment_spk, 100_000),
+        (p.service_fee_spk, 2_000),
+        (encipher(pointer=2, etch="", premine=0), 0),
+    ]
+    for lie in ("00:0", "٠:٠", " 000:00 "):
+        s = rune_listing(outputs, ids={GOODS: lie})
+        shown = sum(r.amount for o in s.review().outputs for r in o.runes)
+        assert shown == HELD, f"id {lie!r}: the review accounts for {shown} of {HELD} runes"
+        assert not s.verdict().approved, f"signed with id {lie!r}: the pointer takes them"
