@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from app.core.policy_verdict import Flow
 from app.core.psbt_review import InputReview, OutputReview, Review
 from app.core.psbt_review_context import Role
+from app.core.rune_names import rune_letters
 
 _INFERRED = " Inferred from the flow: Bidwallet cannot see whose key this is."
 RUNESTONE_TIP = (
@@ -67,11 +68,17 @@ def _stranger(review: Review, flow: str, out: OutputReview) -> Party:
 
 
 def _receives_our_item(review: Review, out: OutputReview) -> bool:
-    """An inscription of ours lands on `out`, or the runes our inputs carry go to it."""
+    """An inscription of ours lands on `out`, or a rune our inputs carry goes to it (not any
+    rune: an etching's premine or the buyer's runes are not the item)."""
     if any(x.output_index == out.index and x.from_ours for x in review.landings):
         return True
-    ours_carry_runes = any(i.is_ours and i.contents and i.contents.runes for i in review.inputs)
-    return ours_carry_runes and bool(out.runes) and not out.is_op_return
+    ours = {
+        rune_letters(r.rune)
+        for i in review.inputs
+        if i.is_ours and i.contents
+        for r in i.contents.runes
+    }
+    return not out.is_op_return and any(rune_letters(r.rune) in ours for r in out.runes)
 
 
 def input_party(inp: InputReview) -> Party:
