@@ -8,7 +8,7 @@ the seller's proceeds"); in a secure listing the output that receives the item (
 sat, or the runes our input carries, wherever ord's rules send them) holds it for the service
 until a buyer pays, and the rest not ours is its fee. Each such name says it is inferred; an
 address the caller knows as the service's (`Role.SERVICE`) is named plainly. The OP_RETURN
-output ord reads as the runestone is named so.
+output ord reads as the runestone is named so (a cenotaph as one, which burns the inputs' runes).
 """
 
 from __future__ import annotations
@@ -24,6 +24,10 @@ _INFERRED = " Inferred from the flow: Bidwallet cannot see whose key this is."
 RUNESTONE_TIP = (
     "ord reads this output as the transaction's runestone: it decides which output receives "
     "which runes (each output's Receives column). Sats paid to it are burned."
+)
+CENOTAPH_TIP = (
+    "ord reads this output as a malformed runestone, a cenotaph: it sends runes nowhere, it "
+    "burns every rune on the inputs. Sats paid to it are burned."
 )
 BIDDING_WALLET_TIP = (
     "Your bidding wallet: a 1-of-2 multisig of your key and the service's, spendable by you "
@@ -118,5 +122,7 @@ def output_party(review: Review, flow: str, out: OutputReview) -> Party:
     if role is Role.STRANGER:
         return _stranger(review, flow, out)
     if role is Role.OP_RETURN and out.index == review.rune_moves.runestone_output:
+        if review.rune_moves.cenotaph is not None:
+            return Party(role, "a cenotaph (OP_RETURN)", CENOTAPH_TIP)
         return Party(role, "a runestone (OP_RETURN)", RUNESTONE_TIP)
     return Party(role, role.value)

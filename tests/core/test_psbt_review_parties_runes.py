@@ -10,8 +10,16 @@ import dataclasses
 from app.core.psbt_review_context import Role, RuneAmount
 from app.core.psbt_review_parties import output_parties
 from app.core.signing_policy import Flow
-from tests.core.test_policy_runes import GOODS, HELD, edict, listing_outputs, rune_listing
-from tests.support.psbt_scenarios import Scenario
+from tests.core.test_policy_runes import (
+    CENOTAPH,
+    GOODS,
+    HELD,
+    edict,
+    listing_outputs,
+    rune_listing,
+)
+from tests.support import psbt_scenarios as scenarios
+from tests.support.psbt_scenarios import Scenario, build_psbt
 from tests.support.runestones import encipher
 
 HOLDS, FEE = "the service (holds the item)", "the service (its fee)"
@@ -40,3 +48,15 @@ def test_an_etchings_premine_sent_to_the_fee_output_does_not_make_it_hold_the_it
     assert review.outputs[0].runes == (RuneAmount(GOODS, HELD),)
     assert review.outputs[2].runes == (RuneAmount("AAAAAAAAAAAAAAAB", 1_000),)
     assert owners(s) == [HOLDS, "your payment address", FEE, "a runestone (OP_RETURN)"]
+
+
+def test_a_cenotaph_is_named_for_what_it_does() -> None:
+    """An inscription listing (no runes of ours) may carry a cenotaph; it decides no output's
+    runes, it burns every rune the buyer's inputs bring."""
+    s = scenarios.secure_listing()
+    s = unknown_service(
+        s.with_(psbt=build_psbt(s.coins, listing_outputs(CENOTAPH), sighash={0: 0x81}))
+    )
+    party = output_parties(s.review(), Flow.SECURE_LISTING)[3]
+    assert party.name == "a cenotaph (OP_RETURN)"
+    assert "burns every rune on the inputs" in party.tip
