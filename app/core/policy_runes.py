@@ -6,8 +6,9 @@ inputs carry.
   all; each input of ours carrying runes is refused with where they would go (burned, given to
   whom, or wherever a runestone this wallet cannot follow sends them).
 - A runes listing (`check_listed_runes`): the listed runes go, whole, to the output that
-  receives the item's sats (where an inscription on it would land: the escrow); none to any
-  other output (the service's fee address, a stranger, even our own), none burned. The buyer's
+  receives the item's sats (where an inscription on it would land: the escrow), which is not
+  ours (on our price output they would come back with it, freezing it); none to any other
+  output (the service's fee address, a stranger, even our own), none burned. The buyer's
   inputs, added later, can only add runes to what an edict or the pointer moves.
 - Every flow whose inputs of ours carry runes (`check_runestone`): a runestone this wallet
   cannot follow, or a cenotaph (which burns every rune on the inputs), is refused.
@@ -23,7 +24,7 @@ from collections.abc import Sequence
 
 from app.core.policy_verdict import Flow, Refusal, RefusalCode
 from app.core.psbt_review import InputReview, Review
-from app.core.psbt_review_context import RuneAmount, describe_roles
+from app.core.psbt_review_context import Role, RuneAmount, describe_roles
 from app.core.rune_names import rune_letters
 from app.core.sat_flow import route_partial
 
@@ -154,6 +155,24 @@ def check_listed_runes(review: Review, flow: Flow, item: InputReview) -> list[Re
             )
         ]
     target = first.vout
+    receiver = review.outputs[target]
+    if receiver.is_ours:
+        found.append(
+            Refusal(
+                RefusalCode.RUNES_MISDIRECTED,
+                f"Output {target} ({describe_roles(receiver.roles)}) receives the item's sats and "
+                "the listed runes: a listing hands them to the service's escrow, and back on "
+                "your address nothing is sold"
+                + (
+                    ", while that coin (the price) carries runes, which this wallet never spends "
+                    "as plain sats."
+                    if Role.PAYMENT in receiver.roles
+                    else "."
+                ),
+                input_index=item.index,
+                output_index=target,
+            )
+        )
     for rune in held:
         key = rune_letters(rune.rune)
         for out in review.outputs:

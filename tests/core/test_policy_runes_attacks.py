@@ -177,3 +177,19 @@ def test_an_id_of_block_0_spelled_otherwise_erases_nothing() -> None:
         shown = sum(r.amount for o in s.review().outputs for r in o.runes)
         assert shown == HELD, f"id {lie!r}: the review accounts for {shown} of {HELD} runes"
         assert not s.verdict().approved, f"signed with id {lie!r}: the pointer takes them"
+
+
+# F6: the output receiving the item's sats was taken as the escrow whoever it pays. With our own
+# price output first, the listed runes came back to our payment address with the price: nothing
+# is sold, and that coin (the price) carries runes, which this wallet never spends as plain sats.
+
+
+def test_the_listed_runes_returned_to_our_price_output_are_refused() -> None:
+    p = parties()
+    outputs = [(p.payment_spk, 100_000), (p.service_escrow_spk, 10_000)]
+    s = rune_listing(outputs)
+    assert s.review().outputs[0].runes == (RuneAmount(GOODS, HELD),)
+    verdict = s.verdict()
+    assert not verdict.approved, "signed: the runes come back on the price, which they freeze"
+    assert RefusalCode.RUNES_MISDIRECTED in codes(verdict)
+    assert "Output 0 (your payment address)" in " ".join(verdict.reasons())
