@@ -115,7 +115,7 @@ def check_runes_received(review: Review, flow: Flow, item_output: int | None) ->
             + ", ".join(f"{r.amount:,} {r.rune}" for r in out.runes)
             + f" from input {theirs[0].index}: a coin carrying runes is never spent as plain "
             f"sats here, so its {out.value:,} sats would be stuck until a wallet that handles "
-            f"runes moves them. In a {flow}, runes may come only with the item.",
+            f"runes moves them. In this {flow}, runes may come only with the item.",
             output_index=out.index,
         )
         for out in review.outputs
