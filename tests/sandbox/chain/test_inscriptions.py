@@ -202,7 +202,9 @@ def test_runes_are_burned_without_a_non_op_return_output(sandbox_node: Node) -> 
     coin = Utxo(txid, int(vout), 10_000, OWNER.script_pubkey)
     burn = sandbox_node.broadcast(_two_key_spend([coin], [(bytes.fromhex("6a04deadbeef"), 0)]))
     assert sandbox_node.ord_output(f"{burn}:0")["runes"] == {}  # type: ignore[index]
-    assert ["BURN.ME.ENTIRELY", "7", "¤"] not in sandbox_node.ord_address(OWNER.address)["runes_balances"]
+    assert ["BURN.ME.ENTIRELY", "7", "¤"] not in sandbox_node.ord_address(OWNER.address)[
+        "runes_balances"
+    ]
 
 
 @pytest.mark.parametrize("name", ["dog", "•DOG", "DOG••GO", "A" * 27, "", "DÖG"])

@@ -182,7 +182,9 @@ async def test_wallet_contents_pages_with_a_cursor_and_filters(
     third = ok(await client.get(url, params={"address": address, "limit": 2, "cursor": 4}))
     assert third["nextCursor"] is None and third["results"]["ordinals"] == []
     [rune] = third["results"]["runes"]
-    assert rune["token"]["rune_utxo_id"] == runes and rune["collection"]["id"] == "SANDBOX•DEMO•RUNE"
+    assert (
+        rune["token"]["rune_utxo_id"] == runes and rune["collection"]["id"] == "SANDBOX•DEMO•RUNE"
+    )
     assert rune["token"]["rune_amount"] == rune["token"]["rune_amount_formatted"] == "250"
     assert rune["collection"]["rune_divisibility"] == 0  # as the sandbox etched it
 
