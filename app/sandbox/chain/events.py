@@ -62,3 +62,36 @@ class EventBus:
                     listener(event)
                 except Exception:
                     log.exception("chain event listener failed on %s event", event.kind)
+
+
+class ChainLock:
+    """The node's re-entrant lock. Events published while a thread holds it go to the
+    listeners once its outermost holder releases it: a listener may take another lock (the
+    market's store) that a second thread holds while it waits for this one, and calling it
+    under this lock deadlocked the two (a reveal's nested faucet against the demo market's
+    first bids, which read a balance from the node)."""
+
+    def __init__(self, bus: EventBus) -> None:
+        self._lock = threading.RLock()
+        self._bus = bus
+        self._depth = 0  # how deep the holding thread is; only it touches this and the queue
+        self._queued: list[ChainEvent] = []
+
+    def __enter__(self) -> ChainLock:
+        self._lock.acquire()
+        self._depth += 1
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._depth -= 1
+        queued: list[ChainEvent] = []
+        if self._depth == 0:
+            queued, self._queued = self._queued, []
+        self._lock.release()
+        if queued:
+            self._bus.publish(queued)
+
+    def publish(self, events: list[ChainEvent]) -> None:
+        """Now when this thread does not hold the lock, else once it lets it go."""
+        with self:
+            self._queued.extend(events)

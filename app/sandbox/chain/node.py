@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import logging
 import sqlite3
-import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,7 +22,7 @@ from app.sandbox.chain.addresses import script_for_address
 from app.sandbox.chain.consensus import MAX_MONEY, MIN_RELAY_FEE_RATE
 from app.sandbox.chain.engine import ChainEngine
 from app.sandbox.chain.errors import InvalidRequest, StorageError
-from app.sandbox.chain.events import ChainEvent, EventBus, SpentOutput
+from app.sandbox.chain.events import ChainEvent, ChainLock, EventBus, SpentOutput
 from app.sandbox.chain.inscribe_items import MAX_POSTAGE, NewItem, create_items
 from app.sandbox.chain.kernel import Kernel
 from app.sandbox.chain.keys import SandboxKeys
@@ -60,7 +59,8 @@ class Node:
 
     def __init__(self, data_dir: Path, kernel: Kernel, store: Store) -> None:
         self.data_dir = data_dir
-        self.lock = threading.RLock()
+        self._events = EventBus()
+        self.lock = ChainLock(self._events)
         self._kernel = kernel
         self._store = store
         offset = int(store.get_meta("clock_offset_ms") or 0)
@@ -69,7 +69,6 @@ class Node:
         payout = self._keys.script("miner", "p2wpkh")
         self._engine = ChainEngine(store, kernel, self.clock, payout)
         self._wallet = SandboxWallet(self._engine, self._keys)
-        self._events = EventBus()
         self._closed = False
         # The scenario switch of the `/ord` views (not persisted): False (the default) answers
         # like real ord, from the confirmed chain; True shows the mempool too.
@@ -135,9 +134,9 @@ class Node:
                 yield events
         finally:
             # Also after a failure part-way (mine(5) failing at the 3rd block): what was
-            # committed is announced.
+            # committed is announced, once the lock is free (ChainLock).
             if events:
-                self._events.publish(events)
+                self.lock.publish(events)
 
     def _persist_clock(self, offset_ms: int) -> None:
         with self.lock, self._store.transaction():

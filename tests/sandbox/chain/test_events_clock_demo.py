@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 
@@ -33,6 +34,33 @@ def test_events_after_acceptance_and_each_block(sandbox_node: Node) -> None:
     assert seen[0].txid == txid
     assert seen[1].height == height - 1 and txid in seen[1].txids
     assert seen[2].block_hash == sandbox_node.tip_hash
+
+
+def test_events_of_nested_node_calls_go_out_once_the_nodes_lock_is_free(
+    sandbox_node: Node,
+) -> None:
+    """A listener may need a lock that another thread holds while it waits for the node (the
+    market's store, whose bids read a balance from the node): an inscription's commit and
+    reveal, node calls nested under one hold of its lock, announce their transactions only
+    once the lock is free, so another thread can take it from a listener."""
+    taken: list[bool] = []
+
+    def take_the_lock_from_another_thread(event: ChainEvent) -> None:
+        def take() -> None:
+            with sandbox_node.lock:
+                pass
+
+        other = threading.Thread(target=take)
+        other.start()
+        other.join(timeout=30)  # a deadlock under the lock: still waiting
+        taken.append(not other.is_alive())
+
+    sandbox_node.subscribe(take_the_lock_from_another_thread)
+    try:
+        sandbox_node.create_inscription(KeyPair.make("nested").address)
+    finally:
+        sandbox_node.unsubscribe(take_the_lock_from_another_thread)
+    assert len(taken) >= 2 and all(taken)  # the commit and the reveal at least
 
 
 def test_clock_moves_forward_only_and_persists() -> None:
