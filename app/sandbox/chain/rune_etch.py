@@ -238,13 +238,7 @@ def mint_runes(node: Node, wallet: SandboxWallet, rune_id: RuneId, to_script: by
 def _pay(
     node: Node, wallet: SandboxWallet, fixed: Sequence[Coin], outputs: Sequence[Payment]
 ) -> str:
-    funding = wallet.select(
-        sum(p.value for p in outputs) - sum(c.value for c in fixed),
-        fixed_inputs=len(fixed),
-        outputs=len(outputs) + 1,
-        exclude=fixed,
-    )
-    tx = wallet.build([*fixed, *funding], outputs)
+    _, tx = wallet.fund(fixed, outputs)
     return node.broadcast(tx.raw)
 
 

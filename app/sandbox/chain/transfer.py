@@ -74,13 +74,7 @@ def transfer_inscription(wallet: SandboxWallet, inscription_id: str, to_script: 
 
     fixed = [*lead_coins, coin]
     outputs = [*lead_outputs, *payments]
-    funding = wallet.select(
-        sum(p.value for p in outputs) - sum(c.value for c in fixed),
-        fixed_inputs=len(fixed),
-        outputs=len(outputs) + 1,
-        exclude=fixed,
-    )
-    tx = wallet.build([*fixed, *funding], outputs)
+    funding, tx = wallet.fund(fixed, outputs)
     _check_lands_on(
         tx, [c.value for c in [*fixed, *funding]], len(lead_coins), offset, len(lead_outputs)
     )

@@ -115,6 +115,19 @@ class SandboxWallet:
             "more coinbase coins"
         )
 
+    def fund(
+        self, fixed: Sequence[Coin], outputs: Sequence[Payment]
+    ) -> tuple[list[Coin], ParsedTx]:
+        """Spend `fixed` (first, in order) to `outputs`, with funding coins for the rest and
+        the fee: (the funding coins, the signed transaction)."""
+        funding = self.select(
+            sum(p.value for p in outputs) - sum(c.value for c in fixed),
+            fixed_inputs=len(fixed),
+            outputs=len(outputs) + 1,
+            exclude=fixed,
+        )
+        return funding, self.build([*fixed, *funding], outputs)
+
     def build(
         self,
         coins: Sequence[Coin],
