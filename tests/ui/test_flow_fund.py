@@ -152,7 +152,7 @@ def test_watch_only_profile_shows_the_wallet_and_funds_by_exporting(
     from app.wallet.vault_file_store import FileStore
     from app.wallet.vault_models import MnemonicSecret, ProfileMeta
     from tests.ui.conftest import FAST_KDF
-    from tests.ui.flows import fund_bidding_wallet, sandbox_post
+    from tests.ui.flows import SANDBOX_REQUEST_RATE, fund_bidding_wallet, sandbox_post
 
     options = make_options()
     secret = MnemonicSecret(bip39.mnemonic_from_bytes(bytes(range(16))))
@@ -172,6 +172,7 @@ def test_watch_only_profile_shows_the_wallet_and_funds_by_exporting(
         esplora_url=f"{root}/esplora",
         ord_url=f"{root}/ord",
         key_name="Watch key",
+        request_rate=SANDBOX_REQUEST_RATE,
     )
     ProfileStore(options.data_dir).save(AppSettings().with_profile(profile).with_active("Watch"))
     app = open_app(options)

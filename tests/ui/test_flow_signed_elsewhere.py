@@ -38,6 +38,7 @@ from app.wallet.vault_file_store import FileStore
 from app.wallet.vault_models import MnemonicSecret, ProfileMeta
 from tests.ui.conftest import FAST_KDF, AppHarness, OptionsFactory
 from tests.ui.flows import (
+    SANDBOX_REQUEST_RATE,
     bid_tab_ready,
     click,
     fill_collection_bid,
@@ -89,6 +90,7 @@ def open_collector(
         esplora_url=f"{url}/esplora",
         ord_url=f"{url}/ord",
         key_name="Watch key",
+        request_rate=SANDBOX_REQUEST_RATE,
     )
     ProfileStore(options.data_dir).save(AppSettings().with_profile(profile).with_active("Watch"))
     app = open_app(options)

@@ -11,12 +11,20 @@ trait and rune bids, fills the Bid form with a trait bid and shows the funding Q
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tests.ui.screenshots import SCREEN, assert_drawn, fail_keyring, run_shots, shoot_under_xvfb
+from tests.ui.screenshots import (
+    SCREEN,
+    assert_drawn,
+    fail_keyring,
+    run_shots,
+    save_png,
+    shoot_under_xvfb,
+)
 
 if TYPE_CHECKING:
     from app.services.sandbox_process import SandboxProcess
@@ -65,7 +73,7 @@ async def _arrange(data_dir: Path) -> tuple[AppContext, MainWindow, str, Sandbox
     from app.wallet.vault_file_store import FileStore
     from app.wallet.vault_models import MnemonicSecret, ProfileMeta
     from tests.ui.conftest import FAST_KDF
-    from tests.ui.flows import PASSWORD
+    from tests.ui.flows import PASSWORD, SANDBOX_REQUEST_RATE
 
     sandbox = await start_sandbox(data_dir / "sandbox")
     root = sandbox.url.rstrip("/")
@@ -81,6 +89,7 @@ async def _arrange(data_dir: Path) -> tuple[AppContext, MainWindow, str, Sandbox
         esplora_url=f"{root}/esplora",
         ord_url=f"{root}/ord",
         key_name="Shot key",
+        request_rate=SANDBOX_REQUEST_RATE,
     )
     ProfileStore(data_dir).save(AppSettings().with_profile(profile).with_active("Collector"))
     options = AppOptions(
@@ -131,7 +140,7 @@ async def shoot(out: Path, data_dir: Path) -> None:
     from app.ui.tabs.open_bids_tab import OpenBidsTab
     from app.ui.tabs.wallet_tab import WalletTab
     from app.ui.theme import apply_theme
-    from tests.ui.screenshot_app import save, settle
+    from tests.ui.screenshot_app import save
 
     app = QApplication.instance()
     assert isinstance(app, QApplication)
@@ -166,8 +175,8 @@ async def shoot(out: Path, data_dir: Path) -> None:
         context.theme_changed.emit(apply_theme(app, theme))
         for key in TABS:
             window.show_tab(key)
-            settle(300)
-            save(window, out / f"{theme.value}-tab-{key}-data.png")
+            await pause(450)
+            save_png(window.grab(), out / f"{theme.value}-tab-{key}-data.png")
         window.show_tab("wallet")
         shots.append(out / f"{theme.value}-dialog-choose-coins.png")
         await wallet.fund.choose_coins()
@@ -175,7 +184,7 @@ async def shoot(out: Path, data_dir: Path) -> None:
         shots.append(out / f"{theme.value}-dialog-bid-confirm.png")
         await bid.place()
         window.show_tab("open_bids")
-        settle(300)
+        await pause(300)
         open_bids.table.selectAll()
         shots.append(out / f"{theme.value}-dialog-cancel-bids.png")
         await open_bids.cancel_selected()
@@ -183,6 +192,13 @@ async def shoot(out: Path, data_dir: Path) -> None:
     window.close()
     await window.controller.shutdown()
     await sandbox.stop()
+
+
+async def pause(ms: int) -> None:
+    """Let layouts, paints and the app's reads run on the loop itself: a nested Qt loop
+    inside this task (screenshot_app.settle) ran other tasks' steps while it was current,
+    which asyncio refuses ("Cannot enter into task"), losing them; the script then hung."""
+    await asyncio.sleep(ms / 1000)
 
 
 if __name__ == "__main__":

@@ -49,6 +49,7 @@ from tests.support.psbt_tamper import apply_to, tampers_for
 from tests.support.tamper_guard import pay_fee_rate
 from tests.support.tamper_ops import Target
 from tests.ui.conftest import FAST_KDF
+from tests.ui.flows import SANDBOX_REQUEST_RATE
 from tests.ui.screenshots import SCREEN, assert_drawn, fail_keyring, run_shots, shoot_under_xvfb
 
 SHOTS = ("tab-withdraw", "tab-inscription_bid", "tab-listings", "offline-psbt_files")
@@ -129,6 +130,7 @@ async def prepare(root: str, data_dir: Path) -> tuple[AppContext, MainWindow, Mn
         esplora_url=f"{root}/esplora",
         ord_url=f"{root}/ord",
         key_name="Shots key",
+        request_rate=SANDBOX_REQUEST_RATE,
     )
     ProfileStore(data_dir).save(AppSettings().with_profile(profile).with_active(profile.name))
     options = AppOptions(
