@@ -5,6 +5,8 @@ all of it. Widget-level: the tab is fed a reading, no service is asked."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
@@ -40,7 +42,9 @@ def settle() -> None:
 
 
 @pytest.fixture(params=[Theme.LIGHT, Theme.DARK], ids=["light", "dark"])
-def tab(qtbot: QtBot, make_options: OptionsFactory, request: pytest.FixtureRequest) -> WithdrawTab:
+def tab(
+    qtbot: QtBot, make_options: OptionsFactory, request: pytest.FixtureRequest
+) -> Iterator[WithdrawTab]:
     # The app's theme, as in the app: without its style sheet nothing was squeezed, and a
     # few pixels' move passed here while it failed after another test had set a theme.
     app = QApplication.instance()
@@ -55,7 +59,10 @@ def tab(qtbot: QtBot, make_options: OptionsFactory, request: pytest.FixtureReque
     assert isinstance(tab, WithdrawTab)
     balance = BiddingWalletBalance("bcrt1qwallet", BALANCE, 0)
     tab.facts = WalletFacts("bcrt1qwallet", "bcrt1qpayment", balance, (), NOTHING_KNOWN)
-    return tab
+    yield tab
+    # The application is shared by every test: the dark theme left on made the Settings
+    # tab's theme test see its change done before it was saved (found running in two processes).
+    apply_theme(app, Theme.LIGHT)
 
 
 def test_amount_errors_and_at_risk_headline_move_nothing(qtbot: QtBot, tab: WithdrawTab) -> None:
