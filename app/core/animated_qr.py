@@ -4,7 +4,7 @@
 chosen density: the largest QR version a frame may take); `AnimatedQrDecoder` takes scanned
 texts in any order, with repeats and gaps, reports progress and returns the payload. Both
 formats carry a single PSBT as other wallets expect it (BBQr type P; UR `crypto-psbt`), and an
-export bundle (`qr_export_bundle`) as BBQr type J or UR `bytes`. Pure logic: drawing and reading
+export bundle (`qr_export_bundle`) as BBQr type B or UR `bytes`. Pure logic: drawing and reading
 the codes is app/services/qr_images.py.
 """
 
@@ -54,7 +54,7 @@ class CorruptFrameError(AnimatedQrError):
 @dataclass(frozen=True)
 class Payload:
     kind: PayloadKind
-    data: bytes  # the PSBT, or the export bundle's JSON (`qr_export_bundle.unpack` reads it)
+    data: bytes  # the PSBT, or the export bundle (`qr_export_bundle.unpack` reads it)
 
 
 class FrameSequence:
@@ -99,14 +99,11 @@ def encode_frames(
     if payload.kind is PayloadKind.PSBT and not payload.data.startswith(PSBT_MAGIC):
         raise WrongQrTypeError("these bytes are not a PSBT")
     if fmt is QrFormat.BBQR:
-        file_type = "P" if payload.kind is PayloadKind.PSBT else "J"
+        file_type = "P" if payload.kind is PayloadKind.PSBT else "B"
         version, frames = bbqr.split(payload.data, file_type, max_version=max_version)
         return FrameSequence(fmt, version, frames)
     ur_type = "crypto-psbt" if payload.kind is PayloadKind.PSBT else "bytes"
-    body = (
-        payload.data if payload.kind is PayloadKind.PSBT else qr_export_bundle.deflate(payload.data)
-    )
-    message = cbor.encode(body)
+    message = cbor.encode(payload.data)
     fixed = len(f"UR:{ur_type}/") + _UR_SEQ_RESERVE
     room = bbqr.ALNUM_CAPACITY_L[max_version - 1] - fixed
     encoder = ur_fountain.FountainEncoder(message, room // 2 - _UR_PART_OVERHEAD)
@@ -178,7 +175,7 @@ class AnimatedQrDecoder:
             frame = bbqr.parse_frame(text)
         except bbqr.BbqrError as exc:
             raise CorruptFrameError(str(exc)) from None
-        kinds = {"P": PayloadKind.PSBT, "J": PayloadKind.EXPORT}
+        kinds = {"P": PayloadKind.PSBT, "B": PayloadKind.EXPORT}
         if frame.file_type not in kinds:
             name = bbqr.FILE_TYPES[frame.file_type]
             raise WrongQrTypeError(f"this BBQr code carries a {name}, not a PSBT or an export")
@@ -243,15 +240,15 @@ class AnimatedQrDecoder:
             ) from None
         if not isinstance(body, bytes):
             raise CorruptFrameError("the UR message is not a CBOR byte string")
-        if self._kind is PayloadKind.EXPORT:
-            try:
-                body = qr_export_bundle.inflate(body)
-            except qr_export_bundle.ExportBundleError as exc:
-                raise CorruptFrameError(str(exc)) from None
         self._finish(body)
 
     def _finish(self, data: bytes) -> None:
         assert self._kind is not None
         if self._kind is PayloadKind.PSBT and not data.startswith(PSBT_MAGIC):
             raise CorruptFrameError("the scanned code does not hold a PSBT")
+        if self._kind is PayloadKind.EXPORT:
+            try:  # BBQr has no checksum: a bundle that does not unpack is a corrupt frame
+                qr_export_bundle.unpack(data)
+            except qr_export_bundle.ExportBundleError as exc:
+                raise CorruptFrameError(str(exc)) from None
         self.result = Payload(self._kind, data)

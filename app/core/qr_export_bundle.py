@@ -1,26 +1,26 @@
 """An offline-signing export (manifest.json and its PSBT files) as one payload for an animated QR.
 
-The payload is JSON: {"format": "bidwallet-export", "version": 1, "files": [{"name", "base64"}]},
-each file's exact bytes, so the receiving side writes the same folder the file export writes and
-reads it through the same checks (docs/offline-signing.md, "Animated QR codes"). BBQr carries it
-as type J (JSON) compressed by BBQr's own Z encoding; UR as `ur:bytes` holding the same JSON
-deflated (raw deflate, RFC 1951), since UR has no compression of its own.
+The payload is CBOR, {"format": "bidwallet-export", "version": 1, "files": [[name, bytes], ...]}
+with each file's exact bytes, deflated (raw deflate, RFC 1951, full window): the receiving side
+writes the same folder the file export writes and reads it through the same checks
+(docs/offline-signing.md, "Animated QR codes"). Both formats carry these bytes as they are: BBQr
+as type B (binary), UR as `ur:bytes`. For a 100-listing export (a 225 KB manifest, 26 KB of
+PSBTs) that is 36 KB, against 165 KB for the same files as JSON under BBQr's own compression
+(its 1 KB window: BBQr.md), which would need 4.6 times the frames.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 import zlib
 from collections.abc import Mapping
 
+from app.core import cbor
 from app.core.errors import CoreError
 
 FORMAT = "bidwallet-export"
 VERSION = 1
 MAX_FILES = 1000
-MAX_UNPACKED = 64 * 1024 * 1024  # far above 100 listings (about 1 MB); stops a deflate bomb
+MAX_UNPACKED = 64 * 1024 * 1024  # far above 100 listings (about 250 KB); stops a deflate bomb
 
 
 class ExportBundleError(CoreError, ValueError):
@@ -28,22 +28,27 @@ class ExportBundleError(CoreError, ValueError):
 
 
 def pack(files: Mapping[str, bytes]) -> bytes:
-    """The bundle's JSON (UTF-8) carrying `files`, by name, in the given order."""
+    """The bundle carrying `files`, by name, in the given order."""
     for name in files:
         _check_name(name)
-    entries = [{"name": n, "base64": base64.b64encode(d).decode()} for n, d in files.items()]
-    document = {"format": FORMAT, "version": VERSION, "files": entries}
-    return json.dumps(document, separators=(",", ":")).encode()
+    entries: list[cbor.CborValue] = [[name, data] for name, data in files.items()]
+    document: dict[cbor.CborValue, cbor.CborValue] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "files": entries,
+    }
+    packer = zlib.compressobj(level=9, wbits=-15)
+    return packer.compress(cbor.encode(document)) + packer.flush()
 
 
 def unpack(payload: bytes) -> dict[str, bytes]:
     """The files a bundle carries; ExportBundleError naming what is wrong otherwise."""
     try:
-        document = json.loads(payload)
-    except (ValueError, UnicodeDecodeError):
-        raise ExportBundleError("the scanned export is not JSON") from None
+        document = cbor.decode(_inflate(payload))
+    except cbor.CborError:
+        raise ExportBundleError("the scanned export is not CBOR") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise ExportBundleError("the scanned JSON is not a Bidwallet export")
+        raise ExportBundleError("the scanned data is not a Bidwallet export")
     if document.get("version") != VERSION:
         raise ExportBundleError(f"export bundle version {document.get('version')!r} is unknown")
     entries = document.get("files")
@@ -51,24 +56,18 @@ def unpack(payload: bytes) -> dict[str, bytes]:
         raise ExportBundleError("the export bundle lists no files, or too many")
     files: dict[str, bytes] = {}
     for entry in entries:
-        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
-            raise ExportBundleError("an entry of the export bundle has no file name")
-        name = _check_name(entry["name"])
+        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)):
+            raise ExportBundleError("an entry of the export bundle is not a named file")
+        name, data = _check_name(entry[0]), entry[1]
+        if not isinstance(data, bytes):
+            raise ExportBundleError(f"{name} in the export bundle holds no bytes")
         if name in files:
             raise ExportBundleError(f"the export bundle holds {name} twice")
-        try:
-            files[name] = base64.b64decode(entry.get("base64", ""), validate=True)
-        except (binascii.Error, TypeError, ValueError):
-            raise ExportBundleError(f"{name} in the export bundle is not base64") from None
+        files[name] = data
     return files
 
 
-def deflate(payload: bytes) -> bytes:
-    packer = zlib.compressobj(level=9, wbits=-15)
-    return packer.compress(payload) + packer.flush()
-
-
-def inflate(packed: bytes) -> bytes:
+def _inflate(packed: bytes) -> bytes:
     unpacker = zlib.decompressobj(wbits=-15)
     try:
         payload = unpacker.decompress(packed, MAX_UNPACKED)

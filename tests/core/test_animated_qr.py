@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 import random
+import zlib
 
 import pytest
 
-from app.core import qr_export_bundle
+from app.core import cbor, qr_export_bundle
 from app.core.animated_qr import (
     DEFAULT_MAX_VERSION,
     AnimatedQrDecoder,
@@ -172,22 +173,42 @@ def test_bytes_that_are_not_a_psbt_are_not_sent_as_one() -> None:
         encode_frames(Payload(PayloadKind.PSBT, b"hello"), QrFormat.BBQR)
 
 
+def bundle(document: cbor.CborValue) -> bytes:
+    packer = zlib.compressobj(wbits=-15)
+    return packer.compress(cbor.encode(document)) + packer.flush()
+
+
+EXPORT: dict[cbor.CborValue, cbor.CborValue] = {"format": "bidwallet-export", "version": 1}
+
+
 @pytest.mark.parametrize(
     ("payload", "message"),
     [
-        (b"[1]", "not a Bidwallet export"),
-        (b"\xff", "not JSON"),
-        (b'{"format":"bidwallet-export","version":2,"files":[]}', "version 2"),
-        (
-            b'{"format":"bidwallet-export","version":1,"files":[{"name":"../x","base64":""}]}',
-            "plain",
-        ),
-        (
-            b'{"format":"bidwallet-export","version":1,"files":[{"name":"a","base64":"*"}]}',
-            "base64",
-        ),
+        (b"\xff\x00", "does not decompress"),
+        (bundle([1]), "not a Bidwallet export"),
+        (bundle({**EXPORT, "version": 2, "files": []}), "version 2"),
+        (bundle({**EXPORT, "files": []}), "no files"),
+        (bundle({**EXPORT, "files": [["../x", b""]]}), "not a plain file name"),
+        (bundle({**EXPORT, "files": [["a", "text"]]}), "holds no bytes"),
+        (bundle({**EXPORT, "files": [["a", b""], ["a", b""]]}), "twice"),
+        (qr_export_bundle.pack({"a": b"x"})[:-2], "cut short"),
     ],
 )
 def test_a_bad_export_bundle_is_refused(payload: bytes, message: str) -> None:
     with pytest.raises(qr_export_bundle.ExportBundleError, match=message):
         qr_export_bundle.unpack(payload)
+
+
+def test_a_corrupt_export_frame_is_caught_where_bbqr_has_no_checksum() -> None:
+    files = export_files(3)
+    sequence = encode_frames(
+        Payload(PayloadKind.EXPORT, qr_export_bundle.pack(files)), QrFormat.BBQR, 5
+    )
+    frames = sequence.take(sequence.frames_needed)
+    i = len(frames) // 2
+    letter = "A" if frames[i][20] != "A" else "B"  # still base32: only the bundle check sees it
+    frames[i] = frames[i][:20] + letter + frames[i][21:]
+    decoder = AnimatedQrDecoder()
+    with pytest.raises(CorruptFrameError):
+        for frame in frames:
+            decoder.add(frame)

@@ -1,0 +1,120 @@
+"""Offline-signing exports through animated QR codes, end to end against the sandbox: a real
+bulk export of 100 secure listings -> frames (BBQr and UR) drawn by segno -> read back from the
+images by zxing-cpp, shuffled, repeated and (UR) with frames missed -> the same folder, which
+the file import's checks accept. And a single PSBT through the same images."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from app.core import qr_export_bundle
+from app.core.animated_qr import (
+    AnimatedQrDecoder,
+    CorruptFrameError,
+    FrameSequence,
+    Payload,
+    PayloadKind,
+    QrFormat,
+    encode_frames,
+)
+from app.services.context import ServiceContext
+from app.services.listings import ListingItem, prepare_listings
+from app.services.offline import export_offline, listing_export_items
+from app.services.offline_files import OfflineFileError
+from app.services.offline_qr import export_payload, write_scanned_export
+from app.services.qr_images import read_codes, render
+from tests.services.conftest import ContextFactory, SandboxControl
+from tests.services.test_listings import inscribe_many
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+LISTINGS = 100
+
+
+def scan(sequence: FrameSequence, frames: list[str]) -> list[str]:
+    """Each frame drawn as an image and read back by zxing-cpp, as a camera would."""
+    read = []
+    for frame in frames:
+        codes = read_codes(render(frame, sequence.qr_version, scale=2))
+        assert codes == [frame]
+        read.extend(codes)
+    return read
+
+
+def camera_order(frames: list[str], drop_every: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    kept = [f for i, f in enumerate(frames) if drop_every == 0 or i % drop_every != 1]
+    kept += rng.sample(kept, len(kept) // 5)  # repeats
+    rng.shuffle(kept)
+    return kept
+
+
+async def test_a_100_listing_export_crosses_as_an_animated_qr_in_both_formats(
+    ctx: ServiceContext, sandbox: SandboxControl, make_context: ContextFactory, tmp_path: Path
+) -> None:
+    watch_only = make_context(ctx.signing_keys().watch_only())
+    ids = await inscribe_many(sandbox, ctx.ordinals_address, LISTINGS)
+    plan = await prepare_listings(
+        watch_only, [ListingItem(70_000 + n, i) for n, i in enumerate(ids)]
+    )
+    export = tmp_path / "export"
+    manifest = export_offline(export, listing_export_items(plan))
+    payload = export_payload(export)
+    sent = {p.name: p.read_bytes() for p in export.iterdir() if not p.name.endswith(".txt")}
+    for fmt, extra, drop_every in ((QrFormat.BBQR, 0, 0), (QrFormat.UR, 1.0, 4)):
+        sequence = encode_frames(payload, fmt)
+        frames = sequence.take(int(sequence.frames_needed * (1 + extra)))
+        decoder = AnimatedQrDecoder()
+        for text in scan(sequence, camera_order(frames, drop_every, seed=len(frames))):
+            decoder.add(text)
+        assert decoder.result == payload, (fmt, decoder.progress)
+        scanned = write_scanned_export(tmp_path / f"scanned-{fmt}", decoder.result)
+        assert scanned == manifest and len(scanned.items) == LISTINGS
+        got = {p.name: p.read_bytes() for p in (tmp_path / f"scanned-{fmt}").iterdir()}
+        assert got == sent
+        print(f"{fmt}: {sequence.frames_needed} frames at QR version {sequence.qr_version}")
+
+
+async def test_a_single_psbt_crosses_as_crypto_psbt_and_bbqr_p(
+    ctx: ServiceContext, sandbox: SandboxControl, make_context: ContextFactory, tmp_path: Path
+) -> None:
+    watch_only = make_context(ctx.signing_keys().watch_only())
+    ids = await inscribe_many(sandbox, ctx.ordinals_address, 1)
+    plan = await prepare_listings(watch_only, [ListingItem(80_000, ids[0])])
+    export_offline(tmp_path, listing_export_items(plan))
+    psbt = next(tmp_path.glob("*.psbt")).read_bytes()
+    for fmt, max_version in ((QrFormat.BBQR, 5), (QrFormat.UR, 5)):
+        sequence = encode_frames(Payload(PayloadKind.PSBT, psbt), fmt, max_version)
+        frames = sequence.take(sequence.frames_needed * 3)
+        assert frames[0].startswith("B$ZP" if fmt is QrFormat.BBQR else "UR:CRYPTO-PSBT/")
+        decoder = AnimatedQrDecoder(accept=frozenset({PayloadKind.PSBT}))
+        for text in scan(sequence, camera_order(frames, 3 if fmt is QrFormat.UR else 0, 5)):
+            decoder.add(text)
+        assert decoder.result == Payload(PayloadKind.PSBT, psbt)
+
+
+async def test_a_scanned_export_that_is_not_the_exported_one_is_refused(
+    ctx: ServiceContext, sandbox: SandboxControl, make_context: ContextFactory, tmp_path: Path
+) -> None:
+    watch_only = make_context(ctx.signing_keys().watch_only())
+    ids = await inscribe_many(sandbox, ctx.ordinals_address, 2)
+    plan = await prepare_listings(watch_only, [ListingItem(90_000, i) for i in ids])
+    export_offline(tmp_path / "export", listing_export_items(plan))
+    first = next((tmp_path / "export").glob("01-*.psbt"))
+    first.write_bytes(first.read_bytes() + b"\0")  # changed after export: its digest differs
+    with pytest.raises(OfflineFileError, match="not the file that was exported"):
+        export_payload(tmp_path / "export")
+    # A payload changed in transit is refused by the same check on the scanning side.
+    files = qr_export_bundle.unpack(
+        qr_export_bundle.pack({p.name: p.read_bytes() for p in (tmp_path / "export").iterdir()})
+    )
+    bad = Payload(PayloadKind.EXPORT, qr_export_bundle.pack(files))
+    with pytest.raises(OfflineFileError, match="not the file that was exported"):
+        write_scanned_export(tmp_path / "scanned", bad)
+    with pytest.raises(OfflineFileError, match="single PSBT"):
+        write_scanned_export(tmp_path / "other", Payload(PayloadKind.PSBT, b"psbt\xff"))
+    with pytest.raises(CorruptFrameError):
+        AnimatedQrDecoder().add("UR:BYTES/1-2/LPADAOCSKKVWZE")
