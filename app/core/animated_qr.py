@@ -15,11 +15,11 @@ from enum import StrEnum
 
 from app.core import bbqr, cbor, qr_export_bundle, ur_fountain
 from app.core.errors import CoreError
+from app.core.psbt_view import PSBT_MAGIC
 
 # Version 15 (77x77 modules) reads reliably from a laptop screen with a phone or webcam at
 # 5-10 frames per second; the user can raise it (BBQr's own default packs up to version 40).
 DEFAULT_MAX_VERSION = 15
-PSBT_MAGIC = b"psbt\xff"
 UR_PSBT_TYPES = ("crypto-psbt", "psbt")  # BCR-2020-006's type, and its newer name
 _UR_SEQ_RESERVE = len("999999-9999/")  # the sequence grows as fountain parts go on
 _UR_PART_OVERHEAD = 22 + 4  # the part's CBOR header at its largest, and the CRC-32

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+PSBT_MAGIC = b"psbt\xff"  # BIP-174: what every serialized PSBT starts with
 SEQUENCE_FINAL = 0xFFFFFFFF
 
 

@@ -13,9 +13,9 @@ import base64
 import binascii
 import re
 
+from app.core.psbt_view import PSBT_MAGIC as PSBT_MAGIC
 from app.wallet.psbt_fixes import FixedPSBT
 
-PSBT_MAGIC = b"psbt\xff"
 MAX_PSBT_BYTES = 32 * 1024 * 1024  # far above any real PSBT; bounds memory on hostile input
 
 _HEX_RE = re.compile(r"[0-9a-fA-F]+")
