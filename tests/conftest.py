@@ -5,6 +5,11 @@ import os
 import shutil
 import tempfile
 
+from tests.support import loopback_only
+
+# No test reaches a network beyond loopback (CI has none): lookups and connections refused.
+loopback_only.install()
+
 # Qt tests run without a display unless a test sets up Xvfb itself.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
