@@ -28,6 +28,7 @@ from app.core.psbt_review_context import RuneAmount
 from app.core.rune_names import SpacedRune, rune_letters
 from app.core.runestone import (
     Cenotaph,
+    Edict,
     RuneId,
     Runestone,
     UndecodableRunestone,
@@ -62,6 +63,10 @@ class RuneFlow:
     received: Mapping[int, tuple[RuneAmount, ...]] = field(default_factory=dict)
     burned: tuple[RuneAmount, ...] = ()
     etched: str | None = None  # the name of the rune etched here (if the etching is valid)
+    # The names of the runes the edicts may name (by id), and how many outputs there are: to
+    # say in words what each edict does.
+    id_names: Mapping[RuneId, str] = field(default_factory=dict)
+    outputs: int = 0
 
     @property
     def is_cenotaph(self) -> bool:
@@ -152,7 +157,11 @@ def rune_flow(
         if is_op_return(output_scripts[vout]):
             _add_all(burned, balances)
         received[vout] = _amounts(balances, names)
-    return RuneFlow(artifact, True, "", received, _amounts(burned, names), etched)
+    id_names = {k: v for k, v in names.items() if isinstance(k, RuneId)}
+    return RuneFlow(
+        artifact, True, "", received, _amounts(burned, names), etched, id_names,
+        len(output_scripts),
+    )  # fmt: skip
 
 
 def _run_edicts(
@@ -228,10 +237,10 @@ def describe_artifact(flow: RuneFlow) -> str:
         return what + (f", and {' and '.join(parts)} gives nothing" if parts else "")
     if artifact is None:
         return "not a runestone"
-    parts = []
-    if artifact.edicts:
-        n = len(artifact.edicts)
-        parts.append(f"{n} edict{'s' if n != 1 else ''}")
+    parts = [_edict_words(flow, edict) for edict in artifact.edicts[:_EDICTS_SAID]]
+    if len(artifact.edicts) > _EDICTS_SAID:
+        more = len(artifact.edicts) - _EDICTS_SAID
+        parts.append(f"{more} more edict{'s' if more != 1 else ''}")
     if artifact.pointer is not None:
         parts.append(f"the runes left go to output {artifact.pointer}")
     if artifact.mint is not None:
@@ -244,6 +253,24 @@ def describe_artifact(flow: RuneFlow) -> str:
             + " (if the etching is valid when mined)"
         )
     return "a runestone" + (": " + "; ".join(parts) if parts else " (empty)")
+
+
+_EDICTS_SAID = 3  # a review names this many edicts; a longer list is counted
+
+
+def _edict_words(flow: RuneFlow, edict: Edict) -> str:
+    """'an edict: all of DOG•GO•TO•THE•MOON to output 0' (what ord does with it)."""
+    rune_id = edict.rune_id
+    if rune_id.is_etched_here and flow.etched is not None:
+        name = flow.etched
+    else:
+        name = flow.id_names.get(rune_id, f"rune {rune_id}")
+    amount = "all" if edict.amount == 0 else f"{edict.amount:,}"
+    if flow.outputs and edict.output == flow.outputs:
+        where = "each output that is not OP_RETURN" + (" (shared)" if edict.amount == 0 else "")
+    else:
+        where = f"output {edict.output}"
+    return f"an edict: {amount} of {name} to {where}"
 
 
 def _undecided(artifact: Runestone | Cenotaph | None, reason: str) -> RuneFlow:

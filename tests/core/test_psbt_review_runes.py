@@ -32,7 +32,9 @@ def test_an_edict_splits_our_runes_between_a_stranger_and_us() -> None:
     ]
     assert r.summary.runes_given == (RuneAmount(GOODS, 300),)
     assert not r.summary.runes_received and not r.summary.runes_burned
-    assert "Output 2 is a runestone: 1 edict." in r.summary.lines()
+    assert "Output 2 is a runestone: an edict: 700 of UNCOMMON•GOODS to output 1." in (
+        r.summary.lines()
+    )
     assert not r.findings
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from app.core.psbt_review_context import RuneAmount
 from app.core.runestone import Cenotaph, Edict, Etching, Flaw, RuneId, encode_runestone
-from app.core.runestone_flow import InputRune, rune_flow
+from app.core.runestone_flow import InputRune, describe_artifact, rune_flow
 from tests.support.runestones import MINT, POINTER, TAG_CENOTAPH, encipher, stone_script
 
 MAX = 2**128 - 1
@@ -247,3 +247,23 @@ def test_an_edict_naming_the_etched_runes_own_id_takes_from_the_premine() -> Non
     assert received(known) == {1: [("SELFNAMEDRUNE", 300)], 0: [("SELFNAMEDRUNE", 700)]}
     unknown = rune_flow(scripts, [], etched_name="SELFNAMEDRUNE")
     assert received(unknown) == {0: [("SELFNAMEDRUNE", 1_000)]}
+
+
+def test_the_review_says_what_each_edict_does() -> None:
+    """describe_artifact names each edict's rune, amount and output, in the runestone's order
+    (ord's encoding sorts edicts by id): the first three, then a count."""
+    stone = encipher(
+        [(840_000, 3, 0, 0), (840_000, 3, 5, 2), (840_000, 3, 0, 3), (840_000, 7, 1, 1)]
+    )
+    flow = rune_flow([PLAIN, PLAIN, stone], HELD)
+    assert describe_artifact(flow) == (
+        "a runestone: an edict: all of UNCOMMON•GOODS to output 0; an edict: 5 of "
+        "UNCOMMON•GOODS to output 2; an edict: all of UNCOMMON•GOODS to each output that is "
+        "not OP_RETURN (shared); 1 more edict"
+    )
+    unknown = rune_flow([PLAIN, PLAIN, encipher([(840_000, 7, 1, 1)])], HELD)
+    assert describe_artifact(unknown) == "a runestone: an edict: 1 of rune 840000:7 to output 1"
+    shared = rune_flow([PLAIN, PLAIN, encipher([(840_000, 3, 0, 3)])], HELD)
+    assert describe_artifact(shared) == (
+        "a runestone: an edict: all of UNCOMMON•GOODS to each output that is not OP_RETURN (shared)"
+    )

@@ -29,7 +29,7 @@ UNITS = 2_024
 # What the review's details say of the runestone (output 3, after escrow, price and fee).
 RUNESTONE_SAYS = {
     "none": None,
-    "edict": "Output 3 is a runestone: 1 edict.",
+    "edict": "Output 3 is a runestone: an edict: all of {rune} to output 0.",
     "pointer": "Output 3 is a runestone: the runes left go to output 0.",
 }
 OWNER, RECEIVES = 3, 4  # the outputs table's columns: whose, and the runes it receives
@@ -64,7 +64,8 @@ def test_a_rune_listing_under_each_runestone_setting(
         for mode, (rune, outpoint) in runes.items():
             with gui_thread.paused():  # the test arranging the service, not the app's work
                 sandbox_post(root, "/sandbox/market/runestones", {"mode": mode})
-            list_one(qtbot, app, tab, rune, outpoint, RUNESTONE_SAYS[mode])
+            says = RUNESTONE_SAYS[mode]
+            list_one(qtbot, app, tab, rune, outpoint, says and says.format(rune=rune))
     finally:
         with gui_thread.paused():
             sandbox_post(root, "/sandbox/market/runestones", {"mode": "none"})

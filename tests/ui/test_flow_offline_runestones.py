@@ -97,7 +97,9 @@ def test_a_rune_listing_with_an_edict_signed_offline(
     outputs = review.outputs_model
     assert outputs.cell(0, RECEIVES).text.endswith(f" {rune}")
     assert outputs.cell(3, OWNER).text == "a runestone (OP_RETURN)"
-    assert "Output 3 is a runestone: 1 edict." in review.details_label.text()
+    assert f"Output 3 is a runestone: an edict: all of {rune} to output 0." in (
+        review.details_label.text()
+    )
     assert review.sign_button is not None
     click(qtbot, review.sign_button)
     signed = strings.counted(strings.OFFLINE_SIGNED, 1, folder=folder)

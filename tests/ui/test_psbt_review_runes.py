@@ -31,7 +31,10 @@ def test_each_output_shows_the_runes_the_runestone_sends_it(qtbot: QtBot) -> Non
     assert receives[0] == "◆ 1,500 UNCOMMON•GOODS"
     assert receives[1] == "◆ 1,000 UNCOMMON•GOODS"
     assert receives[2] == "" and receives[3] == ""
-    assert "Output 3 is a runestone: 1 edict." in dialog.details_label.text()
+    assert (
+        "Output 3 is a runestone: an edict: 1,000 of UNCOMMON•GOODS to output 1."
+        in dialog.details_label.text()
+    )
 
 
 def test_the_hidden_risk_is_shown_and_refused(qtbot: QtBot) -> None:
