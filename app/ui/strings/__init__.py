@@ -20,6 +20,7 @@ from app.ui.strings.plural import *
 from app.ui.strings.plural import Counted as Counted
 from app.ui.strings.plural import counted as counted
 from app.ui.strings.psbt_flows import *
+from app.ui.strings.qr_scan import *
 from app.ui.strings.review import *
 from app.ui.strings.strategies import *
 from app.ui.strings.strategy_editor import *

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from app.ui import strings
 from app.ui.async_tools import async_slot
 from app.ui.dialogs.psbt_review_flow import connection_key, public_context
+from app.ui.dialogs.qr_scan_dialog import ScanButton
 from app.ui.file_dialogs import ask_folder
 from app.ui.icons import icon_button
 from app.ui.models.listings_model import HeldItemsModel
@@ -54,6 +55,7 @@ from app.ui.widgets.progress_panel import ProgressPanel
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
+    from pathlib import Path
 
     from app.services.context import ServiceContext
     from app.services.listings_inventory import HeldItem, SellerListing, SignedOutput
@@ -113,6 +115,7 @@ class ListingsTab(QWidget):
         self.sign_button = icon_button("sign", strings.LISTINGS_SIGN)
         self.export_button = icon_button("export", strings.LISTINGS_EXPORT)
         self.import_button = icon_button("open", strings.LISTINGS_IMPORT)
+        self.scan_button = ScanButton(self, self.import_folder)  # Import signed, from a QR
         self.progress = ProgressPanel()
         self.status = message_label("hint")
         self.status.setText("X")  # one line of text, as tall as a message shows: reserved, too
@@ -176,6 +179,7 @@ class ListingsTab(QWidget):
         held_layout.addWidget(self.problem_label)
         buttons = QHBoxLayout()
         buttons.addWidget(self.import_button)
+        buttons.addWidget(self.scan_button)
         buttons.addStretch(1)
         buttons.addWidget(self.export_button)
         buttons.addWidget(self.sign_button)
@@ -242,6 +246,7 @@ class ListingsTab(QWidget):
         self.sign_button.setEnabled(ready)
         self.export_button.setEnabled(ready)
         self.import_button.setEnabled(not self.flow.busy)
+        self.scan_button.setEnabled(not self.flow.busy)
         self._mine_selection_changed()
 
     def _select_all(self) -> None:
@@ -411,8 +416,11 @@ class ListingsTab(QWidget):
     async def import_signed(self) -> None:
         folder = await self.ask_folder(self, strings.LISTINGS_IMPORT_FOLDER)
         if folder is not None:
-            await self.flow.import_and_submit(folder)
-            self.refresh()
+            await self.import_folder(folder)
+
+    async def import_folder(self, folder: Path) -> None:
+        await self.flow.import_and_submit(folder)
+        self.refresh()
 
     async def relisting_confirmed(self, items: list[HeldItem]) -> bool:
         """True unless some items are listed already (the service's word, or a live signature

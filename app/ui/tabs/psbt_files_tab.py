@@ -9,6 +9,7 @@ read and described but not signed. Signing writes the signed files beside the ex
 
 from __future__ import annotations
 
+import base64
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,6 +34,7 @@ from app.services.psbt_files import (
 )
 from app.ui import strings
 from app.ui.async_tools import async_slot, run_blocking
+from app.ui.dialogs.qr_scan_dialog import SCAN_ICON, scan_export_or_psbt
 from app.ui.file_dialogs import chosen_path
 from app.ui.icons import icon_button
 from app.ui.offline_signing import (
@@ -66,6 +68,8 @@ class PsbtFilesTab(QWidget):
         self.key_choice = QComboBox()
         self.unlock_button = icon_button("key", strings.OFFLINE_UNLOCK)
         self.open_button = icon_button("open", strings.OFFLINE_OPEN)
+        self.scan_button = icon_button(SCAN_ICON, strings.QR_SCAN_BUTTON)
+        self.scan_button.setToolTip(strings.QR_SCAN_BUTTON_TIP)
         self.save_button = icon_button("save", strings.OFFLINE_SAVE)
         self.save_button.setEnabled(False)
         self.review_button = icon_button("sign", strings.OFFLINE_REVIEW_SIGN)
@@ -86,6 +90,7 @@ class PsbtFilesTab(QWidget):
         form.addRow(key_label, key_row)
         file_row = QHBoxLayout()
         file_row.addWidget(self.open_button)
+        file_row.addWidget(self.scan_button)
         file_row.addWidget(self.review_button)
         file_row.addWidget(self.save_button)
         file_row.addStretch(1)
@@ -99,6 +104,7 @@ class PsbtFilesTab(QWidget):
         layout.addStretch(1)
 
         self.open_button.clicked.connect(self.open_file)
+        self.scan_button.clicked.connect(self.scan_qr)
         self.save_button.clicked.connect(self.save_file)
         self.unlock_button.clicked.connect(self.unlock_key)
         self.review_button.clicked.connect(self.review_and_sign)
@@ -160,8 +166,31 @@ class PsbtFilesTab(QWidget):
     @async_slot()
     async def open_file(self) -> None:
         path = await self.ask_open_path(self)
+        if path is not None:
+            await self.open_path(path)
+
+    @async_slot()
+    async def scan_qr(self) -> None:
+        """An export (written to an empty folder) or one PSBT (saved where the user says)
+        read from an animated QR code, then opened as that file would be."""
+        folder, psbt = await scan_export_or_psbt(self)
+        if folder is not None:
+            await self.open_path(folder / MANIFEST_NAME)
+            return
+        if psbt is None:
+            return
+        path = await self.ask_save_path(self, Path.home() / "scanned.psbt")
         if path is None:
             return
+        try:
+            text = base64.b64encode(psbt).decode("ascii")
+            await run_blocking(save_psbt_file, path, text, binary=True)
+        except PsbtFileError as exc:
+            set_message(self.file_status, strings.QR_SCAN_NOT_SAVED.format(reason=exc))
+            return
+        await self.open_path(path)
+
+    async def open_path(self, path: Path) -> None:
         self.export_folder = None
         set_message(self.review_status, "")
         folder = await run_blocking(export_folder_of, path)

@@ -1,0 +1,420 @@
+"""Scanning an animated QR code (BBQr or UR) into an export folder or a single PSBT.
+
+Frames come from image files (saved frames, photos), from the screen (a region grabbed at
+intervals: a phone mirrored there, another app's window) or from a camera when Qt Multimedia
+finds one. Each image is read (zxing-cpp, app/services/qr_images.py) and its codes given to the
+one decoder (app/core/animated_qr.py) off the GUI thread, one image at a time; a refused code is
+said and the scan goes on. A complete export is written into an empty folder the user chooses
+by `write_scanned_export`, which reads it back with the file import's own checks: the caller
+then opens that folder exactly as one picked from disk. A single PSBT is returned as bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QRect, QTimer
+from PySide6.QtGui import QGuiApplication, QImage
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.animated_qr import (
+    AnimatedQrDecoder,
+    AnimatedQrError,
+    ForeignFrameError,
+    Payload,
+    PayloadKind,
+    WrongQrTypeError,
+)
+from app.ui import strings
+from app.ui.async_tools import async_slot, exec_dialog, run_blocking
+from app.ui.file_dialogs import ask_folder
+from app.ui.icons import icon_button, set_themed_icon
+from app.ui.widgets import message_label, set_message
+
+if TYPE_CHECKING:
+    from app.core.animated_qr import Progress
+
+SCAN_ICON = "scan-qr"
+DIALOG_WIDTH = 620
+SCREEN_INTERVAL_MS = 250  # 4 grabs a second: a code shown at 5-10 fps loops round within seconds
+MAX_REFUSALS_SHOWN = 50
+
+Grab = Callable[[QRect | None], QImage]
+
+
+def grab_screen(region: QRect | None) -> QImage:
+    """The primary screen, or `region` of it (in its logical pixels)."""
+    screen = QGuiApplication.primaryScreen()
+    if region is None:
+        return screen.grabWindow(0).toImage()
+    return screen.grabWindow(0, region.x(), region.y(), region.width(), region.height()).toImage()
+
+
+def parse_region(text: str) -> QRect | None:
+    """ "x, y, width, height" as a QRect; None for an empty text (the whole screen)."""
+    if not text.strip():
+        return None
+    parts = text.replace(",", " ").split()
+    if len(parts) != 4 or not all(p.isdigit() for p in parts):
+        raise ValueError(strings.QR_SCAN_REGION_BAD)
+    x, y, width, height = (int(p) for p in parts)
+    if width == 0 or height == 0:
+        raise ValueError(strings.QR_SCAN_REGION_BAD)
+    return QRect(x, y, width, height)
+
+
+def find_camera() -> tuple[Any, str]:
+    """(the first camera, "") or (None, why there is none)."""
+    try:
+        from PySide6.QtMultimedia import QMediaDevices
+    except ImportError:
+        return None, strings.QR_SCAN_NO_CAMERA_SUPPORT
+    inputs = QMediaDevices.videoInputs()
+    return (inputs[0], "") if inputs else (None, strings.QR_SCAN_NO_CAMERA)
+
+
+@dataclass(frozen=True)
+class ImageRead:
+    codes: int  # QR codes found in the image
+    refused: tuple[AnimatedQrError, ...]
+
+
+def read_into(decoder: AnimatedQrDecoder, image: QImage | Path) -> ImageRead | None:
+    """Every QR code of `image` given to `decoder` (run off the GUI thread, one at a time);
+    None when a file is not an image."""
+    from app.services.qr_images import read_codes
+
+    if isinstance(image, Path):
+        image = QImage(str(image))
+    if image.isNull():
+        return None
+    refused: list[AnimatedQrError] = []
+    texts = read_codes(image)
+    for text in texts:
+        try:
+            decoder.add(text)
+        except AnimatedQrError as exc:
+            refused.append(exc)
+    return ImageRead(len(texts), tuple(refused))
+
+
+def refusal_text(exc: AnimatedQrError) -> str:
+    if isinstance(exc, WrongQrTypeError):
+        return strings.QR_SCAN_REFUSED_TYPE.format(reason=exc)
+    if isinstance(exc, ForeignFrameError):
+        return strings.QR_SCAN_REFUSED_FOREIGN.format(reason=exc)
+    return strings.QR_SCAN_REFUSED_CORRUPT.format(reason=exc)
+
+
+def progress_text(progress: Progress) -> str:
+    if progress.needed == 0:
+        return strings.QR_SCAN_WAITING
+    return strings.counted(
+        strings.QR_SCAN_PROGRESS,
+        progress.needed,
+        received=progress.received,
+        needed=progress.needed,
+    )
+
+
+async def ask_image_paths(parent: QWidget) -> list[Path]:
+    dialog = QFileDialog(parent, strings.QR_SCAN_FILES_TITLE)
+    dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
+    dialog.setNameFilter(strings.QR_SCAN_FILES_FILTER)
+    try:
+        accepted = await exec_dialog(dialog) == QFileDialog.DialogCode.Accepted
+        return [Path(f) for f in dialog.selectedFiles()] if accepted else []
+    finally:
+        dialog.deleteLater()
+
+
+class QrScanDialog(QDialog):
+    """Reads one animated code. Afterwards `payload` is what was read and, for an export,
+    `folder` where it was written and checked (None: closed before)."""
+
+    # Chosen by the user (tests monkeypatch them on the class).
+    ask_image_paths = staticmethod(ask_image_paths)
+    ask_folder = staticmethod(ask_folder)
+
+    def __init__(
+        self,
+        accept: frozenset[PayloadKind],
+        parent: QWidget | None = None,
+        grab: Grab = grab_screen,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(strings.QR_SCAN_TITLE)
+        self.decoder = AnimatedQrDecoder(accept)
+        self.payload: Payload | None = None
+        self.folder: Path | None = None
+        self._grab = grab
+        self._region: QRect | None = None
+        self._reading = False  # one image at a time goes to the decoder
+        self._camera: Any = None  # (QCamera, QMediaCaptureSession, QVideoSink) while on
+        self._refusals: set[str] = set()
+
+        intro = message_label("hint")
+        only_export = accept == frozenset({PayloadKind.EXPORT})
+        intro.setText(strings.QR_SCAN_INTRO_EXPORT if only_export else strings.QR_SCAN_INTRO_ANY)
+        self.files_button = icon_button("open", strings.QR_SCAN_FILES)
+        self.region_edit = QLineEdit()
+        self.region_edit.setPlaceholderText(strings.QR_SCAN_REGION_HINT)
+        self.region_edit.setToolTip(strings.QR_SCAN_REGION_TIP)
+        region_label = QLabel(strings.QR_SCAN_REGION)
+        region_label.setBuddy(self.region_edit)
+        self.screen_button = QPushButton(strings.QR_SCAN_SCREEN_START)
+        self.camera_button = QPushButton(strings.QR_SCAN_CAMERA_START)
+        self._camera_device, why_not = find_camera()
+        if self._camera_device is None:
+            self.camera_button.setEnabled(False)
+            self.camera_button.setToolTip(why_not)
+        self.progress_bar = QProgressBar()
+        self.progress_bar.setRange(0, 1)
+        self.progress_bar.setValue(0)
+        self.progress_bar.setTextVisible(False)  # the line below says it in words
+        self.progress_label = message_label("hint")
+        self.progress_label.setText(strings.QR_SCAN_WAITING)
+        self.status = message_label("hint")
+        self.refusals = QListWidget()
+        self.refusals.setMaximumHeight(90)
+        self.refusals.setVisible(False)
+        self.write_button = QPushButton(strings.QR_SCAN_WRITE)
+        self.write_button.setVisible(False)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+
+        sources = QHBoxLayout()
+        sources.addWidget(self.files_button)
+        sources.addWidget(self.camera_button)
+        sources.addStretch(1)
+        screen_row = QHBoxLayout()
+        screen_row.addWidget(region_label)
+        screen_row.addWidget(self.region_edit, 1)
+        screen_row.addWidget(self.screen_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addLayout(sources)
+        layout.addLayout(screen_row)
+        layout.addWidget(self.progress_bar)
+        layout.addWidget(self.progress_label)
+        layout.addWidget(self.status)
+        layout.addWidget(self.refusals)
+        layout.addWidget(self.write_button)
+        layout.addWidget(buttons)
+        self.setMinimumWidth(DIALOG_WIDTH)
+        margins = layout.contentsMargins()  # a wrapped label's height is a guess until told
+        intro.setMinimumHeight(
+            intro.heightForWidth(DIALOG_WIDTH - margins.left() - margins.right())
+        )
+
+        self._screen_timer = QTimer(self)
+        self._screen_timer.setInterval(SCREEN_INTERVAL_MS)
+        self._screen_timer.timeout.connect(self._grab_screen)
+        self.files_button.clicked.connect(self.read_files)
+        self.screen_button.clicked.connect(self._toggle_screen)
+        self.camera_button.clicked.connect(self._toggle_camera)
+        self.write_button.clicked.connect(self.write_export)
+        self.finished.connect(self._stop_sources)
+
+    async def run(self) -> Payload | None:
+        """Shown until the code is read (and, for an export, written) or closed."""
+        accepted = await exec_dialog(self) == QDialog.DialogCode.Accepted
+        return self.payload if accepted else None
+
+    # -- sources ----------------------------------------------------------------------------
+
+    @async_slot()
+    async def read_files(self) -> None:
+        paths = await self.ask_image_paths(self)
+        empty = 0
+        for path in paths:
+            if self.payload is not None:
+                break
+            read = await self.read_image(path)
+            if read is None:
+                self._refuse(strings.QR_SCAN_NO_IMAGE.format(name=path.name))
+            elif read.codes == 0:
+                empty += 1
+        if paths and self.payload is None:
+            text = strings.counted(strings.QR_SCAN_IMAGES_READ, len(paths), empty=empty)
+            set_message(self.status, text, "hint")
+
+    def _toggle_screen(self) -> None:
+        if self._screen_timer.isActive():
+            self._screen_timer.stop()
+            self.screen_button.setText(strings.QR_SCAN_SCREEN_START)
+            return
+        try:
+            self._region = parse_region(self.region_edit.text())
+        except ValueError as exc:
+            set_message(self.status, str(exc))
+            return
+        set_message(self.status, "", "hint")
+        self.screen_button.setText(strings.QR_SCAN_SCREEN_STOP)
+        self._screen_timer.start()
+        self._grab_screen()
+
+    @property
+    def reading_screen(self) -> bool:
+        return self._screen_timer.isActive()
+
+    def _grab_screen(self) -> None:
+        if not self._reading and self.payload is None:
+            self._read_frame(self._grab(self._region))
+
+    def _toggle_camera(self) -> None:
+        if self._camera is not None:
+            self._stop_camera()
+            return
+        from PySide6.QtMultimedia import QCamera, QMediaCaptureSession, QVideoSink
+
+        camera, session, sink = (
+            QCamera(self._camera_device, self),
+            QMediaCaptureSession(self),
+            QVideoSink(self),
+        )
+        session.setCamera(camera)
+        session.setVideoSink(sink)
+        sink.videoFrameChanged.connect(lambda frame: self._read_frame(frame.toImage()))
+        camera.start()
+        self._camera = (camera, session, sink)
+        self.camera_button.setText(strings.QR_SCAN_CAMERA_STOP)
+
+    def _stop_camera(self) -> None:
+        if self._camera is not None:
+            self._camera[0].stop()
+            self._camera = None
+            self.camera_button.setText(strings.QR_SCAN_CAMERA_START)
+
+    def _stop_sources(self, *_: object) -> None:
+        self._screen_timer.stop()
+        self._stop_camera()
+
+    @async_slot()
+    async def _read_frame_task(self, image: QImage) -> None:
+        await self.read_image(image)
+
+    def _read_frame(self, image: QImage) -> None:
+        """A grabbed frame, read unless one is being read (a live source drops frames)."""
+        if not self._reading and self.payload is None:
+            self._reading = True  # taken now: the next tick may come before the task starts
+            self._read_frame_task(image)
+
+    # -- decoding ---------------------------------------------------------------------------
+
+    async def read_image(self, image: QImage | Path) -> ImageRead | None:
+        self._reading = True
+        try:
+            read = await run_blocking(read_into, self.decoder, image)
+        finally:
+            self._reading = False
+        for exc in read.refused if read else ():
+            self._refuse(refusal_text(exc))
+        self._show_progress()
+        if self.decoder.result is not None and self.payload is None:
+            await self._complete(self.decoder.result)
+        return read
+
+    def _refuse(self, text: str) -> None:
+        if text in self._refusals or len(self._refusals) >= MAX_REFUSALS_SHOWN:
+            return  # a code left on screen is refused once, not at every grab
+        self._refusals.add(text)
+        self.refusals.addItem(text)
+        self.refusals.scrollToBottom()
+        self.refusals.setVisible(True)
+
+    def _show_progress(self) -> None:
+        progress = self.decoder.progress
+        self.progress_bar.setRange(0, max(progress.needed, 1))
+        self.progress_bar.setValue(progress.received)
+        self.progress_label.setText(progress_text(progress))
+
+    async def _complete(self, payload: Payload) -> None:
+        self.payload = payload
+        self._stop_sources()
+        self.screen_button.setText(strings.QR_SCAN_SCREEN_START)
+        for button in (self.files_button, self.screen_button, self.camera_button):
+            button.setEnabled(False)
+        if payload.kind is PayloadKind.PSBT:
+            self.accept()
+            return
+        needed = self.decoder.progress.needed
+        set_message(self.status, strings.counted(strings.QR_SCAN_COMPLETE_EXPORT, needed), "ok")
+        self.write_button.setVisible(True)
+        await self.write_export()
+
+    @async_slot()
+    async def write_export(self) -> None:
+        """The complete export written into an empty folder and read back by the import's
+        checks; a refusal (a folder not empty, a file failing its digest) is said here."""
+        from app.services.errors import ServiceError
+        from app.services.offline_qr import write_scanned_export
+
+        if self.payload is None:
+            return
+        folder = await self.ask_folder(self, strings.QR_SCAN_FOLDER_TITLE)
+        if folder is None:
+            return
+        try:
+            await run_blocking(write_scanned_export, folder, self.payload)
+        except (ServiceError, OSError) as exc:
+            reason = exc.user_message if isinstance(exc, ServiceError) else str(exc)
+            set_message(self.status, strings.QR_SCAN_WRITE_FAILED.format(reason=reason))
+            return
+        self.folder = folder
+        self.accept()
+
+
+async def scan_export(parent: QWidget, grab: Grab = grab_screen) -> Path | None:
+    """An export scanned and written to a folder (checked as an import checks it), or None."""
+    dialog = QrScanDialog(frozenset({PayloadKind.EXPORT}), parent, grab)
+    try:
+        return dialog.folder if await dialog.run() is not None else None
+    finally:
+        dialog.deleteLater()
+
+
+async def scan_export_or_psbt(parent: QWidget) -> tuple[Path | None, bytes | None]:
+    """(the folder of a scanned export, None) or (None, a scanned PSBT); (None, None) if
+    the user closed the dialog."""
+    dialog = QrScanDialog(frozenset(PayloadKind), parent)
+    try:
+        payload = await dialog.run()
+    finally:
+        dialog.deleteLater()
+    if payload is None:
+        return None, None
+    return (dialog.folder, None) if payload.kind is PayloadKind.EXPORT else (None, payload.data)
+
+
+class ScanButton(QPushButton):
+    """ "Scan QR…" beside an Import button: an export read from an animated QR code into a
+    folder, then `then(folder)`, the very step a folder picked from disk goes to."""
+
+    def __init__(self, parent: QWidget, then: Callable[[Path], Awaitable[object]]) -> None:
+        super().__init__(strings.QR_SCAN_BUTTON, parent)
+        self.setToolTip(strings.QR_SCAN_BUTTON_TIP)
+        set_themed_icon(self, SCAN_ICON)
+        self._then = then
+        self.clicked.connect(self.scan)
+
+    @async_slot()
+    async def scan(self) -> None:
+        folder = await scan_export(self.parentWidget() or self)
+        if folder is not None:
+            await self._then(folder)

@@ -1,0 +1,76 @@
+"""A scan in progress in the `--offline` window, light and dark: 12 of the 77 frames of an
+export-sized code read from PNG files, one refused code (a wrong type) listed. By hand:
+
+    xvfb-run -a -s "-screen 0 1024x700x24" .venv/bin/python -m tests.ui.screenshot_qr_scan \
+        artifacts/screenshots
+
+The code carries 35,500 random bytes as an export: what a 100-listing export is in size
+(docs/offline-signing.md), so its frame count at the default density is the real one.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+from PySide6.QtWidgets import QApplication
+
+from app.core.animated_qr import Payload, PayloadKind, QrFormat, encode_frames
+from app.services.profiles import ApiKeyStore, Theme
+from app.ui.context import AppContext, AppOptions
+from app.ui.dialogs.qr_scan_dialog import QrScanDialog
+from app.ui.launch import build_window
+from app.ui.tabs.psbt_files_tab import PsbtFilesTab
+from app.ui.theme import apply_theme
+from app.wallet.vault import Vault
+from app.wallet.vault_file_store import FileStore
+from tests.ui.conftest import FAST_KDF
+from tests.ui.flows import prepare_profile
+from tests.ui.screenshot_app import save, settle
+from tests.ui.screenshots import SCREEN, fail_keyring, run_shots
+from tests.ui.test_qr_scan_dialog import save_frames
+
+READ = 12
+
+
+async def shoot(out: Path, data_dir: Path) -> None:
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    prepare_profile(data_dir)
+    options = AppOptions(
+        data_dir=data_dir,
+        vault_factory=lambda d: Vault(FileStore(d), FAST_KDF),
+        api_keys_factory=lambda: ApiKeyStore(fail_keyring()),
+        window_settings_file=data_dir / "window.ini",
+        offline=True,
+    )
+    context = AppContext(options)
+    window = build_window(context)
+    window.resize(*SCREEN)
+    window.show()
+    await window.controller.start()
+    payload = Payload(PayloadKind.EXPORT, random.Random(5).randbytes(35_500))
+    sequence = encode_frames(payload, QrFormat.BBQR)
+    frames = sequence.take(sequence.frames_needed)[:READ]
+    paths = save_frames(data_dir / "frames", frames, sequence.qr_version, "frame")
+    paths += save_frames(data_dir / "frames", ["https://example.com/"], 5, "wrong")
+    tab = window.tab("psbt_files")
+    assert isinstance(tab, PsbtFilesTab)
+    for theme in (Theme.LIGHT, Theme.DARK):
+        context.theme_changed.emit(apply_theme(app, theme))
+        dialog = QrScanDialog(frozenset(PayloadKind), tab)
+        dialog.show()
+        for path in paths:
+            await dialog.read_image(path)
+        settle(300)
+        screen = app.primaryScreen().grabWindow(0)  # the window with the dialog over it
+        assert screen.save(str(out / f"{theme.value}-offline-qr-scan-screen.png"))
+        save(dialog, out / f"{theme.value}-dialog-qr-scan.png")
+        dialog.close()
+        dialog.deleteLater()
+    window.close()
+
+
+if __name__ == "__main__":
+    sys.exit(run_shots(shoot, Path(sys.argv[1] if len(sys.argv) > 1 else "artifacts/screenshots")))
