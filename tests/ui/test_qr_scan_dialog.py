@@ -205,3 +205,18 @@ def test_without_a_camera_its_button_is_disabled_and_says_why(
     assert not dialog.camera_button.isEnabled()
     assert dialog.camera_button.toolTip() == why
     assert why in (strings.QR_SCAN_NO_CAMERA, strings.QR_SCAN_NO_CAMERA_SUPPORT)
+
+
+def test_closing_the_dialog_while_files_are_read_drops_the_rest(
+    qtbot: QtBot, qloop: asyncio.AbstractEventLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sequence = encode_frames(PSBT, QrFormat.BBQR, max_version=5)
+    paths = save_frames(tmp_path, sequence.take(sequence.frames_needed), 5, "f")
+    dialog = open_dialog(qtbot, frozenset(PayloadKind))
+    feed_files(monkeypatch, [paths])
+    with qtbot.waitSignal(dialog.rejected, timeout=10_000):
+        click(qtbot, dialog.files_button)
+        dialog.reject()  # Close, the first image being read
+    qtbot.waitUntil(lambda: not dialog._reading, timeout=10_000)
+    assert dialog.closed and dialog.payload is None
+    assert dialog.decoder.progress.received <= 1  # the rest was not read

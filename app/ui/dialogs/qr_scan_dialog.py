@@ -11,6 +11,7 @@ then opens that folder exactly as one picked from disk. A single PSBT is returne
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -164,7 +165,9 @@ class QrScanDialog(QDialog):
         self.folder: Path | None = None
         self._grab = grab
         self._region: QRect | None = None
-        self._reading = False  # one image at a time goes to the decoder
+        self._reading = False  # a live source drops frames while one is read
+        self._decoding = asyncio.Lock()
+        self.closed = False  # a plain attribute: still readable once the C++ dialog is gone
         self._camera: Any = None  # (QCamera, QMediaCaptureSession, QVideoSink) while on
         self._refusals: set[str] = set()
 
@@ -229,7 +232,7 @@ class QrScanDialog(QDialog):
         self.screen_button.clicked.connect(self._toggle_screen)
         self.camera_button.clicked.connect(self._toggle_camera)
         self.write_button.clicked.connect(self.write_export)
-        self.finished.connect(self._stop_sources)
+        self.finished.connect(self._closing)
 
     async def run(self) -> Payload | None:
         """Shown until the code is read (and, for an export, written) or closed."""
@@ -246,6 +249,8 @@ class QrScanDialog(QDialog):
             if self.payload is not None:
                 break
             read = await self.read_image(path)
+            if self.closed:
+                return
             if read is None:
                 self._refuse(strings.QR_SCAN_NO_IMAGE.format(name=path.name))
             elif read.codes == 0:
@@ -301,7 +306,11 @@ class QrScanDialog(QDialog):
             self._camera = None
             self.camera_button.setText(strings.QR_SCAN_CAMERA_START)
 
-    def _stop_sources(self, *_: object) -> None:
+    def _closing(self, *_: object) -> None:
+        self.closed = True
+        self._stop_sources()
+
+    def _stop_sources(self) -> None:
         self._screen_timer.stop()
         self._stop_camera()
 
@@ -318,11 +327,16 @@ class QrScanDialog(QDialog):
     # -- decoding ---------------------------------------------------------------------------
 
     async def read_image(self, image: QImage | Path) -> ImageRead | None:
+        """`image` read into the decoder; None once the dialog is closed (its widgets may be
+        gone: the read that was under way is dropped)."""
         self._reading = True
         try:
-            read = await run_blocking(read_into, self.decoder, image)
+            async with self._decoding:  # files and a live source never share the decoder
+                read = None if self.closed else await run_blocking(read_into, self.decoder, image)
         finally:
             self._reading = False
+        if self.closed:
+            return None
         for exc in read.refused if read else ():
             self._refuse(refusal_text(exc))
         self._show_progress()
