@@ -15,6 +15,7 @@ from app.services.offline_files import (
     OfflineFileError,
     read_exported,
     read_manifest,
+    read_signed,
     write_whole,
 )
 from app.services.offline_manifest import MANIFEST_NAME, Manifest
@@ -22,11 +23,35 @@ from app.services.offline_manifest import MANIFEST_NAME, Manifest
 
 def export_payload(directory: Path) -> Payload:
     """manifest.json and every PSBT file it names, checked as the import checks them."""
+    return Payload(PayloadKind.EXPORT, qr_export_bundle.pack(_exported_files(directory)[1]))
+
+
+def _exported_files(directory: Path) -> tuple[Manifest, dict[str, bytes]]:
     manifest = read_manifest(directory)
     files = {MANIFEST_NAME: (directory / MANIFEST_NAME).read_bytes()}
     for item in manifest.items:
         read_exported(directory, item)
         files[item.psbt_file] = (directory / item.psbt_file).read_bytes()
+    return manifest, files
+
+
+def signed_payload(directory: Path) -> Payload:
+    """The export of `directory` with the signed file of each PSBT (what the offline signer
+    wrote beside it): scanned back by the online side, written as a folder and imported."""
+    manifest, files = _exported_files(directory)
+    for item in manifest.items:
+        read_signed(directory, item)  # a corrupt signed file is said here, not after the scan
+        name = next(
+            (
+                n
+                for n in (item.signed_psbt_file, item.signed_text_file)
+                if (directory / n).is_file()
+            ),
+            None,
+        )
+        if name is None:
+            raise OfflineFileError(f"{item.label} ({item.psbt_file}) is not signed yet.")
+        files[name] = (directory / name).read_bytes()
     return Payload(PayloadKind.EXPORT, qr_export_bundle.pack(files))
 
 

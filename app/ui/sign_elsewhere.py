@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from PySide6.QtWidgets import QPushButton, QWidget
 
 from app.ui import strings
+from app.ui.dialogs.animated_qr_dialog import ShowQrButton
 from app.ui.dialogs.sign_message_dialog import Deadline, MessageToSign, SignMessageDialog
 from app.ui.file_dialogs import ask_folder
 from app.ui.profile_session import failure_text, profile_session, tracked
@@ -55,6 +56,23 @@ def import_button(context: AppContext) -> QPushButton:
     context.profile_changed.connect(follow)
     follow()
     return button
+
+
+def qr_button(parent: QWidget, context: AppContext) -> QPushButton:
+    """ "Show as QR…" (the latest export as an animated QR code), while watch-only."""
+    button = ShowQrButton(parent, context, lambda: last_export(context))
+
+    def follow() -> None:
+        button.setVisible(context.watch_only)
+
+    context.profile_changed.connect(follow)
+    follow()
+    return button
+
+
+def last_export(context: AppContext) -> Path | None:
+    """The folder this window exported to last, if any."""
+    return next(reversed(_exported.get(context, {})), None)
 
 
 class SignElsewhere:
@@ -114,7 +132,9 @@ class SignElsewhere:
         manifest = await self._runner.run(exporting)
         if manifest is not None:
             folder = chosen[0]
-            _exported.setdefault(self._context, {})[folder.resolve()] = manifest
+            exported = _exported.setdefault(self._context, {})
+            exported.pop(folder.resolve(), None)  # the latest export last (`last_export`)
+            exported[folder.resolve()] = manifest
             files = ", ".join(item.psbt_file for item in manifest.items)
             text = strings.counted(
                 strings.ELSEWHERE_EXPORTED, len(manifest.items), folder=folder, files=files

@@ -19,9 +19,11 @@ from embit.networks import NETWORKS
 from pytestqt.qtbot import QtBot
 
 from app.services.key_setup import save_watch_only
+from app.services.offline_qr import export_payload
 from app.services.profiles import AppProfile, AppSettings, ProfileStore, ServiceKind
 from app.services.sandbox_process import SandboxProcess
 from app.services.session import keys_from_secret, layout_for_preset
+from app.ui.dialogs.animated_qr_dialog import AnimatedQrDialog
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 from app.ui.dialogs.sign_message_dialog import SignMessageDialog
 from app.ui.sign_elsewhere import SignElsewhere
@@ -49,6 +51,7 @@ from tests.ui.flows import (
     wait_new_dialog,
 )
 from tests.ui.gui_thread import GuiThreadWatch
+from tests.ui.test_animated_qr_dialog import decode_on_screen
 
 FUNDS = 400_000
 
@@ -142,6 +145,13 @@ def test_a_withdrawal_exported_signed_elsewhere_and_imported(
     qtbot.waitUntil(lambda: tab.status.text().startswith("Exported to"), timeout=20_000)
     (exported,) = folder.glob("*-withdraw.psbt")
     assert exported.name in tab.status.text()
+
+    before = len(app.dialogs)  # the export as an animated QR: what is painted reads back
+    click(qtbot, tab.qr_button)
+    shown = wait_new_dialog(qtbot, app, AnimatedQrDialog, before)
+    with gui_thread.paused():
+        assert decode_on_screen(qtbot, shown) == export_payload(folder)
+    shown.reject()
 
     with gui_thread.paused():  # the other wallet signs, through the origins the PSBT names
         psbt = FixedPSBT.parse(exported.read_bytes())

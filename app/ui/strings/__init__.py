@@ -10,6 +10,7 @@ own module of this package.
 """
 
 # ruff: noqa: F403
+from app.ui.strings.animated_qr import *
 from app.ui.strings.app_window import *
 from app.ui.strings.bidding import *
 from app.ui.strings.elsewhere import *

@@ -43,7 +43,7 @@ from app.ui.fee_rate_asked_note import (
 from app.ui.models.review_model import SIZE_FROM_ROWS, RowsModel
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
 from app.ui.psbt_flow_runner import FlowSteps, PsbtFlowRunner
-from app.ui.sign_elsewhere import SignElsewhere, import_button
+from app.ui.sign_elsewhere import SignElsewhere, import_button, qr_button
 from app.ui.state.fee_estimates import FeeEstimateState
 from app.ui.tabs.bid_form_lines import MessageLine, with_message
 from app.ui.tabs.inscription_bid_list import bid_cells
@@ -104,6 +104,7 @@ class InscriptionBidTab(QWidget):
         self.fee_hint.setText(strings.INSCRIPTION_BID_FEE_HINT)
         self.review_button = QPushButton(strings.INSCRIPTION_BID_REVIEW)
         self.import_button = import_button(context)  # watch-only: signed in another wallet
+        self.qr_button = qr_button(self, context)  # watch-only: the export as a QR
         self.status = message_label("hint")
         self.status.setVisible(False)
         self.model = RowsModel(strings.INSCRIPTION_BID_HEADERS)
@@ -150,6 +151,7 @@ class InscriptionBidTab(QWidget):
         form.addRow(fee_label, with_message(self.fee, MessageLine(self.fee_hint, reserve=False)))
         buttons = QHBoxLayout()
         buttons.addWidget(self.import_button)  # watch-only only: what another wallet signed
+        buttons.addWidget(self.qr_button)
         buttons.addStretch(1)
         buttons.addWidget(self.review_button)
         form.addRow(buttons)

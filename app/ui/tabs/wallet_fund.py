@@ -31,7 +31,7 @@ from app.ui import strings
 from app.ui.async_tools import async_slot
 from app.ui.profile_session import failure_text, profile_session, tracked
 from app.ui.psbt_flow_runner import FlowSteps, PsbtFlowRunner
-from app.ui.sign_elsewhere import SignElsewhere, import_button
+from app.ui.sign_elsewhere import SignElsewhere, import_button, qr_button
 from app.ui.state.fee_estimates import FeeEstimateState
 from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.wallet_coins import CoinChooserDialog
@@ -71,6 +71,7 @@ class FundPanel(QGroupBox):
         self.fund_button = QPushButton(strings.WALLET_FUND_BUTTON)
         self.fund_button.clicked.connect(self.fund)
         self.import_button = import_button(context)  # watch-only: signed in another wallet
+        self.qr_button = qr_button(self, context)  # watch-only: the export as a QR
         self.import_button.clicked.connect(self.import_signed)
         self.qr_button = QPushButton(strings.WALLET_FUND_QR)
         self.qr_button.setCheckable(True)
@@ -126,6 +127,7 @@ class FundPanel(QGroupBox):
         buttons = QHBoxLayout()
         buttons.addWidget(self.fund_button)
         buttons.addWidget(self.import_button)
+        buttons.addWidget(self.qr_button)
         buttons.addWidget(self.choose_button)
         buttons.addWidget(self.qr_button)
         buttons.addStretch(1)

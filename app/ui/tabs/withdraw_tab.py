@@ -43,7 +43,7 @@ from app.ui.fee_rate_asked_note import (
 from app.ui.maker_fee_note import maker_fee_note
 from app.ui.profile_session import failure_text, profile_session, tracked
 from app.ui.psbt_flow_runner import FlowSteps, PsbtFlowRunner
-from app.ui.sign_elsewhere import SignElsewhere, import_button
+from app.ui.sign_elsewhere import SignElsewhere, import_button, qr_button
 from app.ui.state.fee_estimates import FeeEstimateState
 from app.ui.state.wallet_state import WalletState, failure_role
 from app.ui.tabs.bid_form_lines import MessageLine, with_message
@@ -105,6 +105,7 @@ class WithdrawTab(QWidget):
         self.at_risk_line = MessageLine(self.at_risk_note, reserve=True)
         self.review_button = QPushButton(strings.WITHDRAW_REVIEW)
         self.import_button = import_button(context)  # watch-only: signed in another wallet
+        self.qr_button = qr_button(self, context)  # watch-only: the export as a QR
         self.status = message_label("hint")
         self.status.setVisible(False)
         self.txid_row = TxidRow(context)
@@ -158,6 +159,7 @@ class WithdrawTab(QWidget):
         risk_layout.addWidget(self.at_risk_line)
         buttons = QHBoxLayout()
         buttons.addWidget(self.import_button)
+        buttons.addWidget(self.qr_button)
         buttons.addStretch(1)
         buttons.addWidget(self.review_button)
         # In a scroll area: on a 700 px screen the boxes are taller than the tab, and a

@@ -1,0 +1,43 @@
+"""The animated QR dialog: an offline-signing export (or its signed files) shown as frames."""
+
+from __future__ import annotations
+
+from typing import Final
+
+QR_SHOW_EXPORT: Final = "Show as &QR…"
+QR_SHOW_SIGNED: Final = "Show signed as &QR…"
+QR_SHOW_TIP_EXPORT: Final = (
+    "The PSBTs just exported, with their manifest, as one animated QR code for the offline"
+    " signer to scan (no USB stick)."
+)
+QR_SHOW_TIP_SIGNED: Final = (
+    "The PSBTs just signed, with their export, as one animated QR code for the online"
+    " Bidwallet to scan and submit."
+)
+QR_CHOOSE_FOLDER: Final = "Choose the export folder to show as a QR code"
+QR_TITLE_EXPORT: Final = "Export for offline signing as an animated QR code"
+QR_TITLE_SIGNED: Final = "Signed PSBTs as an animated QR code"
+QR_FORMAT: Final = "&Format:"
+QR_FORMAT_BBQR: Final = "BBQr"
+QR_FORMAT_UR: Final = "UR"
+QR_SPEED: Final = "&Speed:"
+QR_SPEED_SUFFIX: Final = " frames a second"
+QR_DENSITY: Final = "&Density:"
+QR_DENSITY_ITEM: Final = "QR version {version}"
+QR_PREPARING: Final = "Preparing the frames…"
+# BBQr shows its frames in a loop; after UR's plain parts come fountain parts without end (any
+# `needed` of them, or a few more, decode), so past `needed` the count goes on.
+QR_CAPTION_BBQR: Final = "Frame {shown} of {needed} (BBQr, version {version})"
+QR_CAPTION_UR: Final = "Frame {shown} of {needed} (UR, version {version})"
+QR_CAPTION_UR_MORE: Final = (
+    "Frame {shown}, a fountain part: any {needed} frames decode it (UR, version {version})"
+)
+QR_HOW_EXPORT: Final = (
+    "Scan this with the offline signer: Bidwallet --offline → Scan…, or a wallet that reads"
+    " BBQr/UR. Keep it on screen until the scanner says it has every frame."
+)
+QR_HOW_SIGNED: Final = (
+    "Scan this with the online Bidwallet (Scan… where the export was made). Keep it on screen"
+    " until the scanner says it has every frame."
+)
+QR_FAILED: Final = "The QR code cannot be shown: {reason}"

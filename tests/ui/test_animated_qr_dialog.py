@@ -1,0 +1,135 @@
+"""The animated QR dialog: the frames it paints, read back by zxing-cpp, give the payload back.
+
+The timer is driven by hand (its slot, then waiting on the caption): no sleeps, no timing.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from app.core import qr_export_bundle
+from app.core.animated_qr import AnimatedQrDecoder, Payload, PayloadKind, QrFormat
+from app.services.qr_images import read_codes
+from app.ui.dialogs.animated_qr_dialog import CODE_SIDE, AnimatedQrDialog, draw_frame
+
+
+def _payload(size: int = 2500) -> Payload:
+    noise = random.Random(19).randbytes(size)  # incompressible: the frame count is known
+    bundle = qr_export_bundle.pack({"manifest.json": b"{}", "01-listing.psbt": noise})
+    return Payload(PayloadKind.EXPORT, bundle)
+
+
+def _open(qtbot: QtBot, payload: Payload) -> AnimatedQrDialog:
+    dialog = AnimatedQrDialog(payload, "title", "how")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.shown == 1 and dialog.timer.isActive(), timeout=10_000)
+    dialog.timer.stop()  # the test shows each frame itself
+    return dialog
+
+
+def _next(qtbot: QtBot, dialog: AnimatedQrDialog) -> str:
+    before = dialog.shown
+    dialog.timer.timeout.emit()
+    qtbot.waitUntil(lambda: dialog.shown == before + 1, timeout=10_000)
+    return dialog.caption.text()
+
+
+def _on_screen(dialog: AnimatedQrDialog) -> list[str]:
+    return read_codes(dialog.code.pixmap().toImage())
+
+
+def _choose(dialog: AnimatedQrDialog, qtbot: QtBot, fmt: QrFormat, version: int) -> None:
+    def restarted() -> bool:
+        sequence = dialog.sequence
+        return (
+            sequence is not None
+            and sequence.format is fmt
+            and sequence.qr_version <= version
+            and dialog.shown == 1
+            and dialog.timer.isActive()
+        )
+
+    dialog.format_choice.setCurrentIndex(dialog.format_choice.findData(fmt))
+    dialog.density_choice.setCurrentIndex(dialog.density_choice.findData(version))
+    qtbot.waitUntil(restarted, timeout=10_000)
+    dialog.timer.stop()
+
+
+def test_the_dialog_cycles_through_the_frames_with_a_true_caption(qtbot: QtBot) -> None:
+    dialog = _open(qtbot, _payload())
+    sequence = dialog.sequence
+    assert sequence is not None and sequence.format is QrFormat.BBQR
+    total = sequence.frames_needed
+    assert total > 2
+    version = sequence.qr_version
+    assert dialog.caption.text() == f"Frame 1 of {total} (BBQr, version {version})"
+    captions = [_next(qtbot, dialog) for _ in range(total)]
+    assert captions[0] == f"Frame 2 of {total} (BBQr, version {version})"
+    assert captions[total - 2] == f"Frame {total} of {total} (BBQr, version {version})"
+    assert captions[-1] == f"Frame 1 of {total} (BBQr, version {version})"  # the loop again
+    assert dialog.code.size().width() == CODE_SIDE  # fixed: nothing moves as frames change
+
+
+def test_changing_format_or_density_restarts_with_the_new_frame_count(qtbot: QtBot) -> None:
+    dialog = _open(qtbot, _payload())
+    bbqr_15 = dialog.sequence.frames_needed  # type: ignore[union-attr]
+    _next(qtbot, dialog)
+    _choose(dialog, qtbot, QrFormat.BBQR, 10)
+    bbqr_10 = dialog.sequence.frames_needed  # type: ignore[union-attr]
+    assert bbqr_10 > bbqr_15
+    assert dialog.caption.text().startswith(f"Frame 1 of {bbqr_10} (BBQr, version ")
+    _choose(dialog, qtbot, QrFormat.UR, 15)
+    ur_15 = dialog.sequence.frames_needed  # type: ignore[union-attr]
+    assert re.fullmatch(rf"Frame 1 of {ur_15} \(UR, version \d+\)", dialog.caption.text())
+    for _ in range(ur_15):
+        caption = _next(qtbot, dialog)
+    assert caption.startswith(f"Frame {ur_15 + 1}, a fountain part: any {ur_15} frames")
+
+
+@pytest.mark.parametrize(("fmt", "version"), [(QrFormat.BBQR, 15), (QrFormat.UR, 10)])
+def test_the_frames_painted_decode_back_to_the_payload(
+    qtbot: QtBot, fmt: QrFormat, version: int
+) -> None:
+    payload = _payload()
+    dialog = _open(qtbot, payload)
+    if (fmt, version) != (QrFormat.BBQR, 15):
+        _choose(dialog, qtbot, fmt, version)
+    assert decode_on_screen(qtbot, dialog) == payload
+
+
+def decode_on_screen(qtbot: QtBot, dialog: AnimatedQrDialog) -> Payload | None:
+    """The payload read by zxing-cpp from the frames the dialog paints, one frame at a time
+    (its timer stopped): what a scanner pointed at the screen gets."""
+    if dialog.shown == 0 or dialog.timer.isActive():  # running: wait for frame 1, then stop
+        qtbot.waitUntil(lambda: dialog.shown >= 1 and dialog.timer.isActive(), timeout=10_000)
+        dialog.timer.stop()
+    decoder = AnimatedQrDecoder()
+    sequence = dialog.sequence
+    assert sequence is not None
+    for _ in range(3 * sequence.frames_needed):
+        codes = _on_screen(dialog)
+        assert len(codes) == 1, dialog.caption.text()
+        decoder.add(codes[0])
+        if decoder.result is not None:
+            break
+        _next(qtbot, dialog)
+    return decoder.result
+
+
+def test_a_frame_is_whole_pixels_a_module_with_its_quiet_zone() -> None:
+    image = draw_frame("B$ZB0100" + "A" * 300, 10, side=CODE_SIDE)
+    assert (image.width(), image.height()) == (CODE_SIDE, CODE_SIDE)
+    # version 10: 57 modules and 4 each side of quiet zone, 7 px a module (455 px), centred;
+    # the top-left finder pattern's first row is dark from the code's first module on
+    code_start = (CODE_SIDE - 65 * 7) // 2 + 4 * 7
+    row = [image.pixelColor(x, code_start + 3).value() for x in range(CODE_SIDE)]
+    assert row.index(0) == code_start
+    assert row[code_start : code_start + 7 * 7] == [0] * 49  # 7 modules, 7 px each
+    assert row[code_start + 7 * 7] == 255
+    grays = {image.pixelColor(x, y).value() for x in range(0, CODE_SIDE, 3) for y in (0, 100, 230)}
+    assert grays <= {0, 255}  # nearest-neighbour: no grey edges
