@@ -12,11 +12,15 @@ from typing import Any
 
 import httpx
 import pytest
+from PySide6.QtWidgets import QPushButton
 from pytestqt.qtbot import QtBot
 
+from app.core.animated_qr import Payload
 from app.services.offline_manifest import MANIFEST_NAME as SERVICES_MANIFEST_NAME
+from app.services.offline_qr import export_payload, signed_payload
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
+from app.ui.dialogs.animated_qr_dialog import AnimatedQrDialog
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 from app.ui.dialogs.unlock import UnlockDialog
 from app.ui.offline_signing import MANIFEST_NAME
@@ -32,6 +36,7 @@ from tests.ui.flows import (
     wait_new_dialog,
 )
 from tests.ui.gui_thread import GuiThreadWatch
+from tests.ui.test_animated_qr_dialog import decode_on_screen
 
 PRICE = 40_000
 
@@ -91,6 +96,7 @@ def test_export_sign_offline_import_and_submit(
     exported = strings.counted(strings.LISTINGS_EXPORTED, 2, folder=folder)
     qtbot.waitUntil(lambda: tab.status.text() == exported, timeout=30_000)
     assert (folder / MANIFEST_NAME).is_file()
+    shown_as_qr(qtbot, online, tab.flow.qr_button, gui_thread, lambda: export_payload(folder))
 
     # 2. Offline window: open the manifest, unlock, review, sign. No client is constructed.
     made = record_clients(monkeypatch)
@@ -122,6 +128,8 @@ def test_export_sign_offline_import_and_submit(
     signed = strings.counted(strings.OFFLINE_SIGNED, 2, folder=folder)
     qtbot.waitUntil(lambda: files.review_status.text() == signed, timeout=30_000)
     assert len(list(folder.glob("*.signed.psbt"))) == 2
+    assert files.qr_signed_button.isEnabled()  # the signed files, for the online side to scan
+    shown_as_qr(qtbot, offline, files.qr_signed_button, gui_thread, lambda: signed_payload(folder))
     assert made == []
     close_app(offline, qloop)
     monkeypatch.undo()  # back to real clients and dialogs for the online half
@@ -139,6 +147,22 @@ def test_export_sign_offline_import_and_submit(
     assert tab.status.text() == strings.counted(strings.LISTINGS_DONE, 2)
     assert all(tab.state_of(i) == "active" for i in chosen)
     gui_thread.assert_not_blocked()
+
+
+def shown_as_qr(
+    qtbot: QtBot,
+    app: AppHarness,
+    button: QPushButton,
+    gui_thread: GuiThreadWatch,
+    expected: Callable[[], Payload],
+) -> None:
+    """`button` opens the animated QR dialog; the frames it paints read back as `expected`."""
+    before = len(app.dialogs)
+    click(qtbot, button)
+    shown = wait_new_dialog(qtbot, app, AnimatedQrDialog, before)
+    with gui_thread.paused():
+        assert decode_on_screen(qtbot, shown) == expected()
+    shown.reject()
 
 
 def test_a_lone_psbt_without_its_manifest_is_described_but_not_signed(

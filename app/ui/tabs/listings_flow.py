@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.ui import strings
+from app.ui.dialogs.animated_qr_dialog import ShowQrButton
 from app.ui.profile_session import failure_text, tracked
 from app.ui.psbt_flow_runner import FlowRun, FlowSteps, PsbtFlowRunner
 from app.ui.tabs.listings_items import item_name, price_text
@@ -47,6 +48,7 @@ class ListingsFlow:
         self._controller = controller
         self.busy = False
         self.exported: dict[Path, Manifest] = {}  # folder -> manifest, checked on import
+        self.qr_button = ShowQrButton(tab, context, self.last_export)
 
     @contextmanager
     def _running(self) -> Iterator[None]:
@@ -142,9 +144,14 @@ class ListingsFlow:
         with self._running():
             manifest = await self._runner().run(steps)
         if manifest is not None:
+            self.exported.pop(folder.resolve(), None)  # the latest export last (`last_export`)
             self.exported[folder.resolve()] = manifest
             text = strings.counted(strings.LISTINGS_EXPORTED, len(manifest.items), folder=folder)
             self._tab.show_status(text, "ok")
+
+    def last_export(self) -> Path | None:
+        """The folder this tab exported to last, if any."""
+        return next(reversed(self.exported), None)
 
     async def import_and_submit(self, folder: Path) -> None:
         from app.services.listings import ListingsDone

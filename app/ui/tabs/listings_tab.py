@@ -181,6 +181,7 @@ class ListingsTab(QWidget):
         buttons.addWidget(self.import_button)
         buttons.addWidget(self.scan_button)
         buttons.addStretch(1)
+        buttons.addWidget(self.flow.qr_button)  # "Show as QR…": the latest export
         buttons.addWidget(self.export_button)
         buttons.addWidget(self.sign_button)
         held_layout.addLayout(buttons)

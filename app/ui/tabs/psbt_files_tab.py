@@ -34,6 +34,7 @@ from app.services.psbt_files import (
 )
 from app.ui import strings
 from app.ui.async_tools import async_slot, run_blocking
+from app.ui.dialogs.animated_qr_dialog import ShowQrButton
 from app.ui.dialogs.qr_scan_dialog import SCAN_ICON, scan_export_or_psbt
 from app.ui.file_dialogs import chosen_path
 from app.ui.icons import icon_button
@@ -61,6 +62,7 @@ class PsbtFilesTab(QWidget):
         self.loaded: LoadedPsbt | None = None
         self.signed: LoadedPsbt | None = None
         self.export_folder: Path | None = None  # the manifest's folder, once one is opened
+        self.signed_folder: Path | None = None  # the export folder once its PSBTs are signed
         self._busy = False
 
         intro = message_label("hint")
@@ -74,6 +76,8 @@ class PsbtFilesTab(QWidget):
         self.save_button.setEnabled(False)
         self.review_button = icon_button("sign", strings.OFFLINE_REVIEW_SIGN)
         self.review_button.setEnabled(False)
+        self.qr_signed_button = ShowQrButton(self, context, lambda: self.signed_folder, True)
+        self.qr_signed_button.setEnabled(False)  # for the online side to scan, once signed
         self.review_status = message_label("hint")
         self.review_status.setVisible(False)
         self.progress = ProgressPanel()
@@ -93,6 +97,7 @@ class PsbtFilesTab(QWidget):
         file_row.addWidget(self.scan_button)
         file_row.addWidget(self.review_button)
         file_row.addWidget(self.save_button)
+        file_row.addWidget(self.qr_signed_button)
         file_row.addStretch(1)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
@@ -242,6 +247,9 @@ class PsbtFilesTab(QWidget):
 
     def _update_review(self, *_: object) -> None:
         self.review_button.setEnabled(self.export_folder is not None and not self._busy)
+        if self.signed_folder != self.export_folder:  # another export opened since
+            self.signed_folder = None
+        self.qr_signed_button.setEnabled(self.signed_folder is not None and not self._busy)
 
     @async_slot()
     async def review_and_sign(self) -> None:
@@ -262,6 +270,9 @@ class PsbtFilesTab(QWidget):
             self._update_review()
         set_message(self.review_status, outcome.message, "ok" if outcome.ok else "error")
         self._record("psbt.sign", outcome.ok, outcome.message)
+        if outcome.ok:
+            self.signed_folder = folder
+            self._update_review()
         if outcome.ok and len(outcome.signed_files) == 1:
             signed_path = outcome.signed_files[0]
             signed = await run_blocking(load_psbt_file, signed_path)
