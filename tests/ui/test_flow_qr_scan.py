@@ -15,10 +15,9 @@ import pytest
 from PySide6.QtWidgets import QAbstractButton, QApplication
 from pytestqt.qtbot import QtBot
 
-from app.core import qr_export_bundle
-from app.core.animated_qr import Payload, PayloadKind, QrFormat, encode_frames
+from app.core.animated_qr import Payload, QrFormat, encode_frames
 from app.services.offline_files import read_manifest
-from app.services.offline_qr import export_payload
+from app.services.offline_qr import export_payload, signed_payload
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
@@ -143,8 +142,8 @@ def test_export_scanned_offline_signed_and_scanned_back(
     manifest = read_manifest(scanned)
     names = [MANIFEST_NAME, *(i.psbt_file for i in manifest.items)]
     names += [i.signed_psbt_file for i in manifest.items]
-    bundle = qr_export_bundle.pack({n: (scanned / n).read_bytes() for n in names})
-    images.append(frames_of(Payload(PayloadKind.EXPORT, bundle), QrFormat.UR, tmp_path / "in", 3))
+    # What the offline window's "Show signed as QR…" shows: the export with its signed files.
+    images.append(frames_of(signed_payload(scanned), QrFormat.UR, tmp_path / "in", 3))
     before = len(online.dialogs)
     scan_in_dialog(qtbot, tab.scan_button)
     again = wait_new_dialog(qtbot, online, PsbtReviewDialog, before)
