@@ -6,7 +6,7 @@ from typing import Final
 
 from app.ui.strings.plural import Counted
 
-QR_SCAN_BUTTON: Final = "Scan &QR…"
+QR_SCAN_BUTTON: Final = "Sca&n QR…"
 QR_SCAN_BUTTON_TIP: Final = (
     "Read an animated QR code (BBQr or UR) from image files, a region of the screen or a camera"
 )

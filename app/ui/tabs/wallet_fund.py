@@ -71,7 +71,7 @@ class FundPanel(QGroupBox):
         self.fund_button = QPushButton(strings.WALLET_FUND_BUTTON)
         self.fund_button.clicked.connect(self.fund)
         self.import_button = import_button(context)  # watch-only: signed in another wallet
-        self.qr_button = qr_button(self, context)  # watch-only: the export as a QR
+        self.export_qr_button = qr_button(self, context)  # watch-only: the export as a QR
         self.import_button.clicked.connect(self.import_signed)
         self.qr_button = QPushButton(strings.WALLET_FUND_QR)
         self.qr_button.setCheckable(True)
@@ -127,7 +127,7 @@ class FundPanel(QGroupBox):
         buttons = QHBoxLayout()
         buttons.addWidget(self.fund_button)
         buttons.addWidget(self.import_button)
-        buttons.addWidget(self.qr_button)
+        buttons.addWidget(self.export_qr_button)
         buttons.addWidget(self.choose_button)
         buttons.addWidget(self.qr_button)
         buttons.addStretch(1)
