@@ -33,8 +33,8 @@ QR_CAPTION_UR_MORE: Final = (
     "Frame {shown}, a fountain part: any {needed} frames decode it (UR, version {version})"
 )
 QR_HOW_EXPORT: Final = (
-    "Scan this with the offline signer: Bidwallet --offline → Scan…, or a wallet that reads"
-    " BBQr/UR. Keep it on screen until the scanner says it has every frame."
+    "Scan this with the offline signer (Bidwallet --offline, then Scan…) or with a wallet that"
+    " reads BBQr or UR. Keep it on screen until the scanner says it has every frame."
 )
 QR_HOW_SIGNED: Final = (
     "Scan this with the online Bidwallet (Scan… where the export was made). Keep it on screen"
