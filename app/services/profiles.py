@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urlsplit
 
+from app.core.animated_qr import QrFormat
 from app.core.pools import MakerFee
 from app.core.rate_limit import DEFAULT_RATE_LIMIT, RateLimit, RateLimitError
 from app.data_dir import default_data_dir as data_dir
@@ -277,6 +278,7 @@ class AppSettings:
     theme: Theme = Theme.SYSTEM
     notifications: bool = True  # desktop notifications of fills, sales, expiries...
     confirm_bids: bool = True  # ask before a bid message is signed ("Don't ask again": False)
+    qr_format: QrFormat = QrFormat.BBQR  # the animated QR's format last chosen (BBQr or UR)
 
     def get(self, name: str) -> AppProfile | None:
         return next((p for p in self.profiles if p.name == name), None)
@@ -337,12 +339,14 @@ class ProfileStore:
             if not isinstance(confirm_bids, bool):
                 raise ValueError("confirm_bids must be true or false")
             theme = Theme(doc.get("theme", "system"))
+            qr_format = QrFormat(doc.get("qr_format", QrFormat.BBQR.value))
             return AppSettings(
                 profiles,
                 doc.get("active"),
                 theme,
                 notifications=notify,
                 confirm_bids=confirm_bids,
+                qr_format=qr_format,
             )
         except (ValueError, TypeError) as exc:
             raise ProfileFileError(f"{self.path}: {exc}") from None
@@ -357,6 +361,7 @@ class ProfileStore:
             "theme": settings.theme.value,
             "notifications": settings.notifications,
             "confirm_bids": settings.confirm_bids,
+            "qr_format": settings.qr_format.value,
             "profiles": [p.to_json() for p in settings.profiles],
         }
         try:

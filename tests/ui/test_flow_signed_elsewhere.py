@@ -18,6 +18,7 @@ from embit import bip32, bip39
 from embit.networks import NETWORKS
 from pytestqt.qtbot import QtBot
 
+from app.core.animated_qr import QrFormat
 from app.services.key_setup import save_watch_only
 from app.services.offline_qr import export_payload
 from app.services.profiles import AppProfile, AppSettings, ProfileStore, ServiceKind
@@ -151,7 +152,12 @@ def test_a_withdrawal_exported_signed_elsewhere_and_imported(
     shown = wait_new_dialog(qtbot, app, AnimatedQrDialog, before)
     with gui_thread.paused():
         assert decode_on_screen(qtbot, shown) == export_payload(folder)
+    assert shown.chosen_format is QrFormat.BBQR  # the default, until UR is chosen: kept
+    shown.format_choice.setCurrentIndex(shown.format_choice.findData(QrFormat.UR))
     shown.reject()
+    qtbot.waitUntil(lambda: app.context.settings.qr_format is QrFormat.UR, timeout=10_000)
+    with gui_thread.paused():
+        assert ProfileStore(app.context.options.data_dir).load().qr_format is QrFormat.UR
 
     with gui_thread.paused():  # the other wallet signs, through the origins the PSBT names
         psbt = FixedPSBT.parse(exported.read_bytes())

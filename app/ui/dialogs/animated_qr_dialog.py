@@ -9,12 +9,14 @@ changes size, so nothing around it moves as frames change. A tick that comes whi
 frame is still being drawn is skipped, and the caption always names the frame on screen.
 
 Format and density re-split the payload and start again at frame 1; the speed only changes the
-timer. The format chosen is remembered for the rest of the session.
+timer. The format chosen is kept in the settings (`AppSettings.qr_format`) when the dialog
+closes, and offered first the next time.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -54,7 +56,6 @@ DENSITIES = (10, 15, 20, 25)  # the largest QR version a frame may take
 DEFAULT_FPS = 5
 FPS_RANGE = (2, 10)
 _FORMAT_NAMES = {QrFormat.BBQR: strings.QR_FORMAT_BBQR, QrFormat.UR: strings.QR_FORMAT_UR}
-_last_format: list[QrFormat] = [QrFormat.BBQR]  # the session's choice (no settings field yet)
 
 
 def draw_frame(text: str, version: int, side: int = CODE_SIDE) -> QImage:
@@ -96,7 +97,12 @@ class AnimatedQrDialog(QDialog):
     """Shows `payload` as an animated QR code until closed."""
 
     def __init__(
-        self, payload: Payload, title: str, how: str, parent: QWidget | None = None
+        self,
+        payload: Payload,
+        title: str,
+        how: str,
+        parent: QWidget | None = None,
+        fmt: QrFormat = QrFormat.BBQR,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(title)
@@ -104,12 +110,13 @@ class AnimatedQrDialog(QDialog):
         self._sequence: FrameSequence | None = None
         self._generation = 0  # a restart makes frames drawn for the old sequence stale
         self._drawing = False
+        self._ended = False  # closed: nothing is drawn any more
         self.shown = 0  # frames shown of the current sequence
 
         self.format_choice = QComboBox()
-        for fmt, name in _FORMAT_NAMES.items():
-            self.format_choice.addItem(name, fmt)
-        self.format_choice.setCurrentIndex(self.format_choice.findData(_last_format[0]))
+        for each, name in _FORMAT_NAMES.items():
+            self.format_choice.addItem(name, each)
+        self.format_choice.setCurrentIndex(self.format_choice.findData(fmt))
         self.speed = QSpinBox()
         self.speed.setRange(*FPS_RANGE)
         self.speed.setValue(DEFAULT_FPS)
@@ -157,11 +164,16 @@ class AnimatedQrDialog(QDialog):
 
         self.timer = QTimer(self)
         self.timer.timeout.connect(self.show_next)
+        self.finished.connect(self._closed)
         self.format_choice.currentIndexChanged.connect(self.restart)
         self.density_choice.currentIndexChanged.connect(self.restart)
         self.speed.valueChanged.connect(self._set_speed)
         self._set_speed()
         self.restart()
+
+    @property
+    def chosen_format(self) -> QrFormat:
+        return QrFormat(self.format_choice.currentData())
 
     @property
     def sequence(self) -> FrameSequence | None:
@@ -173,11 +185,12 @@ class AnimatedQrDialog(QDialog):
     @async_slot()
     async def restart(self) -> None:
         """The payload split again in the chosen format and density, from frame 1."""
+        if self._ended:
+            return
         self._generation += 1
         generation = self._generation
         self.timer.stop()
-        fmt = QrFormat(self.format_choice.currentData())
-        _last_format[0] = fmt
+        fmt = self.chosen_format
         version = int(self.density_choice.currentData())
         try:
             sequence = await run_blocking(encode_frames, self._payload, fmt, version)
@@ -189,7 +202,8 @@ class AnimatedQrDialog(QDialog):
         self._sequence = sequence
         self.shown = 0
         await self._draw_next()
-        self.timer.start()
+        if generation == self._generation:  # not closed or restarted while drawing
+            self.timer.start()
 
     @async_slot()
     async def show_next(self) -> None:
@@ -197,7 +211,7 @@ class AnimatedQrDialog(QDialog):
 
     async def _draw_next(self) -> None:
         sequence = self._sequence
-        if sequence is None or self._drawing:
+        if sequence is None or self._drawing or self._ended:
             return  # the frame before is still being drawn: this tick is skipped
         generation = self._generation
         self._drawing = True
@@ -228,10 +242,10 @@ class AnimatedQrDialog(QDialog):
             shown=shown, needed=needed, version=sequence.qr_version
         )
 
-    def done(self, result: int) -> None:
+    def _closed(self, *_: object) -> None:
+        self._ended = True  # a restart queued before the close starts nothing
         self.timer.stop()
-        self._generation += 1  # a frame still being drawn is not shown
-        super().done(result)
+        self._generation += 1  # a frame still being drawn or a restart under way shows nothing
 
 
 async def show_folder_as_qr(
@@ -250,13 +264,22 @@ async def show_folder_as_qr(
         return
     title = strings.QR_TITLE_SIGNED if signed else strings.QR_TITLE_EXPORT
     how = strings.QR_HOW_SIGNED if signed else strings.QR_HOW_EXPORT
-    dialog = AnimatedQrDialog(payload, title, how, parent)
+    fmt = context.settings.qr_format if context is not None else QrFormat.BBQR
+    dialog = AnimatedQrDialog(payload, title, how, parent, fmt)
     if context is not None:
         context.dialog_opened.emit(dialog)
     try:
         await exec_dialog(dialog)
+        chosen = dialog.chosen_format
     finally:
         dialog.deleteLater()
+    if context is not None and chosen is not context.settings.qr_format:
+        settings = replace(context.settings, qr_format=chosen)
+        try:
+            await context.save_settings(settings)
+        except (ServiceError, OSError) as exc:  # the code was shown: only the choice is lost
+            reason = exc.user_message if isinstance(exc, ServiceError) else str(exc)
+            context.error(strings.QR_FORMAT_NOT_SAVED.format(reason=reason))
 
 
 class ShowQrButton(QPushButton):

@@ -40,4 +40,5 @@ QR_HOW_SIGNED: Final = (
     "Scan this with the online Bidwallet (Scan… where the export was made). Keep it on screen"
     " until the scanner says it has every frame."
 )
+QR_FORMAT_NOT_SAVED: Final = "The QR format chosen could not be saved: {reason}"
 QR_FAILED: Final = "The QR code cannot be shown: {reason}"
