@@ -26,6 +26,7 @@ from app.ui.dialogs.unlock import UnlockDialog
 from app.ui.offline_signing import MANIFEST_NAME
 from app.ui.tabs.listings_tab import ListingsTab
 from app.ui.tabs.psbt_files_tab import PsbtFilesTab
+from tests.support.qr_frames import camera_sees
 from tests.ui.conftest import AppHarness, OptionsFactory, close_app
 from tests.ui.flows import (
     PASSWORD,
@@ -46,8 +47,7 @@ def frames_of(
     payload: Payload, fmt: QrFormat, folder: Path, drop_every: int = 0, max_version: int = 15
 ) -> list[Path]:
     sequence = encode_frames(payload, fmt, max_version)
-    texts = sequence.take(sequence.frames_needed * (2 if drop_every else 1))
-    texts = [t for n, t in enumerate(texts) if not drop_every or n % drop_every != 1]
+    texts = camera_sees(sequence, drop_every)
     texts += texts[:3]
     random.Random(len(texts)).shuffle(texts)
     return save_frames(folder, texts, sequence.qr_version, fmt.value)
