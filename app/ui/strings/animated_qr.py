@@ -33,12 +33,13 @@ QR_CAPTION_UR_MORE: Final = (
     "Frame {shown}, a fountain part: any {needed} frames decode it (UR, version {version})"
 )
 QR_HOW_EXPORT: Final = (
-    "Scan this with the offline signer (Bidwallet --offline, then Scan…) or with a wallet that"
-    " reads BBQr or UR. Keep it on screen until the scanner says it has every frame."
+    "Scan this with the offline signer (its Scan QR… button) or with a wallet that reads BBQr"
+    " or UR. Keep it on screen until the scanner says it has every frame."
 )
 QR_HOW_SIGNED: Final = (
-    "Scan this with the online Bidwallet (Scan… where the export was made). Keep it on screen"
-    " until the scanner says it has every frame."
+    "Scan this with the online Bidwallet: Scan QR… beside Import signed on the Listings tab"
+    " reads signed listings; other signed exports go back as files (Import signed). Keep it on"
+    " screen until the scanner says it has every frame."
 )
 QR_FORMAT_NOT_SAVED: Final = "The QR format chosen could not be saved: {reason}"
 QR_FAILED: Final = "The QR code cannot be shown: {reason}"
