@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from app.core.rune_names import RuneNameError, parse_spaced_rune
 from app.sandbox.chain.errors import Conflict, InvalidRequest
 from app.sandbox.chain.textcheck import is_utf8_encodable
 
@@ -196,24 +197,21 @@ def declare_inscription(
 
 
 def normalize_rune(name: Any) -> tuple[str, str]:
-    """(rune, spaced rune) from a name like 'DOG•GO•TO•THE•MOON' (or with '.' spacers)."""
+    """(rune, spaced rune) from a name like 'DOG•GO•TO•THE•MOON' (or with '.' spacers), read as
+    ord reads one (rune_names.parse_spaced_rune); at most 26 letters (27 and 28 are ord's
+    reserved names, never etched by name)."""
     if not isinstance(name, str) or not name:
         raise InvalidRequest("rune must be a non-empty string", "INVALID_RUNE")
-    spaced = name.replace(".", "•")
-    letters = spaced.replace("•", "")
-    if (
-        not letters
-        or len(letters) > MAX_RUNE_LETTERS
-        or not all("A" <= ch <= "Z" for ch in letters)
-        or spaced.startswith("•")
-        or spaced.endswith("•")
-        or "••" in spaced
-    ):
+    try:
+        spaced = parse_spaced_rune(name)
+    except RuneNameError as exc:
+        raise InvalidRequest(f"rune: {exc}", "INVALID_RUNE") from None
+    if len(spaced.letters) > MAX_RUNE_LETTERS:
         raise InvalidRequest(
-            "rune must be 1-26 letters A-Z, optionally separated by single '•' spacers",
+            f"rune: at most {MAX_RUNE_LETTERS} letters (longer names are ord's reserved ones)",
             "INVALID_RUNE",
         )
-    return letters, spaced
+    return spaced.letters, str(spaced)
 
 
 def check_rune_amount(amount: Any) -> int:
