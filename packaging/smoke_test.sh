@@ -5,7 +5,7 @@
 #
 # 1. `--version` prints "bidwallet VERSION" (and VERSION is pyproject.toml's, in a source tree)
 # 2. `--help` works
-# 3. the native libraries and Qt platform plugins are in the bundle
+# 3. the native libraries, Qt platform plugins and Qt Multimedia (the QR scan's camera)
 # 4. `sandbox serve` prints its ready line, answers HTTP, and exits 0 on SIGTERM
 # 5. the window opens on the offscreen platform and the app exits 0
 # 6. `--sandbox --smoke-test`: the window on the sandbox funds the bidding wallet, places one
@@ -54,7 +54,8 @@ step "native libraries and Qt plugins in the bundle"
 internal="$BUNDLE/_internal"
 for f in embit/util/prebuilt/libsecp256k1_linux_"$(uname -m)".so pbk/_libs/libbitcoinkernel.so \
          PySide6/Qt/plugins/platforms/libqoffscreen.so PySide6/Qt/plugins/platforms/libqxcb.so \
-         PySide6/Qt/plugins/platforms/libqwayland.so app/resources/styles; do
+         PySide6/Qt/plugins/platforms/libqwayland.so app/resources/styles \
+         PySide6/Qt/plugins/multimedia/libffmpegmediaplugin.so PySide6/QtMultimedia.abi3.so; do
     [ -e "$internal/$f" ] || fail "missing _internal/$f"
 done
 ok
