@@ -3,22 +3,31 @@
 The scanned side writes the very files the export wrote and then reads them with the file
 import's own checks (`read_manifest`, `read_exported`: the manifest's digests and transaction
 ids), so a scan is trusted exactly as far as a USB stick is (docs/offline-signing.md).
+
+A watch-only profile's other wallet (Sparrow, Coldcard, Keystone, Passport, SeedSigner) reads
+and shows a lone PSBT, not our bundle: `exported_psbts` gives each exported PSBT file as it is
+(BBQr type P, UR `crypto-psbt`), and `write_scanned_signed` saves the signed PSBT scanned back
+under the manifest's signed-file name, once it is the same transaction, for Import signed.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from app.core import qr_export_bundle
 from app.core.animated_qr import Payload, PayloadKind
 from app.services.offline_files import (
     OfflineFileError,
+    parse_file,
     read_exported,
     read_manifest,
     read_signed,
     write_whole,
 )
-from app.services.offline_manifest import MANIFEST_NAME, Manifest
+from app.services.offline_manifest import MANIFEST_NAME, Manifest, ManifestItem
+from app.services.psbt_files import is_signed
+from app.wallet.psbt_reader import unsigned_txid
 
 
 def export_payload(directory: Path) -> Payload:
@@ -75,3 +84,62 @@ def write_scanned_export(directory: Path, payload: Payload) -> Manifest:
     for item in manifest.items:
         read_exported(directory, item)
     return manifest
+
+
+@dataclass(frozen=True)
+class ExportedPsbt:
+    """One PSBT file of an export, exactly its bytes: what another wallet scans and signs."""
+
+    file: str  # its name in the export's folder
+    label: str  # what it does, from the manifest
+    payload: Payload  # PayloadKind.PSBT
+
+
+def exported_psbts(directory: Path) -> list[ExportedPsbt]:
+    """Each PSBT file the manifest names, in its order, checked as the import checks it."""
+    manifest, files = _exported_files(directory)
+    if not manifest.items:
+        raise OfflineFileError(f"The export in {directory} holds no PSBT.")
+    return [
+        ExportedPsbt(x.psbt_file, x.label, Payload(PayloadKind.PSBT, files[x.psbt_file]))
+        for x in manifest.items
+    ]
+
+
+def write_scanned_signed(directory: Path, payload: Payload) -> tuple[ManifestItem, Path]:
+    """The signed PSBT scanned from another wallet, saved in the export's `directory` under
+    its item's signed-file name once it is that export's transaction and carries a signature;
+    returns the item and the file. Nothing is written when it is refused (OfflineFileError):
+    an export bundle, another transaction, no signature, or a signed file already there (never
+    replaced: the user deletes it to use the scan). The import then checks every signature."""
+    if payload.kind is not PayloadKind.PSBT:
+        raise OfflineFileError(
+            "The scanned code is an offline-signing export (manifest and PSBTs), not a signed "
+            "PSBT: scan the code your other wallet shows once it has signed."
+        )
+    psbt = parse_file(payload.data, "The scanned PSBT")
+    txid = unsigned_txid(psbt)
+    manifest = read_manifest(directory)
+    item = next((x for x in manifest.items if x.unsigned_txid == txid), None)
+    if item is None:
+        exported = ", ".join(f"{x.unsigned_txid} ({x.psbt_file})" for x in manifest.items)
+        raise OfflineFileError(
+            f"The scanned PSBT is transaction {txid}, not the one exported to {directory}: "
+            f"{exported}. Nothing was written."
+        )
+    read_exported(directory, item)  # the export itself is still the one the manifest names
+    if not any(is_signed(i) for i in psbt.inputs):
+        raise OfflineFileError(
+            f"The scanned PSBT of {item.psbt_file} carries no signature: scan the code your "
+            "other wallet shows after signing. Nothing was written."
+        )
+    for name in (item.signed_psbt_file, item.signed_text_file):
+        if (directory / name).exists():
+            raise OfflineFileError(
+                f"{directory} already holds a signed PSBT of {item.psbt_file} ({name}); it is "
+                "not replaced. Press Import signed… to use it, or delete it and scan again."
+            )
+    path = directory / item.signed_psbt_file
+    write_whole(path, payload.data)
+    read_signed(directory, item)  # read back as the import reads it
+    return item, path
