@@ -1,8 +1,9 @@
 """Scanning an animated QR code (BBQr or UR) into an export folder or a single PSBT.
 
-Frames come from image files (saved frames, photos), from the screen (a region grabbed at
-intervals: a phone mirrored there, another app's window) or from a camera when Qt Multimedia
-finds one. Each image is read (zxing-cpp, app/services/qr_images.py) and its codes given to the
+Frames come from image files (saved frames, photos), from the screen (a region, typed or dragged
+over the screen (qr_region_overlay.py), grabbed at intervals: a phone mirrored there, another
+app's window) or from a camera when Qt Multimedia finds one (the sources: qr_scan_sources.py).
+Each image is read (zxing-cpp, app/services/qr_images.py) and its codes given to the
 one decoder (app/core/animated_qr.py) off the GUI thread, one image at a time; a refused code is
 said and the scan goes on. A complete export is written into an empty folder the user chooses
 by `write_scanned_export`, which reads it back with the file import's own checks: the caller
@@ -13,16 +14,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRect, QTimer
 from PySide6.QtGui import QGuiApplication, QImage
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -33,115 +32,49 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.animated_qr import (
-    AnimatedQrDecoder,
-    AnimatedQrError,
-    ForeignFrameError,
-    Payload,
-    PayloadKind,
-    WrongQrTypeError,
-)
+from app.core.animated_qr import AnimatedQrDecoder, Payload, PayloadKind
 from app.ui import strings
 from app.ui.async_tools import async_slot, exec_dialog, run_blocking
+from app.ui.dialogs.qr_region_overlay import RegionOverlay
+from app.ui.dialogs.qr_scan_sources import (
+    CameraFeed,
+    Grab,
+    ImageRead,
+    ask_image_paths,
+    find_camera,
+    format_region,
+    grab_screen,
+    open_camera,
+    parse_region,
+    progress_text,
+    read_into,
+    refusal_text,
+)
 from app.ui.file_dialogs import ask_folder
 from app.ui.icons import icon_button, set_themed_icon
 from app.ui.widgets import message_label, set_message
 
 if TYPE_CHECKING:
-    from app.core.animated_qr import Progress
+    from PySide6.QtMultimedia import QCamera, QVideoFrame
+
+
+__all__ = [  # the sources' names, imported from here by callers and tests
+    "SCAN_ICON",
+    "ImageRead",
+    "QrScanDialog",
+    "ScanButton",
+    "find_camera",
+    "parse_region",
+    "read_into",
+    "scan_export",
+    "scan_export_or_psbt",
+]
 
 SCAN_ICON = "scan-qr"
 DIALOG_WIDTH = 620
 SCREEN_INTERVAL_MS = 250  # 4 grabs a second: a code shown at 5-10 fps loops round within seconds
 MAX_REFUSALS_SHOWN = 50
-
-Grab = Callable[[QRect | None], QImage]
-
-
-def grab_screen(region: QRect | None) -> QImage:
-    """The primary screen, or `region` of it (in its logical pixels)."""
-    screen = QGuiApplication.primaryScreen()
-    if region is None:
-        return screen.grabWindow(0).toImage()
-    return screen.grabWindow(0, region.x(), region.y(), region.width(), region.height()).toImage()
-
-
-def parse_region(text: str) -> QRect | None:
-    """ "x, y, width, height" as a QRect; None for an empty text (the whole screen)."""
-    if not text.strip():
-        return None
-    parts = text.replace(",", " ").split()
-    if len(parts) != 4 or not all(p.isdigit() for p in parts):
-        raise ValueError(strings.QR_SCAN_REGION_BAD)
-    x, y, width, height = (int(p) for p in parts)
-    if width == 0 or height == 0:
-        raise ValueError(strings.QR_SCAN_REGION_BAD)
-    return QRect(x, y, width, height)
-
-
-def find_camera() -> tuple[Any, str]:
-    """(the first camera, "") or (None, why there is none)."""
-    try:
-        from PySide6.QtMultimedia import QMediaDevices
-    except ImportError:
-        return None, strings.QR_SCAN_NO_CAMERA_SUPPORT
-    inputs = QMediaDevices.videoInputs()
-    return (inputs[0], "") if inputs else (None, strings.QR_SCAN_NO_CAMERA)
-
-
-@dataclass(frozen=True)
-class ImageRead:
-    codes: int  # QR codes found in the image
-    refused: tuple[AnimatedQrError, ...]
-
-
-def read_into(decoder: AnimatedQrDecoder, image: QImage | Path) -> ImageRead | None:
-    """Every QR code of `image` given to `decoder` (run off the GUI thread, one at a time);
-    None when a file is not an image."""
-    from app.services.qr_images import read_codes
-
-    if isinstance(image, Path):
-        image = QImage(str(image))
-    if image.isNull():
-        return None
-    refused: list[AnimatedQrError] = []
-    texts = read_codes(image)
-    for text in texts:
-        try:
-            decoder.add(text)
-        except AnimatedQrError as exc:
-            refused.append(exc)
-    return ImageRead(len(texts), tuple(refused))
-
-
-def refusal_text(exc: AnimatedQrError) -> str:
-    if isinstance(exc, WrongQrTypeError):
-        return strings.QR_SCAN_REFUSED_TYPE.format(reason=exc)
-    if isinstance(exc, ForeignFrameError):
-        return strings.QR_SCAN_REFUSED_FOREIGN.format(reason=exc)
-    return strings.QR_SCAN_REFUSED_CORRUPT.format(reason=exc)
-
-
-def progress_text(progress: Progress) -> str:
-    if progress.needed == 0:
-        return strings.QR_SCAN_WAITING
-    return strings.counted(
-        strings.QR_SCAN_PROGRESS,
-        progress.needed,
-        received=progress.received,
-        needed=progress.needed,
-    )
-
-
-async def ask_image_paths(parent: QWidget) -> list[Path]:
-    dialog = QFileDialog(parent, strings.QR_SCAN_FILES_TITLE)
-    dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
-    dialog.setNameFilter(strings.QR_SCAN_FILES_FILTER)
-    try:
-        accepted = await exec_dialog(dialog) == QFileDialog.DialogCode.Accepted
-        return [Path(f) for f in dialog.selectedFiles()] if accepted else []
-    finally:
-        dialog.deleteLater()
+HIDDEN_BEFORE_GRAB_S = 0.2  # the window manager takes the hidden dialog off the screen first
 
 
 class QrScanDialog(QDialog):
@@ -151,6 +84,10 @@ class QrScanDialog(QDialog):
     # Chosen by the user (tests monkeypatch them on the class).
     ask_image_paths = staticmethod(ask_image_paths)
     ask_folder = staticmethod(ask_folder)
+    # The camera: looked for when the dialog opens, opened by its button (tests give a device
+    # and a feed without one, then set real video frames on the feed's sink).
+    find_camera = staticmethod(find_camera)
+    open_camera = staticmethod(open_camera)
 
     def __init__(
         self,
@@ -168,7 +105,8 @@ class QrScanDialog(QDialog):
         self._reading = False  # a live source drops frames while one is read
         self._decoding = asyncio.Lock()
         self.closed = False  # a plain attribute: still readable once the C++ dialog is gone
-        self._camera: Any = None  # (QCamera, QMediaCaptureSession, QVideoSink) while on
+        self.camera_feed: CameraFeed | None = None  # while the camera is on
+        self.region_overlay: RegionOverlay | None = None  # while a region is being dragged
         self._refusals: set[str] = set()
 
         intro = message_label("hint")
@@ -180,9 +118,11 @@ class QrScanDialog(QDialog):
         self.region_edit.setToolTip(strings.QR_SCAN_REGION_TIP)
         region_label = QLabel(strings.QR_SCAN_REGION)
         region_label.setBuddy(self.region_edit)
+        self.region_button = QPushButton(strings.QR_SCAN_REGION_SELECT)
+        self.region_button.setToolTip(strings.QR_SCAN_REGION_SELECT_TIP)
         self.screen_button = QPushButton(strings.QR_SCAN_SCREEN_START)
         self.camera_button = QPushButton(strings.QR_SCAN_CAMERA_START)
-        self._camera_device, why_not = find_camera()
+        self._camera_device, why_not = self.find_camera()
         if self._camera_device is None:
             self.camera_button.setEnabled(False)
             self.camera_button.setToolTip(why_not)
@@ -208,6 +148,7 @@ class QrScanDialog(QDialog):
         screen_row = QHBoxLayout()
         screen_row.addWidget(region_label)
         screen_row.addWidget(self.region_edit, 1)
+        screen_row.addWidget(self.region_button)
         screen_row.addWidget(self.screen_button)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
@@ -230,6 +171,7 @@ class QrScanDialog(QDialog):
         self._screen_timer.timeout.connect(self._grab_screen)
         self.files_button.clicked.connect(self.read_files)
         self.screen_button.clicked.connect(self._toggle_screen)
+        self.region_button.clicked.connect(self.select_region)
         self.camera_button.clicked.connect(self._toggle_camera)
         self.write_button.clicked.connect(self.write_export)
         self.finished.connect(self._closing)
@@ -274,6 +216,30 @@ class QrScanDialog(QDialog):
         self._screen_timer.start()
         self._grab_screen()
 
+    @async_slot()
+    async def select_region(self) -> None:
+        """The region dragged over a grab of the screen (this dialog hidden from it) fills the
+        region field, and the screen is read there; Esc leaves everything as it was."""
+        self.hide()
+        try:
+            await asyncio.sleep(HIDDEN_BEFORE_GRAB_S)
+            shot = self._grab(None)
+            self.region_overlay = RegionOverlay(QGuiApplication.primaryScreen(), shot)
+            region = await self.region_overlay.choose()
+        finally:
+            self.region_overlay = None
+            if not self.closed:
+                self.show()
+                self.raise_()
+                self.activateWindow()
+        if region is None or self.closed or self.payload is not None:
+            return
+        self.region_edit.setText(format_region(region))
+        if self.reading_screen:
+            self._region = region  # the next grab reads there
+        else:
+            self._toggle_screen()
+
     @property
     def reading_screen(self) -> bool:
         return self._screen_timer.isActive()
@@ -283,27 +249,27 @@ class QrScanDialog(QDialog):
             self._read_frame(self._grab(self._region))
 
     def _toggle_camera(self) -> None:
-        if self._camera is not None:
-            self._stop_camera()
+        if self.camera_feed is not None or self._camera_device is None:
+            self._stop_camera()  # (no device: the button is disabled)
             return
-        from PySide6.QtMultimedia import QCamera, QMediaCaptureSession, QVideoSink
-
-        camera, session, sink = (
-            QCamera(self._camera_device, self),
-            QMediaCaptureSession(self),
-            QVideoSink(self),
-        )
-        session.setCamera(camera)
-        session.setVideoSink(sink)
-        sink.videoFrameChanged.connect(lambda frame: self._read_frame(frame.toImage()))
-        camera.start()
-        self._camera = (camera, session, sink)
+        feed = self.open_camera(self._camera_device, self)
+        feed.sink.videoFrameChanged.connect(self._read_frame)
+        if feed.camera is not None:
+            feed.camera.errorOccurred.connect(self._camera_failed)
+        self.camera_feed = feed
         self.camera_button.setText(strings.QR_SCAN_CAMERA_STOP)
+        set_message(self.status, "", "hint")
+        feed.start()
+
+    def _camera_failed(self, _error: QCamera.Error, reason: str) -> None:
+        self._stop_camera()
+        set_message(self.status, strings.QR_SCAN_CAMERA_FAILED.format(reason=reason))
 
     def _stop_camera(self) -> None:
-        if self._camera is not None:
-            self._camera[0].stop()
-            self._camera = None
+        feed, self.camera_feed = self.camera_feed, None
+        if feed is not None:
+            feed.sink.videoFrameChanged.disconnect(self._read_frame)  # a late frame is not read
+            feed.stop()
             self.camera_button.setText(strings.QR_SCAN_CAMERA_START)
 
     def _closing(self, *_: object) -> None:
@@ -314,19 +280,25 @@ class QrScanDialog(QDialog):
         self._screen_timer.stop()
         self._stop_camera()
 
+    @property
+    def reading(self) -> bool:
+        """An image is being read (a live source's frames are dropped meanwhile)."""
+        return self._reading
+
     @async_slot()
-    async def _read_frame_task(self, image: QImage) -> None:
+    async def _read_frame_task(self, image: QImage | QVideoFrame) -> None:
         await self.read_image(image)
 
-    def _read_frame(self, image: QImage) -> None:
-        """A grabbed frame, read unless one is being read (a live source drops frames)."""
+    def _read_frame(self, image: QImage | QVideoFrame) -> None:
+        """A grabbed or filmed frame, read unless one is being read (a live source drops
+        frames; a camera frame is converted to an image off the GUI thread, as it is read)."""
         if not self._reading and self.payload is None:
             self._reading = True  # taken now: the next tick may come before the task starts
             self._read_frame_task(image)
 
     # -- decoding ---------------------------------------------------------------------------
 
-    async def read_image(self, image: QImage | Path) -> ImageRead | None:
+    async def read_image(self, image: QImage | Path | QVideoFrame) -> ImageRead | None:
         """`image` read into the decoder; None once the dialog is closed (its widgets may be
         gone: the read that was under way is dropped)."""
         self._reading = True
@@ -362,7 +334,8 @@ class QrScanDialog(QDialog):
         self.payload = payload
         self._stop_sources()
         self.screen_button.setText(strings.QR_SCAN_SCREEN_START)
-        for button in (self.files_button, self.screen_button, self.camera_button):
+        buttons = (self.files_button, self.screen_button, self.region_button, self.camera_button)
+        for button in buttons:
             button.setEnabled(False)
         if payload.kind is PayloadKind.PSBT:
             self.accept()

@@ -30,8 +30,15 @@ QR_SCAN_REGION: Final = "&Region:"
 QR_SCAN_REGION_HINT: Final = "x, y, width, height — empty: the whole screen"
 QR_SCAN_REGION_TIP: Final = (
     "The part of the screen to read, in pixels from its top left corner (for example"
-    " 0, 0, 800, 600); leave empty to read the whole screen"
+    " 0, 0, 800, 600): typed, or dragged with Select region…; leave empty to read the whole"
+    " screen"
 )
+QR_SCAN_REGION_SELECT: Final = "Se&lect region…"
+QR_SCAN_REGION_SELECT_TIP: Final = (
+    "Drag a rectangle around the QR code on the screen; the screen is then read there"
+)
+QR_REGION_TITLE: Final = "Select the region to read"
+QR_REGION_HINT: Final = "Drag a rectangle around the QR code. Esc cancels."
 QR_SCAN_REGION_BAD: Final = (
     "The region must be four whole numbers: x, y, width, height (width and height above 0)."
 )
@@ -41,6 +48,7 @@ QR_SCAN_NO_CAMERA: Final = "No camera was found on this computer."
 QR_SCAN_NO_CAMERA_SUPPORT: Final = (
     "No camera can be used: this installation has no Qt Multimedia module."
 )
+QR_SCAN_CAMERA_FAILED: Final = "The camera stopped: {reason}"
 QR_SCAN_WAITING: Final = "Waiting for the first frame."
 QR_SCAN_PROGRESS: Final = Counted(
     "{received} of {needed} frame read.", "{received} of {needed} frames read."
