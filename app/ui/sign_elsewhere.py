@@ -6,6 +6,10 @@
   services.offline.export_for_signing: the PSBT names its keys by origin).
   `SignElsewhere.import_and_submit` reads that folder back once the signed PSBT is saved in
   it: reviewed again, checked signature by signature, submitted the flow's way.
+- As QR codes, the way those wallets move PSBTs: "Show PSBT as QR…" shows the exported PSBT
+  itself (BBQr P / UR crypto-psbt); "Scan signed QR…" reads the signed PSBT the other wallet
+  shows, saves it into the export's folder once it is the same transaction
+  (services.offline_qr.write_scanned_signed) and goes on exactly as Import signed….
 - A collection, trait or rune bid and a cancel need a message signature: the exact message (or
   challenge) and the address that signs it are shown with the time left to sign it, the
   signature pasted back is verified and sent (`place_bid_signed_elsewhere`,
@@ -23,10 +27,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtWidgets import QPushButton, QWidget
 
+from app.core.animated_qr import PayloadKind
 from app.ui import strings
+from app.ui.async_tools import run_blocking
 from app.ui.dialogs.animated_qr_dialog import ShowQrButton
+from app.ui.dialogs.qr_scan_dialog import SCAN_ICON, QrScanDialog
 from app.ui.dialogs.sign_message_dialog import Deadline, MessageToSign, SignMessageDialog
 from app.ui.file_dialogs import ask_folder
+from app.ui.icons import set_themed_icon
 from app.ui.profile_session import failure_text, profile_session, tracked
 from app.ui.psbt_flow_runner import FlowRun, FlowSteps, PsbtFlowRunner, Show
 from app.ui.state.wallet_state import WalletState
@@ -46,28 +54,33 @@ PlanT = TypeVar("PlanT")
 _exported: weakref.WeakKeyDictionary[AppContext, dict[Path, Manifest]] = weakref.WeakKeyDictionary()
 
 
-def import_button(context: AppContext) -> QPushButton:
-    """ "Import signed…", shown only while the active profile is watch-only."""
-    button = QPushButton(strings.ELSEWHERE_IMPORT)
-
+def _while_watch_only(button: QPushButton, context: AppContext) -> QPushButton:
     def follow() -> None:
         button.setVisible(context.watch_only)
 
     context.profile_changed.connect(follow)
     follow()
     return button
+
+
+def import_button(context: AppContext) -> QPushButton:
+    """ "Import signed…", shown only while the active profile is watch-only."""
+    return _while_watch_only(QPushButton(strings.ELSEWHERE_IMPORT), context)
+
+
+def scan_button(context: AppContext) -> QPushButton:
+    """ "Scan signed QR…" (the signed PSBT another wallet shows), while watch-only."""
+    button = QPushButton(strings.ELSEWHERE_SCAN)
+    button.setToolTip(strings.ELSEWHERE_SCAN_TIP)
+    set_themed_icon(button, SCAN_ICON)
+    return _while_watch_only(button, context)
 
 
 def qr_button(parent: QWidget, context: AppContext) -> QPushButton:
-    """ "Show as QR…" (the latest export as an animated QR code), while watch-only."""
-    button = ShowQrButton(parent, context, lambda: last_export(context))
-
-    def follow() -> None:
-        button.setVisible(context.watch_only)
-
-    context.profile_changed.connect(follow)
-    follow()
-    return button
+    """ "Show PSBT as QR…" (the latest export's PSBT, as other wallets scan it), while
+    watch-only."""
+    button = ShowQrButton(parent, context, lambda: last_export(context), psbts=True)
+    return _while_watch_only(button, context)
 
 
 def last_export(context: AppContext) -> Path | None:
@@ -142,12 +155,44 @@ class SignElsewhere:
             self._show(text, "ok")
         return manifest
 
-    async def import_and_submit(self) -> object | None:
-        """The export's folder read back with the PSBT the other wallet signed: reviewed
-        again with fresh facts, each signature checked, then submitted; the result said."""
+    async def scan_and_submit(self) -> object | None:
+        """The signed PSBT the other wallet shows, scanned, saved into the export's folder
+        (this window's last export, else the one the user picks) once it is that export's
+        transaction, then `import_and_submit` of that folder; a refusal is said, nothing
+        written."""
+        from app.services.errors import ServiceError
+        from app.services.offline_qr import write_scanned_signed
+
+        folder = last_export(self._context)
+        if folder is None:
+            folder = await self.ask_folder(self._parent, strings.ELSEWHERE_IMPORT_FOLDER)
+        if folder is None:
+            return None
+        dialog = QrScanDialog(frozenset({PayloadKind.PSBT}), self._parent)
+        self._context.dialog_opened.emit(dialog)
+        try:
+            payload = await dialog.run()
+        finally:
+            dialog.deleteLater()
+        if payload is None:
+            return None
+        try:
+            _item, path = await run_blocking(write_scanned_signed, folder, payload)
+        except (ServiceError, OSError) as exc:
+            reason = exc.user_message if isinstance(exc, ServiceError) else str(exc)
+            self._show(strings.ELSEWHERE_IMPORT_FAILED.format(reason=reason), "error")
+            return None
+        self._show(strings.ELSEWHERE_SCAN_SAVED.format(file=path.name, folder=folder), "hint")
+        return await self.import_and_submit(folder)
+
+    async def import_and_submit(self, folder: Path | None = None) -> object | None:
+        """The export's folder (`folder`, else asked) read back with the PSBT the other
+        wallet signed: reviewed again with fresh facts, each signature checked, then
+        submitted; the result said."""
         from app.services.offline import import_signed, submit_imported
 
-        folder = await self.ask_folder(self._parent, strings.ELSEWHERE_IMPORT_FOLDER)
+        if folder is None:
+            folder = await self.ask_folder(self._parent, strings.ELSEWHERE_IMPORT_FOLDER)
         if folder is None:
             return None
         expected = _exported.get(self._context, {}).get(folder.resolve())

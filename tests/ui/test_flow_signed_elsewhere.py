@@ -18,9 +18,8 @@ from embit import bip32, bip39
 from embit.networks import NETWORKS
 from pytestqt.qtbot import QtBot
 
-from app.core.animated_qr import QrFormat
+from app.core.animated_qr import Payload, PayloadKind, QrFormat
 from app.services.key_setup import save_watch_only
-from app.services.offline_qr import export_payload
 from app.services.profiles import AppProfile, AppSettings, ProfileStore, ServiceKind
 from app.services.sandbox_process import SandboxProcess
 from app.services.session import keys_from_secret, layout_for_preset
@@ -147,11 +146,11 @@ def test_a_withdrawal_exported_signed_elsewhere_and_imported(
     (exported,) = folder.glob("*-withdraw.psbt")
     assert exported.name in tab.status.text()
 
-    before = len(app.dialogs)  # the export as an animated QR: what is painted reads back
+    before = len(app.dialogs)  # the PSBT as an animated QR, as other wallets scan it
     click(qtbot, tab.qr_button)
     shown = wait_new_dialog(qtbot, app, AnimatedQrDialog, before)
     with gui_thread.paused():
-        assert decode_on_screen(qtbot, shown) == export_payload(folder)
+        assert decode_on_screen(qtbot, shown) == Payload(PayloadKind.PSBT, exported.read_bytes())
     assert shown.chosen_format is QrFormat.BBQR  # the default, until UR is chosen: kept
     shown.format_choice.setCurrentIndex(shown.format_choice.findData(QrFormat.UR))
     shown.reject()

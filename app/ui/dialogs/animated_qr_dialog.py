@@ -11,11 +11,16 @@ frame is still being drawn is skipped, and the caption always names the frame on
 Format and density re-split the payload and start again at frame 1; the speed only changes the
 timer. The format chosen is kept in the settings (`AppSettings.qr_format`) when the dialog
 closes, and offered first the next time.
+
+A watch-only profile's export is shown as its PSBT itself (`psbts`: BBQr type P, UR
+`crypto-psbt`, what Sparrow, Coldcard, Keystone, Passport and SeedSigner scan), not as our
+bundle; an export of several PSBTs gets a chooser, "PSBT 2 of 3", each PSBT its own code
+(those wallets read one PSBT a scan, and none reads our manifest).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -93,8 +98,19 @@ def export_payload_of(folder: Path, signed: bool) -> Payload:
     return signed_payload(folder) if signed else export_payload(folder)
 
 
+def exported_psbts_of(folder: Path) -> list[tuple[str, Payload]]:
+    from app.services.offline_qr import exported_psbts
+
+    psbts = exported_psbts(folder)
+    return [
+        (strings.QR_PSBT_ITEM.format(n=n, count=len(psbts), file=x.file), x.payload)
+        for n, x in enumerate(psbts, start=1)
+    ]
+
+
 class AnimatedQrDialog(QDialog):
-    """Shows `payload` as an animated QR code until closed."""
+    """Shows `payload` as an animated QR code until closed; with `choices` (name, payload),
+    the one chosen."""
 
     def __init__(
         self,
@@ -103,10 +119,12 @@ class AnimatedQrDialog(QDialog):
         how: str,
         parent: QWidget | None = None,
         fmt: QrFormat = QrFormat.BBQR,
+        choices: Sequence[tuple[str, Payload]] = (),
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(title)
         self._payload = payload
+        self._choices = list(choices)
         self._sequence: FrameSequence | None = None
         self._generation = 0  # a restart makes frames drawn for the old sequence stale
         self._drawing = False
@@ -125,6 +143,9 @@ class AnimatedQrDialog(QDialog):
         for version in DENSITIES:
             self.density_choice.addItem(strings.QR_DENSITY_ITEM.format(version=version), version)
         self.density_choice.setCurrentIndex(self.density_choice.findData(DEFAULT_MAX_VERSION))
+        self.payload_choice = QComboBox()  # shown only with several payloads to choose from
+        for name, _ in self._choices:
+            self.payload_choice.addItem(name)
 
         self.code = QLabel()
         self.code.setFixedSize(CODE_SIDE, CODE_SIDE)
@@ -137,6 +158,10 @@ class AnimatedQrDialog(QDialog):
         self.error.setVisible(False)
 
         form = QFormLayout()
+        if len(self._choices) > 1:
+            label = QLabel(strings.QR_PSBT_CHOICE)
+            label.setBuddy(self.payload_choice)
+            form.addRow(label, self.payload_choice)
         for label_text, field in (
             (strings.QR_FORMAT, self.format_choice),
             (strings.QR_SPEED, self.speed),
@@ -167,6 +192,7 @@ class AnimatedQrDialog(QDialog):
         self.finished.connect(self._closed)
         self.format_choice.currentIndexChanged.connect(self.restart)
         self.density_choice.currentIndexChanged.connect(self.restart)
+        self.payload_choice.currentIndexChanged.connect(self._choose_payload)
         self.speed.valueChanged.connect(self._set_speed)
         self._set_speed()
         self.restart()
@@ -178,6 +204,15 @@ class AnimatedQrDialog(QDialog):
     @property
     def sequence(self) -> FrameSequence | None:
         return self._sequence
+
+    @property
+    def payload(self) -> Payload:
+        return self._payload
+
+    def _choose_payload(self, index: int) -> None:
+        if 0 <= index < len(self._choices):
+            self._payload = self._choices[index][1]
+            self.restart()
 
     def _set_speed(self, *_: object) -> None:
         self.timer.setInterval(1000 // self.speed.value())
@@ -249,23 +284,37 @@ class AnimatedQrDialog(QDialog):
 
 
 async def show_folder_as_qr(
-    parent: QWidget, context: AppContext | None, folder: Path, signed: bool = False
+    parent: QWidget,
+    context: AppContext | None,
+    folder: Path,
+    signed: bool = False,
+    psbts: bool = False,
 ) -> None:
-    """The export in `folder` (or, `signed`, its signed PSBTs) as an animated QR code; a
-    folder that cannot be read is said on `context` (the import's own checks)."""
+    """The export in `folder` (or, `signed`, its signed PSBTs; or, `psbts`, each exported PSBT
+    alone, for another wallet) as an animated QR code; a folder that cannot be read is said on
+    `context` (the import's own checks)."""
     from app.services.errors import ServiceError
 
     try:
-        payload = await run_blocking(export_payload_of, folder, signed)
+        if psbts:
+            choices = await run_blocking(exported_psbts_of, folder)
+            payload = choices[0][1]
+        else:
+            choices = []
+            payload = await run_blocking(export_payload_of, folder, signed)
     except (ServiceError, OSError) as exc:
         reason = exc.user_message if isinstance(exc, ServiceError) else str(exc)
         if context is not None:
             context.error(strings.QR_FAILED.format(reason=reason))
         return
-    title = strings.QR_TITLE_SIGNED if signed else strings.QR_TITLE_EXPORT
-    how = strings.QR_HOW_SIGNED if signed else strings.QR_HOW_EXPORT
+    if psbts:
+        title, how = strings.QR_TITLE_PSBT, strings.QR_HOW_PSBT
+    elif signed:
+        title, how = strings.QR_TITLE_SIGNED, strings.QR_HOW_SIGNED
+    else:
+        title, how = strings.QR_TITLE_EXPORT, strings.QR_HOW_EXPORT
     fmt = context.settings.qr_format if context is not None else QrFormat.BBQR
-    dialog = AnimatedQrDialog(payload, title, how, parent, fmt)
+    dialog = AnimatedQrDialog(payload, title, how, parent, fmt, choices)
     if context is not None:
         context.dialog_opened.emit(dialog)
     try:
@@ -283,8 +332,9 @@ async def show_folder_as_qr(
 
 
 class ShowQrButton(QPushButton):
-    """ "Show as QR…" (`signed`: "Show signed as QR…"): the folder `last_folder` names (the
-    export just made, or just signed) as an animated QR code; the user picks one if none."""
+    """ "Show as QR…" (`signed`: "Show signed as QR…"; `psbts`: "Show PSBT as QR…", for
+    another wallet): the folder `last_folder` names (the export just made, or just signed) as
+    an animated QR code; the user picks one if none."""
 
     def __init__(
         self,
@@ -292,12 +342,19 @@ class ShowQrButton(QPushButton):
         context: AppContext | None,
         last_folder: Callable[[], Path | None],
         signed: bool = False,
+        psbts: bool = False,
     ) -> None:
-        super().__init__(strings.QR_SHOW_SIGNED if signed else strings.QR_SHOW_EXPORT, parent)
-        self.setToolTip(strings.QR_SHOW_TIP_SIGNED if signed else strings.QR_SHOW_TIP_EXPORT)
+        text, tip = strings.QR_SHOW_EXPORT, strings.QR_SHOW_TIP_EXPORT
+        if signed:
+            text, tip = strings.QR_SHOW_SIGNED, strings.QR_SHOW_TIP_SIGNED
+        elif psbts:
+            text, tip = strings.QR_SHOW_PSBT, strings.QR_SHOW_TIP_PSBT
+        super().__init__(text, parent)
+        self.setToolTip(tip)
         self._context = context
         self._last_folder = last_folder
         self._signed = signed
+        self._psbts = psbts
         self.clicked.connect(self.show_folder)
 
     @async_slot()
@@ -306,4 +363,4 @@ class ShowQrButton(QPushButton):
         if folder is None:
             folder = await ask_folder(self.window(), strings.QR_CHOOSE_FOLDER)
         if folder is not None:
-            await show_folder_as_qr(self.window(), self._context, folder, self._signed)
+            await show_folder_as_qr(self.window(), self._context, folder, self._signed, self._psbts)

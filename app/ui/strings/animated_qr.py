@@ -14,6 +14,20 @@ QR_SHOW_TIP_SIGNED: Final = (
     "The PSBTs just signed, with their export, as one animated QR code for the online"
     " Bidwallet to scan and submit."
 )
+QR_SHOW_PSBT: Final = "Show PSBT as &QR…"
+QR_SHOW_TIP_PSBT: Final = (
+    "The PSBT just exported, as the animated QR code Sparrow, Coldcard, Keystone, Passport and"
+    " SeedSigner scan (BBQr or UR crypto-psbt). Its signed PSBT comes back by Scan signed QR…"
+)
+QR_TITLE_PSBT: Final = "PSBT to sign in your other wallet"
+QR_PSBT_CHOICE: Final = "&PSBT:"
+QR_PSBT_ITEM: Final = "PSBT {n} of {count}: {file}"
+QR_HOW_PSBT: Final = (
+    "Scan this with the wallet that holds your keys (Sparrow, Coldcard, Keystone, Passport,"
+    " SeedSigner: BBQr or UR, whichever it reads). Keep it on screen until it has every frame."
+    " Once it has signed, its signed PSBT's code is read by Scan signed QR… beside Import"
+    " signed…"
+)
 QR_CHOOSE_FOLDER: Final = "Choose the export folder to show as a QR code"
 QR_TITLE_EXPORT: Final = "Export for offline signing as an animated QR code"
 QR_TITLE_SIGNED: Final = "Signed PSBTs as an animated QR code"

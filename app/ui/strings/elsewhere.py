@@ -30,6 +30,13 @@ ELSEWHERE_SUBMIT_ACTION: Final = Counted(
     "&Submit the signed PSBT", "&Submit the {count} signed PSBTs"
 )
 ELSEWHERE_IMPORT_FAILED: Final = "Not imported: {reason}"
+ELSEWHERE_SCAN: Final = "Scan si&gned QR…"
+ELSEWHERE_SCAN_TIP: Final = (
+    "Scan the signed PSBT your other wallet shows as an animated QR code (BBQr or UR"
+    " crypto-psbt): it is saved into the export's folder, then checked and submitted as Import"
+    " signed… does."
+)
+ELSEWHERE_SCAN_SAVED: Final = "Scanned and saved as {file} in {folder}; checking it…"
 ELSEWHERE_BID_TITLE: Final = "Sign the bid in your other wallet"
 ELSEWHERE_BID_INTRO: Final = (
     "Sign this exact message with {address} in the wallet that holds its key (a message"

@@ -43,7 +43,7 @@ from app.ui.fee_rate_asked_note import (
 from app.ui.models.review_model import SIZE_FROM_ROWS, RowsModel
 from app.ui.profile_session import NotReadyError, failure_text, profile_session, tracked
 from app.ui.psbt_flow_runner import FlowSteps, PsbtFlowRunner
-from app.ui.sign_elsewhere import SignElsewhere, import_button, qr_button
+from app.ui.sign_elsewhere import SignElsewhere, import_button, qr_button, scan_button
 from app.ui.state.fee_estimates import FeeEstimateState
 from app.ui.tabs.bid_form_lines import MessageLine, with_message
 from app.ui.tabs.inscription_bid_list import bid_cells
@@ -104,6 +104,7 @@ class InscriptionBidTab(QWidget):
         self.fee_hint.setText(strings.INSCRIPTION_BID_FEE_HINT)
         self.review_button = QPushButton(strings.INSCRIPTION_BID_REVIEW)
         self.import_button = import_button(context)  # watch-only: signed in another wallet
+        self.scan_button = scan_button(context)  # watch-only: its signed PSBT as a QR
         self.qr_button = qr_button(self, context)  # watch-only: the export as a QR
         self.status = message_label("hint")
         self.status.setVisible(False)
@@ -132,6 +133,7 @@ class InscriptionBidTab(QWidget):
         self.price.edit.editingFinished.connect(lambda: self._leave(self.price))
         self.review_button.clicked.connect(self.place)
         self.import_button.clicked.connect(self.import_signed)
+        self.scan_button.clicked.connect(self.scan_signed)
         self.refresh_button.clicked.connect(self.refresh)
         profile_session(context).changed.connect(self._session_changed)
         self._validate()
@@ -151,6 +153,7 @@ class InscriptionBidTab(QWidget):
         form.addRow(fee_label, with_message(self.fee, MessageLine(self.fee_hint, reserve=False)))
         buttons = QHBoxLayout()
         buttons.addWidget(self.import_button)  # watch-only only: what another wallet signed
+        buttons.addWidget(self.scan_button)
         buttons.addWidget(self.qr_button)
         buttons.addStretch(1)
         buttons.addWidget(self.review_button)
@@ -202,6 +205,7 @@ class InscriptionBidTab(QWidget):
         self.review_button.setEnabled(self.valid_input() is not None and not self._busy)
         self.fee.setEnabled(not self._busy)
         self.import_button.setEnabled(not self._busy)
+        self.scan_button.setEnabled(not self._busy)
 
     # -- the list ---------------------------------------------------------------------------
 
@@ -272,6 +276,14 @@ class InscriptionBidTab(QWidget):
     @async_slot()
     async def import_signed(self) -> None:
         """An inscription bid (or any export) the other wallet signed: checked, then placed."""
+        await self._signed_elsewhere(scan=False)
+
+    @async_slot()
+    async def scan_signed(self) -> None:
+        """The same, the signed PSBT scanned from the other wallet's QR code."""
+        await self._signed_elsewhere(scan=True)
+
+    async def _signed_elsewhere(self, scan: bool) -> None:
         if self._busy:
             return
         self._busy = True
@@ -281,7 +293,8 @@ class InscriptionBidTab(QWidget):
             set_message(self.status, text, role)
 
         try:
-            await SignElsewhere(self, self._context, self._controller, show).import_and_submit()
+            elsewhere = SignElsewhere(self, self._context, self._controller, show)
+            await (elsewhere.scan_and_submit() if scan else elsewhere.import_and_submit())
         finally:
             self._busy = False
             self._validate()

@@ -31,7 +31,7 @@ from app.ui import strings
 from app.ui.async_tools import async_slot
 from app.ui.profile_session import failure_text, profile_session, tracked
 from app.ui.psbt_flow_runner import FlowSteps, PsbtFlowRunner
-from app.ui.sign_elsewhere import SignElsewhere, import_button, qr_button
+from app.ui.sign_elsewhere import SignElsewhere, import_button, qr_button, scan_button
 from app.ui.state.fee_estimates import FeeEstimateState
 from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.wallet_coins import CoinChooserDialog
@@ -73,6 +73,8 @@ class FundPanel(QGroupBox):
         self.import_button = import_button(context)  # watch-only: signed in another wallet
         self.export_qr_button = qr_button(self, context)  # watch-only: the export as a QR
         self.import_button.clicked.connect(self.import_signed)
+        self.scan_button = scan_button(context)  # watch-only: its signed PSBT as a QR
+        self.scan_button.clicked.connect(self.scan_signed)
         self.qr_button = QPushButton(strings.WALLET_FUND_QR)
         self.qr_button.setCheckable(True)
         self.qr_button.toggled.connect(self._update_qr)
@@ -127,6 +129,7 @@ class FundPanel(QGroupBox):
         buttons = QHBoxLayout()
         buttons.addWidget(self.fund_button)
         buttons.addWidget(self.import_button)
+        buttons.addWidget(self.scan_button)
         buttons.addWidget(self.export_qr_button)
         buttons.addWidget(self.choose_button)
         buttons.addWidget(self.qr_button)
@@ -155,6 +158,7 @@ class FundPanel(QGroupBox):
     def _set_busy(self, busy: bool) -> None:
         self.fund_button.setEnabled(not busy)
         self.import_button.setEnabled(not busy)
+        self.scan_button.setEnabled(not busy)
         self.choose_button.setEnabled(not busy)
         self.any_coins_button.setEnabled(not busy)
         self.amount.setEnabled(not busy)
@@ -290,11 +294,19 @@ class FundPanel(QGroupBox):
     @async_slot()
     async def import_signed(self) -> None:
         """A funding (or any export) the other wallet signed: checked, then broadcast."""
+        await self._signed_elsewhere(scan=False)
+
+    @async_slot()
+    async def scan_signed(self) -> None:
+        """The same, the signed PSBT scanned from the other wallet's QR code."""
+        await self._signed_elsewhere(scan=True)
+
+    async def _signed_elsewhere(self, scan: bool) -> None:
         self.copy_txid.setVisible(False)
         self._set_busy(True)
         try:
             elsewhere = SignElsewhere(self, self.context, self._controller, self._show)
-            await elsewhere.import_and_submit()
+            await (elsewhere.scan_and_submit() if scan else elsewhere.import_and_submit())
         finally:
             self._set_busy(False)
 

@@ -43,7 +43,7 @@ from app.ui.fee_rate_asked_note import (
 from app.ui.maker_fee_note import maker_fee_note
 from app.ui.profile_session import failure_text, profile_session, tracked
 from app.ui.psbt_flow_runner import FlowSteps, PsbtFlowRunner
-from app.ui.sign_elsewhere import SignElsewhere, import_button, qr_button
+from app.ui.sign_elsewhere import SignElsewhere, import_button, qr_button, scan_button
 from app.ui.state.fee_estimates import FeeEstimateState
 from app.ui.state.wallet_state import WalletState, failure_role
 from app.ui.tabs.bid_form_lines import MessageLine, with_message
@@ -105,6 +105,7 @@ class WithdrawTab(QWidget):
         self.at_risk_line = MessageLine(self.at_risk_note, reserve=True)
         self.review_button = QPushButton(strings.WITHDRAW_REVIEW)
         self.import_button = import_button(context)  # watch-only: signed in another wallet
+        self.scan_button = scan_button(context)  # watch-only: its signed PSBT as a QR
         self.qr_button = qr_button(self, context)  # watch-only: the export as a QR
         self.status = message_label("hint")
         self.status.setVisible(False)
@@ -116,6 +117,7 @@ class WithdrawTab(QWidget):
         self.refresh_button.clicked.connect(self.refresh)
         self.review_button.clicked.connect(self.withdraw)
         self.import_button.clicked.connect(self.import_signed)
+        self.scan_button.clicked.connect(self.scan_signed)
         self.session = profile_session(context)
         self.session.changed.connect(self._session_changed)
         self.state = WalletState.of(context)
@@ -159,6 +161,7 @@ class WithdrawTab(QWidget):
         risk_layout.addWidget(self.at_risk_line)
         buttons = QHBoxLayout()
         buttons.addWidget(self.import_button)
+        buttons.addWidget(self.scan_button)
         buttons.addWidget(self.qr_button)
         buttons.addStretch(1)
         buttons.addWidget(self.review_button)
@@ -293,6 +296,8 @@ class WithdrawTab(QWidget):
         # Grey beside an amount error (too much, none): a click would only repeat it.
         self.review_button.setEnabled(ready and self._amount_ok)
         self.refresh_button.setEnabled(not self._busy)
+        self.import_button.setEnabled(not self._busy)
+        self.scan_button.setEnabled(not self._busy)
 
     def _notes(self, plan: WithdrawPlan) -> list[str]:
         """What the withdrawal does, and the bids it will cancel, above the review."""
@@ -328,15 +333,22 @@ class WithdrawTab(QWidget):
     @async_slot()
     async def import_signed(self) -> None:
         """A withdrawal (or any export) the other wallet signed: checked, then submitted."""
+        await self._signed_elsewhere(scan=False)
+
+    @async_slot()
+    async def scan_signed(self) -> None:
+        """The same, the signed PSBT scanned from the other wallet's QR code."""
+        await self._signed_elsewhere(scan=True)
+
+    async def _signed_elsewhere(self, scan: bool) -> None:
         if self._busy:
             return
         self._busy = True
         self._update_buttons()
         self.txid_row.set_txid(None)
         try:
-            await SignElsewhere(
-                self, self._context, self._controller, self._show
-            ).import_and_submit()
+            elsewhere = SignElsewhere(self, self._context, self._controller, self._show)
+            await (elsewhere.scan_and_submit() if scan else elsewhere.import_and_submit())
         finally:
             self._busy = False
             self._update_buttons()
