@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from app.core import qr_export_bundle
 from app.core.animated_qr import AnimatedQrDecoder, Payload, PayloadKind, QrFormat
+from app.core.psbt_view import PSBT_MAGIC
 from app.services.qr_images import read_codes
 from app.ui.dialogs.animated_qr_dialog import CODE_SIDE, AnimatedQrDialog, draw_frame
 
@@ -133,3 +134,23 @@ def test_a_frame_is_whole_pixels_a_module_with_its_quiet_zone() -> None:
     assert row[code_start + 7 * 7] == 255
     grays = {image.pixelColor(x, y).value() for x in range(0, CODE_SIDE, 3) for y in (0, 100, 230)}
     assert grays <= {0, 255}  # nearest-neighbour: no grey edges
+
+
+def test_several_psbts_are_shown_one_code_each_as_chosen(qtbot: QtBot) -> None:
+    """A watch-only export holding several PSBTs: "PSBT 2 of 2" chosen shows that PSBT alone
+    (BBQr type P), what another wallet scans."""
+    noise = random.Random(7)
+    first, second = (
+        Payload(PayloadKind.PSBT, PSBT_MAGIC + noise.randbytes(1200)) for _ in range(2)
+    )
+    choices = [("PSBT 1 of 2: 01-a.psbt", first), ("PSBT 2 of 2: 02-b.psbt", second)]
+    dialog = AnimatedQrDialog(first, "title", "how", choices=choices)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.payload_choice.isVisible() and dialog.payload_choice.count() == 2
+    assert decode_on_screen(qtbot, dialog) == first
+    dialog.payload_choice.setCurrentIndex(1)
+    assert dialog.payload_choice.currentText() == "PSBT 2 of 2: 02-b.psbt"
+    qtbot.waitUntil(dialog.timer.isActive, timeout=10_000)  # restarted on the chosen PSBT
+    assert dialog.payload == second
+    assert decode_on_screen(qtbot, dialog) == second

@@ -6,7 +6,8 @@ PSBT's origins) signs it and shows it back; "Scan signed QR…" reads those fram
 files (some missed, shuffled, repeated), saves the signed PSBT into the export's folder and
 goes through Import signed's review and submit: the sandbox has the withdrawal. Refused first,
 nothing written: an export bundle where a PSBT is wanted, a signed PSBT of another transaction,
-a signed file already in the folder. A funding crosses the same way as BBQr type P."""
+a signed file already in the folder. A funding crosses the same way as BBQr type P (pressed
+before any export, Scan signed QR… asks for the folder, as Import signed… does)."""
 
 from __future__ import annotations
 
@@ -209,9 +210,11 @@ def test_a_funding_signed_elsewhere_comes_back_as_bbqr(
                                                     "sats": 500_000})  # fmt: skip
     sandbox_post(collector.url, "/sandbox/mine", {"blocks": 1})
     images: list[list[Path]] = []
+    asked: list[str] = []
 
-    async def ask_folder(_parent: object, _title: str) -> Path:
-        return tmp_path / "fund"
+    async def ask_folder(_parent: object, title: str) -> Path | None:
+        asked.append(title)
+        return None if title == strings.ELSEWHERE_IMPORT_FOLDER else tmp_path / "fund"
 
     async def ask_images(_parent: object) -> list[Path]:
         return images.pop(0)
@@ -222,6 +225,12 @@ def test_a_funding_signed_elsewhere_comes_back_as_bbqr(
     app.window.show_tab("wallet")
     wallet = app.window.tab("wallet")
     assert isinstance(wallet, WalletTab)
+    before = len(app.dialogs)  # nothing exported yet: the folder is asked, as Import signed does
+    click(qtbot, wallet.fund.scan_button)
+    qtbot.waitUntil(lambda: asked == [strings.ELSEWHERE_IMPORT_FOLDER], timeout=10_000)
+    qtbot.waitUntil(wallet.fund.scan_button.isEnabled, timeout=10_000)
+    assert app.dialogs[before:] == []  # none chosen: no scan
+
     type_into(qtbot, wallet.fund.amount.edit, "100,000")
     before = len(app.dialogs)
     click(qtbot, wallet.fund.fund_button)
@@ -238,10 +247,11 @@ def test_a_funding_signed_elsewhere_comes_back_as_bbqr(
         psbt_frames = images[0]
     assert len(psbt_frames) > 1  # an animated code: BBQr P frames, some missed, shuffled
     before = len(app.dialogs)
-    scan_frames(qtbot, app, wallet.fund.scan_button)
+    scan_frames(qtbot, app, wallet.fund.scan_button)  # the export just made: no folder asked
     again = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
     assert again.sign_button is not None
     click(qtbot, again.sign_button)
     qtbot.waitUntil(lambda: wallet.fund.message.text().startswith("Sent 100,000 sats"),
                     timeout=30_000)  # fmt: skip
+    assert asked == [strings.ELSEWHERE_IMPORT_FOLDER, strings.ELSEWHERE_EXPORT_FOLDER]
     gui_thread.assert_not_blocked()
