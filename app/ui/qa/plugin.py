@@ -1,0 +1,152 @@
+"""Bidwallet's pytest plugin (the `bidwallet` pytest11 entry point; install the package with its
+`qa` extra): fixtures that start the sandbox on loopback, open the app's window on it with a
+fresh profile, and catch blocking work on the GUI thread. docs/qa.md shows how to use them.
+
+Nothing here is imported until a test asks for a fixture: loading the plugin costs a test run
+that does not use it nothing (no Qt, no sandbox).
+
+- `bidwallet_loop` (session): the one qasync loop; `bidwallet_on_loop` makes it the running
+  loop for a test (the window's async work runs on it).
+- `bidwallet_sandbox` (session): a real sandbox process on 127.0.0.1 with a temporary data dir.
+- `bidwallet_data_dir`, `bidwallet_keychain`, `bidwallet_options`: a fresh data directory (the
+  app's and the sandbox cache's environment variables pointed at it), an in-memory keychain,
+  and the app's options on them (a cheap vault KDF, a window-state file of its own).
+- `bidwallet_open_app`: `open_app(options)` shows a window and starts it; every window opened
+  is closed the way the app exits at the end of the test.
+- `bidwallet_gui_thread`: the stall detector (`start()`, then `assert_not_blocked()`).
+- `bidwallet_xvfb`: a fresh Xvfb display for screenshots (skips without Xvfb).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import select
+import shutil
+import subprocess
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from pytestqt.qtbot import QtBot
+
+    from app.services.qa_vault import MemoryKeyring
+    from app.services.sandbox_process import SandboxProcess
+    from app.ui.qa.gui_thread import GuiThreadWatch
+    from app.ui.qa.harness import AppHarness, OptionsFactory
+
+XVFB_SCREEN = "1024x700x24"  # the smallest screen the window is made for
+XVFB_START_TIMEOUT_S = 30
+
+
+@pytest.fixture(scope="session")
+def bidwallet_loop(qapp: object) -> Iterator[asyncio.AbstractEventLoop]:
+    from app.ui.qa.loop import session_loop
+
+    loop, executor = session_loop(qapp)
+    yield loop
+    executor.shutdown(wait=True)
+
+
+@pytest.fixture
+def bidwallet_on_loop(bidwallet_loop: asyncio.AbstractEventLoop) -> Iterator[None]:
+    from app.ui.qa.loop import running
+
+    with running(bidwallet_loop):
+        yield
+
+
+@pytest.fixture(scope="session")
+def bidwallet_sandbox(
+    bidwallet_loop: asyncio.AbstractEventLoop, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[SandboxProcess]:
+    from app.services.sandbox_process import start_sandbox
+    from app.ui.qa.loop import run_async
+
+    data = tmp_path_factory.mktemp("bidwallet-sandbox") / "data"
+    process = run_async(bidwallet_loop, start_sandbox(data))
+    yield process
+    run_async(bidwallet_loop, process.stop())
+
+
+@pytest.fixture
+def bidwallet_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "data"
+    monkeypatch.setenv("BIDWALLET_DATA_DIR", str(path))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # the sandbox's chain cache
+    return path
+
+
+@pytest.fixture
+def bidwallet_keychain() -> MemoryKeyring:
+    from app.services.qa_vault import MemoryKeyring
+
+    return MemoryKeyring()
+
+
+@pytest.fixture
+def bidwallet_options(bidwallet_data_dir: Path, tmp_path: Path) -> OptionsFactory:
+    """`make(offline=False, sandbox=False, keychain=None, clock=None, idle_tick_ms=60000)`."""
+    from app.ui.qa.harness import options_factory
+
+    return options_factory(bidwallet_data_dir, tmp_path / "window.ini")
+
+
+@pytest.fixture
+def bidwallet_open_app(
+    qtbot: QtBot, bidwallet_loop: asyncio.AbstractEventLoop, bidwallet_on_loop: None
+) -> Iterator[Callable[..., AppHarness]]:
+    """`open_app(options)`: the window shown and its startup running."""
+    from app.ui.qa.harness import close_app, open_window
+
+    opened: list[AppHarness] = []
+
+    def open_(options: object) -> AppHarness:
+        harness = open_window(options, bidwallet_loop)  # type: ignore[arg-type]
+        opened.append(harness)
+        return harness
+
+    yield open_
+    # The newest first: each one's settle then waits only for its own tasks, not for those of
+    # an app opened after it and still running (its live updates never end by themselves).
+    for harness in reversed(opened):
+        close_app(harness, bidwallet_loop)
+
+
+@pytest.fixture
+def bidwallet_gui_thread(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> Iterator[GuiThreadWatch]:
+    """Not started: a scenario calls `start()` once its own preparation is done (the test's
+    synchronous set-up is not the app's) and `assert_not_blocked()` at the end."""
+    from app.ui.qa.gui_thread import GuiThreadWatch
+
+    watch = GuiThreadWatch(monkeypatch)
+    yield watch
+    watch.stop()
+
+
+@pytest.fixture
+def bidwallet_xvfb() -> Iterator[str]:
+    """A fresh Xvfb on a free display number (it picks one and writes it to -displayfd); the
+    display's name (":N")."""
+    if shutil.which("Xvfb") is None:
+        pytest.skip("Xvfb is not installed (apt-get install xvfb)")
+    read_fd, write_fd = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", XVFB_SCREEN, "-nolisten", "tcp"],
+        pass_fds=(write_fd,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write_fd)
+    try:
+        ready, _, _ = select.select([read_fd], [], [], XVFB_START_TIMEOUT_S)
+        assert ready, "Xvfb did not report its display"
+        number = os.read(read_fd, 32).decode().strip()
+        yield f":{number}"
+    finally:
+        os.close(read_fd)
+        server.terminate()
+        server.wait(timeout=XVFB_START_TIMEOUT_S)
