@@ -1,8 +1,9 @@
 """The animated-QR scan dialog: frames drawn by segno, saved as PNG files (shuffled, repeated,
 UR frames missed) and read through the dialog's file picker by zxing-cpp; a wrong-type code
 and a frame of another code refused by name while the scan goes on; the screen path fed by a
-fake grab; an export that fails the import's checks refused with the dialog left open; the
-camera button without a camera. (A real export scanned end to end: test_flow_qr_scan.py.)"""
+fake grab; an export that fails the import's checks refused with the dialog left open. (The
+camera and the dragged region: test_qr_scan_camera_region.py; a real export scanned end to end:
+test_flow_qr_scan.py.)"""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from app.core import qr_export_bundle
 from app.core.animated_qr import Payload, PayloadKind, QrFormat, encode_frames
 from app.services.qr_images import render
 from app.ui import strings
-from app.ui.dialogs.qr_scan_dialog import QrScanDialog, find_camera, parse_region
+from app.ui.dialogs.qr_scan_dialog import QrScanDialog, parse_region
 from tests.ui.flows import click, type_into
 from tests.ui.gui_thread import GuiThreadWatch
 from tests.ui.test_offline import bip174_psbt
@@ -194,17 +195,6 @@ def test_an_export_failing_the_imports_checks_is_refused_and_the_dialog_stays(
     qtbot.waitUntil(lambda: dialog.status.text() == refused, timeout=20_000)
     assert dialog.isVisible() and dialog.folder is None and dialog.write_button.isVisible()
     assert [p.name for p in busy.iterdir()] == ["something.txt"]  # nothing written there
-
-
-def test_without_a_camera_its_button_is_disabled_and_says_why(
-    qtbot: QtBot, qloop: asyncio.AbstractEventLoop
-) -> None:
-    camera, why = find_camera()
-    assert camera is None  # this machine has none (and no Qt Multimedia)
-    dialog = open_dialog(qtbot, frozenset(PayloadKind))
-    assert not dialog.camera_button.isEnabled()
-    assert dialog.camera_button.toolTip() == why
-    assert why in (strings.QR_SCAN_NO_CAMERA, strings.QR_SCAN_NO_CAMERA_SUPPORT)
 
 
 def test_closing_the_dialog_while_files_are_read_drops_the_rest(
