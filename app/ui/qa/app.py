@@ -1,0 +1,93 @@
+"""The app as a scenario drives it: `App` holds the window, pytest-qt's bot and the session's
+loop, and gives a page object per tab (`app.bid`, `app.open_bids`, ...) and per dialog (the
+review of a PSBT: `app.review()`).
+
+A page object acts as a user does (clicks, typing: app/ui/qa/actions.py) and waits on what
+the window shows (app/ui/qa/expect.py), never on time."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
+
+from PySide6.QtWidgets import QWidget
+from pytestqt.qtbot import QtBot
+
+from app.ui.context import AppContext
+from app.ui.main_window import MainWindow
+from app.ui.qa.expect import DEFAULT_TIMEOUT_MS, expect, shown_messages
+from app.ui.qa.harness import AppHarness
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from app.services.qa_vault import WalletKeys
+
+W = TypeVar("W", bound=QWidget)
+
+
+@dataclass
+class App:
+    """An opened window. `keys` are its unlocked wallet's keys (None while locked or
+    watch-only); `root_url` the sandbox it talks to (None when not on one)."""
+
+    harness: AppHarness
+    qtbot: QtBot
+    loop: asyncio.AbstractEventLoop
+    root_url: str | None = None
+
+    @property
+    def window(self) -> MainWindow:
+        return self.harness.window
+
+    @property
+    def context(self) -> AppContext:
+        return self.harness.context
+
+    @property
+    def keys(self) -> WalletKeys | None:
+        lock = self.context.wallet_lock
+        return lock.keys if lock.unlocked else None
+
+    def tab(self, key: str, kind: type[W]) -> W:
+        """Tab `key` shown, as a `kind`."""
+        self.window.show_tab(key)
+        widget = self.window.tab(key)
+        assert isinstance(widget, kind), f"tab {key!r} is a {type(widget).__name__}"
+        return widget
+
+
+class Page:
+    """A tab or dialog of `app`; `name` is how failures call it ("Bid page, place_bid: ...")."""
+
+    name = "window"
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.qtbot = app.qtbot
+
+    @property
+    def widget(self) -> QWidget:
+        """The page's widget (its messages are what failures quote)."""
+        return self.app.window
+
+    def shown(self) -> str:
+        return shown_messages(self.widget)
+
+    def expect(
+        self,
+        action: str,
+        expected: str,
+        condition: Callable[[], bool],
+        timeout_ms: int = DEFAULT_TIMEOUT_MS,
+    ) -> None:
+        expect(
+            self.qtbot,
+            self.name,
+            action,
+            expected,
+            condition,
+            shown=self.shown,
+            timeout_ms=timeout_ms,
+        )
