@@ -248,3 +248,23 @@ def test_the_import_scan_finds_function_level_imports_only() -> None:
 
 def test_the_name_scan_finds_class_name_comparisons() -> None:
     assert sorted(class_name_comparisons(SAMPLE)) == [21, 22]
+
+
+def test_the_window_never_imports_the_qa_plugin(startup_modules: set[str]) -> None:
+    """app/ui/qa is test tooling (pytest, pytest-qt): no module of the window names it, and
+    the window's start-up never loads it."""
+
+    def imported(node: ast.AST) -> list[str]:
+        if isinstance(node, ast.ImportFrom):
+            return [node.module or ""]
+        return [a.name for a in node.names] if isinstance(node, ast.Import) else []
+
+    naming = [
+        f"{path.relative_to(REPO)} imports {name}"
+        for path in _ui_sources()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        for name in imported(node)
+        if name == "app.ui.qa" or name.startswith("app.ui.qa.")
+    ]
+    assert naming == []
+    assert sorted(m for m in startup_modules if m.startswith("app.ui.qa")) == []
