@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from app.services.qa_vault import WalletKeys
+    from app.services.sandbox_demo import DemoAssets
+    from app.ui.qa.pages.listings import ListingsPage
+    from app.ui.qa.pages.review import ReviewPage
 
 W = TypeVar("W", bound=QWidget)
 
@@ -30,12 +33,14 @@ W = TypeVar("W", bound=QWidget)
 @dataclass
 class App:
     """An opened window. `keys` are its unlocked wallet's keys (None while locked or
-    watch-only); `root_url` the sandbox it talks to (None when not on one)."""
+    watch-only); `root_url` the sandbox it talks to (None when not on one); `assets` what the
+    sandbox gave a funded profile (None otherwise)."""
 
     harness: AppHarness
     qtbot: QtBot
     loop: asyncio.AbstractEventLoop
     root_url: str | None = None
+    assets: DemoAssets | None = None
 
     @property
     def window(self) -> MainWindow:
@@ -49,6 +54,18 @@ class App:
     def keys(self) -> WalletKeys | None:
         lock = self.context.wallet_lock
         return lock.keys if lock.unlocked else None
+
+    def review(self, before: int | None = None, timeout_ms: int = 30_000) -> ReviewPage:
+        """The newest PSBT review dialog opened (after the first `before` dialogs), once shown."""
+        from app.ui.qa.pages.review import open_review
+
+        return open_review(self, before, timeout_ms)
+
+    @property
+    def listings(self) -> ListingsPage:
+        from app.ui.qa.pages.listings import ListingsPage
+
+        return ListingsPage(self)
 
     def tab(self, key: str, kind: type[W]) -> W:
         """Tab `key` shown, as a `kind`."""

@@ -62,7 +62,7 @@ class AppHarness:
     window: MainWindow
     start_task: asyncio.Task[None]
     tasks_before: set[asyncio.Task[object]]
-    dialogs: list[object] = field(default_factory=list)
+    dialogs: list[object] = field(default_factory=list, repr=False)  # some deleted already
     closed: bool = False
 
     @property

@@ -13,6 +13,10 @@ that does not use it nothing (no Qt, no sandbox).
   and the app's options on them (a cheap vault KDF, a window-state file of its own).
 - `bidwallet_open_app`: `open_app(options)` shows a window and starts it; every window opened
   is closed the way the app exits at the end of the test.
+- `bidwallet_app`: an `App` (app/ui/qa/app.py) on the session sandbox with a fresh profile,
+  unlocked by typing its password and funded (`app.assets`: 5 BTC, a demo collection's
+  inscriptions, a rune balance); `bidwallet_app_factory()` opens another such window (its own
+  data directory), e.g. a second user.
 - `bidwallet_gui_thread`: the stall detector (`start()`, then `assert_not_blocked()`).
 - `bidwallet_xvfb`: a fresh Xvfb display for screenshots (skips without Xvfb).
 """
@@ -35,6 +39,7 @@ if TYPE_CHECKING:
 
     from app.services.qa_vault import MemoryKeyring
     from app.services.sandbox_process import SandboxProcess
+    from app.ui.qa.app import App
     from app.ui.qa.gui_thread import GuiThreadWatch
     from app.ui.qa.harness import AppHarness, OptionsFactory
 
@@ -114,6 +119,46 @@ def bidwallet_open_app(
     # an app opened after it and still running (its live updates never end by themselves).
     for harness in reversed(opened):
         close_app(harness, bidwallet_loop)
+
+
+@pytest.fixture
+def bidwallet_app_factory(
+    qtbot: QtBot,
+    bidwallet_loop: asyncio.AbstractEventLoop,
+    bidwallet_sandbox: SandboxProcess,
+    bidwallet_options: OptionsFactory,
+    bidwallet_open_app: Callable[..., AppHarness],
+    tmp_path: Path,
+) -> Callable[..., App]:
+    """`open_funded(service_root=None)`: a window on a fresh funded, unlocked profile of the
+    session sandbox (`service_root`: what the profile talks to, e.g. a proxy in front of it).
+    The first uses the test's data directory, each next one a directory of its own."""
+    from app.ui.qa.app import App
+    from app.ui.qa.harness import options_factory
+    from app.ui.qa.profiles import open_funded_app
+
+    opened: list[App] = []
+
+    def open_funded(service_root: str | None = None) -> App:
+        if opened:
+            n = len(opened)
+            options = options_factory(tmp_path / f"data-{n}", tmp_path / f"window-{n}.ini")()
+        else:
+            options = bidwallet_options()
+        funded = open_funded_app(
+            qtbot, bidwallet_open_app, options, bidwallet_sandbox, bidwallet_loop, service_root
+        )
+        app = App(funded.app, qtbot, bidwallet_loop, funded.root_url, funded.assets)
+        opened.append(app)
+        return app
+
+    return open_funded
+
+
+@pytest.fixture
+def bidwallet_app(bidwallet_app_factory: Callable[..., App]) -> App:
+    """A window on a fresh funded, unlocked profile of the session sandbox."""
+    return bidwallet_app_factory()
 
 
 @pytest.fixture

@@ -1,0 +1,256 @@
+"""The PSBT review dialog of every signing flow (Withdraw, Fund, Inscription bid, Listings...):
+what it says, and Sign or Cancel pressed as a user does, waiting until the flow ended.
+
+    review = app.review()               # the review the flow opened
+    assert review.can_approve, review.refusal_reason
+    said = review.approve()             # e.g. "Withdrew 150,000 sats: <txid>"
+
+The flow runner (app/ui/psbt_flow_runner.py) opens the dialog over the tab that started the
+flow and says how the flow ended in that tab's message line: a refusal by the policy as
+FLOW_REFUSED (the dialog then has no Sign button, only Close), a cancel as FLOW_CANCELLED, a
+result as an 'ok' message, a failure as an 'error' one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NoReturn
+
+import shiboken6
+from PySide6.QtWidgets import QLabel, QWidget
+
+from app.ui import strings
+from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
+from app.ui.qa.actions import click
+from app.ui.qa.app import Page
+from app.ui.qa.expect import ScenarioFailure, expect, shown_messages
+
+if TYPE_CHECKING:
+    from app.ui.qa.app import App
+
+REVIEW_TIMEOUT_MS = 30_000  # the service builds the PSBT, the app reviews it
+FLOW_TIMEOUT_MS = 60_000  # signing, submitting, the refresh after
+OUTCOME_ROLES = ("ok", "error")
+
+Said = tuple[int, str, str]  # a label (its id), its role, its text
+
+
+def open_review(
+    app: App, before: int | None = None, timeout_ms: int = REVIEW_TIMEOUT_MS
+) -> ReviewPage:
+    """The newest review dialog the app opened (after its first `before` dialogs when given),
+    once it shows; ScenarioFailure naming what the window showed instead."""
+
+    def newest() -> PsbtReviewDialog | None:
+        for dialog in reversed(app.harness.dialogs[before or 0 :]):
+            if isinstance(dialog, PsbtReviewDialog) and shiboken6.isValid(dialog):
+                return dialog
+        return None
+
+    def shown() -> str:
+        return shown_messages(app.window.current_tab())
+
+    def opened() -> bool:
+        dialog = newest()
+        return dialog is not None and dialog.isVisible()
+
+    expect(app.qtbot, ReviewPage.name, "open", "a PSBT review dialog to open", opened,
+           shown=shown, timeout_ms=timeout_ms)  # fmt: skip
+    dialog = newest()
+    assert dialog is not None
+    return ReviewPage(app, dialog)
+
+
+class ReviewPage(Page):
+    """One open review dialog. Its facts are read while it is open; `approve` and `reject`
+    close it and return what the tab that started the flow then says."""
+
+    name = "Review"
+
+    def __init__(self, app: App, dialog: PsbtReviewDialog) -> None:
+        super().__init__(app)
+        self.dialog = dialog
+        # The tab the flow runs in: where it says how the flow ended (the dialog is gone then).
+        self.origin: QWidget = dialog.parentWidget() or app.window
+
+    @property
+    def widget(self) -> QWidget:
+        return self.dialog
+
+    @property
+    def is_open(self) -> bool:
+        return shiboken6.isValid(self.dialog) and self.dialog.isVisible()
+
+    # -- what it says ---------------------------------------------------------------------
+
+    @property
+    def title(self) -> str:
+        return self._open().windowTitle()
+
+    @property
+    def headline(self) -> str:
+        """What the transaction does in one line (a bulk review: the figures added up)."""
+        dialog = self._open()
+        if dialog.headline_label.isVisible():
+            return dialog.headline_label.text()
+        return dialog.summary_label.text()
+
+    @property
+    def verdict(self) -> str:
+        """The policy's verdict as the dialog's first line says it (passes, refuses, asks)."""
+        return self._open().verdict_label.text()
+
+    @property
+    def refusal_reason(self) -> str | None:
+        """The policy's refusal as the dialog shows it ("Bidwallet refuses to sign this
+        withdrawal: ..."); None when nothing is refused."""
+        dialog = self._open()
+        return dialog.verdict_label.text() if dialog.refused else None
+
+    @property
+    def can_approve(self) -> bool:
+        """There is a Sign button (nothing refused); it may wait for `needs_fee_consent`."""
+        return self._open().sign_button is not None
+
+    @property
+    def needs_fee_consent(self) -> bool:
+        """A fee outside the user's bounds: Sign is enabled only once the box is ticked."""
+        return self._open().consent_box is not None
+
+    @property
+    def action(self) -> str:
+        """The Sign button's words ("Sign and send"), without the Alt+letter's '&'."""
+        return self._open().action.replace("&", "")
+
+    @property
+    def notes(self) -> list[str]:
+        """What the flow says above the review (the bids a withdrawal cancels...)."""
+        return _lines(self._open().notes_label)
+
+    @property
+    def warnings(self) -> list[str]:
+        """What the flow warns of before signing (a fee rate other than the one asked...)."""
+        return _lines(self._open().warnings_label)
+
+    @property
+    def findings(self) -> list[str]:
+        """The review's points and dangers as listed ("⚠ ..." for a danger, "• ..." for a
+        note), then the flow's warnings; the verdict's reasons are in `verdict`."""
+        dialog = self._open()
+        lines = _lines(dialog.findings_label)
+        if lines and lines[0] == strings.REVIEW_FINDINGS + ":":
+            lines = lines[1:]
+        return [*lines, *self.warnings]
+
+    @property
+    def details(self) -> list[str]:
+        """The summary's lines after the tables (where each inscription lands...)."""
+        return _lines(self._open().details_label)
+
+    @property
+    def fee(self) -> str:
+        return self._open().fee_label.text()
+
+    @property
+    def txid(self) -> str:
+        return self._open().txid_field.text()
+
+    def output_owners(self) -> list[str]:
+        """The outputs table's Owner column, top to bottom ("you (payment)", "someone else")."""
+        model = self._open().outputs_model
+        return [model.cell(row, 3).text for row in range(model.rowCount())]
+
+    # -- what a user does -----------------------------------------------------------------
+
+    def accept_fee(self) -> None:
+        """Tick the box accepting a fee outside the user's bounds (Sign is enabled then)."""
+        box = self._open().consent_box
+        if box is None:
+            self._fail("accept_fee", "a fee to accept (the review asks for no consent)")
+        if not box.isChecked():
+            click(self.qtbot, box)
+
+    def approve(self, accept_fee: bool = False, timeout_ms: int = FLOW_TIMEOUT_MS) -> str:
+        """Press Sign (ticking the fee box first when `accept_fee`), then wait until the tab
+        that started the flow says how it ended; that message (its 'ok' or 'error' text)."""
+        dialog = self._open()
+        if dialog.sign_button is None:
+            self._fail("approve", "a Sign button", f"refused: {dialog.verdict_label.text()!r}")
+        if accept_fee and dialog.consent_box is not None:
+            self.accept_fee()
+        button = dialog.sign_button
+        if not button.isEnabled():
+            self._fail("approve", "Sign enabled", f"verdict {dialog.verdict_label.text()!r}")
+        return self._close_and_wait("approve", lambda: click(self.qtbot, button), OUTCOME_ROLES,
+                                    "the flow's outcome (an 'ok' or 'error' message)",
+                                    timeout_ms)  # fmt: skip
+
+    def reject(self, timeout_ms: int = FLOW_TIMEOUT_MS) -> str:
+        """Press Cancel (Close for a refused review); what the tab then says: FLOW_CANCELLED,
+        or FLOW_REFUSED for a refusal (nothing signed or sent either way)."""
+        dialog = self._open()
+        refused = bool(dialog.refused)
+        said = strings.FLOW_REFUSED if refused else strings.FLOW_CANCELLED
+        button = dialog.cancel_button
+        return self._close_and_wait(
+            "reject", lambda: click(self.qtbot, button), None, repr(said), timeout_ms, said
+        )
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _open(self) -> PsbtReviewDialog:
+        if not self.is_open:
+            raise ScenarioFailure(f"{self.name} page: the review dialog is closed already")
+        return self.dialog
+
+    def _fail(self, action: str, expected: str, shown: str | None = None) -> NoReturn:
+        said = self.shown() if shown is None else shown
+        raise ScenarioFailure(f"{self.name} page, {action}: expected {expected}; it shows: {said}")
+
+    def _said(self) -> set[Said]:
+        """The origin's messages now: every visible label with a role, and its text."""
+        return {
+            (id(label), str(label.property("role")), label.text())
+            for label in self.origin.findChildren(QLabel)
+            if label.property("role") and label.isVisibleTo(self.origin) and label.text()
+        }
+
+    def _close_and_wait(
+        self,
+        action: str,
+        press: Callable[[], None],
+        roles: tuple[str, ...] | None,
+        expected: str,
+        timeout_ms: int,
+        text: str | None = None,
+    ) -> str:
+        """Press (a callable), then wait until the dialog is gone and the origin shows a new
+        message in `roles` (or the very `text`); that message's text."""
+        before = self._said()
+        seen_changed: set[int] = set()  # labels that showed something else since the press
+        found: list[str] = []
+
+        def ended() -> bool:
+            if shiboken6.isValid(self.dialog) and self.dialog.isVisible():
+                return False
+            now = self._said()
+            for label, role, said in now:
+                fresh = (label, role, said) not in before or label in seen_changed
+                if (text is not None and said == text) or (
+                    roles is not None and role in roles and fresh
+                ):
+                    found.append(said)
+                    return True
+            shown_now = {label for label, _r, _s in now}
+            seen_changed.update(label for label, _r, _s in before if label not in shown_now)
+            seen_changed.update(label for label, _r, _s in now - before)
+            return False
+
+        press()
+        expect(self.qtbot, self.name, action, expected, ended,
+               shown=lambda: shown_messages(self.origin), timeout_ms=timeout_ms)  # fmt: skip
+        return found[0]
+
+
+def _lines(label: QLabel) -> list[str]:
+    """A message label's lines (an empty label is hidden: no lines)."""
+    return [line for line in label.text().splitlines() if line.strip()]
