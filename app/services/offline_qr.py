@@ -106,10 +106,17 @@ def exported_psbts(directory: Path) -> list[ExportedPsbt]:
     ]
 
 
-def write_scanned_signed(directory: Path, payload: Payload) -> tuple[ManifestItem, Path]:
+@dataclass(frozen=True)
+class ScannedSigned:
+    item: ManifestItem  # the exported PSBT the scan signed
+    path: Path  # where it was saved
+    unsigned: tuple[str, ...]  # PSBT files of the export with no signed PSBT yet (scan them)
+
+
+def write_scanned_signed(directory: Path, payload: Payload) -> ScannedSigned:
     """The signed PSBT scanned from another wallet, saved in the export's `directory` under
-    its item's signed-file name once it is that export's transaction and carries a signature;
-    returns the item and the file. Nothing is written when it is refused (OfflineFileError):
+    its item's signed-file name once it is that export's transaction and carries a signature.
+    Nothing is written when it is refused (OfflineFileError):
     an export bundle, another transaction, no signature, or a signed file already there (never
     replaced: the user deletes it to use the scan). The import then checks every signature."""
     if payload.kind is not PayloadKind.PSBT:
@@ -142,4 +149,14 @@ def write_scanned_signed(directory: Path, payload: Payload) -> tuple[ManifestIte
     path = directory / item.signed_psbt_file
     write_whole(path, payload.data)
     read_signed(directory, item)  # read back as the import reads it
-    return item, path
+    return ScannedSigned(item, path, tuple(_unsigned_files(directory, manifest)))
+
+
+def _unsigned_files(directory: Path, manifest: Manifest) -> list[str]:
+    unsigned = []
+    for item in manifest.items:
+        try:
+            read_signed(directory, item)
+        except OfflineFileError:
+            unsigned.append(item.psbt_file)
+    return unsigned

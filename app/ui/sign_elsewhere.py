@@ -177,12 +177,20 @@ class SignElsewhere:
         if payload is None:
             return None
         try:
-            _item, path = await run_blocking(write_scanned_signed, folder, payload)
+            scanned = await run_blocking(write_scanned_signed, folder, payload)
         except (ServiceError, OSError) as exc:
             reason = exc.user_message if isinstance(exc, ServiceError) else str(exc)
             self._show(strings.ELSEWHERE_IMPORT_FAILED.format(reason=reason), "error")
             return None
-        self._show(strings.ELSEWHERE_SCAN_SAVED.format(file=path.name, folder=folder), "hint")
+        saved = {"file": scanned.path.name, "folder": folder}
+        if scanned.unsigned:  # an export of several PSBTs: submitted once all are signed
+            files = ", ".join(scanned.unsigned)
+            text = strings.counted(
+                strings.ELSEWHERE_SCAN_MORE, len(scanned.unsigned), files=files, **saved
+            )
+            self._show(text, "hint")
+            return None
+        self._show(strings.ELSEWHERE_SCAN_SAVED.format(**saved), "hint")
         return await self.import_and_submit(folder)
 
     async def import_and_submit(self, folder: Path | None = None) -> object | None:

@@ -88,9 +88,9 @@ async def test_a_withdrawal_crosses_to_the_other_wallet_and_back_as_psbt_codes(
     signed = signed_by_other_wallet(collector, tmp_path, manifest)
     scanned = through_qr(Payload(PayloadKind.PSBT, signed), fmt, drop_every=3)
     assert scanned is not None
-    written_item, path = write_scanned_signed(tmp_path, scanned)
-    assert written_item == item and path == tmp_path / item.signed_psbt_file
-    assert path.read_bytes() == signed
+    written = write_scanned_signed(tmp_path, scanned)
+    assert written.item == item and written.path == tmp_path / item.signed_psbt_file
+    assert written.path.read_bytes() == signed and written.unsigned == ()
 
     result = await submit_imported(watching, await import_signed(watching, tmp_path, manifest))
     assert isinstance(result, WithdrawDone) and result.amount == 200_000
@@ -132,7 +132,7 @@ async def test_what_is_not_this_exports_signed_psbt_is_refused_and_nothing_writt
     assert earlier.read_bytes() == signed.data
 
 
-async def test_an_export_of_several_psbts_is_shown_one_psbt_a_code_in_order(
+async def test_an_export_of_several_psbts_crosses_one_psbt_a_code(
     watching: ServiceContext, collector: Collector, sandbox: SandboxControl, tmp_path: Path
 ) -> None:
     ids = await inscribe_many(sandbox, collector.keys.ordinals.address, 2)
@@ -143,6 +143,13 @@ async def test_an_export_of_several_psbts_is_shown_one_psbt_a_code_in_order(
     assert [x.payload.data for x in shown] == [
         (tmp_path / x.psbt_file).read_bytes() for x in manifest.items
     ]
-    (tmp_path / manifest.items[1].psbt_file).write_bytes(b"changed")
+    first, second = manifest.items
+    for item, waiting in ((second, (first.psbt_file,)), (first, ())):  # scanned in any order
+        psbt = FixedPSBT.parse(shown[manifest.items.index(item)].payload.data)
+        assert psbt.sign_with(collector.root, sighash=None) == len(item.inputs_to_sign)
+        written = write_scanned_signed(tmp_path, Payload(PayloadKind.PSBT, psbt_to_bytes(psbt)))
+        assert written.item == item and written.unsigned == waiting
+
+    (tmp_path / second.psbt_file).write_bytes(b"changed")
     with pytest.raises(OfflineFileError, match="not the file that was exported"):
         exported_psbts(tmp_path)  # the import's own check: no code of a changed file

@@ -13,13 +13,14 @@ ELSEWHERE_EXPORTING: Final = "Writing the PSBT files…"
 ELSEWHERE_EXPORTED: Final = Counted(
     (
         "Exported to {folder}. Sign {files} in the wallet that holds your keys (Sparrow, a"
-        " hardware wallet, …), save the signed PSBT into that folder under any name, then"
-        " press “Import signed…”."
+        " hardware wallet, …): as a file (save the signed PSBT into that folder under any name,"
+        " then “Import signed…”) or as a QR code (“Show PSBT as QR…”, then “Scan signed QR…”)."
     ),
     (
         "Exported {count} PSBTs to {folder}. Sign {files} in the wallet that holds your keys"
-        " (Sparrow, a hardware wallet, …), save the signed PSBTs into that folder, then press"
-        " “Import signed…”."
+        " (Sparrow, a hardware wallet, …): as files (save the signed PSBTs into that folder,"
+        " then “Import signed…”) or as QR codes (“Show PSBT as QR…”, then “Scan signed QR…”"
+        " for each)."
     ),
 )
 ELSEWHERE_NOT_EXPORTED: Final = "Not exported: no folder was chosen, nothing was written."
@@ -37,6 +38,10 @@ ELSEWHERE_SCAN_TIP: Final = (
     " signed… does."
 )
 ELSEWHERE_SCAN_SAVED: Final = "Scanned and saved as {file} in {folder}; checking it…"
+ELSEWHERE_SCAN_MORE: Final = Counted(
+    "Scanned and saved as {file} in {folder}. Still to scan, signed: {files}.",
+    "Scanned and saved as {file} in {folder}. Still to scan, signed: {files} ({count} PSBTs).",
+)
 ELSEWHERE_BID_TITLE: Final = "Sign the bid in your other wallet"
 ELSEWHERE_BID_INTRO: Final = (
     "Sign this exact message with {address} in the wallet that holds its key (a message"
