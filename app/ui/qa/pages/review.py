@@ -23,6 +23,7 @@ from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 from app.ui.qa.actions import click
 from app.ui.qa.app import Page
 from app.ui.qa.expect import ScenarioFailure, expect, shown_messages
+from app.ui.qa.said import MessageWatch
 
 if TYPE_CHECKING:
     from app.ui.qa.app import App
@@ -30,8 +31,6 @@ if TYPE_CHECKING:
 REVIEW_TIMEOUT_MS = 30_000  # the service builds the PSBT, the app reviews it
 FLOW_TIMEOUT_MS = 60_000  # signing, submitting, the refresh after
 OUTCOME_ROLES = ("ok", "error")
-
-Said = tuple[int, str, str]  # a label (its id), its role, its text
 
 
 def open_review(
@@ -180,9 +179,12 @@ class ReviewPage(Page):
         button = dialog.sign_button
         if not button.isEnabled():
             self._fail("approve", "Sign enabled", f"verdict {dialog.verdict_label.text()!r}")
-        return self._close_and_wait("approve", lambda: click(self.qtbot, button), OUTCOME_ROLES,
-                                    "the flow's outcome (an 'ok' or 'error' message)",
-                                    timeout_ms)  # fmt: skip
+        return self._close_and_wait(
+            "approve",
+            lambda: click(self.qtbot, button),
+            "the flow's outcome (an 'ok' or 'error' message)",
+            timeout_ms,
+        )
 
     def reject(self, timeout_ms: int = FLOW_TIMEOUT_MS) -> str:
         """Press Cancel (Close for a refused review); what the tab then says: FLOW_CANCELLED,
@@ -192,7 +194,7 @@ class ReviewPage(Page):
         said = strings.FLOW_REFUSED if refused else strings.FLOW_CANCELLED
         button = dialog.cancel_button
         return self._close_and_wait(
-            "reject", lambda: click(self.qtbot, button), None, repr(said), timeout_ms, said
+            "reject", lambda: click(self.qtbot, button), repr(said), timeout_ms, said
         )
 
     # -- helpers --------------------------------------------------------------------------
@@ -206,49 +208,28 @@ class ReviewPage(Page):
         said = self.shown() if shown is None else shown
         raise ScenarioFailure(f"{self.name} page, {action}: expected {expected}; it shows: {said}")
 
-    def _said(self) -> set[Said]:
-        """The origin's messages now: every visible label with a role, and its text."""
-        return {
-            (id(label), str(label.property("role")), label.text())
-            for label in self.origin.findChildren(QLabel)
-            if label.property("role") and label.isVisibleTo(self.origin) and label.text()
-        }
-
     def _close_and_wait(
         self,
         action: str,
         press: Callable[[], None],
-        roles: tuple[str, ...] | None,
         expected: str,
         timeout_ms: int,
         text: str | None = None,
     ) -> str:
-        """Press (a callable), then wait until the dialog is gone and the origin shows a new
-        message in `roles` (or the very `text`); that message's text."""
-        before = self._said()
-        seen_changed: set[int] = set()  # labels that showed something else since the press
+        """Press, then wait until the dialog is gone and the origin shows a new 'ok' or
+        'error' message (or, given `text`, that text); the message."""
+        watch = MessageWatch(self.origin)
         found: list[str] = []
 
         def ended() -> bool:
-            if shiboken6.isValid(self.dialog) and self.dialog.isVisible():
-                return False
-            now = self._said()
-            for label, role, said in now:
-                fresh = (label, role, said) not in before or label in seen_changed
-                if (text is not None and said == text) or (
-                    roles is not None and role in roles and fresh
-                ):
-                    found.append(said)
-                    return True
-            shown_now = {label for label, _r, _s in now}
-            seen_changed.update(label for label, _r, _s in before if label not in shown_now)
-            seen_changed.update(label for label, _r, _s in now - before)
-            return False
+            said = watch.new(OUTCOME_ROLES, text)  # every poll: it notes what changed
+            found.extend([] if said is None else [said])
+            return bool(found) and not self.is_open
 
         press()
         expect(self.qtbot, self.name, action, expected, ended,
                shown=lambda: shown_messages(self.origin), timeout_ms=timeout_ms)  # fmt: skip
-        return found[0]
+        return found[-1]
 
 
 def _lines(label: QLabel) -> list[str]:
