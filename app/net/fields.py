@@ -124,6 +124,13 @@ class Reader:
             raise self._missing(value, paths, "a boolean")
         return value
 
+    def need_int(self, body: Any, *paths: str) -> int:
+        """A JSON integer (not a boolean, a float or a decimal string)."""
+        value = self.pick(body, *paths)
+        if not is_int(value):
+            raise self._missing(value, paths, "an integer")
+        return value
+
     def need_list(self, body: Any, *paths: str) -> list[Any]:
         value = self.pick(body, *paths)
         if not isinstance(value, list):

@@ -1,5 +1,7 @@
 """Client of the sandbox's own API at its root URL (`/sandbox/...`, beside `/v1`, `/esplora`
-and `/ord`): what the app reads there, never the scenario calls that change the world.
+and `/ord`): what the app reads there, and the scenario calls that change the world (QA, tests,
+demo mode) in their own modules, sandbox_scenario.py (chain, clock, items) and
+sandbox_market.py (the market's other participants), which `SandboxClient` inherits.
 
 - ``GET /sandbox/info``: the marketplace's maker fee, the key the service publishes for its
   half of every bidding wallet, and the sandbox's clock (ahead of ours when moved).
@@ -21,12 +23,16 @@ from typing import Any
 import httpx
 
 from app.net.fields import Reader, as_str, is_int
-from app.net.http import HttpClient, Timeouts
+from app.net.http import Timeouts
 from app.net.marketplace_catalog import CollectionInfo
+from app.net.sandbox_market import MarketCalls
+from app.net.sandbox_scenario import ScenarioCalls
 
 INFO_PATH = "/sandbox/info"
 COLLECTIONS_PATH = "/sandbox/collections"
 _KEY_HEX_CHARS = 66  # a compressed secp256k1 public key
+# Scenario calls build, sign and mine real transactions (an etching mines 5 blocks).
+SANDBOX_TIMEOUTS = Timeouts(read=120.0)
 
 __all__ = ["CollectionInfo", "SandboxClient", "SandboxInfo", "parse_collections", "parse_info"]
 
@@ -47,7 +53,7 @@ class SandboxInfo:
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
 
-class SandboxClient(HttpClient):
+class SandboxClient(ScenarioCalls, MarketCalls):
     """The sandbox API at ``root_url`` (the service root, without ``/sandbox`` or ``/v1``)."""
 
     def __init__(
@@ -57,7 +63,12 @@ class SandboxClient(HttpClient):
         timeouts: Timeouts | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
-        super().__init__(root_url, service="sandbox", timeouts=timeouts, transport=transport)
+        super().__init__(
+            root_url,
+            service="sandbox",
+            timeouts=timeouts or SANDBOX_TIMEOUTS,
+            transport=transport,
+        )
 
     async def info(self) -> SandboxInfo:
         return parse_info(Reader(self.service, INFO_PATH), await self.get_json(INFO_PATH))
