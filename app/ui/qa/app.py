@@ -24,8 +24,11 @@ if TYPE_CHECKING:
 
     from app.services.qa_vault import WalletKeys
     from app.services.sandbox_demo import DemoAssets
+    from app.ui.qa.pages.inscription_bid import InscriptionBidPage
     from app.ui.qa.pages.listings import ListingsPage
     from app.ui.qa.pages.review import ReviewPage
+    from app.ui.qa.pages.wallet import WalletPage
+    from app.ui.qa.pages.withdraw import WithdrawPage
 
 W = TypeVar("W", bound=QWidget)
 
@@ -66,6 +69,24 @@ class App:
         from app.ui.qa.pages.listings import ListingsPage
 
         return ListingsPage(self)
+
+    @property
+    def wallet(self) -> WalletPage:
+        from app.ui.qa.pages.wallet import WalletPage
+
+        return WalletPage(self)
+
+    @property
+    def withdraw(self) -> WithdrawPage:
+        from app.ui.qa.pages.withdraw import WithdrawPage
+
+        return WithdrawPage(self)
+
+    @property
+    def inscription_bid(self) -> InscriptionBidPage:
+        from app.ui.qa.pages.inscription_bid import InscriptionBidPage
+
+        return InscriptionBidPage(self)
 
     def tab(self, key: str, kind: type[W]) -> W:
         """Tab `key` shown, as a `kind`."""
