@@ -6,7 +6,8 @@ address, shown and never typed: the tab sends nowhere else."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from enum import Enum
+from typing import TYPE_CHECKING
 
 from app.ui.qa.actions import click
 from app.ui.qa.app import Page
@@ -22,7 +23,15 @@ from app.ui.tabs.withdraw_tab import WithdrawTab
 if TYPE_CHECKING:
     from app.ui.qa.pages.review import ReviewPage
 
-ALL: Literal["all"] = "all"  # the whole balance: Max pressed
+
+class WithdrawAll(Enum):
+    """`ALL`: the whole balance (Max), not a number of sats."""
+
+    ALL = "all"
+
+
+ALL = WithdrawAll.ALL  # the whole balance: Max pressed
+Amount = int | WithdrawAll
 REVIEW_TIMEOUT_MS = 30_000
 OUTCOME_SHOWN_MS = 2_000  # the txid is set with the message approve() waited for
 
@@ -82,21 +91,23 @@ class WithdrawPage(Page):
         bids = self.widget.at_risk_list
         return [bids.item(row).text() for row in range(bids.count())]
 
-    def fill(self, sats: int | Literal["all"] | None, fee_rate: FeeRate = None) -> list[str]:
-        """Type `sats` (ALL presses Max; None empties the field) and choose `fee_rate`; the
-        open bids it would leave uncovered (`at_risk()`)."""
+    def fill(self, sats: Amount | str | None, fee_rate: FeeRate = None) -> list[str]:
+        """Type `sats` (grouped, as the field shows it; a str is typed as it is, e.g. "abc";
+        ALL presses Max; None empties the field) and choose `fee_rate`: the open bids the
+        balance left would no longer cover (`at_risk()`)."""
         self.ready()
         page = self.widget
         self.expect("fill", "the fee presets offered", lambda: fee_presets_shown(page.fee))
-        if sats == ALL:
+        if sats is ALL:
             click(self.qtbot, page.max_button)
             self.expect("fill", "Max to fill in the balance", lambda: page.sweep)
         else:
-            replace_text(self.qtbot, page.amount.edit, "" if sats is None else f"{sats:,}")
+            text = "" if sats is None else sats if isinstance(sats, str) else f"{sats:,}"
+            replace_text(self.qtbot, page.amount.edit, text)
         choose_fee_rate(self.qtbot, page.fee, fee_rate)
         return self.at_risk()
 
-    def withdraw(self, sats: int | Literal["all"], fee_rate: FeeRate = None) -> ReviewPage:
+    def withdraw(self, sats: Amount, fee_rate: FeeRate = None) -> ReviewPage:
         """Fill the form and press Review: the review of the withdrawal."""
         self.fill(sats, fee_rate)
         tab = self.widget
@@ -105,7 +116,7 @@ class WithdrawPage(Page):
         click(self.qtbot, tab.review_button)
         return self.app.review(before, REVIEW_TIMEOUT_MS)
 
-    def withdraw_and_sign(self, sats: int | Literal["all"], fee_rate: FeeRate = None) -> Withdrawn:
+    def withdraw_and_sign(self, sats: Amount, fee_rate: FeeRate = None) -> Withdrawn:
         """Withdraw, approve the review (signed here and submitted): its txid and the status
         line, once the tab has read the balance again. A failure the tab says instead is
         quoted in the ScenarioFailure."""
