@@ -24,8 +24,10 @@ if TYPE_CHECKING:
 
     from app.services.qa_vault import WalletKeys
     from app.services.sandbox_demo import DemoAssets
+    from app.ui.qa.pages.bid import BidPage
     from app.ui.qa.pages.inscription_bid import InscriptionBidPage
     from app.ui.qa.pages.listings import ListingsPage
+    from app.ui.qa.pages.open_bids import OpenBidsPage
     from app.ui.qa.pages.review import ReviewPage
     from app.ui.qa.pages.wallet import WalletPage
     from app.ui.qa.pages.withdraw import WithdrawPage
@@ -87,6 +89,18 @@ class App:
         from app.ui.qa.pages.inscription_bid import InscriptionBidPage
 
         return InscriptionBidPage(self)
+
+    @property
+    def bid(self) -> BidPage:
+        from app.ui.qa.pages.bid import BidPage
+
+        return BidPage(self)
+
+    @property
+    def open_bids(self) -> OpenBidsPage:
+        from app.ui.qa.pages.open_bids import OpenBidsPage
+
+        return OpenBidsPage(self)
 
     def tab(self, key: str, kind: type[W]) -> W:
         """Tab `key` shown, as a `kind`."""
