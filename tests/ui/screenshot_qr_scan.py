@@ -1,5 +1,7 @@
 """A scan in progress in the `--offline` window, light and dark: 12 of the 77 frames of an
-export-sized code read from PNG files, one refused code (a wrong type) listed. By hand:
+export-sized code read from PNG files, one refused code (a wrong type) listed; then the region
+overlay over the screen (the animated QR dialog showing the code there), a rectangle being
+dragged around the code. By hand:
 
     xvfb-run -a -s "-screen 0 1024x700x24" .venv/bin/python -m tests.ui.screenshot_qr_scan \
         artifacts/screenshots
@@ -10,15 +12,20 @@ The code carries 35,500 random bytes as an export: what a 100-listing export is 
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sys
 from pathlib import Path
 
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from app.core.animated_qr import Payload, PayloadKind, QrFormat, encode_frames
 from app.services.profiles import ApiKeyStore, Theme
 from app.ui.context import AppContext, AppOptions
+from app.ui.dialogs.animated_qr_dialog import AnimatedQrDialog
+from app.ui.dialogs.qr_region_overlay import RegionOverlay
 from app.ui.dialogs.qr_scan_dialog import QrScanDialog
 from app.ui.launch import build_window
 from app.ui.tabs.psbt_files_tab import PsbtFilesTab
@@ -67,9 +74,40 @@ async def shoot(out: Path, data_dir: Path) -> None:
         screen = app.primaryScreen().grabWindow(0)  # the window with the dialog over it
         assert screen.save(str(out / f"{theme.value}-offline-qr-scan-screen.png"))
         save(dialog, out / f"{theme.value}-dialog-qr-scan.png")
+        await shoot_overlay(app, dialog, payload, out / f"{theme.value}-qr-scan-region-drag.png")
         dialog.close()
         dialog.deleteLater()
     window.close()
+
+
+async def shoot_overlay(
+    app: QApplication, dialog: QrScanDialog, payload: Payload, path: Path
+) -> None:
+    """The code shown by the show dialog at the screen's right, the overlay over it all, a
+    rectangle dragged from above the code's top left towards its bottom right."""
+    shown = AnimatedQrDialog(payload, "Animated QR", "Shown to be scanned")
+    shown.show()
+    shown.move(SCREEN[0] - shown.width() - 10, 10)
+    await asyncio.sleep(0.6)
+    dialog.select_region()
+    while not isinstance(dialog.region_overlay, RegionOverlay) or not (
+        dialog.region_overlay.isVisible()
+    ):
+        await asyncio.sleep(0.05)
+    overlay = dialog.region_overlay
+    code = shown.code.mapToGlobal(QPoint(0, 0))
+    start = code - QPoint(12, 12)
+    end = code + QPoint(shown.code.width() - 30, shown.code.height() - 90)
+    QTest.mousePress(overlay, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    QTest.mouseMove(overlay, end)
+    await asyncio.sleep(0.3)
+    assert app.primaryScreen().grabWindow(0).save(str(path))
+    print(path, flush=True)
+    QTest.keyClick(overlay, Qt.Key.Key_Escape)
+    while dialog.region_overlay is not None:
+        await asyncio.sleep(0.05)
+    shown.close()
+    shown.deleteLater()
 
 
 if __name__ == "__main__":

@@ -104,9 +104,12 @@ class RegionOverlay(QWidget):
             super().keyPressEvent(event)
 
     def _spanned(self, corner: QPoint) -> QRect:
-        """From where the drag began to `corner`, either way round, kept on the screen."""
+        """From where the drag began to `corner`, either way round, kept on the screen (a
+        drag from x 100 to x 300 is 200 pixels wide)."""
         assert self._origin is not None
-        return QRect(self._origin, corner).normalized().intersected(self.rect())
+        left, right = sorted((self._origin.x(), corner.x()))
+        top, bottom = sorted((self._origin.y(), corner.y()))
+        return QRect(left, top, right - left, bottom - top).intersected(self.rect())
 
     # -- painting ---------------------------------------------------------------------------
 
@@ -126,16 +129,21 @@ class RegionOverlay(QWidget):
             painter.drawRect(self.selection.adjusted(-1, -1, 0, 0))
             size = f"{self.selection.width()} × {self.selection.height()}"
             self._label(painter, size, self.selection.bottomLeft() + QPoint(0, 6))
-        hint = self.fontMetrics().boundingRect(strings.QR_REGION_HINT)
-        top_left = QPoint((self.width() - hint.width()) // 2, HINT_MARGIN)
-        self._label(painter, strings.QR_REGION_HINT, top_left)
+        hint = self._plate(strings.QR_REGION_HINT, QPoint(0, HINT_MARGIN))
+        hint.moveLeft((self.width() - hint.width()) // 2)
+        if hint.intersects(self.selection):  # out of the way, at the bottom
+            hint.moveBottom(self.height() - HINT_MARGIN)
+        self._label(painter, strings.QR_REGION_HINT, hint.topLeft())
         painter.end()
+
+    def _plate(self, text: str, top_left: QPoint) -> QRect:
+        plate = self.fontMetrics().boundingRect(text).adjusted(-8, -5, 8, 5)
+        plate.moveTopLeft(top_left)
+        return plate
 
     def _label(self, painter: QPainter, text: str, top_left: QPoint) -> None:
         """`text` on a dark plate, legible over any screen."""
-        metrics = self.fontMetrics()
-        plate = metrics.boundingRect(text).adjusted(-8, -5, 8, 5)
-        plate.moveTopLeft(top_left)
+        plate = self._plate(text, top_left)
         plate.moveBottom(min(plate.bottom(), self.height() - 1))  # under the screen's edge: up
         painter.fillRect(plate, QColor(0, 0, 0, 200))
         painter.setPen(QColor("white"))

@@ -71,7 +71,7 @@ __all__ = [  # the sources' names, imported from here by callers and tests
 ]
 
 SCAN_ICON = "scan-qr"
-DIALOG_WIDTH = 620
+DIALOG_WIDTH = 680  # the region field, its two buttons and its hint on one line
 SCREEN_INTERVAL_MS = 250  # 4 grabs a second: a code shown at 5-10 fps loops round within seconds
 MAX_REFUSALS_SHOWN = 50
 HIDDEN_BEFORE_GRAB_S = 0.2  # the window manager takes the hidden dialog off the screen first

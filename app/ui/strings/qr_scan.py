@@ -27,7 +27,7 @@ QR_SCAN_FILES_FILTER: Final = "Images (*.png *.jpg *.jpeg *.bmp *.gif *.webp);;A
 QR_SCAN_SCREEN_START: Final = "Read the &screen"
 QR_SCAN_SCREEN_STOP: Final = "&Stop reading the screen"
 QR_SCAN_REGION: Final = "&Region:"
-QR_SCAN_REGION_HINT: Final = "x, y, width, height — empty: the whole screen"
+QR_SCAN_REGION_HINT: Final = "x, y, width, height (empty: the whole screen)"
 QR_SCAN_REGION_TIP: Final = (
     "The part of the screen to read, in pixels from its top left corner (for example"
     " 0, 0, 800, 600): typed, or dragged with Select region…; leave empty to read the whole"
