@@ -16,10 +16,13 @@ from app.sandbox.http import (
     routes_esplora,
     routes_ord,
     routes_ord_runes,
+    routes_sandbox_faults,
     routes_scenario,
     routes_scenario_inscribe,
 )
 from app.sandbox.http.errors import install_error_handlers
+from app.sandbox.http.fault_middleware import FaultMiddleware
+from app.sandbox.http.faults import FaultBook
 from app.sandbox.http.middleware import (
     BodyLimitMiddleware,
     CatchAllMiddleware,
@@ -35,6 +38,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     routes_ord_runes.router,
     routes_scenario.router,
     routes_scenario_inscribe.router,
+    routes_sandbox_faults.router,
 )
 
 _DESCRIPTION = (
@@ -81,10 +85,14 @@ def create_app(
     for router in ROUTERS:
         app.include_router(router)
     install_v1(app, market or Market.open(node, settings))
-    # add_middleware puts each new one outside the previous: CatchAll wraps BodyLimit, which
-    # wraps the rate limit (an oversized body is refused before it counts).
+    # add_middleware puts each new one outside the previous: CatchAll wraps the faults of
+    # /sandbox/faults (a fault not applying the request answers before the rest sees it),
+    # which wrap BodyLimit, which wraps the rate limit (an oversized body is refused before
+    # it counts).
     if settings.rate_limit is not None:
         app.add_middleware(RateLimitMiddleware, limit=settings.rate_limit)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.state.faults = FaultBook(now_ms=node.clock.now_ms)
+    app.add_middleware(FaultMiddleware, book=app.state.faults, node=node)
     app.add_middleware(CatchAllMiddleware)
     return app

@@ -49,6 +49,10 @@ _CODE_BY_STATUS = {
     413: PAYLOAD_TOO_LARGE,
     415: "UNSUPPORTED_MEDIA_TYPE",
     429: RATE_LIMITED,
+    500: INTERNAL_ERROR,
+    502: "BAD_GATEWAY",
+    503: "SERVICE_UNAVAILABLE",
+    504: "GATEWAY_TIMEOUT",
 }
 
 # How many validation problems one message lists; the rest are summarised by a count.
@@ -98,6 +102,11 @@ def error_response(
     return JSONResponse(
         {"errorCode": code, "message": message}, status_code=status, headers=headers
     )
+
+
+def code_for_status(status: int) -> str:
+    """The envelope's code for an error known only by its status (`HTTP_<status>` otherwise)."""
+    return _CODE_BY_STATUS.get(status, f"HTTP_{status}")
 
 
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
@@ -157,7 +166,7 @@ async def _on_validation_error(_: Request, exc: Exception) -> JSONResponse:
 async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     status = exc.status_code
-    code = _CODE_BY_STATUS.get(status, f"HTTP_{status}")
+    code = code_for_status(status)
     if status == 404 and exc.detail == "Not Found":
         message = f"no such endpoint: {request.method} {request.url.path}"
     elif status == 405:

@@ -1,0 +1,192 @@
+"""ASGI middleware applying the armed faults of `/sandbox/faults` (see faults.py).
+
+It sits outside the body limit, the rate limit and every route (inside only the catch-all 500),
+so a fault that does not apply the request answers before the app sees a byte of it. One that
+applies it runs the app with its answer captured, then sends its own instead (an error, 429,
+nothing at all) or the captured answer with its PSBTs tampered.
+
+Closing a connection without an answer: under uvicorn the request's transport is closed
+(the client sees the connection end with no response at all); elsewhere (an in-process test
+transport) a response is started and never finished, which is the nearest an ASGI app can do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+from dataclasses import dataclass, field
+from http import HTTPStatus
+
+from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.core.errors import ErrorCode
+from app.sandbox.chain.node import Node
+from app.sandbox.faults_tampers import TAMPERS_BY_NAME, TamperNotApplicable, tamper_answer
+from app.sandbox.http.errors import RATE_LIMITED, code_for_status, error_response
+from app.sandbox.http.faults import Fault, FaultBook
+
+FAULT_NOT_APPLICABLE = "FAULT_NOT_APPLICABLE"
+_BID_PLACE = "/v1/bid/place"
+
+
+@dataclass
+class _Captured:
+    """The app's answer, kept from the client."""
+
+    status: int = 0
+    headers: list[tuple[bytes, bytes]] = field(default_factory=list)
+    body: bytearray = field(default_factory=bytearray)
+
+
+class FaultMiddleware:
+    def __init__(self, app: ASGIApp, book: FaultBook, node: Node) -> None:
+        self.app = app
+        self.book = book
+        self.node = node
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        taken = self.book.take(scope["method"], scope["path"])
+        if taken is None:
+            await self.app(scope, receive, send)
+            return
+        fault, firing = taken
+        request_body = bytearray()
+
+        async def recording_receive() -> Message:
+            message = await receive()
+            if message["type"] == "http.request":
+                request_body.extend(message.get("body", b""))
+            return message
+
+        applied = fault.applied or fault.kind == "tamper"
+        captured = _Captured()
+        if applied:
+            await self.app(scope, recording_receive, _capture_into(captured))
+        when = (
+            f"after it was applied (the app answered {captured.status})"
+            if applied
+            else ("without applying it")
+        )
+        if fault.kind == "tamper":
+            outcome = await self._tamper(fault, scope, bytes(request_body), captured, send)
+        elif fault.kind == "error":
+            assert fault.status is not None
+            await _injected_error(fault, fault.status)(scope, receive, send)
+            outcome = f"answered {fault.status} {when}"
+        elif fault.kind == "rate-limit":
+            await _rate_limited(fault, scope["path"])(scope, receive, send)
+            outcome = f"answered 429 retryAfterMs {fault.retry_after_ms} {when}"
+        elif fault.kind == "reply":
+            assert fault.status is not None
+            await JSONResponse(fault.body, status_code=fault.status)(scope, receive, send)
+            outcome = f"answered {fault.status} with the armed body {when}"
+        elif fault.kind == "drop":
+            await _close_unanswered(receive, send)
+            outcome = f"closed the connection unanswered {when}"
+        else:
+            gave_up = await _held_until_client_gives_up(receive, fault.hold_ms or 0)
+            if gave_up:
+                ended = "the client gave up"
+            else:
+                await _close_unanswered(receive, send)
+                ended = f"{fault.hold_ms} ms passed, then closed it"
+            outcome = f"held the connection unanswered {when} until {ended}"
+        self.book.done(firing, outcome)
+
+    async def _tamper(
+        self, fault: Fault, scope: Scope, request: bytes, captured: _Captured, send: Send
+    ) -> str:
+        if captured.status != 200:
+            await _send_captured(captured, bytes(captured.body), send)
+            return f"not tampered: the app answered {captured.status}"
+        assert fault.tamper is not None
+        tamper = TAMPERS_BY_NAME[fault.tamper]
+        try:
+            answer = json.loads(captured.body)
+            changes = await run_in_threadpool(
+                tamper_answer, tamper, self.node, scope["path"], json.loads(request), answer["data"]
+            )
+        except (TamperNotApplicable, KeyError, TypeError, ValueError) as exc:
+            reason = str(exc) or type(exc).__name__
+            message = f"injected fault {fault.id}: tamper {tamper.name} cannot apply: {reason}"
+            await error_response(500, FAULT_NOT_APPLICABLE, message)(scope, _no_receive, send)
+            return f"answered 500: tamper {tamper.name} cannot apply ({reason})"
+        await _send_captured(captured, json.dumps(answer).encode(), send)
+        return f"served the PSBT tampered by {tamper.name}: {'; '.join(changes)}"
+
+
+def _capture_into(captured: _Captured) -> Send:
+    async def capture(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            captured.status = message["status"]
+            captured.headers = list(message.get("headers", []))
+        elif message["type"] == "http.response.body":
+            captured.body.extend(message.get("body", b""))
+
+    return capture
+
+
+async def _send_captured(captured: _Captured, body: bytes, send: Send) -> None:
+    headers = MutableHeaders(raw=list(captured.headers))
+    headers["content-length"] = str(len(body))
+    await send({"type": "http.response.start", "status": captured.status, "headers": headers.raw})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _no_receive() -> Message:
+    return {"type": "http.disconnect"}
+
+
+def _injected_error(fault: Fault, status: int) -> JSONResponse:
+    phrase = HTTPStatus(status).phrase
+    when = "after the request was applied" if fault.applied else "before the request was applied"
+    return error_response(
+        status, code_for_status(status), f"injected fault {fault.id}: {status} {phrase} {when}"
+    )
+
+
+def _rate_limited(fault: Fault, path: str) -> JSONResponse:
+    retry_ms = fault.retry_after_ms or 0
+    code = ErrorCode.SUBMIT_BID_RATE_LIMITED.value if path == _BID_PLACE else RATE_LIMITED
+    return JSONResponse(
+        {
+            "errorCode": code,
+            "message": f"injected fault {fault.id}: rate limited, retry in {retry_ms} ms",
+            "retryAfterMs": retry_ms,
+        },
+        status_code=429,
+        headers={"Retry-After": str(math.ceil(retry_ms / 1000))},
+    )
+
+
+async def _held_until_client_gives_up(receive: Receive, hold_ms: int) -> bool:
+    """Wait until the client disconnects (True) or `hold_ms` passes (False)."""
+
+    async def disconnected() -> None:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+
+    try:
+        await asyncio.wait_for(disconnected(), hold_ms / 1000)
+    except TimeoutError:
+        return False
+    return True
+
+
+async def _close_unanswered(receive: Receive, send: Send) -> None:
+    transport = getattr(getattr(receive, "__self__", None), "transport", None)
+    if transport is not None:  # uvicorn: close the socket; wait until it has seen it closed
+        transport.close()
+        while (await receive())["type"] != "http.disconnect":
+            pass
+        return
+    # No transport to close: promise a body and send none of it.
+    start = {"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"1")]}
+    await send(start)
