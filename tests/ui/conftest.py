@@ -12,12 +12,12 @@ import pytest
 
 from app.services.qa_vault import QA_KDF as FAST_KDF  # noqa: F401  (moved: app/services/qa_vault.py)
 from app.services.qa_vault import MemoryKeyring
-from app.services.sandbox_process import SandboxProcess
 from app.ui.qa.gui_thread import GuiThreadWatch
 from app.ui.qa.harness import AppHarness as AppHarness
 from app.ui.qa.harness import OptionsFactory as OptionsFactory
 from app.ui.qa.harness import close_app as close_app
 from app.ui.qa.harness import settle as settle
+from app.ui.qa.sandbox import Sandbox
 
 
 @pytest.fixture(autouse=True)
@@ -36,7 +36,7 @@ def gui_thread(bidwallet_gui_thread: GuiThreadWatch) -> GuiThreadWatch:
 
 
 @pytest.fixture(scope="session")
-def sandbox(bidwallet_sandbox: SandboxProcess) -> SandboxProcess:
+def sandbox(bidwallet_sandbox: Sandbox) -> Sandbox:
     return bidwallet_sandbox
 
 

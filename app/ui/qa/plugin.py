@@ -7,7 +7,8 @@ that does not use it nothing (no Qt, no sandbox).
 
 - `bidwallet_loop` (session): the one qasync loop; `bidwallet_on_loop` makes it the running
   loop for a test (the window's async work runs on it).
-- `bidwallet_sandbox` (session): a real sandbox process on 127.0.0.1 with a temporary data dir.
+- `bidwallet_sandbox` (session): a real sandbox process on 127.0.0.1 with a temporary data dir,
+  as a `Sandbox` controller (`.url`, `.process`, the scenario API: app/ui/qa/sandbox.py).
 - `bidwallet_data_dir`, `bidwallet_keychain`, `bidwallet_options`: a fresh data directory (the
   app's and the sandbox cache's environment variables pointed at it), an in-memory keychain,
   and the app's options on them (a cheap vault KDF, a window-state file of its own).
@@ -38,10 +39,10 @@ if TYPE_CHECKING:
     from pytestqt.qtbot import QtBot
 
     from app.services.qa_vault import MemoryKeyring
-    from app.services.sandbox_process import SandboxProcess
     from app.ui.qa.app import App
     from app.ui.qa.gui_thread import GuiThreadWatch
     from app.ui.qa.harness import AppHarness, OptionsFactory
+    from app.ui.qa.sandbox import Sandbox
 
 XVFB_SCREEN = "1024x700x24"  # the smallest screen the window is made for
 XVFB_START_TIMEOUT_S = 30
@@ -67,13 +68,18 @@ def bidwallet_on_loop(bidwallet_loop: asyncio.AbstractEventLoop) -> Iterator[Non
 @pytest.fixture(scope="session")
 def bidwallet_sandbox(
     bidwallet_loop: asyncio.AbstractEventLoop, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[SandboxProcess]:
+) -> Iterator[Sandbox]:
+    """The `Sandbox` controller (app/ui/qa/sandbox.py) of the session's sandbox process:
+    `.url`, `.process`, and the scenario API (fund, mine, clock, items, the market)."""
     from app.services.sandbox_process import start_sandbox
     from app.ui.qa.loop import run_async
+    from app.ui.qa.sandbox import Sandbox
 
     data = tmp_path_factory.mktemp("bidwallet-sandbox") / "data"
     process = run_async(bidwallet_loop, start_sandbox(data))
-    yield process
+    sandbox = Sandbox(process, bidwallet_loop)
+    yield sandbox
+    sandbox.close()
     run_async(bidwallet_loop, process.stop())
 
 
@@ -125,7 +131,7 @@ def bidwallet_open_app(
 def bidwallet_app_factory(
     qtbot: QtBot,
     bidwallet_loop: asyncio.AbstractEventLoop,
-    bidwallet_sandbox: SandboxProcess,
+    bidwallet_sandbox: Sandbox,
     bidwallet_options: OptionsFactory,
     bidwallet_open_app: Callable[..., AppHarness],
     tmp_path: Path,
@@ -146,7 +152,12 @@ def bidwallet_app_factory(
         else:
             options = bidwallet_options()
         funded = open_funded_app(
-            qtbot, bidwallet_open_app, options, bidwallet_sandbox, bidwallet_loop, service_root
+            qtbot,
+            bidwallet_open_app,
+            options,
+            bidwallet_sandbox.process,
+            bidwallet_loop,
+            service_root,
         )
         app = App(funded.app, qtbot, bidwallet_loop, funded.root_url, funded.assets)
         opened.append(app)

@@ -30,6 +30,7 @@ from app.ui.dialogs.key_setup import KeySetupDialog
 from app.ui.qa.actions import click, type_into, wait_dialog
 from app.ui.qa.harness import AppHarness
 from app.ui.qa.loop import run_async
+from app.ui.qa.sandbox import Sandbox
 
 PASSWORD = "correct horse battery staple"
 ABANDON = " ".join(["abandon"] * 11 + ["about"])
@@ -114,7 +115,7 @@ def open_funded_app(
     qtbot: QtBot,
     open_app: Callable[..., AppHarness],
     options: AppOptions,
-    sandbox: SandboxProcess,
+    sandbox: SandboxProcess | Sandbox,
     loop: asyncio.AbstractEventLoop,
     service_root: str | None = None,
 ) -> FundedApp:

@@ -1,27 +1,277 @@
-"""The sandbox from a scenario's side: its scenario API (`/sandbox/...`: faucet, mine, clock,
-collections; arranging the world, not the app's work), the app's bidding wallet funded from
-its faucet, and a sleeper that moves the sandbox's clock instead of sleeping."""
+"""The sandbox from a scenario's side: `Sandbox`, the controller a scenario arranges its world
+with (the sandbox's scenario API through its one client, `SandboxClient`, reached through
+app/services/sandbox_scenario.py; synchronous, as test code is, each call run on the session's
+loop so the window keeps running meanwhile); the app's bidding wallet funded from the faucet;
+and a sleeper that moves the sandbox's clock instead of sleeping.
+
+`confirm=True` (the default of the calls that make transactions) mines a block after the
+call, so what it made is confirmed when the call returns. A refusal raises `SandboxRefused`
+(the sandbox's status, errorCode and message).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import secrets
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
 
+from app.services.sandbox_scenario import (
+    AcceptedInscriptionBid,
+    AddressKind,
+    BidKind,
+    CancelResult,
+    FaucetPayment,
+    Fill,
+    FloorShift,
+    InscriptionCreated,
+    MarketBid,
+    MarketListing,
+    Purchase,
+    RunestonesMode,
+    SandboxClient,
+    SandboxClock,
+    SandboxInfo,
+    Simulation,
+    scenario_client,
+)
 from app.ui.qa.harness import AppHarness
 from app.ui.qa.loop import run_async
 
 if TYPE_CHECKING:
     from app.services.pacing import OffsetClock
+    from app.services.sandbox_process import SandboxProcess
 
-SCENARIO_TIMEOUT_S = 60
+T = TypeVar("T")
+SCENARIO_TIMEOUT_S = 120  # a call that builds, signs and mines real transactions
+OUTBID_STEP_SATS = 1_000
+
+
+class Sandbox:
+    """The session's sandbox (`process`, on `url`) and its scenario API, for a test's code.
+
+    One client serves every call, on `loop` (the session's); `close()` closes it."""
+
+    def __init__(self, process: SandboxProcess, loop: asyncio.AbstractEventLoop) -> None:
+        self.process = process
+        self.loop = loop
+        self._client: SandboxClient | None = None
+
+    @property
+    def url(self) -> str:
+        return self.process.url
+
+    def run(self, call: Callable[[SandboxClient], Awaitable[T]]) -> T:
+        """`call(client)` on the session's loop; its result. Any other scenario call."""
+
+        async def with_client() -> T:
+            if self._client is None:
+                self._client = scenario_client(self.url)
+            return await call(self._client)
+
+        return run_async(self.loop, with_client(), SCENARIO_TIMEOUT_S)
+
+    def close(self) -> None:
+        if self._client is not None:
+            client, self._client = self._client, None
+            run_async(self.loop, client.aclose())
+
+    # -- chain, clock, items -------------------------------------------------------------
+
+    def info(self) -> SandboxInfo:
+        return self.run(lambda c: c.info())
+
+    def fund(self, address: str, sats: int, confirm: bool = True) -> FaucetPayment:
+        """Pay `sats` to `address` from the faucet."""
+        return self._confirmed(lambda c: c.faucet(address, sats), confirm)
+
+    def mine(self, blocks: int = 1) -> int:
+        """Mine `blocks` blocks now; the new tip height."""
+        return self.run(lambda c: c.mine(blocks))
+
+    def advance_clock(self, ms: int | None = None, *, seconds: float | None = None) -> SandboxClock:
+        """Move the sandbox's clock forward by `ms` or `seconds` (one of them)."""
+        if (ms is None) == (seconds is None):
+            raise ValueError("advance_clock takes ms or seconds, one of them")
+        step = ms if ms is not None else round((seconds or 0) * 1000)
+        return self.run(lambda c: c.advance_clock(step))
+
+    def new_collection(
+        self, traits: Mapping[str, Sequence[str]] | None = None, *, slug: str | None = None
+    ) -> str:
+        """A new collection with `traits` (`{"hat": ["red", "blue"]}`), named by its slug (a
+        fresh one unless given); its slug."""
+        slug = slug or f"qa-{secrets.token_hex(4)}"
+        return self.run(lambda c: c.create_collection(slug, slug, traits)).slug
+
+    def inscribe(
+        self,
+        address: str,
+        *,
+        collection: str | None = None,
+        attributes: Mapping[str, str] | None = None,
+        postage: int | None = None,
+        content_type: str | None = None,
+        body: str | None = None,
+        confirm: bool = True,
+    ) -> InscriptionCreated:
+        """An item at `address`, in `collection` with `attributes` (one value per trait)."""
+
+        async def inscribe(c: SandboxClient) -> InscriptionCreated:
+            return await c.inscribe(
+                address,
+                collection=collection,
+                attributes=attributes,
+                postage=postage,
+                content_type=content_type,
+                body=body,
+            )
+
+        return self._confirmed(inscribe, confirm)
+
+    def give_runes(self, address: str, rune: str, amount: int, confirm: bool = True) -> str:
+        """`amount` units of `rune` on a new output of `address`: a new rune is etched, an
+        etched one sent from the sandbox's reserve (one route does both). Its outpoint."""
+        return self._confirmed(lambda c: c.give_runes(address, rune, amount), confirm)
+
+    def move_item(self, inscription_id: str, to_address: str, confirm: bool = True) -> str:
+        """Move an inscription a sandbox key holds (e.g. a seller's) to `to_address`; the
+        txid."""
+        return self._confirmed(
+            lambda c: c.transfer_inscription(inscription_id, to_address), confirm
+        )
+
+    def address(self, label: str, kind: AddressKind = "p2tr") -> str:
+        """The address of the sandbox-held key `label`: what is sent there the sandbox can
+        sign for (an item its seller then holds)."""
+        return self.run(lambda c: c.sandbox_address(label, kind))
+
+    def ord_indexes_mempool(self, indexed: bool) -> bool:
+        """True: `/ord` describes mempool outputs at once; False (the default): as real ord."""
+        return self.run(lambda c: c.set_ord_indexes_mempool(indexed))
+
+    def runestones(self, mode: RunestonesMode) -> str:
+        """The runestone the service adds to rune listing and inscription bid PSBTs."""
+        return self.run(lambda c: c.set_runestones(mode))
+
+    # -- the market's other participants -------------------------------------------------
+
+    def competing_bid(
+        self,
+        price: int,
+        *,
+        slug: str | None = None,
+        rune: str | None = None,
+        trait: tuple[str, str] | None = None,
+        quantity: int = 1,
+        bidder: str | None = None,
+        expires_in_ms: int | None = None,
+        fund_sats: int | None = None,
+    ) -> MarketBid:
+        """A sandbox bidder's bid at `price`: on `rune`, or on trait `trait` (type, value) or
+        the whole of collection `slug`."""
+        kind: BidKind = "rune" if rune is not None else "trait" if trait else "collection"
+
+        async def place(c: SandboxClient) -> MarketBid:
+            return await c.market_bid(
+                kind,
+                price,
+                slug=slug,
+                rune=rune,
+                trait=trait,
+                quantity=quantity,
+                bidder=bidder,
+                expires_in_ms=expires_in_ms,
+                fund_sats=fund_sats,
+            )
+
+        return self.run(place)
+
+    def outbid(self, our_price: int, *, by: int = OUTBID_STEP_SATS, **target: Any) -> MarketBid:
+        """A competing bid `by` sats above `our_price` on the same target (`slug`, `trait`,
+        `rune`, ... as `competing_bid` takes them)."""
+        return self.competing_bid(our_price + by, **target)
+
+    def cancel_competing_bid(self, bid_id: str) -> CancelResult:
+        return self.run(lambda c: c.cancel_market_bid(bid_id))
+
+    def fill_bid(self, bid_id: str, *, seller: str | None = None, confirm: bool = True) -> Fill:
+        """A sandbox seller fills the collection or trait bid `bid_id` (ours or another's)
+        with an item it holds, minted to match when none does."""
+        return self._confirmed(lambda c: c.market_fill(bid_id, seller=seller), confirm)
+
+    def accept_inscription_bid(self, bid_id: str, confirm: bool = True) -> AcceptedInscriptionBid:
+        """The sandbox-held owner of the item accepts our single-inscription bid."""
+        return self._confirmed(lambda c: c.accept_inscription_bid(bid_id), confirm)
+
+    def buy_listing(
+        self, listing_id: str, *, receive_address: str | None = None, confirm: bool = True
+    ) -> Purchase:
+        """The sandbox's buyer buys the listing `listing_id` (ours or a seller's)."""
+
+        async def buy(c: SandboxClient) -> Purchase:
+            return await c.purchase_listing(listing_id, buyer_token_receive_address=receive_address)
+
+        return self._confirmed(buy, confirm)
+
+    def buy_cheapest(
+        self, *, slug: str | None = None, rune: str | None = None, confirm: bool = True
+    ) -> Purchase:
+        """The sandbox's buyer buys the cheapest active listing of `slug` or `rune` (anyone's)."""
+        return self._confirmed(lambda c: c.market_buy(slug=slug, rune=rune), confirm)
+
+    def list_item(
+        self,
+        price: int,
+        *,
+        slug: str | None = None,
+        inscription_id: str | None = None,
+        rune: str | None = None,
+        amount: int | None = None,
+        seller: str | None = None,
+    ) -> MarketListing:
+        """A sandbox seller lists an item of `slug` (its `inscription_id`, or a new one), or
+        `amount` units of `rune`, at `price`."""
+
+        async def list_(c: SandboxClient) -> MarketListing:
+            return await c.market_listing(
+                price,
+                slug=slug,
+                inscription_id=inscription_id,
+                rune=rune,
+                amount=amount,
+                seller=seller,
+            )
+
+        return self.run(list_)
+
+    def end_listing(self, listing_id: str) -> MarketListing:
+        """The sandbox seller ends its listing (the item moves to its own address)."""
+        return self.run(lambda c: c.end_market_listing(listing_id))
+
+    def move_floor(self, slug: str, price: int, *, seller: str | None = None) -> FloorShift:
+        """Make `price` the collection's lowest listing (the sellers reprice or list)."""
+        return self.run(lambda c: c.market_floor(slug, price, seller=seller))
+
+    def simulate(self, steps: int = 1, seed: int = 0) -> Simulation:
+        """`steps` more steps of the seeded market simulator (deterministic per seed)."""
+        return self.run(lambda c: c.market_simulate(seed, steps))
+
+    def _confirmed(self, call: Callable[[SandboxClient], Awaitable[T]], confirm: bool) -> T:
+        async def then_mine(c: SandboxClient) -> T:
+            result = await call(c)
+            if confirm:
+                await c.mine()
+            return result
+
+        return self.run(then_mine)
 
 
 def sandbox_post(root_url: str, path: str, body: dict[str, Any]) -> Any:
-    """One `/sandbox` scenario call (its JSON answer); an AssertionError names the call and
-    the sandbox's answer when it fails."""
+    """One raw `/sandbox` call (its JSON answer); an AssertionError names the call and the
+    sandbox's answer when it fails. Older tests' form: a scenario uses `Sandbox`."""
     with httpx.Client(base_url=root_url, timeout=SCENARIO_TIMEOUT_S) as http:
         response = http.post(path, json=body)
         assert response.is_success, f"{path}: {response.text}"
@@ -38,17 +288,34 @@ def fund_bidding_wallet(app: AppHarness, loop: asyncio.AbstractEventLoop, sats: 
     address = run_async(loop, get_bidding_wallet(session.read_context())).address
     root = session.sandbox_root
     assert root is not None, "the app is not on a sandbox"
-    sandbox_post(root, "/sandbox/faucet", {"address": address, "sats": sats})
-    sandbox_post(root, "/sandbox/mine", {"blocks": 1})
+
+    async def fund() -> None:
+        async with scenario_client(root) as sandbox:
+            await sandbox.faucet(address, sats)
+            await sandbox.mine()
+
+    run_async(loop, fund(), SCENARIO_TIMEOUT_S)
     return address
 
 
 def new_collection(root_url: str, traits: dict[str, list[str]]) -> str:
-    """A fresh collection with `traits` on the sandbox; its slug."""
+    """A fresh collection with `traits` on the sandbox at `root_url`; its slug. Runs on the
+    test's running loop (the session's, set for every GUI test); a scenario with the
+    `bidwallet_sandbox` fixture calls `sandbox.new_collection(traits)` instead."""
     slug = f"ui-{secrets.token_hex(4)}"
-    spec = [{"trait_type": t, "values": v} for t, v in traits.items()]
-    sandbox_post(root_url, "/sandbox/collections", {"slug": slug, "name": slug, "traits": spec})
-    return slug
+
+    async def create() -> str:
+        async with scenario_client(root_url) as sandbox:
+            return (await sandbox.create_collection(slug, slug, traits)).slug
+
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        raise RuntimeError(
+            "new_collection runs on the session's loop, set running for GUI tests "
+            "(bidwallet_on_loop); or use the bidwallet_sandbox fixture's new_collection"
+        ) from None
+    return run_async(loop, create(), SCENARIO_TIMEOUT_S)
 
 
 class SandboxClockSleeper:
@@ -64,7 +331,6 @@ class SandboxClockSleeper:
         self.waits.append(ms)
         if ms <= 0:
             return
-        async with httpx.AsyncClient(base_url=self.root_url, timeout=30) as http:
-            response = await http.post("/sandbox/clock", json={"advanceMs": ms})
-            assert response.is_success, response.text
+        async with scenario_client(self.root_url) as sandbox:
+            await sandbox.advance_clock(ms)
         self.clock.advance(ms)
