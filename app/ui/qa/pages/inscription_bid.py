@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from app.ui.qa.pages.review import ReviewPage
 
 REVIEW_TIMEOUT_MS = 30_000
+FORM_CHECKED_MS = 2_000  # the form is checked as it is typed: Review is on at once, or never
 OUTCOME_SHOWN_MS = 2_000  # the bid id is set with the message approve() waited for
 COL_INSCRIPTION, COL_PRICE, COL_STATE, COL_BID, COL_ENDED_BY = range(5)
 
@@ -140,7 +141,7 @@ class InscriptionBidPage(Page):
         """Fill the form and press Review: the review of the bid's PSBT."""
         self.fill(inscription_id, price, fee_rate)
         tab = self.widget
-        self.expect("review", "Review enabled", tab.review_button.isEnabled)
+        self.expect("review", "Review enabled", tab.review_button.isEnabled, FORM_CHECKED_MS)
         before = len(self.app.harness.dialogs)
         click(self.qtbot, tab.review_button)
         return self.app.review(before, REVIEW_TIMEOUT_MS)

@@ -33,6 +33,7 @@ class WithdrawAll(Enum):
 ALL = WithdrawAll.ALL  # the whole balance: Max pressed
 Amount = int | WithdrawAll
 REVIEW_TIMEOUT_MS = 30_000
+FORM_CHECKED_MS = 2_000  # the form is checked as it is typed: Review is on at once, or never
 OUTCOME_SHOWN_MS = 2_000  # the txid is set with the message approve() waited for
 
 
@@ -111,7 +112,7 @@ class WithdrawPage(Page):
         """Fill the form and press Review: the review of the withdrawal."""
         self.fill(sats, fee_rate)
         tab = self.widget
-        self.expect("withdraw", "Review enabled", tab.review_button.isEnabled)
+        self.expect("withdraw", "Review enabled", tab.review_button.isEnabled, FORM_CHECKED_MS)
         before = len(self.app.harness.dialogs)
         click(self.qtbot, tab.review_button)
         return self.app.review(before, REVIEW_TIMEOUT_MS)
