@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QFormLayout,
@@ -177,7 +177,10 @@ class WithdrawTab(QWidget):
         layout.addWidget(self.status)
         layout.addWidget(self.txid_row)
         layout.addStretch(1)
-        scroll = QScrollArea()
+        self._scroll = scroll = QScrollArea()
+        self._reveal = False  # the status is kept in sight (`_show`)
+        scroll.verticalScrollBar().rangeChanged.connect(self._reveal_status)
+        scroll.verticalScrollBar().actionTriggered.connect(self._scrolled_by_user)
         scroll.setWidget(content)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
@@ -312,6 +315,17 @@ class WithdrawTab(QWidget):
 
     def _show(self, text: str, role: str = "error") -> None:
         set_message(self.status, text, role)
+        # Below the buttons, past the bottom on a 700 px screen (what to do with an export is
+        # said there): kept in sight as the layout settles, until the user scrolls.
+        self._reveal = True
+        QTimer.singleShot(0, self, self._reveal_status)
+
+    def _reveal_status(self, *_: object) -> None:
+        if self._reveal and self.status.isVisible():
+            self._scroll.ensureWidgetVisible(self.status)
+
+    def _scrolled_by_user(self, *_: object) -> None:
+        self._reveal = False
 
     # -- the flow ---------------------------------------------------------------------------
 
