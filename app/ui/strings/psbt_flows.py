@@ -190,14 +190,16 @@ LISTINGS_DONE: Final = Counted(
 )
 LISTINGS_NOT_DONE: Final = "Not listed: {reason}"
 LISTINGS_CANCELLED_AFTER: Final = "Cancelled after signing {done} of {total}: nothing was sent."
+# "‑‑offline" in non-breaking hyphens (U+2011): a wrapped label broke the option at its
+# hyphens. (The label is not selectable: nobody copies it into a shell.)
 LISTINGS_EXPORTED: Final = Counted(
     (
         "Exported {count} PSBT to {folder}. Sign it in the offline signer (bidwallet "
-        "--offline), bring the folder back, then press Import signed."
+        "\u2011\u2011offline), bring the folder back, then press Import signed."
     ),
     (
         "Exported {count} PSBTs to {folder}. Sign them in the offline signer (bidwallet "
-        "--offline), bring the folder back, then press Import signed."
+        "\u2011\u2011offline), bring the folder back, then press Import signed."
     ),
 )
 LISTINGS_EXPORT_FOLDER: Final = "Choose an empty folder for the PSBTs"
