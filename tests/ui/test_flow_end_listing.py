@@ -20,14 +20,12 @@ from pytestqt.qtbot import QtBot
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
-from app.ui.models.listings_model import LISTED, PRICE
-from app.ui.tabs.listings_relist import RelistDialog
-from app.ui.tabs.listings_tab import ListingsTab
+from app.ui.qa.app import App
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.loop import run_async
+from app.ui.qa.profiles import open_funded_app
 from tests.support.proxy import Fault, FaultProxy
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import click, open_funded_app, type_into, wait_new_dialog
-from tests.ui.gui_thread import GuiThreadWatch
-from tests.ui.helpers import run_async
 from tests.ui.mnemonics import shared_mnemonics
 
 FIRST, SECOND = 30_000, 40_000
@@ -40,35 +38,6 @@ def proxy(qloop: asyncio.AbstractEventLoop, sandbox: SandboxProcess) -> Iterator
     run_async(qloop, running.__aexit__(None, None, None))
 
 
-def listings_tab(qtbot: QtBot, app: AppHarness) -> ListingsTab:
-    app.window.show_tab("listings")
-    tab = app.window.tab("listings")
-    assert isinstance(tab, ListingsTab)
-    qtbot.waitUntil(lambda: tab.held is not None, timeout=30_000)
-    return tab
-
-
-def mark(tab: ListingsTab, key: str) -> str:
-    return str(tab.items_model.index(tab.row_of(key), LISTED).data())
-
-
-def list_at(qtbot: QtBot, app: AppHarness, tab: ListingsTab, key: str, price: int) -> None:
-    """Select only `key` and price it."""
-    tab.items_model.check_all(False)
-    tab.items_model.set_checked(tab.row_of(key), True)
-    tab.price_all.edit.clear()
-    type_into(qtbot, tab.price_all.edit, f"{price:,}")
-    click(qtbot, tab.apply_price)
-
-
-def sign_in_review(qtbot: QtBot, app: AppHarness, tab: ListingsTab, before: int) -> None:
-    dialog = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
-    assert dialog.sign_button is not None
-    with qtbot.waitSignal(tab.refreshed, timeout=60_000):
-        click(qtbot, dialog.sign_button)
-        qtbot.waitUntil(lambda: not tab.flow.busy, timeout=60_000)
-
-
 def test_marks_relist_question_and_end_listing(
     qtbot: QtBot,
     qloop: asyncio.AbstractEventLoop,
@@ -78,72 +47,60 @@ def test_marks_relist_question_and_end_listing(
     gui_thread: GuiThreadWatch,
 ) -> None:
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
-    app = funded.app
+    app = App(funded.app, qtbot, qloop, funded.root_url, funded.assets)
     item, other = funded.assets.inscription_ids[:2]
     gui_thread.start()
-    tab = listings_tab(qtbot, app)
-    assert mark(tab, item) == mark(tab, other) == strings.LISTINGS_NOT_LISTED
+    page = app.listings.open()
+    tab = page.widget
+    assert page.mark(item) == page.mark(other) == strings.LISTINGS_NOT_LISTED
     assert not tab.end_button.isEnabled()
 
     # List it: its row says so, with the price.
-    list_at(qtbot, app, tab, item, FIRST)
-    before = len(app.dialogs)
-    click(qtbot, tab.sign_button)
-    sign_in_review(qtbot, app, tab, before)
+    page.list_items([item], FIRST)
     listed_at = strings.LISTINGS_LISTED_AT.format(price=f"{FIRST:,} sats")
-    assert mark(tab, item) == listed_at
-    assert mark(tab, other) == strings.LISTINGS_NOT_LISTED
+    assert page.mark(item) == listed_at
+    assert page.mark(other) == strings.LISTINGS_NOT_LISTED
 
     # Again at another price: asked first; Cancel sends nothing.
-    list_at(qtbot, app, tab, item, SECOND)
-    before = len(app.dialogs)
-    click(qtbot, tab.sign_button)
-    question = wait_new_dialog(qtbot, app, RelistDialog, before)
-    assert f"is listed at {FIRST:,} sats" in question.head.text()
-    assert "replaces the current one" in question.explain.text()
-    assert "stays valid until the item moves" in question.explain.text()
-    click(qtbot, question.no_button)
-    qtbot.waitUntil(lambda: tab.status.text() == strings.RELIST_CANCELLED)
-    assert not any(isinstance(d, PsbtReviewDialog) for d in app.dialogs[before:])
-    assert mark(tab, item) == listed_at
+    before = len(funded.app.dialogs)
+    question = page.start_relisting([item], SECOND)
+    assert f"is listed at {FIRST:,} sats" in question.head
+    assert "replaces the current one" in question.explain
+    assert "stays valid until the item moves" in question.explain
+    assert question.keep() == strings.RELIST_CANCELLED
+    assert not any(isinstance(d, PsbtReviewDialog) for d in funded.app.dialogs[before:])
+    assert page.mark(item) == listed_at
 
     # "List it again": the new listing replaces the old one.
-    before = len(app.dialogs)
-    click(qtbot, tab.sign_button)
-    click(qtbot, wait_new_dialog(qtbot, app, RelistDialog, before).yes_button)
-    sign_in_review(qtbot, app, tab, before)
+    question = page.start_relisting([item], SECOND)
+    page.approve(question.list_again())
     # ... but the first signature stays valid until the item moves: the row says so.
     listed_second = strings.LISTINGS_LISTED_AT.format(price=f"{SECOND:,} sats")
-    assert mark(tab, item) == f"{listed_second} · also signed at {FIRST:,} sats"
+    assert page.mark(item) == f"{listed_second} · also signed at {FIRST:,} sats"
     states = sorted((m.price, m.state) for m in tab.mine or [])
     assert states == [(FIRST, "replaced"), (SECOND, "active")]
 
-    # End listing: the active one selected, reviewed, signed, sent; the listing is gone.
-    active_row = next(r for r, m in enumerate(tab.mine or []) if m.state == "active")
-    tab.mine_view.selectRow(active_row)
-    with qtbot.waitSignal(tab.refreshed, timeout=30_000):
-        click(qtbot, tab.refresh_button)  # the chosen listing stays chosen
+    # End listing: the active one chosen, reviewed, signed, sent; the listing is gone.
+    page.choose_listing(item, "active")
+    page.refresh()  # the chosen listing stays chosen
     chosen = tab.selected_listing()
     assert chosen is not None and (chosen.price, chosen.state) == (SECOND, "active")
-    assert tab.end_button.isEnabled(), tab.end_hint.text()
+    assert tab.end_button.isEnabled(), page.end_hint
     # Listed items are unticked after listing: tick it again (a price typed ticks the row)
     # so that every button is enabled for the mnemonics check.
-    model = tab.items_model
-    assert not model.selected()
-    assert model.setData(model.index(tab.row_of(item), PRICE), str(SECOND))
-    assert tab.export_button.isEnabled() and shared_mnemonics(app.window) == {}
-    before = len(app.dialogs)
-    click(qtbot, tab.end_button)
-    dialog = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
-    assert dialog.sign_button is not None and dialog.sign_button.isEnabled()
-    assert "moves back to your ordinals address" in dialog.notes_label.text()
-    assert f"listing at {SECOND:,} sats" in dialog.notes_label.text()
-    with qtbot.waitSignal(tab.refreshed, timeout=60_000):
-        click(qtbot, dialog.sign_button)
-        qtbot.waitUntil(lambda: not tab.flow.busy, timeout=60_000)
-    assert tab.status.text().startswith("Sent ")
-    txid = tab.status.text().split()[1].rstrip(":")
-    assert mark(tab, item) == strings.LISTINGS_NOT_LISTED
+    assert not page.ticked()
+    page.price_item(item, SECOND)
+    assert page.ticked() == [item]
+    assert tab.export_button.isEnabled() and shared_mnemonics(funded.app.window) == {}
+    review = page.start_end_listing()
+    sign = review.dialog.sign_button
+    assert sign is not None and sign.isEnabled()
+    assert any("moves back to your ordinals address" in note for note in review.notes)
+    assert any(f"listing at {SECOND:,} sats" in note for note in review.notes)
+    said = page.approve(review)
+    assert said.startswith("Sent ")
+    txid = said.split()[1].rstrip(":")
+    assert page.mark(item) == strings.LISTINGS_NOT_LISTED
     assert sorted(m.state for m in tab.mine or []) == ["item_moved", "replaced"]
     ended = tab.selected_listing()  # still the one chosen, though the list was re-read
     assert ended is not None and (ended.price, ended.state) == (SECOND, "item_moved")
@@ -153,8 +110,7 @@ def test_marks_relist_question_and_end_listing(
         assert http.post("/sandbox/mine", json={"blocks": 1}).is_success
         status = http.get(f"/esplora/tx/{txid}/status").json()
     assert status["confirmed"] is True
-    with qtbot.waitSignal(tab.refreshed, timeout=60_000):  # ord indexes blocks: re-read
-        click(qtbot, tab.refresh_button)
+    page.refresh()  # ord indexes blocks: re-read
     moved = next(i for i in tab.held or [] if i.key == item)
     assert moved.outpoint == f"{txid}:0"  # still ours, on the new output ord indexed
 
@@ -173,50 +129,40 @@ def test_without_a_list_of_listings_items_are_unknown_until_signed_by_us(
     contents = "/v1/address/wallet-contents"
     proxy.add_fault(Fault.reply("GET", contents, 404, {"error": "Not Found"}, times=None))
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop, proxy.url)
-    tab = listings_tab(qtbot, funded.app)
+    app = App(funded.app, qtbot, qloop, funded.root_url, funded.assets)
+    page = app.listings.open()
+    tab = page.widget
     item = funded.assets.inscription_ids[0]
-    assert mark(tab, item) == strings.LISTINGS_LISTED_UNKNOWN
-    tip = tab.items_model.index(tab.row_of(item), LISTED).data(3)  # ToolTipRole
-    assert tip == strings.LISTINGS_LISTED_UNKNOWN_TIP
+    assert page.mark(item) == strings.LISTINGS_LISTED_UNKNOWN
+    assert page.mark_tip(item) == strings.LISTINGS_LISTED_UNKNOWN_TIP
     assert tab.mine_hint.text() == strings.LISTINGS_MINE_UNAVAILABLE
     assert not tab.end_button.isEnabled()
 
     # Listed through the tab: the service still gives no list, but our own record of the
     # signature marks the item, and listing it again asks first.
-    app = funded.app
     gui_thread.start()
-    list_at(qtbot, app, tab, item, FIRST)
-    before = len(app.dialogs)
-    click(qtbot, tab.sign_button)
-    sign_in_review(qtbot, app, tab, before)
-    assert mark(tab, item) == f"Signed at {FIRST:,} sats"
-    tip = tab.items_model.index(tab.row_of(item), LISTED).data(3)
+    page.list_items([item], FIRST)
+    assert page.mark(item) == f"Signed at {FIRST:,} sats"
+    tip = page.mark_tip(item)
     assert strings.LISTINGS_LISTED_UNKNOWN_TIP in tip
     assert "anyone holding this signature can buy it at that price until the item moves" in tip
-    list_at(qtbot, app, tab, item, SECOND)
-    before = len(app.dialogs)
-    click(qtbot, tab.sign_button)
-    question = wait_new_dialog(qtbot, app, RelistDialog, before)
-    assert question.head.text().endswith(f"carries your listing signature at {FIRST:,} sats.")
-    assert question.explain.text() == strings.RELIST_EXPLAIN_SIGNED
-    click(qtbot, question.no_button)
-    qtbot.waitUntil(lambda: tab.status.text() == strings.RELIST_CANCELLED)
-    assert not any(isinstance(d, PsbtReviewDialog) for d in app.dialogs[before:])
+    before = len(funded.app.dialogs)
+    question = page.start_relisting([item], SECOND)
+    assert question.head.endswith(f"carries your listing signature at {FIRST:,} sats.")
+    assert question.explain == strings.RELIST_EXPLAIN_SIGNED
+    assert question.keep() == strings.RELIST_CANCELLED
+    assert not any(isinstance(d, PsbtReviewDialog) for d in funded.app.dialogs[before:])
 
     # End listing from the ticked item (no list to pick its listing from): once moved, the
     # signature is dead and the mark is the service's "Unknown" again.
-    assert tab.end_button.isEnabled(), tab.end_hint.text()
-    before = len(app.dialogs)
-    click(qtbot, tab.end_button)
-    dialog = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
-    assert f"listing at {FIRST:,} sats" in dialog.notes_label.text()
-    assert dialog.sign_button is not None
-    with qtbot.waitSignal(tab.refreshed, timeout=60_000):
-        click(qtbot, dialog.sign_button)
-        qtbot.waitUntil(lambda: not tab.flow.busy, timeout=60_000)
-    assert tab.status.text().startswith("Sent "), tab.status.text()
-    assert mark(tab, item) == strings.LISTINGS_LISTED_UNKNOWN
-    tab.items_model.check_all(False)
+    assert tab.end_button.isEnabled(), page.end_hint
+    review = page.start_end_listing()
+    assert any(f"listing at {FIRST:,} sats" in note for note in review.notes)
+    assert review.can_approve
+    said = page.approve(review)
+    assert said.startswith("Sent "), said
+    assert page.mark(item) == strings.LISTINGS_LISTED_UNKNOWN
+    page.select([])
     assert not tab.end_button.isEnabled()
     assert tab.end_hint.text() == strings.END_LISTING_PICK
     gui_thread.assert_not_blocked()
@@ -234,26 +180,22 @@ def test_without_a_list_of_listings_wallet_contents_mark_the_listed_item(
     which items are listed: the Listed column and Your listings show it (no listing id)."""
     proxy.add_fault(Fault.reply("GET", "/v1/listings", 404, {"error": "Not Found"}, times=None))
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop, proxy.url)
-    tab = listings_tab(qtbot, funded.app)
+    page = App(funded.app, qtbot, qloop, funded.root_url, funded.assets).listings.open()
+    tab = page.widget
     item = funded.assets.inscription_ids[0]
     assert tab.mine_hint.text() == strings.LISTINGS_MINE_NONE  # known: none listed yet
-    list_at(qtbot, funded.app, tab, item, FIRST)
-    before = len(funded.app.dialogs)
-    click(qtbot, tab.sign_button)
-    sign_in_review(qtbot, funded.app, tab, before)
-    assert mark(tab, item) == f"Listed · {FIRST:,} sats"
-    assert [tab.mine_model.cell(0, c).text for c in (1, 2, 3)] == [
-        f"{FIRST:,} sats",
-        strings.LISTINGS_STATES["active"],
-        "—",
-    ]
-    tab.mine_view.selectRow(0)
+    page.list_items([item], FIRST)
+    assert page.mark(item) == f"Listed · {FIRST:,} sats"
+    (row,) = page.your_listings()
+    assert row[1:] == (f"{FIRST:,} sats", strings.LISTINGS_STATES["active"], "—")
+    page.choose_listing(item)
     listing = tab.selected_listing()
     assert listing is not None and listing.item == item
 
 
 def test_a_watch_only_profile_is_told_where_to_end_a_listing(
     qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
     sandbox: SandboxProcess,
@@ -261,6 +203,6 @@ def test_a_watch_only_profile_is_told_where_to_end_a_listing(
     from tests.ui.test_flow_signed_elsewhere import open_collector
 
     collector = open_collector(qtbot, open_app, make_options, sandbox)
-    tab = listings_tab(qtbot, collector.app)
+    tab = App(collector.app, qtbot, qloop).listings.open().widget
     assert tab.end_hint.text() == strings.END_LISTING_WATCH_ONLY
     assert not tab.end_button.isEnabled()

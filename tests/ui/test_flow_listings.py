@@ -14,12 +14,12 @@ from pytestqt.qtbot import QtBot
 from app.core.limits import MAX_LISTINGS_PER_BULK_REQUEST
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
-from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
+from app.ui.qa.app import App
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.pages.review import ReviewPage
+from app.ui.qa.profiles import open_funded_app
 from app.ui.tabs.listings_items import MAX_PER_REQUEST
-from app.ui.tabs.listings_tab import ListingsTab
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import click, open_funded_app, type_into, wait_new_dialog
-from tests.ui.gui_thread import GuiThreadWatch
 
 COUNT = 10
 PRICE = 25_000
@@ -50,7 +50,7 @@ def test_bulk_secure_listing_of_ten_inscriptions(
     gui_thread: GuiThreadWatch,
 ) -> None:
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
-    app = funded.app
+    app = App(funded.app, qtbot, qloop, funded.root_url, funded.assets)
     ordinals = funded.keys.ordinals.address
     held = len(funded.assets.inscription_ids)
     extra = inscribe(funded.root_url, ordinals, COUNT - held)
@@ -58,71 +58,56 @@ def test_bulk_secure_listing_of_ten_inscriptions(
     inscriptions = [*funded.assets.inscription_ids, *extra]
 
     gui_thread.start()
-    app.window.show_tab("listings")
-    tab = app.window.tab("listings")
-    assert isinstance(tab, ListingsTab)
-    qtbot.waitUntil(lambda: tab.held is not None, timeout=30_000)
-    model = tab.items_model
-    keys = [i.key for i in model.items]
+    page = app.listings.open()
+    tab = page.widget
+    keys = page.held()
     assert set(inscriptions) | {tap} <= set(keys)
-    runes_row = next(r for r, i in enumerate(model.items) if i.is_runes)
+    runes = next(i.key for i in tab.items_model.items if i.is_runes)
     assert funded.keys.payment.address in tab.receive_label.text()
-    assert not tab.sign_button.isEnabled()  # nothing selected yet
+    assert not page.can_list()  # nothing selected yet
 
     # Explained before anything is sent: a rune with an inscription, then a TAP transfer.
-    model.set_checked(runes_row, True)
-    model.set_checked(tab.row_of(inscriptions[0]), True)
-    assert tab.problem_label.text() == strings.LISTINGS_MIXED and not tab.sign_button.isEnabled()
-    model.set_checked(runes_row, False)
-    model.set_checked(tab.row_of(tap), True)
-    assert tab.problem_label.text() == strings.LISTINGS_TAP
+    page.select([runes, inscriptions[0]])
+    assert page.problem == strings.LISTINGS_MIXED and not tab.sign_button.isEnabled()
+    page.tick(runes, False)
+    page.tick(tap)
+    assert page.problem == strings.LISTINGS_TAP
     assert not tab.sign_button.isEnabled() and not tab.export_button.isEnabled()
-    model.set_checked(tab.row_of(tap), False)
-    assert tab.problem_label.text() == strings.LISTINGS_NEED_PRICE
+    page.tick(tap, False)
+    assert page.problem == strings.LISTINGS_NEED_PRICE
 
-    for inscription in inscriptions:
-        model.set_checked(tab.row_of(inscription), True)
-    type_into(qtbot, tab.price_all.edit, f"{PRICE:,}")
-    click(qtbot, tab.apply_price)
-    assert not tab.problem_label.text() and tab.sign_button.isEnabled()
-    assert tab.selection_label.text().startswith(f"{COUNT} selected")
+    page.choose(inscriptions, PRICE)
+    assert not page.problem and page.can_list()
+    assert page.selection.startswith(f"{COUNT} selected")
 
     # First try: the user cancels after the first signature; nothing is sent.
-    def cancel_after_first(value: int) -> None:
-        if value == 1 and tab.progress.label.text() == strings.LISTINGS_SIGNING:
-            click(qtbot, tab.progress.cancel_button)
+    with page.cancelling_signing_after(1):
+        said = page.approve(review(page.review_selected()))
+    assert said == strings.LISTINGS_CANCELLED_AFTER.format(done=1, total=COUNT)
+    signed = strings.LISTINGS_SIGNED_AT.format(price=f"{PRICE:,} sats")
 
-    tab.progress.bar.valueChanged.connect(cancel_after_first)
-    dialog = review(qtbot, app, tab)
-    click(qtbot, dialog.sign_button)  # type: ignore[arg-type]
-    qtbot.waitUntil(lambda: not tab.flow.busy, timeout=60_000)
-    tab.progress.bar.valueChanged.disconnect(cancel_after_first)
-    assert tab.status.text() == strings.LISTINGS_CANCELLED_AFTER.format(done=1, total=COUNT)
-
-    # Second try: all ten are signed and submitted.
-    dialog = review(qtbot, app, tab)
-    with qtbot.waitSignal(tab.refreshed, timeout=60_000):
-        click(qtbot, dialog.sign_button)  # type: ignore[arg-type]
-        qtbot.waitUntil(lambda: not tab.flow.busy, timeout=60_000)
-    assert tab.status.text() == strings.counted(strings.LISTINGS_DONE, COUNT)
+    # The signature made before the cancel stays valid until its item moves: the tab says
+    # so, and listing again asks first. Second try: all ten are signed and submitted.
+    assert strings.LISTINGS_SIGNED_NOT_LISTED.format(signed=signed) in map(page.mark, inscriptions)
+    question = page.start_relisting(inscriptions, PRICE)
+    said = page.approve(review(question.list_again()))
+    assert said == strings.counted(strings.LISTINGS_DONE, COUNT)
     assert not tab.progress.isVisible()
     # The items just listed are unticked, their price gone: the next action starts clean.
-    assert model.selected() == [] and not tab.sign_button.isEnabled()
-    assert all(model.prices[tab.row_of(i)] is None for i in inscriptions)
+    assert page.ticked() == [] and not tab.sign_button.isEnabled()
+    assert all(page.price_of(i) is None for i in inscriptions)
     assert all(tab.state_of(i) == "active" for i in inscriptions)
-    assert tab.mine_model.rowCount() == COUNT
+    assert len(page.your_listings()) == COUNT
     gui_thread.assert_not_blocked()
 
 
-def review(qtbot: QtBot, app: AppHarness, tab: ListingsTab) -> PsbtReviewDialog:
-    """Review and sign -> the one review table of all ten PSBTs, each approved."""
-    before = len(app.dialogs)
-    click(qtbot, tab.sign_button)
-    dialog = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
-    assert dialog.plans_model.rowCount() == COUNT
-    verdicts = {dialog.plans_model.cell(r, 4).text for r in range(COUNT)}
+def review(dialog: ReviewPage) -> ReviewPage:
+    """The one review table of all ten PSBTs, each approved."""
+    plans = dialog.dialog.plans_model
+    assert plans.rowCount() == COUNT
+    verdicts = {plans.cell(r, 4).text for r in range(COUNT)}
     assert verdicts == {strings.REVIEW_VERDICT_OK}
-    assert dialog.sign_button is not None
-    assert dialog.sign_button.text() == strings.counted(strings.LISTINGS_ACTION, COUNT)
-    assert f"You list {COUNT} items for {COUNT * PRICE:,} sats" in dialog.notes_label.text()
+    assert dialog.can_approve
+    assert dialog.action == strings.counted(strings.LISTINGS_ACTION, COUNT).replace("&", "")
+    assert any(f"You list {COUNT} items for {COUNT * PRICE:,} sats" in n for n in dialog.notes)
     return dialog
