@@ -1,7 +1,8 @@
 """Client of the sandbox's own API at its root URL (`/sandbox/...`, beside `/v1`, `/esplora`
 and `/ord`): what the app reads there, and the scenario calls that change the world (QA, tests,
-demo mode) in their own modules, sandbox_scenario.py (chain, clock, items) and
-sandbox_market.py (the market's other participants), which `SandboxClient` inherits.
+demo mode) in their own modules, sandbox_scenario.py (chain, clock, items),
+sandbox_market.py (the market's other participants) and sandbox_faults.py (faults on demand),
+which `SandboxClient` inherits.
 
 - ``GET /sandbox/info``: the marketplace's maker fee, the key the service publishes for its
   half of every bidding wallet, and the sandbox's clock (ahead of ours when moved).
@@ -25,6 +26,7 @@ import httpx
 from app.net.fields import Reader, as_str, is_int
 from app.net.http import Timeouts
 from app.net.marketplace_catalog import CollectionInfo
+from app.net.sandbox_faults import FaultCalls
 from app.net.sandbox_market import MarketCalls
 from app.net.sandbox_scenario import ScenarioCalls
 
@@ -53,7 +55,7 @@ class SandboxInfo:
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
 
-class SandboxClient(ScenarioCalls, MarketCalls):
+class SandboxClient(ScenarioCalls, MarketCalls, FaultCalls):
     """The sandbox API at ``root_url`` (the service root, without ``/sandbox`` or ``/v1``)."""
 
     def __init__(
