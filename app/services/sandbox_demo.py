@@ -1,4 +1,5 @@
-"""Give a new sandbox wallet something to bid with and to list, through the `/sandbox` API.
+"""Give a new sandbox wallet something to bid with and to list, through the `/sandbox` API (its
+one client, `SandboxClient`).
 
 The payment address gets coins from the faucet; the ordinals address gets a few inscriptions of
 a demo collection (with traits) and a rune balance; then a block confirms it all. Each request is
@@ -8,12 +9,21 @@ recorded in the activity log when one is given.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import httpx
 
-from app.net.http import tls_context_for
+from app.net.errors import HttpError, NetError, TransportError
+from app.net.sandbox import CollectionInfo, SandboxClient
+from app.net.sandbox_scenario import (
+    COLLECTIONS_PATH,
+    FAUCET_PATH,
+    INSCRIPTIONS_PATH,
+    MINE_PATH,
+    RUNES_PATH,
+)
 from app.services.activity import ActivityLog
 
 if TYPE_CHECKING:
@@ -36,7 +46,6 @@ DEMO_PASSWORD_ENTRY: Final = "sandbox-demo-password:{name}"
 DEMO_KDF_COST: Final = (1, 8 * 1024, 1)
 # Set once the demo key is sealed at that cost; a demo key made before is sealed again once.
 DEMO_LIGHT_ENTRY: Final = "sandbox-demo-light-kdf:{name}"
-_TIMEOUT: Final = httpx.Timeout(60.0, connect=5.0)  # inscribing builds and mines real txs
 
 
 class SandboxDemoError(Exception):
@@ -58,68 +67,62 @@ class DemoAssets:
     height: int
 
 
-class _ScenarioClient:
-    def __init__(self, client: httpx.AsyncClient, activity: ActivityLog | None) -> None:
-        self._client = client
+T = TypeVar("T")
+
+
+class _Steps:
+    """Each `/sandbox` call of the provisioning as one step: recorded in the activity log
+    (when there is one) with what it made, a failure raised as `SandboxDemoError`."""
+
+    def __init__(self, activity: ActivityLog | None) -> None:
         self._activity = activity
 
-    async def call(self, action: str, method: str, path: str, body: Any = None) -> Any:
+    async def run(
+        self,
+        action: str,
+        path: str,
+        call: Awaitable[T],
+        describe: Callable[[T], tuple[str | None, str]] = lambda _: (None, ""),
+    ) -> T:
+        """`call`'s result; `describe(result)` is the log's (txid, message) of it."""
         if self._activity is None:
-            return await self._send(action, method, path, body)
-        async with self._activity.track(action, path=path) as result:
-            data = await self._send(action, method, path, body)
-            if isinstance(data, dict):
-                result.txid = data.get("txid") or _txid_of(data.get("outpoint"))
-                result.message = _summary(data)
-            return data
-
-    async def _send(self, action: str, method: str, path: str, body: Any) -> Any:
-        try:
-            response = await self._client.request(method, path, json=body)
-        except httpx.HTTPError as exc:
-            raise SandboxDemoError(
-                f"{action}: no answer from the sandbox ({type(exc).__name__})"
-            ) from None
-        if not response.is_success:
-            code, message = _error(response)
-            raise SandboxDemoError(f"{action}: HTTP {response.status_code}: {message}", code)
-        return response.json()
+            return await _demo_errors(action, call)
+        async with self._activity.track(action, path=path) as logged:
+            result = await _demo_errors(action, call)
+            logged.txid, logged.message = describe(result)
+            return result
 
 
-def _txid_of(outpoint: Any) -> str | None:
-    return outpoint.split(":")[0] if isinstance(outpoint, str) and ":" in outpoint else None
+async def _demo_errors(action: str, call: Awaitable[T]) -> T:
+    try:
+        return await call
+    except HttpError as exc:
+        message = f"{action}: HTTP {exc.status}: {exc.message}"
+        raise SandboxDemoError(message, exc.error_code) from None
+    except TransportError as exc:
+        raise SandboxDemoError(f"{action}: no answer from the sandbox ({exc.reason})") from None
+    except NetError as exc:  # an answer it cannot read
+        raise SandboxDemoError(f"{action}: {exc}") from None
 
 
 # What the Activity log says of a sandbox answer, in words rather than its field names.
 _SUMMARIES = (("inscriptionId", "Inscription {}"), ("height", "Block {}"), ("outpoint", "Coin {}"))
 
 
-def _summary(data: dict[str, Any]) -> str:
+def _summary(data: Mapping[str, Any]) -> str:
     for key, words in _SUMMARIES:
         if key in data:
             return words.format(data[key])
     return ""
 
 
-def _error(response: httpx.Response) -> tuple[str | None, str]:
-    """(errorCode, message) of an error answer."""
-    try:
-        body = response.json()
-    except ValueError:
-        return None, response.text[:200]
-    if not isinstance(body, dict):
-        return None, str(body)[:200]
-    code = body.get("errorCode")
-    return (code if isinstance(code, str) else None), str(body.get("message") or body)[:200]
+def _txid_of(outpoint: str) -> str:
+    return outpoint.split(":")[0]
 
 
-def _attributes(traits: list[dict[str, Any]], number: int) -> list[dict[str, str]]:
+def _attributes(collection: CollectionInfo, number: int) -> dict[str, str]:
     """One value per trait category, varied per inscription so trait bids have a choice."""
-    return [
-        {"trait_type": t["trait_type"], "value": t["values"][number % len(t["values"])]}
-        for t in traits
-        if t.get("values")
-    ]
+    return {name: values[number % len(values)] for name, values in collection.traits if values}
 
 
 def create_demo_key(vault: Vault, key_name: str) -> WalletKeys:
@@ -186,48 +189,53 @@ async def provision_demo_wallet(
     transport: httpx.AsyncBaseTransport | None = None,
 ) -> DemoAssets:
     """Fund, inscribe, etch and mine on the sandbox at `root_url`."""
-    async with httpx.AsyncClient(
-        base_url=root_url.rstrip("/"),
-        timeout=_TIMEOUT,
-        transport=transport,
-        verify=tls_context_for(root_url),
-    ) as http:
-        api = _ScenarioClient(http, activity)
-        faucet = await api.call(
+    steps = _Steps(activity)
+    async with SandboxClient(root_url.rstrip("/"), transport=transport) as sandbox:
+        faucet = await steps.run(
             "sandbox.faucet",
-            "POST",
-            "/sandbox/faucet",
-            {"address": payment_address, "sats": DEMO_FAUCET_SATS},
+            FAUCET_PATH,
+            sandbox.faucet(payment_address, DEMO_FAUCET_SATS),
+            lambda paid: (paid.txid, _summary({"outpoint": paid.outpoint})),
         )
-        collections = await api.call("sandbox.collections", "GET", "/sandbox/collections")
+        collections = await steps.run(
+            "sandbox.collections", COLLECTIONS_PATH, sandbox.collections()
+        )
         if not collections:
             raise SandboxDemoError("the sandbox offers no demo collection")
         collection = collections[0]
         inscriptions = []
         for number in range(DEMO_INSCRIPTIONS):
-            created = await api.call(
+            created = await steps.run(
                 "sandbox.inscribe",
-                "POST",
-                "/sandbox/inscriptions",
-                {
-                    "address": ordinals_address,
-                    "collectionSlug": collection["slug"],
-                    "attributes": _attributes(collection.get("traits", []), number),
-                },
+                INSCRIPTIONS_PATH,
+                sandbox.inscribe(
+                    ordinals_address,
+                    collection=collection.slug,
+                    attributes=_attributes(collection, number),
+                ),
+                lambda item: (
+                    _txid_of(item.outpoint),
+                    _summary({"inscriptionId": item.inscription_id}),
+                ),
             )
-            inscriptions.append(str(created["inscriptionId"]))
-        runes = await api.call(
+            inscriptions.append(created.inscription_id)
+        rune_outpoint = await steps.run(
             "sandbox.runes",
-            "POST",
-            "/sandbox/runes",
-            {"address": ordinals_address, "rune": DEMO_RUNE, "amount": DEMO_RUNE_AMOUNT},
+            RUNES_PATH,
+            sandbox.give_runes(ordinals_address, DEMO_RUNE, DEMO_RUNE_AMOUNT),
+            lambda outpoint: (_txid_of(outpoint), _summary({"outpoint": outpoint})),
         )
-        mined = await api.call("sandbox.mine", "POST", "/sandbox/mine", {"blocks": 1})
+        height = await steps.run(
+            "sandbox.mine",
+            MINE_PATH,
+            sandbox.mine(1),
+            lambda tip: (None, _summary({"height": tip})),
+        )
     return DemoAssets(
-        faucet_txid=str(faucet["txid"]),
-        collection_slug=str(collection["slug"]),
+        faucet_txid=faucet.txid,
+        collection_slug=collection.slug,
         inscription_ids=tuple(inscriptions),
         rune=DEMO_RUNE,
-        rune_outpoint=str(runes["outpoint"]),
-        height=int(mined["height"]),
+        rune_outpoint=rune_outpoint,
+        height=height,
     )

@@ -150,7 +150,7 @@ def test_the_error_code_column_shows_only_once_an_entry_has_a_code(
 # Where the app names an action it records: tracked(context, "x"), activity.track("x"),
 # activity.record("x"), a tab's _record("x"), the sandbox demo's api.call("x").
 _RECORDED_ACTION = re.compile(
-    r"(?:tracked\(\s*[\w.]+,\s*|\.track\(\s*|\.record\(\s*|_record\(\s*|api\.call\(\s*)"
+    r"(?:tracked\(\s*[\w.]+,\s*|\.track\(\s*|\.record\(\s*|_record\(\s*|steps\.run\(\s*)"
     r'"([a-z_]+(?:\.[a-z_]+)?)"'
 )
 
