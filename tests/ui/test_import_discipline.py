@@ -48,7 +48,7 @@ DEFERRED: dict[str, str] = {
     "app.ui.dialogs.unlock": "app.services.key_vault (embit, cryptography, argon2, keyring)",
     # the QR encoder: a QR shows only once asked for (the Fund panel's "Show QR")
     "segno": "the QR encoder (~10 ms with its writers)",
-    # the camera of the QR scan dialog (looked for once the dialog opens; often not installed)
+    # the camera of the QR scan dialog (looked for once the dialog opens; it loads FFmpeg)
     "PySide6.QtMultimedia": "Qt Multimedia, for a camera only",
     # only with --smoke-test: it imports every flow tab and drives the window
     "app.ui.smoke_test": "every flow tab, for the packaged app's check only",

@@ -143,11 +143,14 @@ def test_without_a_camera_or_without_qt_multimedia_the_button_says_why(
     assert not dialog.camera_button.isEnabled()
     assert dialog.camera_button.toolTip() == strings.QR_SCAN_NO_CAMERA
 
-    monkeypatch.setitem(sys.modules, "PySide6.QtMultimedia", None)  # not installed
-    assert find_camera() == (None, strings.QR_SCAN_NO_CAMERA_SUPPORT)
+    monkeypatch.setitem(sys.modules, "PySide6.QtMultimedia", None)  # cannot be imported
+    camera, why = find_camera()
+    assert camera is None
+    assert why.startswith("No camera can be used: Qt Multimedia (PySide6-Addons) cannot be")
+    assert "PySide6.QtMultimedia" in why  # the import's own words: what is missing
     without = open_dialog(qtbot, frozenset(PayloadKind))
     assert not without.camera_button.isEnabled()
-    assert without.camera_button.toolTip() == strings.QR_SCAN_NO_CAMERA_SUPPORT
+    assert without.camera_button.toolTip() == why
 
 
 class Screen:

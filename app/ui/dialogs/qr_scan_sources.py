@@ -70,8 +70,8 @@ def find_camera() -> tuple[QCameraDevice | None, str]:
     """(the first camera, "") or (None, why there is none)."""
     try:
         from PySide6.QtMultimedia import QMediaDevices
-    except ImportError:
-        return None, strings.QR_SCAN_NO_CAMERA_SUPPORT
+    except ImportError as exc:  # not installed, or a library of its missing (libpulse0)
+        return None, strings.QR_SCAN_NO_CAMERA_SUPPORT.format(reason=exc)
     inputs = QMediaDevices.videoInputs()
     return (inputs[0], "") if inputs else (None, strings.QR_SCAN_NO_CAMERA)
 

@@ -46,7 +46,7 @@ QR_SCAN_CAMERA_START: Final = "Use the &camera"
 QR_SCAN_CAMERA_STOP: Final = "Stop the &camera"
 QR_SCAN_NO_CAMERA: Final = "No camera was found on this computer."
 QR_SCAN_NO_CAMERA_SUPPORT: Final = (
-    "No camera can be used: this installation has no Qt Multimedia module."
+    "No camera can be used: Qt Multimedia (PySide6-Addons) cannot be loaded ({reason})."
 )
 QR_SCAN_CAMERA_FAILED: Final = "The camera stopped: {reason}"
 QR_SCAN_WAITING: Final = "Waiting for the first frame."
