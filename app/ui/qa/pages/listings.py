@@ -321,13 +321,23 @@ class ListingsPage(Page):
         return self.app.review(before)
 
     def _question(self, before: int, action: str) -> RelistQuestion:
+        """Expect the question before relisting (the review opening instead fails, saying so:
+        reject it with `app.review()`)."""
+        from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
+
         dialogs = self.app.harness.dialogs
 
-        def asked() -> bool:
-            return any(isinstance(d, RelistDialog) and d.isVisible() for d in dialogs[before:])
+        def opened() -> bool:
+            return any(isinstance(d, PsbtReviewDialog | RelistDialog) for d in dialogs[before:])
 
-        self.expect(action, "the question before relisting", asked)
-        dialog = next(d for d in dialogs[before:] if isinstance(d, RelistDialog))
+        self.expect(action, "the question before relisting", opened, OPEN_TIMEOUT_MS)
+        dialog = next((d for d in dialogs[before:] if isinstance(d, RelistDialog)), None)
+        if dialog is None:
+            raise ScenarioFailure(
+                f"{self.name} page, {action}: expected the question before relisting; the"
+                " review opened instead (nothing ticked is listed)"
+            )
+        self.expect(action, "the question before relisting shown", dialog.isVisible)
         return RelistQuestion(self, dialog)
 
     @contextmanager
