@@ -29,9 +29,9 @@ tests in that same loop (then plain `@pytest.fixture async def` fixtures work to
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import httpx
 import pytest
@@ -41,6 +41,9 @@ from app.core.pools import MakerFee
 from app.net.clients import NetClients
 from app.net.config import ServiceConfig
 from app.net.http import Timeouts
+from app.net.sandbox import CollectionInfo, SandboxClient
+from app.net.sandbox_market import RunestonesMode
+from app.net.sandbox_scenario import InscriptionCreated
 from app.services.acp_signatures import ledger_of
 from app.services.context import DEFAULT_MAKER_FEE, ServiceContext
 from app.wallet.addresses import Network
@@ -51,6 +54,7 @@ from tests.support.fake_market import FakeMarket
 from tests.support.proxy import FaultProxy
 
 COIN_SATS = 5_000_000
+T = TypeVar("T")
 
 
 @pytest.fixture(scope="session")
@@ -115,55 +119,48 @@ def other_address(ctx: ServiceContext, bids_keyed_by: BidsKeyedBy) -> str:
 
 
 class SandboxControl:
-    """The sandbox's `/sandbox` scenario API, for arranging a test's world."""
+    """The sandbox's `/sandbox` scenario API, for arranging a test's world: each call through
+    the app's client of it (`SandboxClient`, opened per call), and `http` for raw requests."""
 
     def __init__(self, http: httpx.AsyncClient) -> None:
         self.http = http
+        self.url = str(http.base_url).rstrip("/")
 
-    async def _post(self, path: str, body: dict[str, Any]) -> Any:
-        response = await self.http.post(path, json=body)
-        assert response.status_code in (200, 201), f"{path}: {response.text}"
-        return response.json()
+    async def call(self, action: Callable[[SandboxClient], Awaitable[T]]) -> T:
+        """`action(client)` with a client of this sandbox; its result."""
+        async with SandboxClient(self.url) as client:
+            return await action(client)
 
     async def info(self) -> dict[str, Any]:
-        response = await self.http.get("/sandbox/info")
-        assert response.status_code == 200, response.text
-        body: dict[str, Any] = response.json()
-        return body
+        return dict((await self.call(lambda c: c.info())).raw)
 
     async def set_ord_indexes_mempool(self, indexed: bool) -> None:
         """`True`: the sandbox's ord describes mempool outputs (unlike real ord, its default)."""
-        assert await self._post("/sandbox/ord/mempool", {"indexed": indexed}) == {
-            "indexed": indexed
-        }
+        assert await self.call(lambda c: c.set_ord_indexes_mempool(indexed)) is indexed
 
-    async def set_runestones(self, mode: str) -> None:
+    async def set_runestones(self, mode: RunestonesMode) -> None:
         """The runestone the service adds to rune listing and inscription bid PSBTs from now
         on: "none" (its default), "edict" or "pointer" (`--service-runestones`)."""
-        assert await self._post("/sandbox/market/runestones", {"mode": mode}) == {"mode": mode}
+        assert await self.call(lambda c: c.set_runestones(mode)) == mode
 
     async def faucet(self, address: str, sats: int, *, mine: bool = True) -> str:
         """Pay `sats` to `address`; returns the outpoint "txid:vout"."""
-        body = await self._post("/sandbox/faucet", {"address": address, "sats": sats})
+        paid = await self.call(lambda c: c.faucet(address, sats))
         if mine:
             await self.mine()
-        return f"{body['txid']}:{body['vout']}"
+        return paid.outpoint
 
     async def mine(self, blocks: int = 1) -> int:
-        height: int = (await self._post("/sandbox/mine", {"blocks": blocks}))["height"]
-        return height
+        return await self.call(lambda c: c.mine(blocks))
 
     async def advance_clock(self, ms: int) -> int:
-        clock_ms: int = (await self._post("/sandbox/clock", {"advanceMs": ms}))["clockMs"]
-        return clock_ms
+        return (await self.call(lambda c: c.advance_clock(ms))).clock_ms
 
     async def create_collection(
         self, slug: str, traits: dict[str, list[str]] | None = None
-    ) -> dict[str, Any]:
-        spec = [{"trait_type": t, "values": v} for t, v in (traits or {}).items()]
-        body = {"slug": slug, "name": slug.replace("-", " ").title(), "traits": spec}
-        result: dict[str, Any] = await self._post("/sandbox/collections", body)
-        return result
+    ) -> CollectionInfo:
+        name = slug.replace("-", " ").title()
+        return await self.call(lambda c: c.create_collection(slug, name, traits))
 
     async def inscribe(
         self,
@@ -172,21 +169,16 @@ class SandboxControl:
         attributes: dict[str, str] | None = None,
         *,
         mine: bool = True,
-    ) -> dict[str, Any]:
-        body: dict[str, Any] = {"address": address}
-        if collection is not None:
-            body["collectionSlug"] = collection
-        if attributes is not None:
-            body["attributes"] = [{"trait_type": k, "value": v} for k, v in attributes.items()]
-        result: dict[str, Any] = await self._post("/sandbox/inscriptions", body)
+    ) -> InscriptionCreated:
+        created = await self.call(
+            lambda c: c.inscribe(address, collection=collection, attributes=attributes)
+        )
         if mine:
             await self.mine()
-        return result
+        return created
 
     async def etch_runes(self, address: str, rune: str, amount: int, *, mine: bool = True) -> str:
-        outpoint: str = (
-            await self._post("/sandbox/runes", {"address": address, "rune": rune, "amount": amount})
-        )["outpoint"]
+        outpoint = await self.call(lambda c: c.give_runes(address, rune, amount))
         if mine:
             await self.mine()
         return outpoint

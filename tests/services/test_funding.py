@@ -41,7 +41,7 @@ async def _utxo_outpoints(ctx: ServiceContext) -> set[str]:
 async def asset_rich_keys(keys: WalletKeys, sandbox: SandboxControl) -> dict[str, str]:
     """One plain 300,000-sat coin, and two LARGER coins that carry an inscription or runes."""
     cardinal = await sandbox.faucet(keys.payment.address, 300_000, mine=False)
-    inscribed = (await sandbox.inscribe(keys.payment.address, mine=False))["outpoint"]
+    inscribed = (await sandbox.inscribe(keys.payment.address, mine=False)).outpoint
     runic = await sandbox.etch_runes(keys.payment.address, "FUNDING•TEST•RUNE", 1_000)
     return {"cardinal": cardinal, "inscribed": inscribed, "runic": runic}
 

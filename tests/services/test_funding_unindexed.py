@@ -82,7 +82,7 @@ async def test_coin_control_lists_the_coins_and_spends_exactly_the_chosen_one(
 ) -> None:
     small = await real_ord.faucet(keys.payment.address, 150_000, mine=False)
     large = await real_ord.faucet(keys.payment.address, 900_000, mine=False)
-    inscribed = (await real_ord.inscribe(keys.payment.address))["outpoint"]  # mines all three
+    inscribed = (await real_ord.inscribe(keys.payment.address)).outpoint  # mines all three
     fresh = await real_ord.faucet(keys.payment.address, 400_000, mine=False)
     ctx = make_context(keys)
 
@@ -119,7 +119,7 @@ async def test_chosen_coins_that_must_not_be_spent_are_refused(
     make_context: ContextFactory, keys: WalletKeys, real_ord: SandboxControl
 ) -> None:
     plain = await real_ord.faucet(keys.payment.address, 300_000, mine=False)
-    inscribed = (await real_ord.inscribe(keys.payment.address))["outpoint"]
+    inscribed = (await real_ord.inscribe(keys.payment.address)).outpoint
     runic = await real_ord.etch_runes(keys.payment.address, "COIN•CONTROL•RUNE", 500)
     fresh = await real_ord.faucet(keys.payment.address, 400_000, mine=False)
     ctx = make_context(keys)
@@ -166,13 +166,13 @@ async def test_an_old_ord_without_indexed_never_makes_a_mempool_inscription_spen
     ctx = make_context(keys, proxy.url)
 
     uses = {c.outpoint: c.use for c in await payment_coins(ctx)}
-    assert uses[created["outpoint"]] is CoinUse.WAITING
+    assert uses[created.outpoint] is CoinUse.WAITING
     assert uses[confirmed] is CoinUse.SPENDABLE
     with pytest.raises(CoinChoiceError, match="waiting for the indexer"):
-        await prepare_funding(ctx, 50_000, fee_rate=2, coins=[created["outpoint"]])
+        await prepare_funding(ctx, 50_000, fee_rate=2, coins=[created.outpoint])
     plan = await prepare_funding(ctx, 50_000, fee_rate=2)
-    assert created["outpoint"] not in {c.outpoint for c in plan.selection.coins}
+    assert created.outpoint not in {c.outpoint for c in plan.selection.coins}
 
     await real_ord.mine()  # confirmed and indexed: now ord's answer counts, and it carries
     uses = {c.outpoint: c.use for c in await payment_coins(ctx)}
-    assert uses[created["outpoint"]] is CoinUse.CARRIES
+    assert uses[created.outpoint] is CoinUse.CARRIES

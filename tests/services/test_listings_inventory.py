@@ -32,9 +32,9 @@ async def test_held_items_are_each_inscription_and_each_runes_output(
 
     assert [i.outpoint for i in items] == sorted(i.outpoint for i in items)
     by_key = {i.key: i for i in items}
-    assert by_key.keys() == {collected["inscriptionId"], tap["inscriptionId"], runes_output}
-    assert by_key[collected["inscriptionId"]] == HeldItem(
-        collected["outpoint"], collected["inscriptionId"], collection=collection
+    assert by_key.keys() == {collected.inscription_id, tap["inscriptionId"], runes_output}
+    assert by_key[collected.inscription_id] == HeldItem(
+        collected.outpoint, collected.inscription_id, collection=collection
     )
     assert by_key[tap["inscriptionId"]] == HeldItem(
         tap["outpoint"], tap["inscriptionId"], tap_transfer=True
@@ -42,8 +42,8 @@ async def test_held_items_are_each_inscription_and_each_runes_output(
     runes = by_key[runes_output]
     assert runes.is_runes and runes.runes == f"1,000 {rune}"
     assert runes.listing(5_000) == ListingItem(5_000, runes_output=runes_output)
-    assert by_key[collected["inscriptionId"]].listing(7_000) == ListingItem(
-        7_000, inscription_id=collected["inscriptionId"], collection_slug=collection
+    assert by_key[collected.inscription_id].listing(7_000) == ListingItem(
+        7_000, inscription_id=collected.inscription_id, collection_slug=collection
     )
 
 

@@ -193,7 +193,7 @@ async def test_a_sale_is_told_with_its_transaction(
     ctx: ServiceContext, sandbox: SandboxControl
 ) -> None:
     created = await sandbox.inscribe(ctx.ordinals_address)
-    item = ListingItem(150_000, created["inscriptionId"])
+    item = ListingItem(150_000, created.inscription_id)
     done = await execute_listings(ctx, await prepare_listings(ctx, [item]))
     listing_id = done.listings[0].listing_id
     watch = await Watch(ctx).started()
@@ -206,7 +206,7 @@ async def test_a_sale_is_told_with_its_transaction(
         await watch.stop()
     sale = [e for e in events if e.kind is EventKind.LISTING_SOLD]
     assert [(e.subject, e.what, e.price) for e in sale] == [
-        (listing_id, created["inscriptionId"], 150_000)
+        (listing_id, created.inscription_id, 150_000)
     ]
     assert sale[0].txid is not None and len(sale[0].txid) == 64
     # The buyer paid the payment address: a balance change, and no bid event.
