@@ -15,55 +15,36 @@ import asyncio
 import secrets
 import string
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QListView
-from pytestqt.qtbot import QtBot
 
 from app.services.sandbox_demo import DEMO_RUNE
-from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
-from app.ui.tabs.bid_tab import BidTab
+from app.ui.qa.actions import paste_into, set_spin, type_into, widget_top
+from app.ui.qa.app import App
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.loop import run_async
+from app.ui.qa.sandbox import fund_bidding_wallet, sandbox_post
 from tests.support.proxy import Fault, FaultProxy
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import (
-    bid_tab_ready,
-    click,
-    fund_bidding_wallet,
-    open_funded_app,
-    paste_into,
-    sandbox_post,
-    set_spin,
-    tick_trait,
-    type_into,
-    widget_top,
-)
-from tests.ui.gui_thread import GuiThreadWatch
-from tests.ui.helpers import run_async
+
+if TYPE_CHECKING:
+    from app.ui.qa.sandbox import Sandbox
 
 
-def _error(tab: BidTab, field: str) -> str:
-    label = tab.form.messages[field]
-    return label.text() if label.isVisibleTo(tab) else ""
-
-
-def test_each_kind_keeps_its_own_values(
-    qtbot: QtBot,
-    qloop: asyncio.AbstractEventLoop,
-    make_options: OptionsFactory,
-    open_app: Callable[..., AppHarness],
-    sandbox: SandboxProcess,
-    gui_thread: GuiThreadWatch,
-) -> None:
-    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
-    app, slug = funded.app, funded.assets.collection_slug
-    fund_bidding_wallet(app, qloop, 300_000)
+def test_each_kind_keeps_its_own_values(bidwallet_app: App, gui_thread: GuiThreadWatch) -> None:
+    app, qtbot = bidwallet_app, bidwallet_app.qtbot
+    assert app.assets is not None
+    slug = app.assets.collection_slug
+    fund_bidding_wallet(app.harness, app.loop, 300_000)
     gui_thread.start()
-    tab = bid_tab_ready(qtbot, app, slug)
+    bid = app.bid.ready(slug)
+    tab = bid.tab
     form = tab.form
 
     # Untouched: nothing red, and every state line true for an unlocked wallet with a balance.
-    assert all(_error(tab, field) == "" for field in form.messages)
+    assert all(bid.field_error(field) == "" for field in form.messages)
     assert tab.balance_hint.text() == ""
     assert tab.message.toPlainText() == strings.BID_PREVIEW_INCOMPLETE
 
@@ -73,15 +54,15 @@ def test_each_kind_keeps_its_own_values(
     qtbot.waitUntil(lambda: form.traits.available() > 0, timeout=20_000)
     type_into(qtbot, form.price.edit, "12,000")
     set_spin(qtbot, form.quantity, 3)
-    tick_trait(qtbot, tab, "Crown", "Hat: Crown")
+    bid.tick_trait("Hat: Crown", "Crown")
     assert form.traits.selected() == [("Hat", "Crown")]
     assert tab.last_preview.placeable, tab.last_preview.errors
 
     # Runes: its own, empty form; nothing of the trait bid is carried over, nothing is red.
-    click(qtbot, form.runes_radio)
+    bid.choose_runes()
     assert (form.slug.text(), form.price.edit.text(), form.quantity.value()) == ("", "", 1)
     assert form.scope.currentText() == strings.BID_SCOPE_RUNE and not form.scope.isEnabled()
-    assert all(_error(tab, field) == "" for field in form.messages)
+    assert all(bid.field_error(field) == "" for field in form.messages)
     paste_into(qtbot, form.slug, DEMO_RUNE)
     qtbot.keyClick(form.slug, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: form.rune_is_etched(), timeout=20_000)
@@ -90,51 +71,50 @@ def test_each_kind_keeps_its_own_values(
     assert tab.last_preview.placeable, tab.last_preview.errors
 
     # Back to Ordinals: the trait bid as it was, not 500 items of anything.
-    click(qtbot, form.ordinals_radio)
+    bid.choose_ordinals()
     assert (form.slug.text(), form.price.value(), form.quantity.value()) == (slug, 12_000, 3)
     assert form.scope.currentData() == "collection" and form.scope.isEnabled()
     scope_list = form.scope.view()
     assert isinstance(scope_list, QListView) and scope_list.isRowHidden(form.rune_scope)
     assert form.traits.selected() == [("Hat", "Crown")]
     assert tab.last_preview.placeable, tab.last_preview.errors
-    assert tab.count_label.text() == "This request places 3 bids for 36,000 sats in all."
+    assert bid.count_text == "This request places 3 bids for 36,000 sats in all."
 
     # And Runes again: its name, total and units.
-    click(qtbot, form.runes_radio)
+    bid.choose_runes()
     assert (form.slug.text(), form.price.value(), form.quantity.value()) == (
         DEMO_RUNE,
         50_000,
         500,
     )
     assert form.rune_is_etched() and tab.last_preview.placeable
-    message = tab.message.toPlainText()
+    message = bid.message
     assert ":50000:500:" in message and f":{DEMO_RUNE}:" in message
     gui_thread.assert_not_blocked()
 
 
 def test_rune_names_are_suggested_whatever_the_spacers(
-    qtbot: QtBot,
-    qloop: asyncio.AbstractEventLoop,
-    make_options: OptionsFactory,
-    open_app: Callable[..., AppHarness],
-    sandbox: SandboxProcess,
-    gui_thread: GuiThreadWatch,
+    bidwallet_app: App, gui_thread: GuiThreadWatch
 ) -> None:
-    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
-    app = funded.app
+    app, qtbot, keys, root = (
+        bidwallet_app,
+        bidwallet_app.qtbot,
+        bidwallet_app.keys,
+        bidwallet_app.root_url,
+    )
+    assert keys is not None and root is not None
     stem = "".join(secrets.choice(string.ascii_uppercase) for _ in range(7))
     etched = f"UNCOMMON•{stem}•GOODS"
     sandbox_post(
-        funded.root_url,
-        "/sandbox/runes",
-        {"address": funded.keys.ordinals.address, "rune": etched, "amount": 1_000},
+        root, "/sandbox/runes", {"address": keys.ordinals.address, "rune": etched, "amount": 1_000}
     )
-    sandbox_post(funded.root_url, "/sandbox/mine", {"blocks": 1})
-    fund_bidding_wallet(app, qloop, 200_000)
+    sandbox_post(root, "/sandbox/mine", {"blocks": 1})
+    fund_bidding_wallet(app.harness, app.loop, 200_000)
     gui_thread.start()
-    tab = bid_tab_ready(qtbot, app)
+    bid = app.bid.ready()
+    tab = bid.tab
     form = tab.form
-    click(qtbot, form.runes_radio)
+    bid.choose_runes()
     tab.load_catalog()  # as coming to the tab does: the service's names are read
     qtbot.waitUntil(lambda: etched in form.rune_completion.names, timeout=20_000)
 
@@ -173,26 +153,21 @@ def test_rune_names_are_suggested_whatever_the_spacers(
 
 
 def test_the_balance_line_says_why_pools_are_not_checked(
-    qtbot: QtBot,
-    qloop: asyncio.AbstractEventLoop,
-    make_options: OptionsFactory,
-    open_app: Callable[..., AppHarness],
-    sandbox: SandboxProcess,
+    bidwallet_app_factory: Callable[..., App],
+    bidwallet_loop: asyncio.AbstractEventLoop,
+    bidwallet_sandbox: Sandbox,
     gui_thread: GuiThreadWatch,
 ) -> None:
-    proxy = run_async(qloop, FaultProxy(upstream=sandbox.url).__aenter__())
+    qloop = bidwallet_loop
+    proxy = run_async(qloop, FaultProxy(upstream=bidwallet_sandbox.url).__aenter__())
     try:
         fault = proxy.add_fault(
             Fault.reply("GET", "/v1/address/bids", 500, {"message": "index rebuilding"}, None)
         )
-        funded = open_funded_app(
-            qtbot, open_app, make_options(), sandbox, qloop, service_root=proxy.url
-        )
-        app = funded.app
+        app = bidwallet_app_factory(service_root=proxy.url)
+        qtbot = app.qtbot
         gui_thread.start()
-        app.window.show_tab("bid")
-        tab = app.window.tab("bid")
-        assert isinstance(tab, BidTab)
+        tab = app.bid.tab
         # The open bids cannot be read: not "not known yet", but why.
         hint = tab.balance_hint
         qtbot.waitUntil(lambda: hint.text().startswith("No pools checked:"), timeout=30_000)

@@ -5,7 +5,6 @@ real sandbox). Also: 10,000 bids load in one model reset, sort as numbers and fi
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 
 import httpx
 from PySide6.QtCore import QPoint, Qt
@@ -15,32 +14,15 @@ from app.core.bid_request import Trait
 from app.net.marketplace_bids import BidListEntry, BidTrait
 from app.services.bids import BidSpec, place_bid
 from app.services.pacing import OffsetClock
-from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
-from app.ui.dialogs.unlock import UnlockDialog
-from app.ui.models.bids_model import (
-    COL_ID,
-    COL_POOL,
-    COL_PRICE,
-    COL_TRAIT,
-    OpenBidsFilter,
-    OpenBidsModel,
-)
+from app.ui.models.bids_model import COL_PRICE, OpenBidsFilter, OpenBidsModel
 from app.ui.profile_session import profile_session
+from app.ui.qa.app import App
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness
+from app.ui.qa.loop import run_async
+from app.ui.qa.sandbox import SandboxClockSleeper, fund_bidding_wallet
 from app.ui.tabs.open_bids_confirm import ConfirmCancelDialog
-from app.ui.tabs.open_bids_tab import OpenBidsTab
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import (
-    PASSWORD,
-    SandboxClockSleeper,
-    click,
-    fund_bidding_wallet,
-    open_funded_app,
-    type_into,
-    wait_new_dialog,
-)
-from tests.ui.gui_thread import GuiThreadWatch
-from tests.ui.helpers import run_async
 
 
 def _arrange_bids(app: AppHarness, loop: asyncio.AbstractEventLoop, slug: str) -> None:
@@ -55,41 +37,24 @@ def _arrange_bids(app: AppHarness, loop: asyncio.AbstractEventLoop, slug: str) -
         run_async(loop, place_bid(ctx, spec))
 
 
-def _select_rows(qtbot: QtBot, tab: OpenBidsTab, rows: list[int]) -> None:
-    """Click the first row, Ctrl+click the others (as a user selects several)."""
-    for number, row in enumerate(rows):
-        rect = tab.table.visualRect(tab.proxy.index(row, 0))
-        modifier = Qt.KeyboardModifier.ControlModifier if number else Qt.KeyboardModifier.NoModifier
-        qtbot.mouseClick(tab.table.viewport(), Qt.MouseButton.LeftButton, modifier, rect.center())
-
-
 def test_open_bids_refresh_filter_sort_and_cancel_several(
-    qtbot: QtBot,
-    qloop: asyncio.AbstractEventLoop,
-    make_options: OptionsFactory,
-    open_app: Callable[..., AppHarness],
-    sandbox: SandboxProcess,
-    gui_thread: GuiThreadWatch,
+    bidwallet_app: App, gui_thread: GuiThreadWatch
 ) -> None:
-    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
-    app, slug = funded.app, funded.assets.collection_slug
-    fund_bidding_wallet(app, qloop, 1_000_000)
+    app, qtbot, qloop = bidwallet_app, bidwallet_app.qtbot, bidwallet_app.loop
+    keys, assets, root = app.keys, app.assets, app.root_url
+    assert keys is not None and assets is not None and root is not None
+    slug = assets.collection_slug
+    fund_bidding_wallet(app.harness, qloop, 1_000_000)
     session = profile_session(app.context)
     assert isinstance(session.clock, OffsetClock)
-    session.use_time(session.clock, SandboxClockSleeper(funded.root_url, session.clock))
-    _arrange_bids(app, qloop, slug)
+    session.use_time(session.clock, SandboxClockSleeper(root, session.clock))
+    _arrange_bids(app.harness, qloop, slug)
 
     gui_thread.start()
-    app.window.show_tab("open_bids")
-    tab = app.window.tab("open_bids")
-    assert isinstance(tab, OpenBidsTab)
-    qtbot.waitUntil(lambda: tab.model.rowCount() == 6, timeout=20_000)
-    assert tab.counts.text() == "6 open bids in 4 pools"  # the filter hides none
-    pools = {
-        tab.pools_model.index(r, 0).data(): tab.pools_model.index(r, 1).data()
-        for r in range(tab.pools_model.rowCount())
-    }
-    assert pools == {
+    bids = app.open_bids.ready(count=6)
+    tab = bids.tab
+    assert bids.counts == "6 open bids in 4 pools"  # the filter hides none
+    assert bids.pools() == {
         slug: "3",
         f"{slug} [Eyes: Laser]": "1",
         f"{slug} [Hat: Cap]": "1",
@@ -102,13 +67,13 @@ def test_open_bids_refresh_filter_sort_and_cancel_several(
     later = BidSpec.collection("sub1k", 6_000, 1, ctx.clock.now_ms() + 3_600_000)
     run_async(qloop, place_bid(ctx, later))
     del ctx
-    qtbot.waitUntil(lambda: tab.model.rowCount() == 7, timeout=20_000)
+    bids.wait_rows(7)
     tab.state.timer.setInterval(30_000)
 
     # Filter and sort.
-    type_into(qtbot, tab.filter, "sub1k")
-    assert tab.proxy.rowCount() == 2 and tab.counts.text().endswith("(2 shown)")
-    tab.filter.clear()
+    bids.filter("sub1k")
+    assert len(bids.rows()) == 2 and bids.counts.endswith("(2 shown)")
+    bids.filter("")
     header = tab.table.horizontalHeader()
     price_header = QPoint(
         header.sectionViewportPosition(COL_PRICE) + header.sectionSize(COL_PRICE) // 2,
@@ -118,53 +83,46 @@ def test_open_bids_refresh_filter_sort_and_cancel_several(
     assert header.sortIndicatorSection() == COL_PRICE
     if header.sortIndicatorOrder() != Qt.SortOrder.AscendingOrder:
         qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=price_header)
-    prices = [tab.proxy.index(r, COL_PRICE).data() for r in range(tab.proxy.rowCount())]
+    prices = [row.price for row in bids.rows()]
     assert prices == ["5,000", "6,000", "10,000", "10,000", "10,000", "20,000", "20,000"]
 
     # Locked, the password is asked before the question, never an error after it.
     app.context.wallet_lock.lock()
     qtbot.waitUntil(lambda: app.window.status.lock_button.text() == strings.STATUS_LOCKED)
     # Select the three 10,000 bids; "Keep them" cancels nothing.
-    _select_rows(qtbot, tab, [2, 3, 4])
+    bids.select(2, 3, 4)
     chosen = tab.selected_ids()
     assert len(chosen) == 3 and tab.cancel_button.isEnabled()
-    described = []  # how the confirmation and the results name each bid
-    for row in (2, 3, 4):
-        columns = (COL_POOL, COL_TRAIT, COL_PRICE, COL_ID)
-        pool, trait, price, bid = (tab.proxy.index(row, column).data() for column in columns)
-        what = f"{pool} [{trait}]" if trait else pool
-        described.append(f"{what} · {price} sats · bid {bid}")
-    before = len(app.dialogs)
-    click(qtbot, tab.cancel_button)
-    unlock = wait_new_dialog(qtbot, app, UnlockDialog, before)
-    assert not any(isinstance(d, ConfirmCancelDialog) for d in app.dialogs[before:])
-    type_into(qtbot, unlock.password, PASSWORD)
-    qtbot.keyClick(unlock.password, Qt.Key.Key_Return)
-    dialog = wait_new_dialog(qtbot, app, ConfirmCancelDialog, before)
+    described = [row.described for row in bids.rows()[2:5]]  # as the question names them
+    before = len(app.harness.dialogs)
+    bids.press_cancel()
+    unlock = app.unlock_prompt(before)
+    assert not any(isinstance(d, ConfirmCancelDialog) for d in app.harness.dialogs[before:])
+    assert unlock.unlock() is None
+    question = bids.question()
     assert app.context.wallet_lock.unlocked
-    assert dialog.list.count() == 3 and dialog.no_button.isDefault()
-    assert sorted(dialog.list.item(r).text() for r in range(3)) == sorted(described)
-    assert dialog.no_button.text() == "&Keep them"
-    with qtbot.waitSignal(dialog.finished):
-        click(qtbot, dialog.no_button)
+    assert len(question.lines) == 3 and question.dialog.no_button.isDefault()
+    assert sorted(question.lines) == sorted(described)
+    assert question.dialog.no_button.text() == "&Keep them"
+    question.keep()
+    kept = bids.outcome()
+    assert kept.kept and sorted(kept.asked) == sorted(described)
     assert tab.model.rowCount() == 7 and not tab.results.isVisibleTo(tab)
 
-    before = len(app.dialogs)
-    click(qtbot, tab.cancel_button)
-    dialog = wait_new_dialog(qtbot, app, ConfirmCancelDialog, before)
-    assert dialog.yes_button.text() == "Cancel &3 bids"
-    click(qtbot, dialog.yes_button)
-    qtbot.waitUntil(lambda: tab.results.count() == 3, timeout=30_000)
-    lines = [tab.results.item(r).text() for r in range(3)]
-    assert sorted(lines) == sorted(f"✓ Cancelled: {line}" for line in described)
-    assert tab.cancel_status.text() == "3 of 3 bids cancelled."
-    qtbot.waitUntil(lambda: tab.model.rowCount() == 4, timeout=20_000)  # refreshed after it
-    remaining = {tab.model.bid_id(r) for r in range(4)}
+    bids.press_cancel()
+    question = bids.question()
+    assert question.dialog.yes_button.text() == "Cancel &3 bids"
+    question.cancel_bids()
+    done = bids.outcome()
+    assert sorted(done.results) == sorted(f"✓ Cancelled: {line}" for line in described)
+    assert done.ok and done.said == "3 of 3 bids cancelled." == bids.status
+    bids.wait_rows(4)  # refreshed after it
+    remaining = set(bids.bid_ids())
     assert not remaining & set(chosen)
     gui_thread.assert_not_blocked()
 
-    with gui_thread.paused(), httpx.Client(base_url=funded.root_url, timeout=30) as http:
-        body = http.get("/v1/address/bids", params={"address": funded.keys.ordinals.address})
+    with gui_thread.paused(), httpx.Client(base_url=root, timeout=30) as http:
+        body = http.get("/v1/address/bids", params={"address": keys.ordinals.address})
     listed = {str(r["bid_id"]["$oid"] if isinstance(r["bid_id"], dict) else r["bid_id"])
               for r in body.json()["data"]["results"]}  # fmt: skip
     assert listed == remaining

@@ -6,48 +6,29 @@ changes meaning, and the last result goes once the form changes."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
-
 import httpx
 from PySide6.QtCore import Qt
-from pytestqt.qtbot import QtBot
 
 from app.services.sandbox_demo import DEMO_RUNE
-from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import (
-    bid_tab_ready,
-    click,
-    fund_bidding_wallet,
-    open_funded_app,
-    paste_into,
-    place_from_bid_tab,
-    set_spin,
-    type_into,
-)
-from tests.ui.gui_thread import GuiThreadWatch
+from app.ui.qa.actions import paste_into, set_spin, type_into
+from app.ui.qa.app import App
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.sandbox import fund_bidding_wallet
 
 TOTAL = 50_000
 UNITS = 2_500
 
 
-def test_rune_bid_total_price_for_its_units(
-    qtbot: QtBot,
-    qloop: asyncio.AbstractEventLoop,
-    make_options: OptionsFactory,
-    open_app: Callable[..., AppHarness],
-    sandbox: SandboxProcess,
-    gui_thread: GuiThreadWatch,
-) -> None:
-    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
-    app = funded.app
-    fund_bidding_wallet(app, qloop, 200_000)
+def test_rune_bid_total_price_for_its_units(bidwallet_app: App, gui_thread: GuiThreadWatch) -> None:
+    app, qtbot, keys = bidwallet_app, bidwallet_app.qtbot, bidwallet_app.keys
+    assert keys is not None and app.root_url is not None
+    fund_bidding_wallet(app.harness, app.loop, 200_000)
     gui_thread.start()
-    tab = bid_tab_ready(qtbot, app)
+    bid = app.bid.ready()
+    tab = bid.tab
     form = tab.form
-    click(qtbot, form.runes_radio)
+    bid.choose_runes()
     assert form.runes and not form.scope.isEnabled() and not form.traits.isEnabled()
     assert form.labels["price"].text() == strings.BID_RUNE_PRICE
     assert form.labels["quantity"].text() == strings.BID_UNITS
@@ -73,13 +54,13 @@ def test_rune_bid_total_price_for_its_units(
     assert f":{TOTAL}:{UNITS}:" in message and f":{DEMO_RUNE}:" in message
     assert "\n" not in message  # no traits: the colon line alone
 
-    place_from_bid_tab(qtbot, app, tab)
-    qtbot.waitUntil(lambda: tab.result.text().startswith("Placed:"), timeout=30_000)
-    assert tab.result.text() == (f"Placed: 1 bid in {DEMO_RUNE}. Accepted at the first attempt.")
+    placed = bid.place()
+    assert placed.asked is not None and placed.asked.values["quantity"] == "2,500 units"
+    assert placed.said == f"Placed: 1 bid in {DEMO_RUNE}. Accepted at the first attempt."
     gui_thread.assert_not_blocked()
 
-    with gui_thread.paused(), httpx.Client(base_url=funded.root_url, timeout=30) as http:
-        body = http.get("/v1/address/bids", params={"address": funded.keys.ordinals.address})
+    with gui_thread.paused(), httpx.Client(base_url=app.root_url, timeout=30) as http:
+        body = http.get("/v1/address/bids", params={"address": keys.ordinals.address})
     (row,) = body.json()["data"]["results"]
     assert row["type"] == "rune"
     assert (row["price"], row["quantity"]) == (TOTAL, UNITS)
@@ -91,7 +72,7 @@ def test_rune_bid_total_price_for_its_units(
     ):
         form.slug.clear()
         type_into(qtbot, form.slug, name)
-        assert tab.result.text() == ""  # the form changed: the last result is gone
+        assert bid.result == ""  # the form changed: the last result is gone
         qtbot.keyClick(form.slug, Qt.Key.Key_Return)
         qtbot.waitUntil(lambda said=reason: form.slug_hint.text() == said, timeout=20_000)
         assert tab.message.toPlainText() == strings.BID_PREVIEW_NOTHING_TO_SIGN.format(
@@ -101,6 +82,6 @@ def test_rune_bid_total_price_for_its_units(
         assert not tab.place_button.isEnabled()
 
     # Back to ordinals: 50,000 sats for 2,500 units is no price per item for 2,500 items.
-    click(qtbot, form.ordinals_radio)
+    bid.choose_ordinals()
     assert form.slug.text() == "" and form.price.value() is None and form.quantity.value() == 1
     assert tab.count_label.text() == "" and not tab.place_button.isEnabled()

@@ -5,25 +5,13 @@ the service lists every bid with its trait."""
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
-from collections.abc import Callable
 
 import httpx
-from pytestqt.qtbot import QtBot
 
-from app.services.sandbox_process import SandboxProcess
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import (
-    bid_tab_ready,
-    fund_bidding_wallet,
-    open_funded_app,
-    place_from_bid_tab,
-    set_spin,
-    tick_trait,
-    type_into,
-)
-from tests.ui.gui_thread import GuiThreadWatch
+from app.ui.qa.app import App
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.sandbox import fund_bidding_wallet
 
 TRAITS = (
     ("Gold", "Background: Ünïcødé Gold"),
@@ -33,43 +21,37 @@ TRAITS = (
 QUANTITY = 2
 
 
-def test_trait_bid_with_three_traits(
-    qtbot: QtBot,
-    qloop: asyncio.AbstractEventLoop,
-    make_options: OptionsFactory,
-    open_app: Callable[..., AppHarness],
-    sandbox: SandboxProcess,
-    gui_thread: GuiThreadWatch,
-) -> None:
-    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
-    app, slug = funded.app, funded.assets.collection_slug
-    fund_bidding_wallet(app, qloop, 300_000)
+def test_trait_bid_with_three_traits(bidwallet_app: App, gui_thread: GuiThreadWatch) -> None:
+    app = bidwallet_app
+    keys, assets = app.keys, app.assets
+    assert keys is not None and assets is not None and app.root_url is not None
+    slug = assets.collection_slug
+    fund_bidding_wallet(app.harness, app.loop, 300_000)
     gui_thread.start()
-    tab = bid_tab_ready(qtbot, app, slug)
-    type_into(qtbot, tab.form.slug, slug)
+    bid = app.bid.ready(slug)
+    tab = bid.tab
+    bid.fill_collection_bid(slug, "12,000", QUANTITY)
     picker = tab.form.traits
     assert picker.isEnabled() and picker.available() == 9  # the demo collection's 3 x 3
     for search, label in TRAITS:
-        tick_trait(qtbot, tab, search, label)
+        bid.tick_trait(label, search)
     picker.search.clear()
     assert [f"{t}: {v}" for t, v in picker.selected()] == [label for _, label in TRAITS]
     assert picker.count_label.text() == "3 of at most 50 selected: one bid per trait and item."
-    type_into(qtbot, tab.form.price.edit, "12,000")
-    set_spin(qtbot, tab.form.quantity, QUANTITY)
 
     preview = tab.last_preview
     assert preview.placeable, preview.errors
     assert preview.bid_count == 3 * QUANTITY
-    assert tab.count_label.text() == "This request places 6 bids for 72,000 sats in all."
-    pools = sorted(tab.pools.item(row, 0).text() for row in range(tab.pools.rowCount()))
+    assert bid.count_text == "This request places 6 bids for 72,000 sats in all."
+    pools = sorted(row[0] for row in bid.pools())
     assert pools == [
         f"{slug} [Background: Ünïcødé Gold]",
         f"{slug} [Eyes: 🔥 Fire]",
         f"{slug} [Hat: Crown]",
     ]
-    first, kind, attributes = tab.message.toPlainText().split("\n")
+    first, kind, attributes = bid.message.split("\n")
     parts = first.split(":")
-    assert parts[0] == funded.keys.payment.address and parts[2] == funded.keys.ordinals.address
+    assert parts[0] == keys.payment.address and parts[2] == keys.ordinals.address
     assert (parts[3], parts[4], parts[6]) == ("12000", str(QUANTITY), slug)
     assert kind == "Type: ordinals"
     assert attributes == (
@@ -77,15 +59,14 @@ def test_trait_bid_with_three_traits(
         '{"trait_type":"Eyes","value":"🔥 Fire"},{"trait_type":"Hat","value":"Crown"}]'
     )
 
-    place_from_bid_tab(qtbot, app, tab)
-    qtbot.waitUntil(lambda: tab.result.text().startswith("Placed:"), timeout=30_000)
-    assert tab.result.text().startswith("Placed: 6 bids in ")
+    placed = bid.place()
+    assert placed.ok and placed.said.startswith("Placed: 6 bids in "), placed.said
     for label in (label for _, label in TRAITS):
-        assert f"[{label}]" in tab.result.text()
+        assert f"[{label}]" in placed.said
     gui_thread.assert_not_blocked()
 
-    with gui_thread.paused(), httpx.Client(base_url=funded.root_url, timeout=30) as http:
-        body = http.get("/v1/address/bids", params={"address": funded.keys.ordinals.address})
+    with gui_thread.paused(), httpx.Client(base_url=app.root_url, timeout=30) as http:
+        body = http.get("/v1/address/bids", params={"address": keys.ordinals.address})
     rows = body.json()["data"]["results"]
     traits = Counter(f"{r['attribute']['trait_type']}: {r['attribute']['value']}" for r in rows)
     assert traits == {label: QUANTITY for _, label in TRAITS}

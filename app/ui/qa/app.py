@@ -26,9 +26,12 @@ if TYPE_CHECKING:
     from app.services.sandbox_demo import DemoAssets
     from app.ui.qa.pages.bid import BidPage
     from app.ui.qa.pages.inscription_bid import InscriptionBidPage
+    from app.ui.qa.pages.activity import ActivityPage
     from app.ui.qa.pages.listings import ListingsPage
     from app.ui.qa.pages.open_bids import OpenBidsPage
     from app.ui.qa.pages.review import ReviewPage
+    from app.ui.qa.pages.sign_elsewhere import SignMessagePage
+    from app.ui.qa.pages.unlock import UnlockPage
     from app.ui.qa.pages.wallet import WalletPage
     from app.ui.qa.pages.withdraw import WithdrawPage
 
@@ -66,11 +69,23 @@ class App:
 
         return open_review(self, before, timeout_ms)
 
+    def sign_message(self, before: int | None = None, timeout_ms: int = 20_000) -> SignMessagePage:
+        """The newest sign-message dialog opened (after the first `before` dialogs), once shown."""
+        from app.ui.qa.pages.sign_elsewhere import open_sign_message
+
+        return open_sign_message(self, before, timeout_ms)
+
     @property
     def listings(self) -> ListingsPage:
         from app.ui.qa.pages.listings import ListingsPage
 
         return ListingsPage(self)
+
+    @property
+    def activity(self) -> ActivityPage:
+        from app.ui.qa.pages.activity import ActivityPage
+
+        return ActivityPage(self)
 
     @property
     def wallet(self) -> WalletPage:
@@ -101,6 +116,12 @@ class App:
         from app.ui.qa.pages.open_bids import OpenBidsPage
 
         return OpenBidsPage(self)
+
+    def unlock_prompt(self, before: int | None = None) -> UnlockPage:
+        """The password prompt opened (after the first `before` dialogs), once shown."""
+        from app.ui.qa.pages.unlock import open_unlock
+
+        return open_unlock(self, before)
 
     def tab(self, key: str, kind: type[W]) -> W:
         """Tab `key` shown, as a `kind`."""

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import shiboken6
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit, QWidget
 from pytestqt.qtbot import QtBot
@@ -69,6 +70,10 @@ class BidConfirmPage(Page):
         return self.dialog
 
     @property
+    def is_open(self) -> bool:
+        return shiboken6.isValid(self.dialog) and self.dialog.isVisible()
+
+    @property
     def asked(self) -> Asked:
         return Asked(dict(self.dialog.values), self.dialog.message.toPlainText())
 
@@ -84,6 +89,10 @@ class BidConfirmPage(Page):
 
 class BidPage(Page):
     name = "Bid"
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self._pressed: PressedPlace | None = None
 
     @property
     def tab(self) -> BidTab:
@@ -189,40 +198,63 @@ class BidPage(Page):
         set_spin(self.qtbot, form.quantity, units)
 
     def place(self, confirm: bool = True, dont_ask_again: bool = False) -> Placement:
-        """Press Place; at the question Sign (`confirm`) or Cancel; wait for the result line.
-        Without a question (turned off) it is placed straight away."""
+        """Press Place; at the question Sign (`confirm`, ticking "Don't ask again" when asked
+        to) or Cancel; how it ended. Without the question (turned off) it is placed at once."""
+        self.press_place()
+        if self.app.context.settings.confirm_bids:
+            question = self.question()
+            if confirm:
+                question.sign(dont_ask_again)
+            else:
+                question.cancel()
+        return self.outcome()
+
+    def press_place(self) -> None:
+        """Press Place (nothing more: a locked wallet asks its password, then the question
+        comes: `question()`; then `outcome()`)."""
         tab = self.tab
         if not tab.place_button.isEnabled():
             raise ScenarioFailure(
                 f"{self.name} page, place: expected Place enabled; it shows: {self.shown()}"
             )
-        before = len(self.app.harness.dialogs)
-        watch = MessageWatch(tab, [tab.result])
+        self._pressed = PressedPlace(len(self.app.harness.dialogs), MessageWatch(tab, [tab.result]))
         click(self.qtbot, tab.place_button)
-        question = self.question(before) if self.app.context.settings.confirm_bids else None
-        asked = None if question is None else question.asked
-        if question is not None:
-            if not confirm:
-                question.cancel()
-                return self._result("place", watch, ("hint",), asked)
-            question.sign(dont_ask_again)
-        return self._result("place", watch, ("ok", "error"), asked)
 
-    def question(self, before: int, timeout_ms: int = QUESTION_TIMEOUT_MS) -> BidConfirmPage:
-        """The question before signing opened after the first `before` dialogs."""
+    def question(self, timeout_ms: int = QUESTION_TIMEOUT_MS) -> BidConfirmPage:
+        """The question before signing that the last Place opened, once it shows."""
         from app.ui.tabs.bid_confirm import BidConfirmDialog
 
+        pressed = self._placing("question")
         dialogs = self.app.harness.dialogs
 
         def asked() -> BidConfirmDialog | None:
-            found = [d for d in dialogs[before:] if isinstance(d, BidConfirmDialog)]
+            found = [d for d in dialogs[pressed.dialogs :] if isinstance(d, BidConfirmDialog)]
             return found[0] if found and found[0].isVisible() else None
 
         self.expect("place", "the question before signing", lambda: asked() is not None,
                     timeout_ms)  # fmt: skip
         dialog = asked()
         assert dialog is not None
-        return BidConfirmPage(self.app, dialog)
+        pressed.question = page = BidConfirmPage(self.app, dialog)
+        pressed.asked = page.asked
+        return page
+
+    def outcome(self, timeout_ms: int = PLACE_TIMEOUT_MS) -> Placement:
+        """How the last Place ended, once it did: the result line (placed, not placed, or
+        cancelled at the question)."""
+        pressed = self._placing("outcome")
+        tab = self.tab
+        question = pressed.question
+
+        def ended() -> bool:
+            if question is not None:  # the tab is placing from the press to the end
+                return not question.is_open and not tab.placing
+            return pressed.watch.new() is not None and not tab.placing
+
+        self.expect("place", "the result line to say how it ended", ended, timeout_ms)
+        self._pressed = None
+        said = tab.result.text()
+        return Placement(said, tab.result.property("role") == "ok", pressed.asked)
 
     def place_collection_bid(
         self, slug: str, price: int | str, quantity: int = 1, confirm: bool = True
@@ -261,22 +293,21 @@ class BidPage(Page):
                     lambda: picker.isEnabled() and picker.available() > 0,
                     BALANCE_TIMEOUT_MS)  # fmt: skip
 
-    def _result(
-        self, action: str, watch: MessageWatch, roles: tuple[str, ...], asked: Asked | None
-    ) -> Placement:
-        found: list[tuple[str, bool]] = []
-        tab = self.tab
+    def _placing(self, action: str) -> PressedPlace:
+        if self._pressed is None:
+            raise ScenarioFailure(f"{self.name} page, {action}: Place was not pressed")
+        return self._pressed
 
-        def ended() -> bool:
-            said = watch.new(roles)
-            if said is not None and not tab.placing:
-                found.append((said, tab.result.property("role") == "ok"))
-            return bool(found)
 
-        expected = "the result line to say how it ended" if "ok" in roles else "cancelled"
-        self.expect(action, expected, ended, PLACE_TIMEOUT_MS)
-        said, ok = found[-1]
-        return Placement(said, ok, asked)
+@dataclass
+class PressedPlace:
+    """A press of Place being followed: the dialogs opened before it, the result line's
+    watch, the question once it showed."""
+
+    dialogs: int
+    watch: MessageWatch
+    question: BidConfirmPage | None = None
+    asked: Asked | None = None
 
 
 def _typed(amount: int | str) -> str:
@@ -332,9 +363,8 @@ def place_from_bid_tab(qtbot: QtBot, app: AppHarness, tab: BidTab) -> dict[str, 
     """Press Place and sign at the question before signing; what it showed (pools, price,
     quantity, expiry, fee rate, and the message)."""
     page = bid_page(qtbot, app)
-    before = len(app.dialogs)
-    click(qtbot, tab.place_button)
-    question = page.question(before)
+    page.press_place()
+    question = page.question()
     shown = dict(question.asked.values, message=question.asked.message)
     question.sign()
     return shown

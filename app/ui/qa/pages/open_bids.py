@@ -17,9 +17,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
-from app.ui import strings
 from app.ui.qa.actions import click, type_into
-from app.ui.qa.app import Page
+from app.ui.qa.app import App, Page
 from app.ui.qa.expect import ScenarioFailure
 from app.ui.qa.said import MessageWatch
 
@@ -48,10 +47,10 @@ class BidRow:
 
     @property
     def described(self) -> str:
-        """How the question and the results name it ("<pool> [<trait>] · <price> sats · bid
-        <id>")."""
+        """How the question and the results should name it: "<pool> [<trait>] · <price> sats ·
+        bid <id>" (written out here, not taken from the app: a scenario checks the app's)."""
         what = f"{self.pool} [{self.trait}]" if self.trait else self.pool
-        return strings.OPEN_BIDS_DESCRIBED.format(what=what, price=self.price, bid=self.bid_id)
+        return f"{what} · {self.price} sats · bid {self.bid_id}"
 
 
 @dataclass(frozen=True)
@@ -67,8 +66,48 @@ class CancelOutcome:
     results: tuple[str, ...] = ()
 
 
+class CancelQuestionPage(Page):
+    """The question before cancelling bids (app/ui/tabs/open_bids_confirm.py)."""
+
+    name = "Cancel bids question"
+
+    def __init__(self, app: App, dialog: ConfirmCancelDialog) -> None:
+        super().__init__(app)
+        self.dialog = dialog
+        self.lines = [dialog.list.item(r).text() for r in range(dialog.list.count())]
+        self.kept = False
+
+    @property
+    def widget(self) -> QWidget:
+        return self.dialog
+
+    def cancel_bids(self) -> None:
+        """Press "Cancel N bids"."""
+        click(self.qtbot, self.dialog.yes_button)
+
+    def keep(self) -> None:
+        """Press "Keep them" (also what Enter does); returns once the question closed."""
+        with self.qtbot.waitSignal(self.dialog.finished):
+            click(self.qtbot, self.dialog.no_button)
+        self.kept = True
+
+
+@dataclass
+class PressedCancel:
+    """A press of Cancel being followed: the dialogs opened before it, the status line's
+    watch, the question once it showed."""
+
+    dialogs: int
+    watch: MessageWatch
+    question: CancelQuestionPage | None = None
+
+
 class OpenBidsPage(Page):
     name = "Open bids"
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self._pressed: PressedCancel | None = None
 
     @property
     def tab(self) -> OpenBidsTab:
@@ -178,47 +217,74 @@ class OpenBidsPage(Page):
     def cancel(self, *bids: str | int, confirm: bool = True) -> CancelOutcome:
         """Select `bids` (ids or rows shown), press Cancel, answer the question (Cancel them,
         or Keep them when not `confirm`) and wait for the result. The wallet must be unlocked
-        (locked, the app asks the password first: `UnlockPage`)."""
+        (locked, the app asks the password first: use `press_cancel`, `app.unlock_prompt`,
+        `question`, then `outcome`)."""
+        self.press_cancel(*bids)
+        question = self.question()
+        if confirm:
+            question.cancel_bids()
+        else:
+            question.keep()
+        return self.outcome()
+
+    def press_cancel(self, *bids: str | int) -> None:
+        """Select `bids` (none: keep the selection) and press Cancel; nothing more."""
         tab = self.tab
-        self.select(*bids)
-        before = len(self.app.harness.dialogs)
+        if bids:
+            self.select(*bids)
+        if not tab.cancel_button.isEnabled():
+            raise ScenarioFailure(f"{self.name} page, cancel: expected a bid selected; "
+                                  f"{self._listed()}")  # fmt: skip
         watch = MessageWatch(tab, [tab.cancel_status])
+        self._pressed = PressedCancel(len(self.app.harness.dialogs), watch)
         click(self.qtbot, tab.cancel_button)
-        dialog = self._question(before)
-        asked = [dialog.list.item(r).text() for r in range(dialog.list.count())]
-        if not confirm:
-            with self.qtbot.waitSignal(dialog.finished):
-                click(self.qtbot, dialog.no_button)
+
+    def question(self, timeout_ms: int = QUESTION_TIMEOUT_MS) -> CancelQuestionPage:
+        """The question the last Cancel opened, once it shows."""
+        from app.ui.tabs.open_bids_confirm import ConfirmCancelDialog
+
+        pressed = self._cancelling("question")
+        dialogs = self.app.harness.dialogs
+
+        def asked() -> ConfirmCancelDialog | None:
+            found = [d for d in dialogs[pressed.dialogs :] if isinstance(d, ConfirmCancelDialog)]
+            return found[0] if found and found[0].isVisible() else None
+
+        self.expect("cancel", "the question before cancelling", lambda: asked() is not None,
+                    timeout_ms)  # fmt: skip
+        dialog = asked()
+        assert dialog is not None
+        pressed.question = CancelQuestionPage(self.app, dialog)
+        return pressed.question
+
+    def outcome(self, timeout_ms: int = CANCEL_TIMEOUT_MS) -> CancelOutcome:
+        """How the last Cancel ended: kept at the question, or the status and a line per bid."""
+        pressed = self._cancelling("outcome")
+        question = pressed.question
+        asked = [] if question is None else question.lines
+        tab = self.tab
+        if question is not None and question.kept:
+            self._pressed = None
             return CancelOutcome(asked, kept=True)
-        click(self.qtbot, dialog.yes_button)
         found: list[str] = []
 
         def ended() -> bool:
-            said = watch.new(("ok", "error"))
+            said = pressed.watch.new(("ok", "error"))
             found.extend([] if said is None else [said])
             return bool(found)
 
-        self.expect("cancel", "the cancel's result", ended, CANCEL_TIMEOUT_MS)
+        self.expect("cancel", "the cancel's result", ended, timeout_ms)
+        self._pressed = None
         results = tuple(tab.results.item(r).text() for r in range(tab.results.count()))
         ok = tab.cancel_status.property("role") == "ok"
         return CancelOutcome(asked, False, found[-1], ok, results)
 
     # -- helpers ----------------------------------------------------------------------------
 
-    def _question(self, before: int) -> ConfirmCancelDialog:
-        from app.ui.tabs.open_bids_confirm import ConfirmCancelDialog
-
-        dialogs = self.app.harness.dialogs
-
-        def asked() -> ConfirmCancelDialog | None:
-            found = [d for d in dialogs[before:] if isinstance(d, ConfirmCancelDialog)]
-            return found[0] if found and found[0].isVisible() else None
-
-        self.expect("cancel", "the question before cancelling", lambda: asked() is not None,
-                    QUESTION_TIMEOUT_MS)  # fmt: skip
-        dialog = asked()
-        assert dialog is not None
-        return dialog
+    def _cancelling(self, action: str) -> PressedCancel:
+        if self._pressed is None:
+            raise ScenarioFailure(f"{self.name} page, {action}: Cancel was not pressed")
+        return self._pressed
 
     def _listed(self) -> str:
         ids = self.bid_ids()
