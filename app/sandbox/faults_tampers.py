@@ -198,7 +198,7 @@ TAMPERS: tuple[Tamper, ...] = (
         "the user's change (a withdrawal's, an inscription bid's) is halved, the other half "
         "added to the network fee (the guard asks the user's consent to that fee)",
         frozenset({WITHDRAW, BID}),
-        "FEE_TOO_HIGH (fee consent)",
+        "a fee code (FEE_TOO_HIGH, ...): the user's consent is asked",
         raise_fee,
     ),
 )
