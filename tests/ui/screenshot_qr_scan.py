@@ -107,6 +107,7 @@ async def shoot_overlay(
     while dialog.region_overlay is not None:
         await asyncio.sleep(0.05)
     shown.close()
+    await asyncio.sleep(0.3)  # the frame it was drawing finishes before it goes
     shown.deleteLater()
 
 
