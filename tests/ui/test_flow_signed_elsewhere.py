@@ -13,7 +13,6 @@ import secrets
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from embit import bip32, bip39
 from embit.networks import NETWORKS
 from pytestqt.qtbot import QtBot
@@ -21,36 +20,24 @@ from pytestqt.qtbot import QtBot
 from app.core.animated_qr import Payload, PayloadKind, QrFormat
 from app.services.key_setup import save_watch_only
 from app.services.profiles import AppProfile, AppSettings, ProfileStore, ServiceKind
+from app.services.qa_vault import file_vault
 from app.services.sandbox_process import SandboxProcess
 from app.services.session import keys_from_secret, layout_for_preset
 from app.ui.dialogs.animated_qr_dialog import AnimatedQrDialog
-from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
-from app.ui.dialogs.sign_message_dialog import SignMessageDialog
-from app.ui.sign_elsewhere import SignElsewhere
+from app.ui.qa.actions import click, wait_new_dialog
+from app.ui.qa.app import App
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.pages import sign_elsewhere as elsewhere
+from app.ui.qa.profiles import SANDBOX_REQUEST_RATE
+from app.ui.qa.sandbox import fund_bidding_wallet, new_collection, sandbox_post
 from app.ui.tabs.open_bids_confirm import ConfirmCancelDialog
 from app.ui.tabs.open_bids_tab import OpenBidsTab
-from app.ui.tabs.wallet_tab import WalletTab
-from app.ui.tabs.withdraw_tab import WithdrawTab
 from app.wallet.keys import WalletKeys
 from app.wallet.message import sign_message
 from app.wallet.psbt_fixes import FixedPSBT
 from app.wallet.psbt_io import psbt_to_base64
-from app.wallet.vault import Vault
-from app.wallet.vault_file_store import FileStore
 from app.wallet.vault_models import MnemonicSecret, ProfileMeta
-from tests.ui.conftest import FAST_KDF, AppHarness, OptionsFactory
-from tests.ui.flows import (
-    SANDBOX_REQUEST_RATE,
-    bid_tab_ready,
-    click,
-    fill_collection_bid,
-    fund_bidding_wallet,
-    new_collection,
-    sandbox_post,
-    type_into,
-    wait_new_dialog,
-)
-from tests.ui.gui_thread import GuiThreadWatch
 from tests.ui.test_animated_qr_dialog import decode_on_screen
 
 FUNDS = 400_000
@@ -79,7 +66,7 @@ def open_collector(
     vpub = root.derive("m/84h/1h/0h").to_public().to_base58(NETWORKS["test"]["zpub"])
     tpub = root.derive("m/86h/1h/0h").to_public().to_base58(NETWORKS["test"]["xpub"])
     options = make_options()
-    vault = Vault(FileStore(options.data_dir), FAST_KDF)
+    vault = file_vault(options.data_dir)
     save_watch_only(
         vault, "Watch key", "regtest", f"[{fingerprint}/84h/1h/0h]{vpub}",
         f"tr([{fingerprint}/86h/1h/0h]{tpub}/0/*)", "", "",
@@ -109,42 +96,30 @@ def test_a_withdrawal_exported_signed_elsewhere_and_imported(
     open_app: Callable[..., AppHarness],
     sandbox: SandboxProcess,
     gui_thread: GuiThreadWatch,
-    monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> None:
     collector = open_collector(qtbot, open_app, make_options, sandbox)
     app = collector.app
     fund_bidding_wallet(app, qloop, FUNDS)
     folder = tmp_path / "to-sign"
-
-    async def ask_folder(_parent: object, _title: str) -> Path:
-        return folder
-
-    monkeypatch.setattr(SignElsewhere, "ask_folder", staticmethod(ask_folder))
+    qa = App(app, qtbot, qloop, collector.url)
     gui_thread.start()
-    app.window.show_tab("wallet")
-    wallet = app.window.tab("wallet")
-    assert isinstance(wallet, WalletTab)
-    qtbot.waitUntil(wallet.refresh_button.isEnabled, timeout=20_000)
-    click(qtbot, wallet.refresh_button)
-    qtbot.waitUntil(lambda: wallet.total.text().startswith("400,000 sats"), timeout=20_000)
-    assert wallet.payment.address() == collector.keys.payment.address
-    assert wallet.ordinals.address() == collector.keys.ordinals.address
+    wallet = qa.wallet
+    wallet.refresh()
+    wallet.expect_balance(FUNDS)
+    addresses = wallet.addresses()
+    assert addresses.payment == collector.keys.payment.address
+    assert addresses.ordinals == collector.keys.ordinals.address
 
-    app.window.show_tab("withdraw")
-    tab = app.window.tab("withdraw")
-    assert isinstance(tab, WithdrawTab)
+    page = qa.withdraw
+    tab = page.widget
     assert tab.import_button.isVisible()  # a watch-only profile imports what it signs elsewhere
-    qtbot.waitUntil(lambda: tab.facts is not None, timeout=20_000)
-    type_into(qtbot, tab.amount.edit, "150,000")
-    before = len(app.dialogs)
-    click(qtbot, tab.review_button)
-    review = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
-    assert review.sign_button is not None and "signing elsewhere" in review.sign_button.text()
-    click(qtbot, review.sign_button)
-    qtbot.waitUntil(lambda: tab.status.text().startswith("Exported to"), timeout=20_000)
+    review = page.withdraw(150_000)
+    assert review.can_approve and "signing elsewhere" in review.action
+    said = elsewhere.export_reviewed(page, review, folder, "export")
+    assert said.startswith("Exported to") and said == page.status
     (exported,) = folder.glob("*-withdraw.psbt")
-    assert exported.name in tab.status.text()
+    assert exported.name in page.status
 
     before = len(app.dialogs)  # the PSBT as an animated QR, as other wallets scan it
     click(qtbot, tab.qr_button)
@@ -163,12 +138,9 @@ def test_a_withdrawal_exported_signed_elsewhere_and_imported(
         assert psbt.sign_with(collector.root, sighash=None) == 1
         (folder / "signed by my other wallet.psbt").write_text(psbt_to_base64(psbt))
 
-    before = len(app.dialogs)
-    click(qtbot, tab.import_button)
-    review = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
-    assert review.sign_button is not None
-    click(qtbot, review.sign_button)
-    qtbot.waitUntil(lambda: tab.status.text().startswith("Withdrawn 150,000 sats"), timeout=30_000)
+    review = page.import_signed(folder)
+    assert review.can_approve
+    assert review.approve().startswith("Withdrawn 150,000 sats")
     gui_thread.assert_not_blocked()
 
 
@@ -184,30 +156,31 @@ def test_a_bid_and_its_cancel_signed_elsewhere_tampered_first(
     app, keys = collector.app, collector.keys
     fund_bidding_wallet(app, qloop, FUNDS)
     slug = new_collection(collector.url, {"hat": ["red"]})
+    qa = App(app, qtbot, qloop, collector.url)
     gui_thread.start()
-    tab = bid_tab_ready(qtbot, app)
-    fill_collection_bid(qtbot, tab, slug, "20,000", 2)
-    qtbot.waitUntil(lambda: tab.place_button.isEnabled(), timeout=10_000)
+    bid = qa.bid.ready()
+    bid.fill_collection_bid(slug, 20_000, 2)
+    qtbot.waitUntil(lambda: bid.can_place, timeout=10_000)
 
     before = len(app.dialogs)
-    click(qtbot, tab.place_button)
-    dialog = wait_new_dialog(qtbot, app, SignMessageDialog, before)
-    (box,) = dialog.boxes
-    assert box.address.text() == keys.payment.address
-    message = box.message.toPlainText()
+    bid.press_place()
+    signer = qa.sign_message(before)
+    (shown,) = signer.messages()
+    assert shown.address == keys.payment.address
+    message = shown.message
     assert message.startswith(f"{keys.payment.address}:") and f":{slug}:" in message
-    assert not dialog.send_button.isEnabled()  # nothing pasted yet
+    assert not signer.can_send  # nothing pasted yet
     with gui_thread.paused():
         signature = sign_message(keys.payment, message).signature
     raw = bytearray(base64.b64decode(signature))
     raw[-3] ^= 0x01
-    box.signature.setPlainText(base64.b64encode(bytes(raw)).decode())
-    click(qtbot, dialog.send_button)
-    qtbot.waitUntil(lambda: "signed by another key" in dialog.status.text(), timeout=10_000)
-    assert dialog.isVisible()  # refused here: the user can paste the right one
-    box.signature.setPlainText(signature)
-    click(qtbot, dialog.send_button)
-    qtbot.waitUntil(lambda: tab.result.text().startswith("Placed: 2 bids"), timeout=30_000)
+    signer.paste_signature(base64.b64encode(bytes(raw)).decode())
+    assert "signed by another key" in signer.send_refused()
+    assert signer.is_open  # refused here: the user can paste the right one
+    signer.paste_signature(signature)
+    signer.send()
+    placement = bid.outcome()
+    assert placement.ok and placement.said.startswith("Placed: 2 bids")
 
     open_bids = app.window.tab("open_bids")
     assert isinstance(open_bids, OpenBidsTab)
@@ -218,13 +191,13 @@ def test_a_bid_and_its_cancel_signed_elsewhere_tampered_first(
     click(qtbot, open_bids.cancel_button)
     confirm = wait_new_dialog(qtbot, app, ConfirmCancelDialog, before)
     click(qtbot, confirm.yes_button)
-    dialog = wait_new_dialog(qtbot, app, SignMessageDialog, before)
-    (box,) = dialog.boxes
-    assert box.address.text() == keys.ordinals.address  # the sandbox keys bids by it
+    signer = qa.sign_message(before)
+    (shown,) = signer.messages()
+    assert shown.address == keys.ordinals.address  # the sandbox keys bids by it
     with gui_thread.paused():
-        signed = sign_message(keys.ordinals, box.message.toPlainText()).signature
-    box.signature.setPlainText(signed)
-    click(qtbot, dialog.send_button)
+        signed = sign_message(keys.ordinals, shown.message).signature
+    signer.paste_signature(signed)
+    signer.send()
     qtbot.waitUntil(lambda: open_bids.results.count() == 1, timeout=30_000)
     qtbot.waitUntil(lambda: open_bids.model.rowCount() == 1, timeout=20_000)
     gui_thread.assert_not_blocked()
@@ -237,7 +210,6 @@ def test_an_address_watch_only_profile_exports_its_funding(
     open_app: Callable[..., AppHarness],
     sandbox: SandboxProcess,
     gui_thread: GuiThreadWatch,
-    monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> None:
     """The Fund panel of a watch-only profile reviews, then writes the PSBT to sign elsewhere
@@ -248,22 +220,9 @@ def test_an_address_watch_only_profile_exports_its_funding(
     sandbox_post(collector.url, "/sandbox/faucet", {"address": collector.keys.payment.address,
                                                     "sats": 500_000})  # fmt: skip
     sandbox_post(collector.url, "/sandbox/mine", {"blocks": 1})
-
-    async def ask_folder(_parent: object, _title: str) -> Path:
-        return tmp_path
-
-    monkeypatch.setattr(SignElsewhere, "ask_folder", staticmethod(ask_folder))
     gui_thread.start()
-    app.window.show_tab("wallet")
-    wallet = app.window.tab("wallet")
-    assert isinstance(wallet, WalletTab)
-    type_into(qtbot, wallet.fund.amount.edit, "100,000")
-    before = len(app.dialogs)
-    click(qtbot, wallet.fund.fund_button)
-    review = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
-    assert review.sign_button is not None
-    click(qtbot, review.sign_button)
-    qtbot.waitUntil(lambda: wallet.fund.message.text().startswith("Exported"), timeout=20_000)
+    said = App(app, qtbot, qloop, collector.url).wallet.export_funding(100_000, tmp_path)
+    assert said.startswith("Exported")
     (exported,) = tmp_path.glob("*-funding.psbt")
     with gui_thread.paused():
         psbt = FixedPSBT.parse(exported.read_bytes())

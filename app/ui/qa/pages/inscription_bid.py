@@ -5,11 +5,13 @@ placed, and the table of the user's inscription bids with their states."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.ui import strings
 from app.ui.qa.actions import click
 from app.ui.qa.app import Page
+from app.ui.qa.pages import sign_elsewhere as elsewhere
 from app.ui.qa.pages.form_steps import (
     FeeRate,
     choose_fee_rate,
@@ -145,6 +147,18 @@ class InscriptionBidPage(Page):
         before = len(self.app.harness.dialogs)
         click(self.qtbot, tab.review_button)
         return self.app.review(before, REVIEW_TIMEOUT_MS)
+
+    def export_bid(
+        self, inscription_id: str, price: int, folder: Path, fee_rate: FeeRate = None
+    ) -> str:
+        """Watch-only: the bid reviewed, then its PSBT written to `folder` for the wallet that
+        holds the keys: what the tab says ("Exported to ...")."""
+        review = self.review(inscription_id, price, fee_rate)
+        return elsewhere.export_reviewed(self, review, folder, "export_bid")
+
+    def import_signed(self, folder: Path) -> ReviewPage:
+        """Import signed… from `folder`: the review of the signed bid, to approve (placed)."""
+        return elsewhere.import_signed(self, self.widget.import_button, folder, "import_signed")
 
     def place(self, inscription_id: str, price: int, fee_rate: FeeRate = None) -> str:
         """Review, approve (signed here and placed), and wait for the list read again: the

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 
 from app.ui.qa.actions import click
 from app.ui.qa.app import Page
+from app.ui.qa.pages import sign_elsewhere as elsewhere
 from app.ui.qa.pages.form_steps import (
     FeeRate,
     choose_fee_rate,
@@ -177,6 +179,19 @@ class WalletPage(Page):
             timeout_ms,
         )
         return self.fund_message
+
+    # -- watch-only: signed in another wallet ----------------------------------------------
+
+    def export_funding(self, sats: int, folder: Path, fee_rate: FeeRate = None) -> str:
+        """Fund reviewed, then its PSBT written to `folder` for the wallet that holds the keys:
+        what the panel says ("Exported to ...")."""
+        return elsewhere.export_reviewed(self, self.fund(sats, fee_rate), folder, "export_funding")
+
+    def import_signed(self, folder: Path) -> ReviewPage:
+        """Import signed… from `folder`: the review of the signed funding, to approve."""
+        return elsewhere.import_signed(
+            self, self.widget.fund.import_button, folder, "import_signed"
+        )
 
     # -- coin control -------------------------------------------------------------------------
 

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.ui.qa.actions import click
 from app.ui.qa.app import Page
+from app.ui.qa.pages import sign_elsewhere as elsewhere
 from app.ui.qa.pages.form_steps import (
     FeeRate,
     choose_fee_rate,
@@ -140,6 +142,17 @@ class WithdrawPage(Page):
         )
         assert tab.txid_row.txid is not None
         return Withdrawn(tab.txid_row.txid, self.status)
+
+    def export_withdrawal(self, sats: Amount, folder: Path, fee_rate: FeeRate = None) -> str:
+        """Watch-only: the withdrawal reviewed, then its PSBT written to `folder` for the
+        wallet that holds the keys: what the tab says ("Exported to ...")."""
+        return elsewhere.export_reviewed(
+            self, self.withdraw(sats, fee_rate), folder, "export_withdrawal"
+        )
+
+    def import_signed(self, folder: Path) -> ReviewPage:
+        """Import signed… from `folder`: the review of the signed withdrawal, to approve."""
+        return elsewhere.import_signed(self, self.widget.import_button, folder, "import_signed")
 
     def refresh(self, timeout_ms: int = 20_000) -> WithdrawShown:
         """Press Refresh and wait for the reading to end; what the tab shows then."""
