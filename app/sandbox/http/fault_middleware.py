@@ -72,40 +72,45 @@ class FaultMiddleware:
         when = (
             f"after it was applied (the app answered {captured.status})"
             if applied
-            else ("without applying it")
+            else "without applying it"
         )
+        # The firing is logged before the client can see it (an answer, a closed connection),
+        # so whoever watches the log finds the line once the client has its outcome.
+        if fault.kind == "timeout":
+            gave_up = await _held_until_client_gives_up(receive, fault.hold_ms or 0)
+            ended = (
+                "the client gave up" if gave_up else f"{fault.hold_ms} ms passed, then closed it"
+            )
+            self.book.done(firing, f"held the connection unanswered {when} until {ended}")
+            if not gave_up:
+                await _close_unanswered(receive, send)
+            return
+        if fault.kind == "drop":
+            self.book.done(firing, f"closed the connection unanswered {when}")
+            await _close_unanswered(receive, send)
+            return
         if fault.kind == "tamper":
-            outcome = await self._tamper(fault, scope, bytes(request_body), captured, send)
+            outcome, answer = await self._tamper(fault, scope, bytes(request_body), captured)
         elif fault.kind == "error":
             assert fault.status is not None
-            await _injected_error(fault, fault.status)(scope, receive, send)
+            answer = _injected_error(fault, fault.status)
             outcome = f"answered {fault.status} {when}"
         elif fault.kind == "rate-limit":
-            await _rate_limited(fault, scope["path"])(scope, receive, send)
+            answer = _rate_limited(fault, scope["path"])
             outcome = f"answered 429 retryAfterMs {fault.retry_after_ms} {when}"
-        elif fault.kind == "reply":
-            assert fault.status is not None
-            await JSONResponse(fault.body, status_code=fault.status)(scope, receive, send)
-            outcome = f"answered {fault.status} with the armed body {when}"
-        elif fault.kind == "drop":
-            await _close_unanswered(receive, send)
-            outcome = f"closed the connection unanswered {when}"
         else:
-            gave_up = await _held_until_client_gives_up(receive, fault.hold_ms or 0)
-            if gave_up:
-                ended = "the client gave up"
-            else:
-                await _close_unanswered(receive, send)
-                ended = f"{fault.hold_ms} ms passed, then closed it"
-            outcome = f"held the connection unanswered {when} until {ended}"
+            assert fault.status is not None
+            answer = JSONResponse(fault.body, status_code=fault.status)
+            outcome = f"answered {fault.status} with the armed body {when}"
         self.book.done(firing, outcome)
+        await answer(scope, _no_receive, send)
 
     async def _tamper(
-        self, fault: Fault, scope: Scope, request: bytes, captured: _Captured, send: Send
-    ) -> str:
+        self, fault: Fault, scope: Scope, request: bytes, captured: _Captured
+    ) -> tuple[str, ASGIApp]:
+        """What was done, and the answer: the captured one with its PSBTs tampered."""
         if captured.status != 200:
-            await _send_captured(captured, bytes(captured.body), send)
-            return f"not tampered: the app answered {captured.status}"
+            return f"not tampered: the app answered {captured.status}", _replay(captured)
         assert fault.tamper is not None
         tamper = TAMPERS_BY_NAME[fault.tamper]
         try:
@@ -116,10 +121,12 @@ class FaultMiddleware:
         except (TamperNotApplicable, KeyError, TypeError, ValueError) as exc:
             reason = str(exc) or type(exc).__name__
             message = f"injected fault {fault.id}: tamper {tamper.name} cannot apply: {reason}"
-            await error_response(500, FAULT_NOT_APPLICABLE, message)(scope, _no_receive, send)
-            return f"answered 500: tamper {tamper.name} cannot apply ({reason})"
-        await _send_captured(captured, json.dumps(answer).encode(), send)
-        return f"served the PSBT tampered by {tamper.name}: {'; '.join(changes)}"
+            return (
+                f"answered 500: tamper {tamper.name} cannot apply ({reason})",
+                error_response(500, FAULT_NOT_APPLICABLE, message),
+            )
+        outcome = f"served the PSBT tampered by {tamper.name}: {'; '.join(changes)}"
+        return outcome, _replay(captured, json.dumps(answer).encode())
 
 
 def _capture_into(captured: _Captured) -> Send:
@@ -133,11 +140,18 @@ def _capture_into(captured: _Captured) -> Send:
     return capture
 
 
-async def _send_captured(captured: _Captured, body: bytes, send: Send) -> None:
-    headers = MutableHeaders(raw=list(captured.headers))
-    headers["content-length"] = str(len(body))
-    await send({"type": "http.response.start", "status": captured.status, "headers": headers.raw})
-    await send({"type": "http.response.body", "body": body})
+def _replay(captured: _Captured, body: bytes | None = None) -> ASGIApp:
+    """The captured answer (with `body` in place of its own) as an ASGI app to send it."""
+    payload = bytes(captured.body) if body is None else body
+
+    async def answer(_scope: Scope, _receive: Receive, send: Send) -> None:
+        headers = MutableHeaders(raw=list(captured.headers))
+        headers["content-length"] = str(len(payload))
+        start = {"type": "http.response.start", "status": captured.status, "headers": headers.raw}
+        await send(start)
+        await send({"type": "http.response.body", "body": payload})
+
+    return answer
 
 
 async def _no_receive() -> Message:

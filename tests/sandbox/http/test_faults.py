@@ -23,6 +23,7 @@ from app.sandbox.http.faults import Fault, FaultBook
 from app.wallet.addresses import decode_address
 from app.wallet.psbt_io import parse_psbt
 from tests.sandbox.market.helpers import User, bid_body, error, funded_user, now_ms, ok, place
+from tests.sandbox.sandbox_process import SandboxProcess
 
 PLACE = "/v1/bid/place"
 
@@ -360,3 +361,19 @@ async def test_a_held_request_ends_when_the_client_disconnects() -> None:
         == "held the connection unanswered without applying it until the client gave up"
     )
     assert sent == []
+
+
+async def test_the_sandbox_process_writes_each_firing_to_its_stderr(
+    sandbox_server: SandboxProcess,
+) -> None:
+    """The served sandbox's log (stderr; the app's sandbox.log) has the line by the time the
+    client has the answer."""
+    async with httpx.AsyncClient(base_url=sandbox_server.url, timeout=60.0) as client:
+        armed = await arm(client, kind="error", path="/sandbox/info", status=500)
+        assert (await client.get("/sandbox/info")).status_code == 500
+    log = sandbox_server.stderr_path.read_text()
+    n = armed["id"]
+    assert (
+        f"fault {n} armed: * /sandbox/info: answer 500 without applying the request (once)" in log
+    )
+    assert f"fault {n} fired: GET /sandbox/info answered 500 without applying it (0 left)" in log
