@@ -11,29 +11,23 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QStyleOptionViewItem
 from pytestqt.qtbot import QtBot
 
 from app.core.market_events import EventKind
 from app.net.errors import HttpError
 from app.services.activity import ActivityEntry
+from app.services.qa_vault import MemoryKeyring
 from app.services.sandbox_demo import _summary
 from app.ui import strings
-from app.ui.models.activity_model import (
-    COL_ACTION,
-    COL_CODE,
-    COL_MESSAGE,
-    COL_RESULT,
-    COL_TXID,
-    ActivityTableModel,
-)
+from app.ui.models.activity_model import COL_ACTION, COL_CODE, COL_MESSAGE, ActivityTableModel
+from app.ui.qa.app import App
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory, close_app
+from app.ui.qa.loop import run_async
+from app.ui.qa.profiles import ABANDON, PASSWORD, prepare_profile
 from app.ui.state.market_watch import ACTION_PREFIX
 from app.ui.tabs.activity_tab import ActivityTab, ElideRightDelegate
-from tests.ui.conftest import AppHarness, OptionsFactory, close_app
-from tests.ui.flows import ABANDON, PASSWORD, click, prepare_profile
-from tests.ui.gui_thread import GuiThreadWatch
-from tests.ui.helpers import MemoryKeyring, run_async
 
 TXID = "b5ec3d107f6c57510ee779f318ab1fdf9b080fbd2e715575aa836688b43c42e0"
 API_KEY = "sk-live-not-for-logs-42"
@@ -57,11 +51,6 @@ async def place_and_fail(app: AppHarness) -> None:
             )
 
 
-def texts(tab: ActivityTab, column: int) -> list[str]:
-    proxy = tab.proxy
-    return [proxy.index(row, column).data() for row in range(proxy.rowCount())]
-
-
 def test_activity_persists_across_restart_without_secrets(
     qtbot: QtBot,
     qloop: asyncio.AbstractEventLoop,
@@ -78,35 +67,30 @@ def test_activity_persists_across_restart_without_secrets(
     qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
     run_async(qloop, place_and_fail(app))
 
-    tab = app.window.tab("activity")
-    assert isinstance(tab, ActivityTab)
+    page = App(app, qtbot, qloop).activity.open()
+    tab = page.widget
     assert isinstance(tab.table.itemDelegateForColumn(COL_MESSAGE), ElideRightDelegate)
-    app.window.show_tab("activity")
-    assert texts(tab, COL_RESULT) == [strings.ACTIVITY_ERROR, strings.ACTIVITY_OK]  # newest first
-    assert texts(tab, COL_CODE) == ["BID_NOT_CANCELLABLE", ""]
-    assert texts(tab, COL_TXID) == ["", TXID]
-    message = texts(tab, COL_MESSAGE)[0]
+    rows = page.entries()
+    assert [r.result for r in rows] == [strings.ACTIVITY_ERROR, strings.ACTIVITY_OK]  # newest 1st
+    assert [r.code for r in rows] == ["BID_NOT_CANCELLABLE", ""]
+    assert [r.txid for r in rows] == ["", TXID]
+    message = rows[0].message
     assert message.startswith("refused") and "(HTTP 400)" in message
     for secret in ("abandon", WIF, API_KEY):
         assert secret not in message
 
     assert not tab.copy_button.isEnabled()
-    tab.table.selectRow(1)
-    click(qtbot, tab.copy_button)
-    assert QGuiApplication.clipboard().text() == TXID
-    click(qtbot, tab.errors_only)
-    assert texts(tab, COL_CODE) == ["BID_NOT_CANCELLABLE"]
-    click(qtbot, tab.errors_only)
-    qtbot.keyClicks(tab.filter, "PLACE")
-    assert texts(tab, COL_TXID) == [TXID]
+    assert page.copy_txid(1) == TXID
+    assert [r.code for r in page.errors_only()] == ["BID_NOT_CANCELLABLE"]
+    page.errors_only(False)
+    assert [r.txid for r in page.filter("PLACE")] == [TXID]
 
     close_app(app, qloop)
     again = open_app(make_options(keychain=keychain))
     qtbot.waitSignal(again.window.controller.ready, timeout=30_000).wait()
-    reopened = again.window.tab("activity")
-    assert isinstance(reopened, ActivityTab)
-    assert texts(reopened, COL_TXID) == ["", TXID]
-    assert texts(reopened, COL_CODE) == ["BID_NOT_CANCELLABLE", ""]
+    reopened = App(again, qtbot, qloop).activity.entries()
+    assert [r.txid for r in reopened] == ["", TXID]
+    assert [r.code for r in reopened] == ["BID_NOT_CANCELLABLE", ""]
     log_text = again.context.activity.path.read_text()  # type: ignore[union-attr]
     for secret in ("abandon abandon", WIF, API_KEY, PASSWORD):
         assert secret not in log_text

@@ -5,6 +5,7 @@ it is long, in other words."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,15 +17,16 @@ from app.services.connection import RateLimitWait, WaitCause
 from app.services.profiles import ProfileStore
 from app.ui import strings
 from app.ui.context import PASSING_NOTICE_GRACE_MS
+from app.ui.qa.app import App
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.profiles import prepare_profile, unlock_by_typing
 from app.ui.service_connection import PACE_NOTICE_AFTER_S, wait_notice
-from app.ui.tabs.settings_tab import SettingsTab
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import click, prepare_profile, type_into, unlock_by_typing
-from tests.ui.gui_thread import GuiThreadWatch
 
 
 def test_request_rate_saved_used_and_waits_said(
     qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
     data_dir: Path,
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
@@ -34,38 +36,29 @@ def test_request_rate_saved_used_and_waits_said(
     app = open_app(make_options())
     gui_thread.start()
     qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
-    tab = app.window.tab("settings")
-    assert isinstance(tab, SettingsTab)
-    app.window.show_tab("settings")
-    form = tab.form
-    qtbot.waitUntil(lambda: form.profile is not None and form.profile.name == "Main")
-    assert form.request_rate.text() == ""
+    page = App(app, qtbot, qloop).settings.open("Main")
+    form = page.widget.form
+    assert page.form().request_rate == ""
     assert form.request_rate.placeholderText() == strings.SETTINGS_REQUEST_RATE_DEFAULT
     connection = app.context.connection
     assert connection is not None and connection.clients.config.rate_limit == RateLimit(5, 10)
 
-    type_into(qtbot, form.request_rate, "fast")
-    click(qtbot, tab.save_button)
-    qtbot.waitUntil(lambda: tab.message.text() == strings.SETTINGS_INVALID_RATE)
+    page.set_request_rate("fast")
+    assert page.save() == strings.SETTINGS_INVALID_RATE
     # Why, under the field itself (Save may be far below it), and the field marked.
-    assert "not a rate" in form.request_rate_error.text()
-    assert form.request_rate_error.isVisibleTo(tab) and form.request_rate.property("invalid")
+    assert "not a rate" in page.request_rate_error and form.request_rate.property("invalid")
     assert ProfileStore(data_dir).load().get("Main").request_rate is None  # type: ignore[union-attr]
-    form.request_rate.clear()  # editing clears the mark
-    type_into(qtbot, form.request_rate, "2/4")
-    assert not form.request_rate_error.isVisibleTo(tab) and not form.request_rate.property(
-        "invalid"
-    )
+    page.set_request_rate("2/4")  # editing clears the mark
+    assert not page.request_rate_error and not form.request_rate.property("invalid")
 
     # A new rate reopens the clients; the keys did not change, so the wallet stays unlocked.
     unlock_by_typing(qtbot, app)
-    click(qtbot, tab.save_button)
-    qtbot.waitUntil(lambda: app.context.connection not in (None, connection), timeout=10_000)
+    said = page.save()  # once the clients are reopened: no "Reconnecting…" left
+    assert app.context.connection not in (None, connection)
     assert app.context.wallet_lock.unlocked
     connection = app.context.connection
     assert connection is not None
-    done = strings.SETTINGS_SAVED_CONNECTED.format(url=connection.marketplace_url)
-    qtbot.waitUntil(lambda: tab.message.text() == done)  # no "Reconnecting…" once it is done
+    assert said == strings.SETTINGS_SAVED_CONNECTED.format(url=connection.marketplace_url)
     assert ProfileStore(data_dir).load().get("Main").request_rate == "2/4"  # type: ignore[union-attr]
     assert connection.clients.config.rate_limit == RateLimit(2, 4)
 

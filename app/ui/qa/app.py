@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from app.ui.qa.pages.listings import ListingsPage
     from app.ui.qa.pages.open_bids import OpenBidsPage
     from app.ui.qa.pages.review import ReviewPage
+    from app.ui.qa.pages.settings import SettingsPage
     from app.ui.qa.pages.sign_elsewhere import SignMessagePage
     from app.ui.qa.pages.unlock import UnlockPage
     from app.ui.qa.pages.wallet import WalletPage
@@ -86,6 +87,12 @@ class App:
         from app.ui.qa.pages.activity import ActivityPage
 
         return ActivityPage(self)
+
+    @property
+    def settings(self) -> SettingsPage:
+        from app.ui.qa.pages.settings import SettingsPage
+
+        return SettingsPage(self)
 
     @property
     def wallet(self) -> WalletPage:
