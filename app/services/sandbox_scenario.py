@@ -6,6 +6,7 @@ answer are named here, so the window-side QA code never imports app.net.
     async with scenario_client(root) as sandbox:
         payment = await sandbox.faucet(address, 100_000)
         await sandbox.mine()
+        await sandbox.arm_fault("error", "/v1/bid/place", method="POST", status=503)
 
 A refusal is a `SandboxRefused` (the sandbox's status, errorCode and message); no answer is a
 `NetError`.
@@ -18,6 +19,7 @@ from app.net.errors import HttpError as SandboxRefused
 from app.net.http import Timeouts
 from app.net.marketplace_responses import CancelResult
 from app.net.sandbox import CollectionInfo, SandboxClient, SandboxInfo
+from app.net.sandbox_faults import ArmedFault, FaultKind, Faults, FaultTamper, FiredFault
 from app.net.sandbox_market import (
     AcceptedInscriptionBid,
     BidKind,
@@ -43,12 +45,17 @@ from app.net.sandbox_scenario import (
 __all__ = [
     "AcceptedInscriptionBid",
     "AddressKind",
+    "ArmedFault",
     "BadResponse",
     "BidKind",
     "CancelResult",
     "CollectionInfo",
     "FaucetPayment",
+    "FaultKind",
+    "FaultTamper",
+    "Faults",
     "Fill",
+    "FiredFault",
     "FloorShift",
     "InscriptionCreated",
     "InscriptionRevealed",

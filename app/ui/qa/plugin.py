@@ -9,6 +9,8 @@ that does not use it nothing (no Qt, no sandbox).
   loop for a test (the window's async work runs on it).
 - `bidwallet_sandbox` (session): a real sandbox process on 127.0.0.1 with a temporary data dir,
   as a `Sandbox` controller (`.url`, `.process`, the scenario API: app/ui/qa/sandbox.py).
+- `bidwallet_faults`: the sandbox's faults for one test (`error`, `timeout`, `rate_limit`,
+  `tamper`, ..., `fired()`), all removed when the test ends.
 - `bidwallet_data_dir`, `bidwallet_keychain`, `bidwallet_options`: a fresh data directory (the
   app's and the sandbox cache's environment variables pointed at it), an in-memory keychain,
   and the app's options on them (a cheap vault KDF, a window-state file of its own).
@@ -43,6 +45,7 @@ if TYPE_CHECKING:
     from app.ui.qa.gui_thread import GuiThreadWatch
     from app.ui.qa.harness import AppHarness, OptionsFactory
     from app.ui.qa.sandbox import Sandbox
+    from app.ui.qa.sandbox_faults import SandboxFaults
 
 XVFB_SCREEN = "1024x700x24"  # the smallest screen the window is made for
 XVFB_START_TIMEOUT_S = 30
@@ -81,6 +84,15 @@ def bidwallet_sandbox(
     yield sandbox
     sandbox.close()
     run_async(bidwallet_loop, process.stop())
+
+
+@pytest.fixture
+def bidwallet_faults(bidwallet_sandbox: Sandbox) -> Iterator[SandboxFaults]:
+    """The session sandbox's faults for one test (also `bidwallet_sandbox.faults` meanwhile):
+    none armed when it starts, every one removed when it ends. Outside it `sandbox.faults`
+    refuses, so no fault outlives its test on the shared sandbox."""
+    with bidwallet_sandbox.fault_scope() as faults:
+        yield faults
 
 
 @pytest.fixture

@@ -1,8 +1,9 @@
 """The sandbox from a scenario's side: `Sandbox`, the controller a scenario arranges its world
 with (the sandbox's scenario API through its one client, `SandboxClient`, reached through
 app/services/sandbox_scenario.py; synchronous, as test code is, each call run on the session's
-loop so the window keeps running meanwhile); the app's bidding wallet funded from the faucet;
-and a sleeper that moves the sandbox's clock instead of sleeping.
+loop so the window keeps running meanwhile), with its faults (sandbox_faults.py); the app's
+bidding wallet funded from the faucet; and a sleeper that moves the sandbox's clock instead of
+sleeping.
 
 `confirm=True` (the default of the calls that make transactions) mines a block after the
 call, so what it made is confirmed when the call returns. A refusal raises `SandboxRefused`
@@ -13,7 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
@@ -39,6 +41,7 @@ from app.services.sandbox_scenario import (
 )
 from app.ui.qa.harness import AppHarness
 from app.ui.qa.loop import run_async
+from app.ui.qa.sandbox_faults import SandboxFaults, fault_scope
 
 if TYPE_CHECKING:
     from app.services.pacing import OffsetClock
@@ -58,6 +61,7 @@ class Sandbox:
         self.process = process
         self.loop = loop
         self._client: SandboxClient | None = None
+        self._faults: SandboxFaults | None = None
 
     @property
     def url(self) -> str:
@@ -72,6 +76,29 @@ class Sandbox:
             return await call(self._client)
 
         return run_async(self.loop, with_client(), SCENARIO_TIMEOUT_S)
+
+    @property
+    def faults(self) -> SandboxFaults:
+        """Faults of the sandbox, inside `fault_scope()` only (the `bidwallet_faults` fixture
+        of a test): a fault armed outside would outlive the test and hit the next ones."""
+        if self._faults is None:
+            raise RuntimeError(
+                "sandbox.faults is for a test with the bidwallet_faults fixture (or within "
+                "sandbox.fault_scope()), which removes its faults when it ends"
+            )
+        return self._faults
+
+    @contextmanager
+    def fault_scope(self) -> Iterator[SandboxFaults]:
+        """`faults` within the block; every fault removed, firings forgotten, at both ends."""
+        if self._faults is not None:
+            raise RuntimeError("a fault scope is already open on this sandbox")
+        with fault_scope(self) as faults:
+            self._faults = faults
+            try:
+                yield faults
+            finally:
+                self._faults = None
 
     def close(self) -> None:
         if self._client is not None:
