@@ -178,9 +178,9 @@ class BidPage(Page):
         fill_collection_bid(self.qtbot, tab, slug, _typed(price), quantity)
 
     def tick_trait(self, label: str, search: str | None = None) -> None:
-        """Tick the trait shown as `label` ("Hat: Crown"), searched by `search` (default: its
-        value)."""
-        tick_trait(self.qtbot, self.tab, search or label.split(": ", 1)[-1], label)
+        """Tick the trait shown as `label` ("Hat: Crown") after typing `search` in the picker's
+        search box (default: the label's last word; QTest cannot type every character, 🔥)."""
+        tick_trait(self.qtbot, self.tab, search or label.split()[-1], label)
 
     def fill_rune_bid(self, rune: str, total_price: int | str, units: int) -> None:
         """Runes; the name pasted (the spacer • cannot be typed) and looked up in ord with
