@@ -68,7 +68,11 @@ class FaultMiddleware:
         applied = fault.applied or fault.kind == "tamper"
         captured = _Captured()
         if applied:
-            await self.app(scope, recording_receive, _capture_into(captured))
+            try:
+                await self.app(scope, recording_receive, _capture_into(captured))
+            except Exception:
+                self.book.done(firing, "not done: the app failed on the request (see below)")
+                raise  # the catch-all answers 500 and logs the traceback
         when = (
             f"after it was applied (the app answered {captured.status})"
             if applied

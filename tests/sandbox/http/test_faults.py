@@ -377,3 +377,23 @@ async def test_the_sandbox_process_writes_each_firing_to_its_stderr(
         f"fault {n} armed: * /sandbox/info: answer 500 without applying the request (once)" in log
     )
     assert f"fault {n} fired: GET /sandbox/info answered 500 without applying it (0 left)" in log
+
+
+async def test_an_app_failing_on_an_applied_request_is_recorded_and_raised() -> None:
+    book = FaultBook(now_ms=lambda: 0)
+    book.arm(Fault(0, "error", "*", "/x", 1, applied=True, status=503))
+
+    async def failing(*_: Any) -> None:
+        raise RuntimeError("boom")
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b""}
+
+    async def send(message: Any) -> None:
+        raise AssertionError("nothing is sent: the catch-all outside answers 500")
+
+    middleware = FaultMiddleware(failing, book, node=None)  # type: ignore[arg-type]
+    with pytest.raises(RuntimeError):
+        await middleware({"type": "http", "method": "GET", "path": "/x"}, receive, send)
+    (fired,) = book.fired
+    assert fired.outcome.startswith("not done: the app failed")
