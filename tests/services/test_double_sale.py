@@ -141,10 +141,9 @@ async def test_a_sold_items_signature_ends_with_its_coin(
 ) -> None:
     a, b = await inscribe_many(sandbox, ctx.ordinals_address, 2)
     done = await execute_listings(ctx, await prepare_listings(ctx, [ListingItem(PRICE, a)]))
-    sold = await sandbox.http.post(
-        "/sandbox/listings/purchase", json={"listingId": done.listings[0].listing_id}
-    )
-    assert sold.status_code == 200, sold.text
+    listing_id = done.listings[0].listing_id
+    sold = await sandbox.call(lambda c: c.purchase_listing(listing_id))
+    assert (sold.listing_id, sold.inscription_id) == (listing_id, a)
     await sandbox.mine(SPEND_DEPTH - 1)
     with pytest.raises(PsbtRefusedError):  # 5 blocks could still be reorganised away
         await prepare_listings(ctx, [ListingItem(PRICE, b)])

@@ -24,9 +24,8 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
 async def sandbox_held_inscription(sandbox: SandboxControl, label: str = "seller-b") -> str:
-    response = await sandbox.http.get(f"/sandbox/addresses/{label}", params={"kind": "p2tr"})
-    assert response.status_code == 200, response.text
-    inscription_id: str = (await inscribe(sandbox, response.json()["address"]))["inscriptionId"]
+    address = await sandbox.call(lambda c: c.sandbox_address(label))
+    inscription_id: str = (await inscribe(sandbox, address))["inscriptionId"]
     return inscription_id
 
 
@@ -54,10 +53,12 @@ async def test_a_bid_is_placed_then_accepted_and_the_inscription_arrives(
     assert mine.with_states
     assert mine.rows == (InscriptionBidState(placed.bid_id, inscription_id, 50_000, "open"),)
 
-    accepted = await sandbox.http.post(
-        "/sandbox/inscription-bids/accept", json={"bidId": placed.bid_id}
+    accepted = await sandbox.call(lambda c: c.accept_inscription_bid(placed.bid_id))
+    assert (accepted.bid_id, accepted.inscription_id, accepted.price) == (
+        placed.bid_id,
+        inscription_id,
+        50_000,
     )
-    assert accepted.status_code == 200, accepted.text
     await sandbox.mine()
     location = await ctx.clients.ord.inscription(inscription_id)
     assert location.address == ctx.ordinals_address

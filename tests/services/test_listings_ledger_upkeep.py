@@ -66,10 +66,9 @@ async def test_a_colliding_signature_is_asked_about_whatever_the_sample(
     assert refused.value.verdict.codes == (RefusalCode.ACP_SIGNATURE_COLLISION,)
     assert len(outspends_asked(proxy)) == 1  # A's input, the one B collides with
 
-    sold = await sandbox.http.post(
-        "/sandbox/listings/purchase", json={"listingId": done.listings[0].listing_id}
-    )
-    assert sold.status_code == 200, sold.text
+    listing_id = done.listings[0].listing_id
+    sold = await sandbox.call(lambda c: c.purchase_listing(listing_id))
+    assert sold.listing_id == listing_id and sold.purchase_txid
     await sandbox.mine(SPEND_DEPTH)
     plan = await prepare_listings(proxied, [ListingItem(PRICE, b)])  # A spent: forgotten
     assert plan.items[0].psbt.verdict.approved
