@@ -7,7 +7,8 @@ files (some missed, shuffled, repeated), saves the signed PSBT into the export's
 goes through Import signed's review and submit: the sandbox has the withdrawal. Refused first,
 nothing written: an export bundle where a PSBT is wanted, a signed PSBT of another transaction,
 a signed file already in the folder. A funding crosses the same way as BBQr type P (pressed
-before any export, Scan signed QR… asks for the folder, as Import signed… does)."""
+before any export, Scan signed QR… asks for the folder, as Import signed… does), and an
+inscription bid as UR."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from app.ui.dialogs.animated_qr_dialog import AnimatedQrDialog
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 from app.ui.dialogs.qr_scan_dialog import QrScanDialog
 from app.ui.sign_elsewhere import SignElsewhere
+from app.ui.tabs.inscription_bid_tab import InscriptionBidTab
 from app.ui.tabs.wallet_tab import WalletTab
 from app.ui.tabs.withdraw_tab import WithdrawTab
 from app.wallet.psbt_fixes import FixedPSBT
@@ -43,6 +45,7 @@ from tests.ui.flows import (
 )
 from tests.ui.gui_thread import GuiThreadWatch
 from tests.ui.test_animated_qr_dialog import decode_on_screen
+from tests.ui.test_flow_inscription_bid import seller_inscription
 from tests.ui.test_flow_qr_scan import frames_of
 from tests.ui.test_flow_signed_elsewhere import FUNDS, Collector, open_collector
 
@@ -254,4 +257,61 @@ def test_a_funding_signed_elsewhere_comes_back_as_bbqr(
     qtbot.waitUntil(lambda: wallet.fund.message.text().startswith("Sent 100,000 sats"),
                     timeout=30_000)  # fmt: skip
     assert asked == [strings.ELSEWHERE_IMPORT_FOLDER, strings.ELSEWHERE_EXPORT_FOLDER]
+    gui_thread.assert_not_blocked()
+
+
+def test_an_inscription_bid_signed_elsewhere_comes_back_as_ur(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    sandbox: SandboxProcess,
+    gui_thread: GuiThreadWatch,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    collector = open_collector(qtbot, open_app, make_options, sandbox)
+    app = collector.app
+    fund_bidding_wallet(app, qloop, FUNDS)
+    sandbox_post(collector.url, "/sandbox/faucet", {"address": collector.keys.payment.address,
+                                                    "sats": 200_000})  # fmt: skip
+    inscription = seller_inscription(collector.url, "ui-qr-inscription-seller")  # mines too
+    folder = tmp_path / "bid"
+    images: list[list[Path]] = []
+
+    async def ask_folder(_parent: object, _title: str) -> Path:
+        return folder
+
+    async def ask_images(_parent: object) -> list[Path]:
+        return images.pop(0)
+
+    monkeypatch.setattr(SignElsewhere, "ask_folder", staticmethod(ask_folder))
+    monkeypatch.setattr(QrScanDialog, "ask_image_paths", staticmethod(ask_images))
+    gui_thread.start()
+    app.window.show_tab("inscription_bid")
+    tab = app.window.tab("inscription_bid")
+    assert isinstance(tab, InscriptionBidTab)
+    assert tab.scan_button.isVisible()
+    type_into(qtbot, tab.inscription, inscription)
+    type_into(qtbot, tab.price.edit, "30,000")
+    qtbot.waitUntil(tab.review_button.isEnabled, timeout=20_000)
+    before = len(app.dialogs)
+    click(qtbot, tab.review_button)
+    review = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
+    assert review.sign_button is not None
+    click(qtbot, review.sign_button)
+    qtbot.waitUntil(lambda: tab.status.text().startswith("Exported to"), timeout=20_000)
+    (exported,) = folder.glob("*.psbt")
+
+    with gui_thread.paused():
+        signed = signed_by_other_wallet(collector, FixedPSBT.parse(exported.read_bytes()))
+        images.append(frames_of(Payload(PayloadKind.PSBT, signed), QrFormat.UR,
+                                tmp_path / "frames", drop_every=4))  # fmt: skip
+    before = len(app.dialogs)
+    scan_frames(qtbot, app, tab.scan_button)
+    again = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
+    assert again.sign_button is not None
+    click(qtbot, again.sign_button)
+    placed = f"Bid placed on {inscription} for 30,000 sats"
+    qtbot.waitUntil(lambda: tab.status.text().startswith(placed), timeout=30_000)
     gui_thread.assert_not_blocked()
