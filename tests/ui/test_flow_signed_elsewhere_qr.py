@@ -125,10 +125,15 @@ def test_a_withdrawal_shown_as_its_psbt_and_scanned_back_signed(
     click(qtbot, tab.qr_button)
     shown = wait_new_dialog(qtbot, app, AnimatedQrDialog, before)
     assert shown.windowTitle() == strings.QR_TITLE_PSBT
-    assert not shown.payload_choice.isVisible()  # one PSBT: nothing to choose
+    choices = [shown.payload_choice.itemText(i) for i in range(shown.payload_choice.count())]
+    assert choices == ["PSBT 1 of 1: 01-withdraw.psbt", strings.QR_WHOLE_EXPORT_ITEM]
     with gui_thread.paused():
         assert decode_on_screen(qtbot, shown) == wanted
         assert shown_in_format(qtbot, shown, QrFormat.UR) == wanted
+        # The whole export, chosen last, for a Bidwallet --offline signer (its manifest).
+        shown.payload_choice.setCurrentIndex(1)
+        qtbot.waitUntil(shown.timer.isActive, timeout=10_000)
+        assert decode_on_screen(qtbot, shown) == export_payload(folder)
     shown.reject()
 
     signed_file = folder / item.signed_psbt_file

@@ -14,8 +14,9 @@ closes, and offered first the next time.
 
 A watch-only profile's export is shown as its PSBT itself (`psbts`: BBQr type P, UR
 `crypto-psbt`, what Sparrow, Coldcard, Keystone, Passport and SeedSigner scan), not as our
-bundle; an export of several PSBTs gets a chooser, "PSBT 2 of 3", each PSBT its own code
-(those wallets read one PSBT a scan, and none reads our manifest).
+bundle; a chooser offers each PSBT of the export ("PSBT 2 of 3", each its own code: those
+wallets read one PSBT a scan, and none reads our manifest) and, last, the whole export, for a
+watch-only profile of a Bidwallet `--offline` signer (which reviews by the manifest).
 """
 
 from __future__ import annotations
@@ -99,13 +100,15 @@ def export_payload_of(folder: Path, signed: bool) -> Payload:
 
 
 def exported_psbts_of(folder: Path) -> list[tuple[str, Payload]]:
-    from app.services.offline_qr import exported_psbts
+    """Each PSBT of the export alone (for another wallet), then the whole export (for
+    Bidwallet's own offline signer, which reviews it by its manifest)."""
+    from app.services.offline_qr import export_payload, exported_psbts
 
     psbts = exported_psbts(folder)
     return [
         (strings.QR_PSBT_ITEM.format(n=n, count=len(psbts), file=x.file), x.payload)
         for n, x in enumerate(psbts, start=1)
-    ]
+    ] + [(strings.QR_WHOLE_EXPORT_ITEM, export_payload(folder))]
 
 
 class AnimatedQrDialog(QDialog):

@@ -20,13 +20,14 @@ QR_SHOW_TIP_PSBT: Final = (
     " SeedSigner scan (BBQr or UR crypto-psbt). Its signed PSBT comes back by Scan signed QR…"
 )
 QR_TITLE_PSBT: Final = "PSBT to sign in your other wallet"
-QR_PSBT_CHOICE: Final = "&PSBT:"
+QR_PSBT_CHOICE: Final = "Sho&w:"
 QR_PSBT_ITEM: Final = "PSBT {n} of {count}: {file}"
+QR_WHOLE_EXPORT_ITEM: Final = "The whole export, for Bidwallet's offline signer"
 QR_HOW_PSBT: Final = (
     "Scan this with the wallet that holds your keys (Sparrow, Coldcard, Keystone, Passport,"
     " SeedSigner: BBQr or UR, whichever it reads). Keep it on screen until it has every frame."
     " Once it has signed, its signed PSBT's code is read by Scan signed QR… beside Import"
-    " signed…"
+    " signed… (Bidwallet's offline signer scans the whole export instead: choose it in Show.)"
 )
 QR_CHOOSE_FOLDER: Final = "Choose the export folder to show as a QR code"
 QR_TITLE_EXPORT: Final = "Export for offline signing as an animated QR code"
