@@ -18,8 +18,6 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import httpx
-
 from app.services.sandbox_scenario import (
     AcceptedInscriptionBid,
     AddressKind,
@@ -36,6 +34,7 @@ from app.services.sandbox_scenario import (
     SandboxClient,
     SandboxClock,
     SandboxInfo,
+    SandboxRefused,
     Simulation,
     scenario_client,
 )
@@ -216,10 +215,21 @@ class Sandbox:
 
         return self.run(place)
 
-    def outbid(self, our_price: int, *, by: int = OUTBID_STEP_SATS, **target: Any) -> MarketBid:
-        """A competing bid `by` sats above `our_price` on the same target (`slug`, `trait`,
-        `rune`, ... as `competing_bid` takes them)."""
-        return self.competing_bid(our_price + by, **target)
+    def outbid(
+        self,
+        our_price: int,
+        *,
+        by: int = OUTBID_STEP_SATS,
+        slug: str | None = None,
+        rune: str | None = None,
+        trait: tuple[str, str] | None = None,
+        quantity: int = 1,
+        bidder: str | None = None,
+    ) -> MarketBid:
+        """A competing bid `by` sats above `our_price` on the same target as ours."""
+        return self.competing_bid(
+            our_price + by, slug=slug, rune=rune, trait=trait, quantity=quantity, bidder=bidder
+        )
 
     def cancel_competing_bid(self, bid_id: str) -> CancelResult:
         return self.run(lambda c: c.cancel_market_bid(bid_id))
@@ -297,12 +307,18 @@ class Sandbox:
 
 
 def sandbox_post(root_url: str, path: str, body: dict[str, Any]) -> Any:
-    """One raw `/sandbox` call (its JSON answer); an AssertionError names the call and the
-    sandbox's answer when it fails. Older tests' form: a scenario uses `Sandbox`."""
-    with httpx.Client(base_url=root_url, timeout=SCENARIO_TIMEOUT_S) as http:
-        response = http.post(path, json=body)
-        assert response.is_success, f"{path}: {response.text}"
-        return response.json()
+    """One `/sandbox` call by path (its JSON answer), through the sandbox's client on the
+    test's running loop; an AssertionError names the call and the sandbox's answer when it
+    fails. Older tests' form: a scenario uses `Sandbox`."""
+
+    async def post() -> Any:
+        async with scenario_client(root_url) as sandbox:
+            return await sandbox.post_json(path, body)
+
+    try:
+        return run_async(_running_loop("sandbox_post"), post(), SCENARIO_TIMEOUT_S)
+    except SandboxRefused as exc:
+        raise AssertionError(f"{path}: {exc}") from None
 
 
 def fund_bidding_wallet(app: AppHarness, loop: asyncio.AbstractEventLoop, sats: int) -> str:
@@ -335,14 +351,18 @@ def new_collection(root_url: str, traits: dict[str, list[str]]) -> str:
         async with scenario_client(root_url) as sandbox:
             return (await sandbox.create_collection(slug, slug, traits)).slug
 
+    return run_async(_running_loop("new_collection"), create(), SCENARIO_TIMEOUT_S)
+
+
+def _running_loop(caller: str) -> asyncio.AbstractEventLoop:
+    """The session's loop, which a GUI test has set running (`bidwallet_on_loop`)."""
     try:
-        loop = asyncio.get_running_loop()
+        return asyncio.get_running_loop()
     except RuntimeError:
         raise RuntimeError(
-            "new_collection runs on the session's loop, set running for GUI tests "
-            "(bidwallet_on_loop); or use the bidwallet_sandbox fixture's new_collection"
+            f"{caller} runs on the session's loop, set running for GUI tests "
+            "(bidwallet_on_loop); or use the bidwallet_sandbox fixture's Sandbox"
         ) from None
-    return run_async(loop, create(), SCENARIO_TIMEOUT_S)
 
 
 class SandboxClockSleeper:

@@ -14,7 +14,7 @@ from app.net.ord import OrdClient
 from app.services.pacing import OffsetClock
 from app.services.sandbox_scenario import SandboxRefused
 from app.ui.qa.loop import run_async
-from app.ui.qa.sandbox import Sandbox, SandboxClockSleeper, new_collection
+from app.ui.qa.sandbox import Sandbox, SandboxClockSleeper, new_collection, sandbox_post
 
 TRAITS = {"hat": ["red", "blue"], "eyes": ["laser"]}
 
@@ -129,9 +129,14 @@ def test_a_refusal_names_the_sandboxs_reason(bidwallet_sandbox: Sandbox) -> None
 
 
 def test_the_older_helpers_run_through_the_same_client(bidwallet_sandbox: Sandbox) -> None:
-    """`new_collection(root, traits)` on the running loop, and the clock sleeper."""
+    """`new_collection(root, traits)` and `sandbox_post` on the running loop, and the clock
+    sleeper."""
     slug = new_collection(bidwallet_sandbox.url, TRAITS)
     assert slug in [c.slug for c in bidwallet_sandbox.run(lambda c: c.collections())]
+    height = sandbox_post(bidwallet_sandbox.url, "/sandbox/mine", {"blocks": 1})["height"]
+    assert bidwallet_sandbox.mine() == height + 1
+    with pytest.raises(AssertionError, match=r"^/sandbox/collections: .*HTTP 409"):
+        sandbox_post(bidwallet_sandbox.url, "/sandbox/collections", {"slug": slug, "name": "x"})
 
     clock = OffsetClock()
     sleeper = SandboxClockSleeper(bidwallet_sandbox.url, clock)
