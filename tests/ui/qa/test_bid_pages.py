@@ -6,15 +6,24 @@ expected (Place pressed while disabled, an unknown bid, a question that never op
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
+from app.core.poll_schedule import PollTiming
+from app.services.pacing import AsyncioSleeper
 from app.services.sandbox_demo import DEMO_RUNE
 from app.ui import strings
 from app.ui.qa.app import App
 from app.ui.qa.expect import ScenarioFailure
 from app.ui.qa.sandbox import fund_bidding_wallet
+from app.ui.state.market_state import MarketState
+
+if TYPE_CHECKING:
+    from app.ui.qa.sandbox import Sandbox
 
 FUNDS = 500_000
+FAST_MARKET = PollTiming(start_ms=0, fast_ms=200, base_ms=200, idle_max_ms=200, error_max_ms=1_000)
 
 
 def test_bids_of_each_kind_placed_in_one_call(bidwallet_app: App) -> None:
@@ -111,3 +120,29 @@ def test_cancel_by_id_refresh_and_unlock(bidwallet_app: App) -> None:
     assert not app.context.wallet_lock.unlocked
     bids.refresh()
     assert bids.bid_ids() == [second]
+
+
+def test_outbid_then_filled_as_the_table_shows(
+    bidwallet_app: App, bidwallet_sandbox: Sandbox
+) -> None:
+    """Another bidder outbids ours: its rank falls to second; a seller fills it: it leaves
+    the table at the next read. (The market is read every 200 ms here, not on the app's
+    schedule of 3 to 60 s.)"""
+    app = bidwallet_app
+    MarketState.of(app.context).use_time(AsyncioSleeper(), FAST_MARKET)
+    slug = bidwallet_sandbox.new_collection({"Hat": ["Cap"]})  # a pool of its own
+    fund_bidding_wallet(app.harness, app.loop, FUNDS)
+    assert app.bid.ready(slug).place_collection_bid(slug, 10_000, 1).ok
+    bids = app.open_bids.ready(count=1)
+    (ours,) = bids.bid_ids()
+    top = bids.wait_rank(ours, "1st of 1 · top bid")
+    assert top.rank.endswith("top bid")
+
+    bidwallet_sandbox.outbid(10_000, slug=slug)
+    bids.refresh()
+    bids.wait_rank(ours, "2nd of 2")
+
+    bidwallet_sandbox.fill_bid(ours)
+    bids.refresh()
+    bids.wait_gone(ours)
+    assert bids.counts == strings.OPEN_BIDS_EMPTY

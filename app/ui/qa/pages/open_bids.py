@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QWidget
 
 from app.ui.qa.actions import click, type_into
 from app.ui.qa.app import App, Page
-from app.ui.qa.expect import ScenarioFailure
+from app.ui.qa.expect import ScenarioFailure, expect
 from app.ui.qa.said import MessageWatch
 
 if TYPE_CHECKING:
@@ -181,6 +181,21 @@ class OpenBidsPage(Page):
         self.expect("wait_gone", f"bid {bid_id} gone from the table",
                     lambda: bid_id not in {model.bid_id(r) for r in range(model.rowCount())},
                     timeout_ms)  # fmt: skip
+
+    def wait_rank(self, bid_id: str, rank: str, timeout_ms: int = LOAD_TIMEOUT_MS) -> BidRow:
+        """Until bid `bid_id`'s Rank cell reads `rank` ("2nd of 2", "1st of 3 · top bid"), as
+        the market's reads of its pool come; its row then."""
+
+        def shown() -> bool:
+            return any(r.bid_id == bid_id and r.rank == rank for r in self.rows())
+
+        def ranks() -> str:
+            said = [f"{r.bid_id} {r.rank or 'unranked'}" for r in self.rows()]
+            return f"{self.shown()}; ranks: {', '.join(said) or 'no bids'}"
+
+        expect(self.qtbot, self.name, "wait_rank", f"bid {bid_id} ranked {rank!r}", shown,
+               shown=ranks, timeout_ms=timeout_ms)  # fmt: skip
+        return self.row(bid_id)
 
     def refresh(self) -> None:
         """Press Refresh; returns once the bids were read again."""
