@@ -234,3 +234,35 @@ def test_esc_and_a_click_without_a_drag_choose_nothing(
     assert dialog.region_edit.text() == "1, 2, 300, 400"
     assert not dialog.reading_screen
     assert screen.grabs == [None]  # only the picture the overlay showed
+
+
+def test_a_screen_reading_pauses_while_a_region_is_chosen(
+    qtbot: QtBot, qloop: asyncio.AbstractEventLoop
+) -> None:
+    sequence = encode_frames(PSBT, QrFormat.BBQR, max_version=5)
+    screen = Screen(sequence.take(1), sequence.qr_version, QPoint(0, 0))  # never complete
+    dialog = open_dialog(qtbot, frozenset(PayloadKind), grab=screen.grab)
+    dialog.region_edit.setText("0, 0, 400, 400")
+    click(qtbot, dialog.screen_button)
+    qtbot.waitUntil(lambda: len(screen.grabs) >= 2, timeout=10_000)
+    click(qtbot, dialog.region_button)
+    overlay = wait_overlay(qtbot, dialog)
+    assert not dialog.reading_screen  # it would read the overlay
+    left, none = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    QTest.mousePress(overlay, left, none, QPoint(10, 10))
+    QTest.mouseMove(overlay, QPoint(300, 300))
+    QTest.mouseRelease(overlay, left, none, QPoint(300, 300))
+    qtbot.waitUntil(lambda: dialog.isVisible() and dialog.region_overlay is None)
+    assert dialog.reading_screen and dialog.region_edit.text() == "10, 10, 290, 290"
+    qtbot.waitUntil(lambda: QRect(10, 10, 290, 290) in screen.grabs, timeout=10_000)
+    shot = screen.grabs.index(None)  # the overlay's picture: nothing grabbed while it showed
+    assert set(screen.grabs[:shot]) == {QRect(0, 0, 400, 400)}
+    assert set(screen.grabs[shot + 1 :]) == {QRect(10, 10, 290, 290)}
+
+    click(qtbot, dialog.region_button)  # and Esc: the reading goes on where it was
+    QTest.keyClick(wait_overlay(qtbot, dialog), Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: dialog.isVisible() and dialog.region_overlay is None)
+    assert dialog.reading_screen and dialog.region_edit.text() == "10, 10, 290, 290"
+    count = len(screen.grabs)
+    qtbot.waitUntil(lambda: len(screen.grabs) > count, timeout=10_000)
+    assert screen.grabs[-1] == QRect(10, 10, 290, 290)

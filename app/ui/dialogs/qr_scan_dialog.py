@@ -219,7 +219,10 @@ class QrScanDialog(QDialog):
     @async_slot()
     async def select_region(self) -> None:
         """The region dragged over a grab of the screen (this dialog hidden from it) fills the
-        region field, and the screen is read there; Esc leaves everything as it was."""
+        region field, and the screen is read there; Esc leaves everything as it was. A screen
+        reading pauses meanwhile (it would read the overlay)."""
+        was_reading = self.reading_screen
+        self._screen_timer.stop()
         self.hide()
         try:
             await asyncio.sleep(HIDDEN_BEFORE_GRAB_S)
@@ -232,13 +235,15 @@ class QrScanDialog(QDialog):
                 self.show()
                 self.raise_()
                 self.activateWindow()
-        if region is None or self.closed or self.payload is not None:
+        if self.closed or self.payload is not None:
             return
-        self.region_edit.setText(format_region(region))
-        if self.reading_screen:
-            self._region = region  # the next grab reads there
-        else:
-            self._toggle_screen()
+        if region is not None:
+            self.region_edit.setText(format_region(region))
+            self._region = region
+        if region is not None or was_reading:
+            self._screen_timer.start()
+            self.screen_button.setText(strings.QR_SCAN_SCREEN_STOP)
+            set_message(self.status, "", "hint")
 
     @property
     def reading_screen(self) -> bool:
