@@ -111,6 +111,16 @@ async def test_runes_etched_then_sent_from_the_reserve(sandbox: SandboxClient) -
     assert etched != sent and all(":" in o for o in (etched, sent))
 
 
+async def test_mempool_traffic_waits_until_mined(sandbox: SandboxClient) -> None:
+    traffic = await sandbox.add_mempool_traffic(7.0, 1_000)
+    assert traffic.txids and all(len(t) == 64 for t in traffic.txids)
+    assert traffic.fee_estimates and all(r >= 1 for r in traffic.fee_estimates.values())
+    async with EsploraClient(f"{sandbox.base_url}esplora") as esplora:
+        await sandbox.mine()
+        confirmed = await esplora.tx_status(traffic.txids[0])
+    assert confirmed.confirmed
+
+
 async def test_modes_are_set_and_answered(sandbox: SandboxClient) -> None:
     assert await sandbox.set_ord_indexes_mempool(True) is True
     assert (await sandbox.info()).raw["ordIndexesMempool"] is True
