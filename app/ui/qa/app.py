@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from app.ui.qa.pages.open_bids import OpenBidsPage
     from app.ui.qa.pages.review import ReviewPage
     from app.ui.qa.pages.settings import SettingsPage
+    from app.ui.qa.pages.strategies import StrategiesPage
     from app.ui.qa.pages.sign_elsewhere import SignMessagePage
     from app.ui.qa.pages.unlock import UnlockPage
     from app.ui.qa.pages.wallet import WalletPage
@@ -93,6 +94,12 @@ class App:
         from app.ui.qa.pages.settings import SettingsPage
 
         return SettingsPage(self)
+
+    @property
+    def strategies(self) -> StrategiesPage:
+        from app.ui.qa.pages.strategies import StrategiesPage
+
+        return StrategiesPage(self)
 
     @property
     def wallet(self) -> WalletPage:
