@@ -1,11 +1,13 @@
 """The sandbox's market scenario calls: the market's other participants (sandbox-held sellers
 and bidders, `/sandbox/market/...`, docs/sandbox-marketplace.md "The market's other
 participants") and the sandbox's own counterparties of a user's orders (`/sandbox/inscription-
-bids/accept`, `/sandbox/listings/purchase`, app/sandbox/http/routes_sandbox_listings.py).
-`SandboxClient` (app/net/sandbox.py) has them.
+bids/accept`, `/sandbox/listings/purchase`, app/sandbox/http/routes_sandbox_listings.py;
+`/sandbox/bids/fill`, routes_sandbox_market.py). `SandboxClient` (app/net/sandbox.py) has
+them.
 
-Every answer is `{"success": true, "data": ...}`; the fields a scenario acts on are required
-(a `BadResponse` naming the field otherwise), the whole `data` is kept as `raw`.
+The answers are `{"success": true, "data": ...}` (`/sandbox/bids/fill`'s is bare); the fields
+a scenario acts on are required (a `BadResponse` naming the field otherwise), the whole `data`
+is kept as `raw`.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ MARKET_BIDS_PATH = "/sandbox/market/bids"
 MARKET_SALE_PATH = "/sandbox/market/sale"
 MARKET_FLOOR_PATH = "/sandbox/market/floor"
 MARKET_SIMULATE_PATH = "/sandbox/market/simulate"
+FILL_PATH = "/sandbox/bids/fill"
 RUNESTONES_PATH = "/sandbox/market/runestones"
 ACCEPT_INSCRIPTION_BID_PATH = "/sandbox/inscription-bids/accept"
 PURCHASE_PATH = "/sandbox/listings/purchase"
@@ -217,15 +220,18 @@ class MarketCalls(HttpClient):
         the collection or trait bid `bid_id`, a user's or a participant's."""
         request = {"bidId": bid_id} | ({} if seller is None else {"seller": seller})
         body = await self.post_json(MARKET_SALE_PATH, request)
-        r = Reader(self.service, MARKET_SALE_PATH)
-        return Fill(
-            bid_id=r.need_str(body, "bidId"),
-            txid=r.need_str(body, "txid"),
-            inscription_id=r.need_str(body, "inscriptionId"),
-            seller_address=as_str(r.pick(body, "sellerAddress")),
-            cancelled_bid_ids=tuple(str(i) for i in r.need_list(body, "cancelledBidIds")),
-            raw=r.data(body),
-        )
+        return parse_fill(Reader(self.service, MARKET_SALE_PATH), body)
+
+    async def fill_bid(self, bid_id: str, *, seller_address: str | None = None) -> Fill:
+        """One of the demo's collectors (sandbox keys `collector-1`..`-3`) sells a matching
+        inscription it holds to the collection or trait bid `bid_id`, paid to `seller_address`
+        (the collector's own by default); none is minted (409 FILL_NO_MATCHING_INSCRIPTION
+        naming the address to inscribe one to)."""
+        request = {"bidId": bid_id}
+        if seller_address is not None:
+            request["sellerAddress"] = seller_address
+        body = await self.post_json(FILL_PATH, request)
+        return parse_fill(Reader(self.service, FILL_PATH), body)
 
     async def market_floor(self, slug: str, price: int, *, seller: str | None = None) -> FloorShift:
         """Make `price` the lowest active listing of `slug` (the participants reprice, or a
@@ -304,6 +310,17 @@ def parse_market_listing(r: Reader, entry: Mapping[str, Any]) -> MarketListing:
         seller_ord_address=as_str(entry.get("sellerOrdAddress")),
         removed_by_txid=as_str(entry.get("removedByTxid")),
         raw=entry,
+    )
+
+
+def parse_fill(r: Reader, body: Any) -> Fill:
+    return Fill(
+        bid_id=r.need_str(body, "bidId"),
+        txid=r.need_str(body, "txid"),
+        inscription_id=r.need_str(body, "inscriptionId"),
+        seller_address=as_str(r.pick(body, "sellerAddress")),
+        cancelled_bid_ids=tuple(str(i) for i in r.need_list(body, "cancelledBidIds")),
+        raw=r.data(body),
     )
 
 

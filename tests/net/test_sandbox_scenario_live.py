@@ -159,6 +159,26 @@ async def test_the_market_moves_listing_bid_sale_floor(sandbox: SandboxClient) -
     assert ended.id == again.id and ended.status != "active" and ended.removed_by_txid
 
 
+async def test_a_collector_fills_a_bid_with_the_item_it_holds(sandbox: SandboxClient) -> None:
+    slug = fresh_slug()
+    await sandbox.create_collection(slug, "Net Fill", TRAITS)
+    collector = await sandbox.sandbox_address("collector-2")
+    item = await sandbox.inscribe(collector, collection=slug, attributes={"hat": "blue"})
+    await sandbox.mine()
+    bid = await sandbox.market_bid("trait", 26_000, slug=slug, trait=("hat", "blue"))
+    paid_to = await sandbox.sandbox_address("net-proceeds", "p2wpkh")
+    fill = await sandbox.fill_bid(bid.bid_ids[0], seller_address=paid_to)
+    assert (fill.bid_id, fill.inscription_id, fill.seller_address) == (
+        bid.bid_ids[0],
+        item.inscription_id,
+        paid_to,
+    )
+    with pytest.raises(HttpError) as none_left:
+        other = await sandbox.market_bid("trait", 27_000, slug=slug, trait=("hat", "red"))
+        await sandbox.fill_bid(other.bid_ids[0])
+    assert none_left.value.error_code == "FILL_NO_MATCHING_INSCRIPTION"
+
+
 async def test_the_simulator_reports_each_step(sandbox: SandboxClient) -> None:
     first = await sandbox.market_simulate(seed=7, steps=2)
     then = await sandbox.market_simulate(seed=7)
