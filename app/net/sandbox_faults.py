@@ -40,6 +40,7 @@ class ArmedFault:
     tamper: str | None
     body: Any
     description: str
+    when_body: Mapping[str, Any] | None = None  # the body fields a request must hold
 
 
 @dataclass(frozen=True)
@@ -85,10 +86,12 @@ class FaultCalls(HttpClient):
         retry_after_ms: int | None = None,
         tamper: str | None = None,
         body: Any = None,
+        when_body: Mapping[str, Any] | None = None,
     ) -> ArmedFault:
         """Arm a fault for the next `times` requests (None: until removed) of `method` ("*":
-        any) and `path` (a prefix when it ends in "*"). Options left None are the sandbox's
-        defaults; `body` is sent for a `reply` only (its JSON body, null included)."""
+        any) and `path` (a prefix when it ends in "*"), and with `when_body` only those whose
+        JSON body holds these top-level fields and values. Options left None are the
+        sandbox's defaults; `body` is sent for a `reply` only (its JSON body, null included)."""
         request: dict[str, Any] = {"kind": kind, "path": path, "method": method, "times": times}
         optional = {
             "applied": applied,
@@ -96,6 +99,7 @@ class FaultCalls(HttpClient):
             "holdMs": hold_ms,
             "retryAfterMs": retry_after_ms,
             "tamper": tamper,
+            "whenBody": None if when_body is None else dict(when_body),
         }
         request.update({k: v for k, v in optional.items() if v is not None})
         if kind == "reply":
@@ -155,6 +159,7 @@ def parse_armed(r: Reader, body: Any) -> ArmedFault:
         tamper=_optional_str(r, item, "tamper"),
         body=item.get("body"),
         description=r.need_str(item, "description"),
+        when_body=_optional_object(r, item, "whenBody"),
     )
 
 
@@ -183,3 +188,10 @@ def _optional_str(r: Reader, item: Mapping[str, Any], name: str) -> str | None:
     if value is None or isinstance(value, str):
         return value
     raise r.error(f"{name} is {type(value).__name__}, expected a string or null", name)
+
+
+def _optional_object(r: Reader, item: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:
+    value = item.get(name)
+    if value is None or isinstance(value, Mapping):
+        return value
+    raise r.error(f"{name} is {type(value).__name__}, expected an object or null", name)

@@ -65,6 +65,13 @@ async def test_a_reply_sends_its_body_even_null(sandbox: SandboxClient) -> None:
     assert (await sandbox.arm_fault("reply", "/y", status=204)).body is None
 
 
+async def test_when_body_is_sent_and_read_back(sandbox: SandboxClient) -> None:
+    armed = await sandbox.arm_fault("drop", "/v1/cancel", when_body={"makerAddress": "bcrt1q"})
+    assert armed.when_body == {"makerAddress": "bcrt1q"}
+    assert (await sandbox.faults()).armed[0].when_body == {"makerAddress": "bcrt1q"}
+    assert (await sandbox.arm_fault("drop", "/v1/cancel")).when_body is None
+
+
 async def test_remove_and_clear(sandbox: SandboxClient) -> None:
     first = await sandbox.arm_fault("drop", "/a")
     await sandbox.arm_fault("drop", "/b")

@@ -93,6 +93,8 @@ def create_app(
         app.add_middleware(RateLimitMiddleware, limit=settings.rate_limit)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.state.faults = FaultBook(now_ms=node.clock.now_ms)
-    app.add_middleware(FaultMiddleware, book=app.state.faults, node=node)
+    app.add_middleware(
+        FaultMiddleware, book=app.state.faults, node=node, max_body_bytes=settings.max_body_bytes
+    )
     app.add_middleware(CatchAllMiddleware)
     return app

@@ -17,6 +17,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from http import HTTPStatus
+from typing import Any
 
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
@@ -43,16 +44,21 @@ class _Captured:
 
 
 class FaultMiddleware:
-    def __init__(self, app: ASGIApp, book: FaultBook, node: Node) -> None:
+    def __init__(self, app: ASGIApp, book: FaultBook, node: Node, max_body_bytes: int) -> None:
         self.app = app
         self.book = book
         self.node = node
+        self.max_body_bytes = max_body_bytes  # read for `whenBody`; a larger one never matches
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        taken = self.book.take(scope["method"], scope["path"])
+        method, path = scope["method"], scope["path"]
+        body: Any = None
+        if self.book.wants_body(method, path):
+            body, receive = await _read_json_body(receive, self.max_body_bytes)
+        taken = self.book.take(method, path, body)
         if taken is None:
             await self.app(scope, receive, send)
             return
@@ -131,6 +137,33 @@ class FaultMiddleware:
             )
         outcome = f"served the PSBT tampered by {tamper.name}: {'; '.join(changes)}"
         return outcome, _replay(captured, json.dumps(answer).encode())
+
+
+async def _read_json_body(receive: Receive, limit: int) -> tuple[Any, Receive]:
+    """The request's JSON body (None when it is not JSON or passes `limit` bytes) and a
+    `receive` that hands the app every message read here before the rest."""
+    read: list[Message] = []
+    size = 0
+    while True:
+        message = await receive()
+        read.append(message)
+        if message["type"] != "http.request":
+            break
+        size += len(message.get("body", b""))
+        if not message.get("more_body") or size > limit:
+            break
+    complete = read[-1]["type"] == "http.request" and not read[-1].get("more_body")
+    body = None
+    if complete and size <= limit:
+        try:
+            body = json.loads(b"".join(m.get("body", b"") for m in read))
+        except ValueError:
+            body = None
+
+    async def replaying() -> Message:
+        return read.pop(0) if read else await receive()
+
+    return body, replaying
 
 
 def _capture_into(captured: _Captured) -> Send:

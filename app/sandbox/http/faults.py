@@ -2,19 +2,23 @@
 
 A `Fault` hits the next `times` requests (None: until removed) whose method is `method` ("*":
 any) and whose path is `path` (exact, or a prefix when it ends in "*"; the query string is not
-part of the path). `FaultBook` keeps the armed faults in arming order (the first match wins)
-and a bounded history of firings; every arming and every firing is a line of this module's
-log, which the served sandbox writes to its stderr (the app's `sandbox.log`). The fault API's
-own paths are never hit, so a fault can always be removed. `fault_middleware.py` applies them.
+part of the path) and, with `when_body`, whose JSON body is an object holding each of those
+top-level fields with those values (e.g. a cancel by one maker address).
+
+`FaultBook` keeps the armed faults in arming order (the first match wins) and a bounded
+history of firings; every arming and every firing is a line of this module's log, which the
+served sandbox writes to its stderr (the app's `sandbox.log`). The fault API's own paths are
+never hit, so a fault can always be removed. `fault_middleware.py` applies them.
 
 The book is touched on the event loop only (the middleware and the `async` routes).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -43,8 +47,20 @@ class Fault:
     tamper: str | None = None  # tamper: a name of faults_tampers.TAMPERS
     body: Any = None  # reply
     only_paths: frozenset[str] | None = None  # a tamper hits only the intents it applies to
+    when_body: Mapping[str, Any] | None = None  # top-level fields the JSON body must hold
 
-    def matches(self, method: str, path: str) -> bool:
+    def matches(self, method: str, path: str, body: Any = None) -> bool:
+        """Whether it hits this request; `body` is the decoded JSON body (None: not read or
+        not JSON), looked at only with `when_body`."""
+        if not self.matches_route(method, path):
+            return False
+        if self.when_body is None:
+            return True
+        return isinstance(body, Mapping) and all(
+            k in body and body[k] == v for k, v in self.when_body.items()
+        )
+
+    def matches_route(self, method: str, path: str) -> bool:
         if self.method not in ("*", method):
             return False
         if self.only_paths is not None and path not in self.only_paths:
@@ -81,6 +97,7 @@ class Fault:
             "retryAfterMs": self.retry_after_ms,
             "tamper": self.tamper,
             "body": self.body,
+            "whenBody": None if self.when_body is None else dict(self.when_body),
             "description": self.describe(),
         }
 
@@ -124,21 +141,26 @@ class FaultBook:
         self._next_id += 1
         self.armed.append(armed)
         log.info(
-            "fault %d armed: %s %s: %s (%s)",
+            "fault %d armed: %s %s%s: %s (%s)",
             armed.id,
             armed.method,
             armed.path,
+            "" if armed.when_body is None else f" whose body has {json.dumps(armed.when_body)}",
             armed.describe(),
             _times(armed.left),
         )
         return armed
 
-    def take(self, method: str, path: str) -> tuple[Fault, Firing] | None:
+    def wants_body(self, method: str, path: str) -> bool:
+        """Whether a fault that may hit this request looks at its body (read it first)."""
+        return any(f.when_body is not None and f.matches_route(method, path) for f in self.armed)
+
+    def take(self, method: str, path: str, body: Any = None) -> tuple[Fault, Firing] | None:
         """The first armed fault hitting this request, counted, and its firing record."""
         if path == FAULTS_PATH or path.startswith(FAULTS_PATH + "/"):
             return None
         for i, fault in enumerate(self.armed):
-            if not fault.matches(method, path):
+            if not fault.matches(method, path, body):
                 continue
             left = None if fault.left is None else fault.left - 1
             if left == 0:

@@ -134,6 +134,7 @@ def fault_of(req: FaultRequest) -> Fault:
         tamper=req.tamper,
         body=req.body,
         only_paths=only_paths,
+        when_body=req.whenBody,
     )
 
 

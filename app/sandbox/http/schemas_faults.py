@@ -54,6 +54,12 @@ class FaultRequest(BaseModel):
         None, max_length=64, description="tamper: a name of GET /sandbox/faults/tampers."
     )
     body: Any = Field(None, description="reply: the JSON body answered.")
+    whenBody: dict[str, Any] | None = Field(
+        None,
+        max_length=20,
+        description="Hit only requests whose JSON body is an object holding each of these "
+        "top-level fields with these values (any kind).",
+    )
 
 
 class ArmedFault(BaseModel):
@@ -68,6 +74,7 @@ class ArmedFault(BaseModel):
     retryAfterMs: int | None
     tamper: str | None
     body: Any = None
+    whenBody: dict[str, Any] | None = None
     description: str
 
 

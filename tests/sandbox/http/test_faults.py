@@ -169,6 +169,24 @@ async def test_the_fault_api_itself_is_never_hit_and_delete_all_clears(
     assert (await sandbox_client.get("/sandbox/info")).status_code == 200
 
 
+async def test_when_body_hits_only_requests_whose_body_holds_those_fields(
+    sandbox_client: httpx.AsyncClient,
+) -> None:
+    """A bid of one bidder fails, another's goes through (its body still reaches the app)."""
+    target = await bidder(sandbox_client, "fault-body-target")
+    other = await bidder(sandbox_client, "fault-body-other")
+    when = {"bidderTokenReceiveAddress": target.ordinals.address}
+    armed = await arm(sandbox_client, kind="error", path="/*", whenBody=when, times=None)
+    assert armed["whenBody"] == when
+
+    now = await now_ms(sandbox_client)
+    ok(await place(sandbox_client, bid_body(other, now)))
+    error(await place(sandbox_client, bid_body(target, now)), 503, "SERVICE_UNAVAILABLE")
+    assert (await sandbox_client.get("/sandbox/info")).status_code == 200
+    assert [len(await bids_of(sandbox_client, u)) for u in (target, other)] == [0, 1]
+    assert [f["path"] for f in (await faults(sandbox_client))["fired"]] == [PLACE]
+
+
 # --- tamper --------------------------------------------------------------------------------
 
 
@@ -250,6 +268,7 @@ async def test_arming_and_firing_are_log_lines(
         ({"kind": "error", "path": "x"}, "path"),
         ({"kind": "error", "path": "/x", "times": 0}, "times"),
         ({"kind": "error", "path": "/x", "tims": 2}, "tims"),
+        ({"kind": "error", "path": "/x", "whenBody": [1]}, "whenBody"),
         ({"kind": "error", "path": "/x", "status": 302}, "status 302 is not an error"),
         ({"kind": "drop", "path": "/x", "status": 500}, "status does not apply to kind drop"),
         ({"kind": "rate-limit", "path": "/x", "applied": True}, "applied does not apply"),
@@ -353,7 +372,7 @@ async def test_a_held_request_ends_when_the_client_disconnects() -> None:
     async def send(message: Any) -> None:
         sent.append(message)
 
-    middleware = FaultMiddleware(never_called, book, node=None)  # type: ignore[arg-type]
+    middleware = FaultMiddleware(never_called, book, node=None, max_body_bytes=1000)  # type: ignore[arg-type]
     await middleware({"type": "http", "method": "GET", "path": "/x"}, receive, send)
     (fired,) = book.fired
     assert (
@@ -392,7 +411,7 @@ async def test_an_app_failing_on_an_applied_request_is_recorded_and_raised() -> 
     async def send(message: Any) -> None:
         raise AssertionError("nothing is sent: the catch-all outside answers 500")
 
-    middleware = FaultMiddleware(failing, book, node=None)  # type: ignore[arg-type]
+    middleware = FaultMiddleware(failing, book, node=None, max_body_bytes=1000)  # type: ignore[arg-type]
     with pytest.raises(RuntimeError):
         await middleware({"type": "http", "method": "GET", "path": "/x"}, receive, send)
     (fired,) = book.fired
