@@ -3,7 +3,7 @@ what it says, and Sign or Cancel pressed as a user does, waiting until the flow 
 
     review = app.review()               # the review the flow opened
     assert review.can_approve, review.refusal_reason
-    said = review.approve()             # e.g. "Withdrew 150,000 sats: <txid>"
+    said = review.approve()             # the tab's outcome line (a withdrawal: its txid)
 
 The flow runner (app/ui/psbt_flow_runner.py) opens the dialog over the tab that started the
 flow and says how the flow ended in that tab's message line: a refusal by the policy as
