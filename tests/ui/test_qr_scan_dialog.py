@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QRect
 from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from app.core import qr_export_bundle
@@ -210,3 +211,16 @@ def test_closing_the_dialog_while_files_are_read_drops_the_rest(
     qtbot.waitUntil(lambda: not dialog._reading, timeout=10_000)
     assert dialog.closed and dialog.payload is None
     assert dialog.decoder.progress.received <= 1  # the rest was not read
+
+
+def test_the_intro_says_what_the_scan_is_for(qtbot: QtBot) -> None:
+    """An export, a signed PSBT from another wallet (watch-only's Scan signed QR…), or either
+    (the offline window): each dialog asks for what it will take."""
+    for accept, text in (
+        (frozenset({PayloadKind.EXPORT}), strings.QR_SCAN_INTRO_EXPORT),
+        (frozenset({PayloadKind.PSBT}), strings.QR_SCAN_INTRO_PSBT),
+        (frozenset(PayloadKind), strings.QR_SCAN_INTRO_ANY),
+    ):
+        dialog = QrScanDialog(accept)
+        qtbot.addWidget(dialog)
+        assert any(label.text() == text for label in dialog.findChildren(QLabel))

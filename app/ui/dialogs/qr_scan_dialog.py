@@ -77,6 +77,15 @@ MAX_REFUSALS_SHOWN = 50
 HIDDEN_BEFORE_GRAB_S = 0.2  # the window manager takes the hidden dialog off the screen first
 
 
+def intro_text(accept: frozenset[PayloadKind]) -> str:
+    """What the dialog asks for: an export, a signed PSBT (another wallet's), or either."""
+    if accept == frozenset({PayloadKind.EXPORT}):
+        return strings.QR_SCAN_INTRO_EXPORT
+    if accept == frozenset({PayloadKind.PSBT}):
+        return strings.QR_SCAN_INTRO_PSBT
+    return strings.QR_SCAN_INTRO_ANY
+
+
 class QrScanDialog(QDialog):
     """Reads one animated code. Afterwards `payload` is what was read and, for an export,
     `folder` where it was written and checked (None: closed before)."""
@@ -110,8 +119,7 @@ class QrScanDialog(QDialog):
         self._refusals: set[str] = set()
 
         intro = message_label("hint")
-        only_export = accept == frozenset({PayloadKind.EXPORT})
-        intro.setText(strings.QR_SCAN_INTRO_EXPORT if only_export else strings.QR_SCAN_INTRO_ANY)
+        intro.setText(intro_text(accept))
         self.files_button = icon_button("open", strings.QR_SCAN_FILES)
         self.region_edit = QLineEdit()
         self.region_edit.setPlaceholderText(strings.QR_SCAN_REGION_HINT)

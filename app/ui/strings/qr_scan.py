@@ -16,6 +16,12 @@ QR_SCAN_INTRO_EXPORT: Final = (
     " photos, from the screen (a phone mirrored there, another app's window) or a camera."
     " Frames may come in any order; a missed one is read when it comes round again."
 )
+QR_SCAN_INTRO_PSBT: Final = (
+    "Read the signed PSBT your other wallet shows as an animated QR code (BBQr or UR"
+    " crypto-psbt): from saved frames or photos, from the screen (a phone mirrored there,"
+    " another app's window) or a camera. Frames may come in any order; a missed one is read"
+    " when it comes round again."
+)
 QR_SCAN_INTRO_ANY: Final = (
     "Read an export or a single PSBT shown as an animated QR code (BBQr or UR): from saved"
     " frames or photos, from the screen (a phone mirrored there, another app's window) or a"
