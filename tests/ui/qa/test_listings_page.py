@@ -52,7 +52,10 @@ def test_listings_page_lists_at_a_price_each_and_ends_one(bidwallet_app: App) ->
     ]
 
     # End the second's listing: chosen in Your listings, reviewed, sent.
-    said = page.end_listing(second)
+    page.choose_listing(second)
+    review = page.start_end_listing(fee_rate=2)
+    assert page.widget.end_fee.rate() == 2 and review.can_approve
+    said = page.approve(review)
     assert said.startswith("Sent ") and said == page.status
     assert page.mark(second) == strings.LISTINGS_NOT_LISTED
     assert page.mark(first) == listed_at(FIRST)
@@ -81,6 +84,9 @@ def test_listings_page_exports_and_imports_the_signed_folder(
     said = page.export([item], FIRST, folder)
     assert said == strings.counted(strings.LISTINGS_EXPORTED, 1, folder=folder)
     assert page.mark(item) == strings.LISTINGS_NOT_LISTED  # exported, nothing listed
+    shown = page.show_export_qr()  # the export as an animated QR code, for the other machine
+    assert shown.isVisible()
+    shown.reject()
 
     offline_ledger = AcpLedger(tmp_path / "offline" / LEDGER_FILE)
     (tmp_path / "offline").mkdir()

@@ -18,10 +18,12 @@ from app.ui.models.listings_model import CHECK, LISTED, PRICE
 from app.ui.qa.actions import click, type_into
 from app.ui.qa.app import Page
 from app.ui.qa.expect import ScenarioFailure
+from app.ui.qa.pages.form_steps import FeeRate, choose_fee_rate, expect_dialog, replace_text
 from app.ui.tabs.listings_relist import RelistDialog
 from app.ui.tabs.listings_tab import LISTING_COLUMN, ListingsTab
 
 if TYPE_CHECKING:
+    from app.ui.dialogs.animated_qr_dialog import AnimatedQrDialog
     from app.ui.qa.pages.review import ReviewPage
 
 LOAD_TIMEOUT_MS = 30_000
@@ -109,10 +111,7 @@ class ListingsPage(Page):
 
     def price_all(self, price: int) -> None:
         """Type `price` in "Price for all" and press Apply: every ticked item gets it."""
-        edit = self.widget.price_all.edit
-        edit.setFocus()
-        edit.selectAll()
-        type_into(self.qtbot, edit, f"{price:,}")
+        replace_text(self.qtbot, self.widget.price_all.edit, f"{price:,}")
         click(self.qtbot, self.widget.apply_price)
 
     def price_item(self, key: str, price: int) -> None:
@@ -218,6 +217,18 @@ class ListingsPage(Page):
         with self._folder_answered(folder, strings.LISTINGS_IMPORT_FOLDER, "start_import"):
             return self._review_after(self.widget.import_button, "start_import")
 
+    def show_export_qr(self) -> AnimatedQrDialog:
+        """Press Show as QR… after an export: the animated QR dialog of that export (read its
+        frames with tests/support's decoders; close it with `reject()`)."""
+        from app.ui.dialogs.animated_qr_dialog import AnimatedQrDialog
+
+        if self.widget.flow.last_export() is None:
+            raise ScenarioFailure(f"{self.name} page, show_export_qr: nothing exported yet")
+        before = len(self.app.harness.dialogs)
+        click(self.qtbot, self.widget.flow.qr_button)
+        return expect_dialog(self, "show_export_qr", "the animated QR dialog", AnimatedQrDialog,
+                             before)  # fmt: skip
+
     def import_signed(self, folder: Path) -> str:
         """Import the signed `folder`, approve its review, submit; the tab's line once done."""
         return self.approve(self.start_import(folder), "import_signed")
@@ -254,17 +265,19 @@ class ListingsPage(Page):
         rows = self.widget.mine_view.selectionModel().selectedRows()
         return self.your_listings()[rows[0].row()] if len(rows) == 1 else None
 
-    def start_end_listing(self) -> ReviewPage:
-        """Press End listing (of the listing chosen, else the one ticked item signed by us):
-        the review of the move back to the ordinals address."""
+    def start_end_listing(self, fee_rate: FeeRate = None) -> ReviewPage:
+        """Choose `fee_rate` for the move (sat/vB typed as Custom, a preset's name such as
+        "Fast", None: as it is), press End listing (of the listing chosen, else the one ticked
+        item signed by us): the review of the move back to the ordinals address."""
+        choose_fee_rate(self.qtbot, self.widget.end_fee, fee_rate)
         return self._review_after(self.widget.end_button, "start_end_listing")
 
-    def end_listing(self, key: str | None = None) -> str:
+    def end_listing(self, key: str | None = None, fee_rate: FeeRate = None) -> str:
         """End the active listing of `key` (chosen in Your listings; None: what is chosen or
-        ticked now) through the review; the tab's line ("Sent <txid>: ...")."""
+        ticked now) at `fee_rate` through the review; the tab's line ("Sent <txid>: ...")."""
         if key is not None:
             self.choose_listing(key)
-        return self.approve(self.start_end_listing(), "end_listing")
+        return self.approve(self.start_end_listing(fee_rate), "end_listing")
 
     @property
     def end_hint(self) -> str:
