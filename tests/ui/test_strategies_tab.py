@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from app.core.pools import PoolKey
@@ -25,7 +24,6 @@ from app.services.sandbox_process import SandboxProcess
 from app.services.strategy_engine import StrategyConfig
 from app.ui import strings
 from app.ui.context import AppOptions
-from app.ui.dialogs.strategy_editor import StrategyEditor
 from app.ui.dialogs.unlock import UnlockDialog
 from app.ui.models.strategies_model import (
     P_BUDGET,
@@ -38,15 +36,14 @@ from app.ui.models.strategies_model import (
     S_STATUS,
 )
 from app.ui.profile_session import profile_session
+from app.ui.qa.app import App
 from app.ui.state.strategy_state import StrategyState
-from app.ui.tabs.strategies_stop import StopStrategyDialog
 from app.ui.tabs.strategies_tab import StrategiesTab
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import (
     PASSWORD,
     FundedApp,
     SandboxClockSleeper,
-    click,
     fund_bidding_wallet,
     new_collection,
     open_funded_app,
@@ -153,17 +150,15 @@ def test_a_strategy_starts_from_the_tab_shows_its_pool_tells_a_fill_and_stops_wi
     run_async(qloop, host.approve(_config(slug, budget), 4 * HOUR_MS))
 
     gui_thread.start()
-    app.window.show_tab("strategies")
-    tab = app.window.tab("strategies")
-    assert isinstance(tab, StrategiesTab)
-    qtbot.waitUntil(lambda: tab.strategies.rowCount() == 1, timeout=20_000)
-    assert tab.strategies.text(0, S_STATUS) == strings.STRATEGY_STOPPED
-    assert tab.counts.text().startswith("1 strategy, 0 running.")
+    page = App(app, qtbot, qloop, root).strategies.open()
+    tab = page.widget
+    assert page.expect_strategy(STRATEGY).status == strings.STRATEGY_STOPPED
+    assert page.counts.startswith("1 strategy, 0 running.")
     assert tab.start_button.isEnabled() and not tab.stop_all_button.isEnabled()
     assert tab.stop_button.isEnabled()  # approved: it can be revoked before it ever runs
     assert _pool_cells(tab)[P_STATUS] == strings.POOL_NOT_RUNNING
 
-    click(qtbot, tab.start_button)
+    assert page.start(STRATEGY) == strings.counted(strings.STRATEGIES_STARTED, 1, names=STRATEGY)
     qtbot.waitUntil(lambda: gate.checks == 1, timeout=30_000)  # the first check is done
     cost = 11_000 + fee.on(11_000)
     qtbot.waitUntil(lambda: _pool_cells(tab).get(P_LIVE) == "2 of 2", timeout=20_000)
@@ -200,18 +195,12 @@ def test_a_strategy_starts_from_the_tab_shows_its_pool_tells_a_fill_and_stops_wi
     qtbot.waitUntil(lambda: gate.checks == 2, timeout=30_000)
 
     # Stop, cancelling its bids: the question says the approval is revoked.
-    before = len(app.dialogs)
-    click(qtbot, tab.stop_button)
-    dialog = wait_new_dialog(qtbot, app, StopStrategyDialog, before)
-    question = dialog.findChild(QLabel)
-    assert question is not None and "revokes its approval" in question.text()
-    assert dialog.dont_button.isDefault()
-    click(qtbot, dialog.cancel_bids_button)
+    question = page.ask_stop(STRATEGY)
+    assert "revokes its approval" in question.text
+    assert question.dialog.dont_button.isDefault()
     done = strings.counted(strings.STRATEGIES_STOPPED_CANCELLED, 2, strategy=STRATEGY)
-    qtbot.waitUntil(lambda: tab.message.text() == done, timeout=30_000)
-    qtbot.waitUntil(
-        lambda: tab.strategies.text(0, S_STATUS) == strings.STRATEGY_REVOKED, timeout=20_000
-    )
+    assert question.cancel_bids() == done
+    page.expect_strategy(STRATEGY, strings.STRATEGY_REVOKED)
     assert not tab.start_button.isEnabled() and tab.delete_button.isEnabled()
     # Not running: no stale "Bidding"; what it left open (nothing: its bids were cancelled).
     qtbot.waitUntil(lambda: _pool_cells(tab)[P_LIVE] == strings.POOL_NONE_OPEN, timeout=20_000)
@@ -225,16 +214,12 @@ def test_a_strategy_starts_from_the_tab_shows_its_pool_tells_a_fill_and_stops_wi
 
     # Starting again needs a new approval: Edit… opens the strategy as it is, to approve.
     assert tab.edit_button.isEnabled()
-    before = len(app.dialogs)
-    click(qtbot, tab.edit_button)
-    editor = wait_new_dialog(qtbot, app, StrategyEditor, before, timeout=20_000)
-    assert editor.fields.name.text() == STRATEGY
-    click(qtbot, editor.next_button)
-    click(qtbot, editor.approve_button)
-    saved = f"{STRATEGY} saved and approved until "
-    qtbot.waitUntil(lambda: tab.message.text().startswith(saved), timeout=30_000)
-    assert tab.message.text().endswith("; press Start to run it.")
-    qtbot.waitUntil(lambda: tab.strategies.text(0, S_STATUS) == strings.STRATEGY_STOPPED)
+    editor = page.edit(STRATEGY)
+    assert editor.strategy_name == STRATEGY
+    said = page.said_after("approve", editor.approve, timeout_ms=30_000)
+    assert said.startswith(f"{STRATEGY} saved and approved until ")
+    assert said.endswith("; press Start to run it.")
+    page.expect_strategy(STRATEGY, strings.STRATEGY_STOPPED)
     assert tab.start_button.isEnabled()
     gui_thread.assert_not_blocked()
 
@@ -252,16 +237,13 @@ def test_locking_the_wallet_stops_the_strategies_and_the_tab_says_why(
     state = StrategyState.of(app.context)
     host = state.host()
     run_async(qloop, host.approve(_config(slug, 100_000), 4 * HOUR_MS))
-    app.window.show_tab("strategies")
-    tab = app.window.tab("strategies")
-    assert isinstance(tab, StrategiesTab)
-    qtbot.waitUntil(lambda: tab.start_button.isEnabled(), timeout=20_000)
-    click(qtbot, tab.start_button)
+    page = App(app, qtbot, qloop, root).strategies.open()
+    tab = page.widget
+    running = strings.counted(strings.STRATEGIES_STARTED, 1, names=STRATEGY)
+    assert page.start(STRATEGY) == running
     qtbot.waitUntil(lambda: gate.checks == 1, timeout=30_000)
     qtbot.waitUntil(lambda: state.running_count() == 1, timeout=20_000)
-    running = strings.counted(strings.STRATEGIES_STARTED, 1, names=STRATEGY)
-    qtbot.waitUntil(lambda: tab.message.text() == running, timeout=20_000)
-    assert tab.message.isVisible()
+    assert page.message == running  # shown
 
     app.context.wallet_lock.lock()
     qtbot.waitUntil(lambda: tab.pages.currentWidget() is tab.not_ready, timeout=20_000)
@@ -283,13 +265,8 @@ def test_locking_the_wallet_stops_the_strategies_and_the_tab_says_why(
     assert tab.strategies.text(0, S_STATUS) == strings.STRATEGY_STOPPED
     assert tab.lock_notice.isVisible()  # why it stopped, until a strategy starts again
     assert tab.start_button.isEnabled() and tab.stop_button.isEnabled()
-    before = len(app.dialogs)
-    click(qtbot, tab.stop_button)
-    dialog = wait_new_dialog(qtbot, app, StopStrategyDialog, before)
-    question = dialog.findChild(QLabel)  # the bids it left open, counted
-    assert question is not None and "It has 2 bids open now, the last until " in question.text()
-    click(qtbot, dialog.cancel_bids_button)
+    question = page.ask_stop(STRATEGY)
+    assert "It has 2 bids open now, the last until " in question.text  # left open, counted
     done = strings.counted(strings.STRATEGIES_STOPPED_CANCELLED, 2, strategy=STRATEGY)
-    qtbot.waitUntil(lambda: tab.message.text() == done, timeout=30_000)
-    revoked = strings.STRATEGY_REVOKED
-    qtbot.waitUntil(lambda: tab.strategies.text(0, S_STATUS) == revoked, timeout=20_000)
+    assert question.cancel_bids() == done
+    page.expect_strategy(STRATEGY, strings.STRATEGY_REVOKED)
