@@ -23,14 +23,15 @@ if TYPE_CHECKING:
 class SandboxFaults:
     """Arm, list and remove faults. `method` is "POST", "GET", ... or "*" (any); `path` is
     exact, or a prefix when it ends in "*" ("/v1/*"); `times` counts the requests it hits
-    (None: until removed). `applied=True`: the app handles the request fully first (a bid is
-    stored), then the client gets the fault instead of its answer."""
+    (None: until removed). By default a fault answers in the service's place (the request never
+    reaches it, as the sandbox's own default); `applied=True`: the service handles the request
+    fully first (a bid is stored), then the client gets the fault instead of its answer."""
 
     def __init__(self, sandbox: Sandbox) -> None:
         self._sandbox = sandbox
 
     def error(
-        self, method: str, path: str, status: int = 503, applied: bool = True, times: int | None = 1
+        self, method: str, path: str, status: int = 503, applied: bool = False, times: int | None = 1
     ) -> ArmedFault:
         """The error envelope with `status` (its code follows it: SERVICE_UNAVAILABLE, ...)."""
         return self._arm("error", method, path, times, status=status, applied=applied)
@@ -40,7 +41,7 @@ class SandboxFaults:
         method: str,
         path: str,
         hold_ms: int | None = None,
-        applied: bool = True,
+        applied: bool = False,
         times: int | None = 1,
     ) -> ArmedFault:
         """No answer: the connection held until the client gives up or `hold_ms` passes
@@ -48,7 +49,7 @@ class SandboxFaults:
         return self._arm("timeout", method, path, times, hold_ms=hold_ms, applied=applied)
 
     def drop(
-        self, method: str, path: str, applied: bool = True, times: int | None = 1
+        self, method: str, path: str, applied: bool = False, times: int | None = 1
     ) -> ArmedFault:
         """The connection closed at once without an answer."""
         return self._arm("drop", method, path, times, applied=applied)

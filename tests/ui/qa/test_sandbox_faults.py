@@ -74,7 +74,7 @@ def test_a_tamper_is_armed_by_name_and_an_unknown_one_refused(
 
 def test_a_reply_and_a_timeout_are_armed_as_asked(bidwallet_faults: SandboxFaults) -> None:
     reply = bidwallet_faults.reply("*", "/ord/*", 503, {"message": "down"}, times=None)
-    held = bidwallet_faults.timeout("POST", "/v1/bid/place", hold_ms=5_000)
+    held = bidwallet_faults.timeout("POST", "/v1/bid/place", hold_ms=5_000, applied=True)
     assert (reply.path, reply.status, reply.body, reply.left) == (
         "/ord/*",
         503,
