@@ -87,6 +87,7 @@ class FaultMiddleware:
         # The firing is logged before the client can see it (an answer, a closed connection),
         # so whoever watches the log finds the line once the client has its outcome.
         if fault.kind == "timeout":
+            firing.outcome = f"holding the connection unanswered {when}"
             gave_up = await _held_until_client_gives_up(receive, fault.hold_ms or 0)
             ended = (
                 "the client gave up" if gave_up else f"{fault.hold_ms} ms passed, then closed it"

@@ -112,7 +112,7 @@ class Firing:
     path: str
     at_ms: int  # the sandbox's clock
     left: int | None
-    outcome: str = "in progress"
+    outcome: str = "in progress"  # "holding ..." while a timeout holds the connection
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -344,6 +344,32 @@ async def test_a_timeout_before_applying_holds_until_the_client_gives_up(
         assert await bids_of(client, user) == []
 
 
+async def test_a_timeout_after_applying_holds_the_stored_bids_answer(
+    sandbox_app: FastAPI,
+) -> None:
+    """The client gives up; the bid was stored before the hold began (the firing says
+    "holding" once the app has answered, which the test waits for by asking, never by time)."""
+    async with served_client(sandbox_app) as client:
+        user = await bidder(client, "fault-timeout-after-client")
+        await arm(client, kind="timeout", method="POST", path=PLACE, applied=True)
+        with pytest.raises(httpx.ReadTimeout):
+            await client.post(
+                PLACE,
+                json=bid_body(user, await now_ms(client)),
+                timeout=httpx.Timeout(60, read=0.3),
+            )
+        outcome = ""
+        for _ in range(10_000):  # requests, not time: until the server has applied it
+            fired = (await faults(client))["fired"]
+            outcome = fired[0]["outcome"] if fired else ""
+            if outcome not in ("", "in progress"):
+                break
+        assert outcome.startswith("holding the connection unanswered after it was applied") or (
+            outcome.startswith("held the connection unanswered after it was applied")
+        ), outcome
+        assert len(await bids_of(client, user)) == 1
+
+
 async def test_a_timeout_after_applying_closes_unanswered_when_its_hold_ends(
     sandbox_app: FastAPI,
 ) -> None:
