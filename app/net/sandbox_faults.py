@@ -45,7 +45,8 @@ class ArmedFault:
 
 @dataclass(frozen=True)
 class FiredFault:
-    """A request a fault hit; `outcome` is "in progress" while a hold lasts."""
+    """A request a fault hit; `outcome` is "in progress" until known ("holding ..." while a
+    timeout holds the connection)."""
 
     fault_id: int
     kind: str

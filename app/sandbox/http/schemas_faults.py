@@ -85,7 +85,7 @@ class FiredFault(BaseModel):
     path: str
     atMs: int = Field(description="The sandbox clock when the request arrived.")
     left: int | None
-    outcome: str = Field(description='What was done ("in progress" while it lasts).')
+    outcome: str = Field(description='What was done ("in progress", "holding ..." until known).')
 
 
 class FaultList(BaseModel):
