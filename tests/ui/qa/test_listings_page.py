@@ -20,6 +20,7 @@ from app.ui.qa.expect import ScenarioFailure
 from app.ui.qa.harness import AppHarness, OptionsFactory
 from app.ui.qa.loop import run_async
 from app.ui.qa.profiles import READY_TIMEOUT_MS, prepare_profile
+from app.ui.qa.sandbox_faults import SandboxFaults
 from app.wallet.acp_ledger import LEDGER_FILE, AcpLedger
 
 FIRST, SECOND = 30_000, 45_000
@@ -116,3 +117,19 @@ def test_a_listings_page_that_never_loads_fails_in_words(
     assert "; it shows: " in said  # the tab's messages (or "no message")
     with pytest.raises(ScenarioFailure, match="Listings page, choose_listing: no 'Active' listing"):
         page.choose_listing("ab" * 32 + "i0")
+
+
+def test_a_listing_the_service_cannot_prepare_fails_at_once_quoting_the_tab(
+    bidwallet_app: App, bidwallet_faults: SandboxFaults
+) -> None:
+    app = bidwallet_app
+    assert app.assets is not None
+    page = app.listings.open()
+    bidwallet_faults.error("POST", "/v1/intent/secure-*", status=503, times=None)
+    with pytest.raises(ScenarioFailure) as failure:
+        page.start_listing([app.assets.inscription_ids[0]], FIRST)
+    said = str(failure.value)
+    prefix = "Listings page, start_listing: expected the review to open; the tab says: error "
+    assert said == prefix + repr(page.status), said
+    assert page.status.startswith("Not listed: ")
+    assert bidwallet_faults.fired()  # the service was asked, and failed

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QWidget
+from PySide6.QtWidgets import QAbstractButton, QAbstractItemView, QLineEdit, QWidget
 
 from app.ui import strings
 from app.ui.models.listings_model import CHECK, LISTED, PRICE
@@ -19,6 +19,7 @@ from app.ui.qa.actions import click, type_into
 from app.ui.qa.app import Page
 from app.ui.qa.expect import ScenarioFailure
 from app.ui.qa.pages.form_steps import FeeRate, choose_fee_rate, expect_dialog, replace_text
+from app.ui.qa.said import MessageWatch
 from app.ui.tabs.listings_relist import RelistDialog
 from app.ui.tabs.listings_tab import LISTING_COLUMN, ListingsTab
 
@@ -312,17 +313,25 @@ class ListingsPage(Page):
         at = view.visualRect(index).center()
         self.qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=at)
 
-    def _review_after(self, button: QWidget, action: str) -> ReviewPage:
-        """Click `button`, expect the review to open (a relist question instead fails, saying
-        what it asked); the review's page."""
+    def _review_after(self, button: QAbstractButton, action: str) -> ReviewPage:
+        """Click `button`, expect the review to open; a relist question instead, or an error
+        on the tab's line before any review (the PSBTs could not be made), fails at once,
+        quoting it. The review's page."""
         from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 
         dialogs = self.app.harness.dialogs
         before = len(dialogs)
-        click(self.qtbot, button)  # type: ignore[arg-type]
+        watch = MessageWatch(self.widget, [self.widget.status])
+        failed: list[str] = []
+        click(self.qtbot, button)
 
         def opened() -> bool:
-            return any(isinstance(d, PsbtReviewDialog | RelistDialog) for d in dialogs[before:])
+            if any(isinstance(d, PsbtReviewDialog | RelistDialog) for d in dialogs[before:]):
+                return True
+            said = watch.new(("error",))
+            if said is not None:
+                failed.append(said)
+            return bool(failed)
 
         self.expect(action, "the review to open", opened, OPEN_TIMEOUT_MS)
         asked = next((d for d in dialogs[before:] if isinstance(d, RelistDialog)), None)
@@ -330,6 +339,11 @@ class ListingsPage(Page):
             raise ScenarioFailure(
                 f"{self.name} page, {action}: expected the review to open; the relist question"
                 f" opened instead: {asked.head.text()!r}"
+            )
+        if failed and not any(isinstance(d, PsbtReviewDialog) for d in dialogs[before:]):
+            raise ScenarioFailure(
+                f"{self.name} page, {action}: expected the review to open; the tab says:"
+                f" error {failed[0]!r}"
             )
         return self.app.review(before)
 
