@@ -24,7 +24,7 @@ from app.ui.dialogs.animated_qr_dialog import AnimatedQrDialog
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 from app.ui.dialogs.unlock import UnlockDialog
 from app.ui.offline_signing import MANIFEST_NAME
-from app.ui.tabs.listings_tab import ListingsTab
+from app.ui.qa.app import App
 from app.ui.tabs.psbt_files_tab import PsbtFilesTab
 from tests.ui.conftest import AppHarness, OptionsFactory, close_app
 from tests.ui.flows import (
@@ -73,28 +73,16 @@ def test_export_sign_offline_import_and_submit(
     chosen = funded.assets.inscription_ids[:2]
     folder = tmp_path / "to-sign"
 
-    async def ask_folder(_parent: object, _title: str) -> Path:
-        return folder
-
-    monkeypatch.setattr(ListingsTab, "ask_folder", staticmethod(ask_folder))
     gui_thread.start()
 
     # 1. Online: export for offline signing (reviewed first, like signing here).
-    online.window.show_tab("listings")
-    tab = online.window.tab("listings")
-    assert isinstance(tab, ListingsTab)
-    qtbot.waitUntil(lambda: tab.held is not None, timeout=30_000)
-    for inscription in chosen:
-        tab.items_model.set_checked(tab.row_of(inscription), True)
-    type_into(qtbot, tab.price_all.edit, f"{PRICE:,}")
-    click(qtbot, tab.apply_price)
-    click(qtbot, tab.export_button)
-    dialog = wait_dialog(qtbot, online, PsbtReviewDialog, timeout=60_000)
-    assert dialog.sign_button is not None
-    assert dialog.sign_button.text() == strings.counted(strings.LISTINGS_EXPORT_ACTION, 2)
-    click(qtbot, dialog.sign_button)
+    page = App(online, qtbot, qloop, funded.root_url).listings.open()
+    tab = page.widget
+    review = page.start_export(chosen, PRICE, folder)  # the folder asked is answered
+    assert review.can_approve
+    assert review.action == strings.counted(strings.LISTINGS_EXPORT_ACTION, 2).replace("&", "")
     exported = strings.counted(strings.LISTINGS_EXPORTED, 2, folder=folder)
-    qtbot.waitUntil(lambda: tab.status.text() == exported, timeout=30_000)
+    assert review.approve() == exported
     assert (folder / MANIFEST_NAME).is_file()
     shown_as_qr(qtbot, online, tab.flow.qr_button, gui_thread, lambda: export_payload(folder))
 
@@ -133,18 +121,12 @@ def test_export_sign_offline_import_and_submit(
     assert made == []
     close_app(offline, qloop)
     monkeypatch.undo()  # back to real clients and dialogs for the online half
-    monkeypatch.setattr(ListingsTab, "ask_folder", staticmethod(ask_folder))
 
     # 3. Online again: import (re-reviewed, signatures checked) and submit.
-    before = len(online.dialogs)
-    click(qtbot, tab.import_button)
-    again = wait_new_dialog(qtbot, online, PsbtReviewDialog, before)
-    assert again.sign_button is not None
-    assert again.sign_button.text() == strings.counted(strings.LISTINGS_SUBMIT_ACTION, 2)
-    with qtbot.waitSignal(tab.refreshed, timeout=60_000):
-        click(qtbot, again.sign_button)
-        qtbot.waitUntil(lambda: not tab.flow.busy, timeout=60_000)
-    assert tab.status.text() == strings.counted(strings.LISTINGS_DONE, 2)
+    again = page.start_import(folder)
+    assert again.can_approve
+    assert again.action == strings.counted(strings.LISTINGS_SUBMIT_ACTION, 2).replace("&", "")
+    assert page.approve(again) == strings.counted(strings.LISTINGS_DONE, 2)
     assert all(tab.state_of(i) == "active" for i in chosen)
     gui_thread.assert_not_blocked()
 
