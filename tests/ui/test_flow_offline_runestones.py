@@ -18,7 +18,7 @@ from app.ui import strings
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 from app.ui.dialogs.unlock import UnlockDialog
 from app.ui.offline_signing import MANIFEST_NAME
-from app.ui.tabs.listings_tab import ListingsTab
+from app.ui.qa.app import App
 from app.ui.tabs.psbt_files_tab import PsbtFilesTab
 from tests.ui.conftest import AppHarness, OptionsFactory, close_app
 from tests.ui.flows import (
@@ -28,7 +28,6 @@ from tests.ui.flows import (
     sandbox_post,
     type_into,
     wait_dialog,
-    wait_new_dialog,
 )
 from tests.ui.gui_thread import GuiThreadWatch
 from tests.ui.test_flow_listings_runestones import OWNER, RECEIVES
@@ -51,27 +50,13 @@ def test_a_rune_listing_with_an_edict_signed_offline(
     online, root = funded.app, funded.root_url
     outpoint, rune = funded.assets.rune_outpoint, funded.assets.rune
     folder = tmp_path / "to-sign"
-
-    async def ask_folder(_parent: object, _title: str) -> Path:
-        return folder
-
-    monkeypatch.setattr(ListingsTab, "ask_folder", staticmethod(ask_folder))
     sandbox_post(root, "/sandbox/market/runestones", {"mode": "edict"})
     try:
         gui_thread.start()
-        online.window.show_tab("listings")
-        tab = online.window.tab("listings")
-        assert isinstance(tab, ListingsTab)
-        qtbot.waitUntil(lambda: tab.held is not None, timeout=30_000)
-        tab.items_model.set_checked(tab.row_of(outpoint), True)
-        type_into(qtbot, tab.price_all.edit, f"{PRICE:,}")
-        click(qtbot, tab.apply_price)
-        click(qtbot, tab.export_button)
-        exporting = wait_dialog(qtbot, online, PsbtReviewDialog, timeout=60_000)
-        assert exporting.sign_button is not None
-        click(qtbot, exporting.sign_button)
-        exported = strings.counted(strings.LISTINGS_EXPORTED, 1, folder=folder)
-        qtbot.waitUntil(lambda: tab.status.text() == exported, timeout=30_000)
+        page = App(online, qtbot, qloop, root).listings.open()
+        assert page.export([outpoint], PRICE, folder) == strings.counted(
+            strings.LISTINGS_EXPORTED, 1, folder=folder
+        )
     finally:
         with gui_thread.paused():
             sandbox_post(root, "/sandbox/market/runestones", {"mode": "none"})
@@ -107,17 +92,11 @@ def test_a_rune_listing_with_an_edict_signed_offline(
     assert made == []
     close_app(offline, qloop)
     monkeypatch.undo()
-    monkeypatch.setattr(ListingsTab, "ask_folder", staticmethod(ask_folder))
 
     # Online again: import (reviewed again, signatures checked) and submit.
-    before = len(online.dialogs)
-    click(qtbot, tab.import_button)
-    again = wait_new_dialog(qtbot, online, PsbtReviewDialog, before)
-    assert again.outputs_model.cell(0, RECEIVES).text.endswith(f" {rune}")
-    assert again.sign_button is not None
-    with qtbot.waitSignal(tab.refreshed, timeout=60_000):
-        click(qtbot, again.sign_button)
-        qtbot.waitUntil(lambda: not tab.flow.busy, timeout=60_000)
-    assert tab.status.text() == strings.counted(strings.LISTINGS_DONE, 1)
-    assert tab.state_of(outpoint) == "active"
+    again = page.start_import(folder)
+    assert again.dialog.outputs_model.cell(0, RECEIVES).text.endswith(f" {rune}")
+    assert again.can_approve
+    assert page.approve(again) == strings.counted(strings.LISTINGS_DONE, 1)
+    assert page.widget.state_of(outpoint) == "active"
     gui_thread.assert_not_blocked()
