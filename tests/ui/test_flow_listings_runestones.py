@@ -17,8 +17,9 @@ from pytestqt.qtbot import QtBot
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
+from app.ui.qa.app import App
+from app.ui.qa.pages.listings import ListingsPage
 from app.ui.tabs.inscription_bid_tab import InscriptionBidTab
-from app.ui.tabs.listings_tab import ListingsTab
 from tests.ui.conftest import AppHarness, OptionsFactory
 from tests.ui.flows import click, open_funded_app, sandbox_post, type_into, wait_new_dialog
 from tests.ui.gui_thread import GuiThreadWatch
@@ -56,31 +57,22 @@ def test_a_rune_listing_under_each_runestone_setting(
     app, root = funded.app, funded.root_url
     runes = {mode: etch(root, funded.keys.ordinals.address) for mode in RUNESTONE_SAYS}
     gui_thread.start()
-    app.window.show_tab("listings")
-    tab = app.window.tab("listings")
-    assert isinstance(tab, ListingsTab)
-    qtbot.waitUntil(lambda: tab.held is not None, timeout=30_000)
+    page = App(app, qtbot, qloop, root).listings.open()
     try:
         for mode, (rune, outpoint) in runes.items():
             with gui_thread.paused():  # the test arranging the service, not the app's work
                 sandbox_post(root, "/sandbox/market/runestones", {"mode": mode})
             says = RUNESTONE_SAYS[mode]
-            list_one(qtbot, app, tab, rune, outpoint, says and says.format(rune=rune))
+            list_one(page, rune, outpoint, says and says.format(rune=rune))
     finally:
         with gui_thread.paused():
             sandbox_post(root, "/sandbox/market/runestones", {"mode": "none"})
     gui_thread.assert_not_blocked()
 
 
-def list_one(
-    qtbot: QtBot, app: AppHarness, tab: ListingsTab, rune: str, outpoint: str, says: str | None
-) -> None:
-    tab.items_model.set_checked(tab.row_of(outpoint), True)
-    type_into(qtbot, tab.price_all.edit, f"{PRICE:,}")
-    click(qtbot, tab.apply_price)
-    before = len(app.dialogs)
-    click(qtbot, tab.sign_button)
-    dialog = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
+def list_one(page: ListingsPage, rune: str, outpoint: str, says: str | None) -> None:
+    review = page.start_listing([outpoint], PRICE)
+    dialog = review.dialog
     receives = [dialog.outputs_model.cell(r, RECEIVES).text for r in range(3)]
     assert receives == [f"◆ {UNITS:,} {rune}", "", ""]  # the escrow gets them, nothing else
     # The service's addresses are not known: each output not ours is named by the flow's rule
@@ -99,12 +91,9 @@ def list_one(
         assert dialog.outputs_model.cell(3, RECEIVES).text == ""
         assert dialog.outputs_model.cell(3, OWNER).text == "a runestone (OP_RETURN)"
     assert dialog.plans_model.cell(0, 4).text == strings.REVIEW_VERDICT_OK
-    assert dialog.sign_button is not None
-    with qtbot.waitSignal(tab.refreshed, timeout=60_000):
-        click(qtbot, dialog.sign_button)
-        qtbot.waitUntil(lambda: not tab.flow.busy, timeout=60_000)
-    assert tab.status.text() == strings.counted(strings.LISTINGS_DONE, 1)
-    assert tab.state_of(outpoint) == "active"
+    assert review.can_approve
+    assert page.approve(review) == strings.counted(strings.LISTINGS_DONE, 1)
+    assert page.widget.state_of(outpoint) == "active"
 
 
 def test_an_inscription_bid_carrying_the_services_pointer(
