@@ -95,9 +95,12 @@ class ListingsPage(Page):
     def tick(self, key: str, ticked: bool = True) -> None:
         """Tick (or untick) `key`'s check box with the space bar, as with the keyboard."""
         tab = self.widget
+        model = tab.items_model
         row = self._row(key, "tick")
-        if (self.widget.items_model.checked[row]) != ticked:
-            self._key_on(tab.items_view, tab.items_model.index(row, CHECK), Qt.Key.Key_Space)
+        if model.checked[row] != ticked:
+            self._key_on(tab.items_view, model.index(row, CHECK), Qt.Key.Key_Space)
+        said = f"{key} {'ticked' if ticked else 'unticked'}"
+        self.expect("tick", said, lambda: model.checked[row] == ticked, 1_000)
 
     def select(self, keys: Sequence[str]) -> None:
         """Tick exactly `keys`: Select none, then each."""
