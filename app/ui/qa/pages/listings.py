@@ -210,11 +210,13 @@ class ListingsPage(Page):
     def export(self, keys: Sequence[str], prices: Prices, folder: Path) -> str:
         """Export `keys` at `prices` to `folder` through the review; the tab's line once
         written (LISTINGS_EXPORTED)."""
-        review = self.start_export(keys, prices, folder)
-        review.approve()
+        said = self.start_export(keys, prices, folder).approve()  # the flow's outcome
         written = strings.counted(strings.LISTINGS_EXPORTED, len(keys), folder=folder)
-        self.expect("export", f"the status {written!r}", lambda: self.status == written)
-        return self.status
+        if said != written:
+            raise ScenarioFailure(
+                f"{self.name} page, export: expected the status {written!r}; it says {said!r}"
+            )
+        return said
 
     def start_import(self, folder: Path) -> ReviewPage:
         """Press Import signed and pick `folder`: the signed PSBTs reviewed again."""
