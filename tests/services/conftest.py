@@ -17,7 +17,10 @@
 - `funded_keys`: `keys` with two confirmed 0.05 BTC coins on the payment address.
 - `make_context(keys, url=None, timeouts=None)`: a `ServiceContext` (sandbox maker fee, the
   sandbox clock and sleeper), its clients closed at teardown; `ctx`: one for `funded_keys`.
-- `proxy`: a `FaultProxy` in front of the sandbox (tests/support/proxy.py).
+- `sandbox_faults` (`SandboxFaults`): this test's faults on its sandbox (docs/sandbox-faults.md),
+  none armed at its start or left at its end (the sandbox process serves every test).
+- `proxy`: a `FaultProxy` in front of the sandbox (tests/support/proxy.py), for what the
+  sandbox's faults cannot express (a rewrite the test itself generates).
 - `collection`: a fresh collection slug with `TRAITS`; `bidder`: `ctx` whose bidding wallet
   holds `BIDDING_FUNDS`; `hour_from_now(ctx)`: a bid expiry on the service clock.
 
@@ -42,6 +45,7 @@ from app.net.clients import NetClients
 from app.net.config import ServiceConfig
 from app.net.http import Timeouts
 from app.net.sandbox import CollectionInfo, SandboxClient
+from app.net.sandbox_faults import ArmedFault, FaultKind, FiredFault
 from app.net.sandbox_market import RunestonesMode
 from app.net.sandbox_scenario import InscriptionCreated
 from app.services.acp_signatures import ledger_of
@@ -328,6 +332,38 @@ async def make_context(
 @pytest.fixture
 def ctx(make_context: ContextFactory, funded_keys: WalletKeys) -> ServiceContext:
     return make_context(funded_keys)
+
+
+class SandboxFaults:
+    """Faults on the test's sandbox, through the app's `SandboxClient`: `arm(kind, path,
+    method=..., applied=..., status=..., times=..., ...)` takes `SandboxClient.arm_fault`'s
+    arguments (a fault answers in the service's place unless `applied=True`)."""
+
+    def __init__(self, sandbox: SandboxControl) -> None:
+        self.sandbox = sandbox
+
+    async def arm(self, kind: FaultKind, path: str, **options: Any) -> ArmedFault:
+        return await self.sandbox.call(lambda c: c.arm_fault(kind, path, **options))
+
+    async def fired(self) -> tuple[FiredFault, ...]:
+        """The firings since the test began, oldest first."""
+        return (await self.sandbox.call(lambda c: c.faults())).fired
+
+    async def clear(self) -> None:
+        """Every fault removed and its firings forgotten."""
+        await self.sandbox.call(lambda c: c.clear_faults())
+
+
+@pytest.fixture
+async def sandbox_faults(sandbox: SandboxControl) -> AsyncIterator[SandboxFaults]:
+    """This test's faults: none armed when it starts, none left when it ends (whatever its
+    outcome), since the next test shares the sandbox."""
+    faults = SandboxFaults(sandbox)
+    await faults.clear()
+    try:
+        yield faults
+    finally:
+        await faults.clear()
 
 
 @pytest.fixture

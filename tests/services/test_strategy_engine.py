@@ -21,8 +21,7 @@ from app.services.open_bids import fetch_open_bids, pool_key_of
 from app.services.strategy_cancel import ActionResult
 from app.services.strategy_engine import StrategyEngine
 from app.services.strategy_journal import EntryState
-from tests.services.conftest import ContextFactory, SandboxControl, SandboxSleeper, hour_from_now
-from tests.support.proxy import Fault, FaultProxy
+from tests.services.conftest import SandboxControl, SandboxFaults, SandboxSleeper, hour_from_now
 from tests.support.strategy_engine import approve_policy, engine_for
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -202,22 +201,22 @@ async def test_the_users_own_bid_is_never_cancelled_and_caps_the_price(
 
 async def test_an_unreadable_market_holds_a_relative_rule(
     bidder: ServiceContext,
-    make_context: ContextFactory,
-    proxy: FaultProxy,
+    sandbox_faults: SandboxFaults,
     sandbox: SandboxControl,
     collection: str,
     tmp_path: Path,
 ) -> None:
     pool = PoolKey(collection)
     await scenario(sandbox, "floor", {"slug": collection, "price": 30_000})
-    proxied = make_context(bidder.keys, proxy.url)
     budget = cost(bidder, 30_000, 1)
     policy = approve_policy(bidder, tmp_path, [pool], 30_000, budget)
     engine = engine_for(
-        proxied, tmp_path, policy, [(pool, BelowFloor(10, 30_000), budget)], total=budget
+        bidder, tmp_path, policy, [(pool, BelowFloor(10, 30_000), budget)], total=budget
     )
     await engine.start()
-    proxy.add_fault(Fault.reply("GET", "/v1/activity/listings*", 503, {"m": "x"}, times=None))
+    await sandbox_faults.arm(
+        "reply", "/v1/activity/listings*", method="GET", status=503, body={"m": "x"}, times=None
+    )
     report = await engine.tick()
     assert report.plan is not None and report.plan.pools[0].status == "hold"
     assert report.results == () and engine.journal.entries(policy) == []
@@ -264,8 +263,7 @@ async def test_placements_left_for_the_next_tick_are_not_kept_waiting_a_tick_mor
 
 async def test_a_429_is_waited_out_and_the_pace_is_kept_across_pools(
     bidder: ServiceContext,
-    make_context: ContextFactory,
-    proxy: FaultProxy,
+    sandbox_faults: SandboxFaults,
     sandbox: SandboxControl,
     sandbox_sleeper: SandboxSleeper,
     tmp_path: Path,
@@ -274,16 +272,15 @@ async def test_a_429_is_waited_out_and_the_pace_is_kept_across_pools(
     for slug in slugs:
         await sandbox.create_collection(slug)
     pools = [PoolKey(s) for s in slugs]
-    proxied = make_context(bidder.keys, proxy.url)
     budget = cost(bidder, 3_000, 1)
     policy = approve_policy(bidder, tmp_path, pools, 3_000, 2 * budget)
     engine = engine_for(
-        proxied, tmp_path, policy, [(p, FixedPrice(3_000), budget) for p in pools],
+        bidder, tmp_path, policy, [(p, FixedPrice(3_000), budget) for p in pools],
         total=2 * budget,
     )  # fmt: skip
     await engine.start()
     limited = {"errorCode": "SUBMIT_BID_RATE_LIMITED", "message": "slow", "retryAfterMs": 700}
-    proxy.add_fault(Fault.reply("POST", "/v1/bid/place", 429, limited))
+    await sandbox_faults.arm("reply", "/v1/bid/place", method="POST", status=429, body=limited)
     sandbox_sleeper.waits.clear()
     report = await engine.tick()
     assert [(str(r.action.pool), r.done) for r in report.results] == [
