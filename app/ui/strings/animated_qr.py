@@ -47,9 +47,12 @@ QR_CAPTION_UR: Final = "Frame {shown} of {needed} (UR, version {version})"
 QR_CAPTION_UR_MORE: Final = (
     "Frame {shown}, a fountain part: any {needed} frames decode it (UR, version {version})"
 )
+# The bundle (manifest + PSBTs) is BBQr type B / UR bytes: Sparrow or a Coldcard reads the
+# bytes but cannot sign them, so only Bidwallet's offline signer is named.
 QR_HOW_EXPORT: Final = (
-    "Scan this with the offline signer (its Scan QR… button) or with a wallet that reads BBQr"
-    " or UR. Keep it on screen until the scanner says it has every frame."
+    "Scan this with Bidwallet's offline signer (Scan QR… in bidwallet \u2011\u2011offline): it"
+    " carries the manifest and every PSBT together, which other wallets cannot sign. Keep it on"
+    " screen until the scanner says it has every frame."
 )
 QR_HOW_SIGNED: Final = (
     "Scan this with the online Bidwallet: Scan QR… beside Import signed on the Listings tab"

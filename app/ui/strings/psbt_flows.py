@@ -195,11 +195,15 @@ LISTINGS_CANCELLED_AFTER: Final = "Cancelled after signing {done} of {total}: no
 LISTINGS_EXPORTED: Final = Counted(
     (
         "Exported {count} PSBT to {folder}. Sign it in the offline signer (bidwallet "
-        "\u2011\u2011offline), bring the folder back, then press Import signed."
+        "\u2011\u2011offline), bring the folder back, then press Import signed. Or, with"
+        " no USB stick: Show as QR… for the offline signer to scan, then Scan QR… here to read"
+        " the signed one back."
     ),
     (
         "Exported {count} PSBTs to {folder}. Sign them in the offline signer (bidwallet "
-        "\u2011\u2011offline), bring the folder back, then press Import signed."
+        "\u2011\u2011offline), bring the folder back, then press Import signed. Or, with"
+        " no USB stick: Show as QR… for the offline signer to scan, then Scan QR… here to read"
+        " the signed ones back."
     ),
 )
 LISTINGS_EXPORT_FOLDER: Final = "Choose an empty folder for the PSBTs"
@@ -244,11 +248,13 @@ OFFLINE_SIGN_ACTION: Final = Counted(
 OFFLINE_SIGNED: Final = Counted(
     (
         "Signed {count} PSBT; the signed file is in {folder}. Carry the folder back to the "
-        "online Bidwallet and press Import signed."
+        "online Bidwallet and press Import signed. A signed listing can also go back as a QR"
+        " code: Show signed as QR…, read by Scan QR… on the online Listings tab."
     ),
     (
         "Signed {count} PSBTs; the signed files are in {folder}. Carry the folder back to "
-        "the online Bidwallet and press Import signed."
+        "the online Bidwallet and press Import signed. Signed listings can also go back as a QR"
+        " code: Show signed as QR…, read by Scan QR… on the online Listings tab."
     ),
 )
 OFFLINE_SIGN_FAILED: Final = "Not signed: {reason}"

@@ -1,0 +1,39 @@
+"""The messages of the air-gapped round trip name the QR buttons of the next step by the very
+labels those buttons carry, so a user can find them; and the export's QR code is offered to
+Bidwallet's offline signer only (it is a bundle, BBQr type B / UR bytes, that Sparrow or a
+Coldcard can read but not sign)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.core.animated_qr import Payload, PayloadKind, QrFormat, encode_frames
+from app.ui import strings
+
+
+def label(text: str) -> str:
+    return text.replace("&", "")
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_the_export_message_names_show_as_qr_and_scan_qr(count: int) -> None:
+    text = strings.counted(strings.LISTINGS_EXPORTED, count, folder="/home/me/export")
+    assert label(strings.QR_SHOW_EXPORT) in text
+    assert label(strings.QR_SCAN_BUTTON) in text
+    assert label(strings.LISTINGS_IMPORT).rstrip("…") in text
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_the_offline_signed_message_names_show_signed_as_qr(count: int) -> None:
+    text = strings.counted(strings.OFFLINE_SIGNED, count, folder="/home/me/export")
+    assert label(strings.QR_SHOW_SIGNED) in text
+    assert label(strings.QR_SCAN_BUTTON) in text
+
+
+def test_the_export_code_is_offered_to_bidwallets_offline_signer_only() -> None:
+    sequence = encode_frames(Payload(PayloadKind.EXPORT, bytes(300)), QrFormat.BBQR, 10)
+    assert sequence.next_frame()[3] == "B"  # BBQr type B: bytes, not a PSBT (type P)
+    assert label(strings.QR_SCAN_BUTTON) in strings.QR_HOW_EXPORT
+    assert "offline" in strings.QR_HOW_EXPORT
+    for other in ("Sparrow", "Coldcard", "a wallet that reads"):
+        assert other not in strings.QR_HOW_EXPORT
