@@ -22,6 +22,11 @@ that does not use it nothing (no Qt, no sandbox).
   data directory), e.g. a second user.
 - `bidwallet_gui_thread`: the stall detector (`start()`, then `assert_not_blocked()`).
 - `bidwallet_xvfb`: a fresh Xvfb display for screenshots (skips without Xvfb).
+- `bidwallet_screenshot`: `shot(name, widget=None)` saves the window (or a dialog) as a PNG in
+  `--bidwallet-screenshots DIR` (default: the test's tmp_path), named after the test.
+
+Without a display (no DISPLAY or WAYLAND_DISPLAY) and no QT_QPA_PLATFORM chosen, Qt runs on its
+offscreen platform: a scenario runs headless as it is; under `xvfb-run` it uses the X server.
 """
 
 from __future__ import annotations
@@ -49,6 +54,23 @@ if TYPE_CHECKING:
 
 XVFB_SCREEN = "1024x700x24"  # the smallest screen the window is made for
 XVFB_START_TIMEOUT_S = 30
+SCREENSHOTS_OPTION = "--bidwallet-screenshots"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.getgroup("bidwallet").addoption(
+        SCREENSHOTS_OPTION,
+        metavar="DIR",
+        default=None,
+        help="where bidwallet_screenshot saves its PNGs (default: each test's tmp_path)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Headless by default: Qt's xcb platform aborts the process without a display.
+    has_display = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    if not has_display:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
 @pytest.fixture(scope="session")
@@ -218,3 +240,21 @@ def bidwallet_xvfb() -> Iterator[str]:
         os.close(read_fd)
         server.terminate()
         server.wait(timeout=XVFB_START_TIMEOUT_S)
+
+
+@pytest.fixture
+def bidwallet_screenshot(
+    request: pytest.FixtureRequest, tmp_path: Path, bidwallet_on_loop: None
+) -> Callable[..., Path]:
+    """`shot(name, widget=None) -> Path`: `widget` (by default the newest window shown) drawn
+    as it is on screen, saved as `<test>-<name>.png`."""
+    from app.ui.qa.screenshots import save_screenshot
+
+    chosen = request.config.getoption(SCREENSHOTS_OPTION)
+    folder = Path(chosen) if chosen else tmp_path
+    test = request.node.name
+
+    def shot(name: str, widget: object = None) -> Path:
+        return save_screenshot(folder / f"{test}-{name}.png", widget)
+
+    return shot

@@ -1,0 +1,32 @@
+"""A scenario's screenshots: a widget drawn as it is on screen (offscreen or under Xvfb),
+saved as a PNG."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtWidgets import QApplication, QWidget
+
+
+def save_screenshot(path: Path, widget: object = None) -> Path:
+    """`widget` (default: the active window, else the newest top-level window shown) saved
+    at `path`, once its pending layouts and paints are done."""
+    target = widget if isinstance(widget, QWidget) else _shown_window()
+    for _ in range(3):  # layouts requested while settling request more
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        QCoreApplication.processEvents()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not target.grab().save(str(path), "PNG"):
+        raise OSError(f"could not write the screenshot {path}")
+    return path
+
+
+def _shown_window() -> QWidget:
+    active = QApplication.activeWindow()
+    if active is not None:
+        return active
+    shown = [w for w in QApplication.topLevelWidgets() if w.isVisible()]
+    if not shown:
+        raise LookupError("no window is shown to take a screenshot of")
+    return shown[-1]
