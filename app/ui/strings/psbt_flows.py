@@ -226,14 +226,13 @@ LISTINGS_MINE_UNAVAILABLE: Final = (
 # -- offline signer: review and sign (UI-B) --------------------------------------------------
 OFFLINE_REVIEW_SIGN: Final = "&Review and sign…"
 OFFLINE_MANIFEST_LOADED: Final = Counted(
-    (
-        "{folder}: {count} PSBT for a {flow}, exported with its manifest. Unlock the key, "
-        "then Review and sign."
-    ),
-    (
-        "{folder}: {count} PSBTs for a {flow}, exported with their manifest. Unlock the "
-        "key, then Review and sign."
-    ),
+    "{folder}: {count} PSBT for a {flow}, exported with its manifest.",
+    "{folder}: {count} PSBTs for a {flow}, exported with their manifest.",
+)
+# The next step, in the line the signing outcome replaces (it would be stale beside it).
+OFFLINE_REVIEW_NEXT: Final = (
+    "Next: Review and sign… shows what each PSBT does before anything is signed (it asks for"
+    " the key's password first if the key is locked)."
 )
 OFFLINE_NO_MANIFEST: Final = (
     "{name} has no manifest.json beside it, so Bidwallet cannot tell what it is meant to do"
@@ -249,12 +248,12 @@ OFFLINE_SIGNED: Final = Counted(
     (
         "Signed {count} PSBT; the signed file is in {folder}. Carry the folder back to the "
         "online Bidwallet and press Import signed. A signed listing can also go back as a QR"
-        " code: Show signed as QR…, read by Scan QR… on the online Listings tab."
+        " code: Show signed as QR… here, then Scan QR… on the online Listings tab."
     ),
     (
         "Signed {count} PSBTs; the signed files are in {folder}. Carry the folder back to "
         "the online Bidwallet and press Import signed. Signed listings can also go back as a QR"
-        " code: Show signed as QR…, read by Scan QR… on the online Listings tab."
+        " code: Show signed as QR… here, then Scan QR… on the online Listings tab."
     ),
 )
 OFFLINE_SIGN_FAILED: Final = "Not signed: {reason}"
