@@ -9,12 +9,14 @@ import random
 import re
 
 import pytest
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.core import qr_export_bundle
 from app.core.animated_qr import AnimatedQrDecoder, Payload, PayloadKind, QrFormat
 from app.core.psbt_view import PSBT_MAGIC
 from app.services.qr_images import read_codes
+from app.ui import strings
 from app.ui.dialogs.animated_qr_dialog import CODE_SIDE, AnimatedQrDialog, draw_frame
 
 
@@ -74,6 +76,19 @@ def test_the_dialog_cycles_through_the_frames_with_a_true_caption(qtbot: QtBot) 
     assert captions[total - 2] == f"Frame {total} of {total} (BBQr, version {version})"
     assert captions[-1] == f"Frame 1 of {total} (BBQr, version {version})"  # the loop again
     assert dialog.code.size().width() == CODE_SIDE  # fixed: nothing moves as frames change
+
+
+def test_a_long_fountain_caption_wraps_without_moving_anything(qtbot: QtBot) -> None:
+    dialog = _open(qtbot, _payload())
+    before = (dialog.size(), dialog.caption.size(), dialog.code.pos())
+    # UR past its plain parts, deep into a long scan: the longest caption there is.
+    long = strings.QR_CAPTION_UR_MORE.format(shown=12_345, needed=10_610, version=25)
+    dialog.caption.setText(long)
+    dialog.layout().activate()
+    QApplication.sendPostedEvents()  # the resize a wider caption would ask for
+    QApplication.processEvents()
+    assert (dialog.size(), dialog.caption.size(), dialog.code.pos()) == before
+    assert dialog.caption.heightForWidth(CODE_SIDE) <= dialog.caption.height()  # not cut off
 
 
 def test_changing_format_or_density_restarts_with_the_new_frame_count(qtbot: QtBot) -> None:

@@ -155,6 +155,10 @@ class AnimatedQrDialog(QDialog):
         self.code.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.caption = QLabel(strings.QR_PREPARING)
         self.caption.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        # Two lines under the code, whatever the caption: a fountain part's longer caption
+        # wraps in them instead of widening the dialog when UR goes past its plain parts.
+        self.caption.setWordWrap(True)
+        self.caption.setFixedSize(CODE_SIDE, 2 * self.caption.fontMetrics().lineSpacing() + 4)
         self.how = message_label("hint")
         self.how.setText(how)
         self.error = message_label("error")

@@ -41,11 +41,13 @@ QR_DENSITY: Final = "&Density:"
 QR_DENSITY_ITEM: Final = "QR version {version}"
 QR_PREPARING: Final = "Preparing the frames…"
 # BBQr shows its frames in a loop; after UR's plain parts come fountain parts without end (any
-# `needed` of them, or a few more, decode), so past `needed` the count goes on.
+# `needed` of them, or a few more, decode), so past `needed` the count goes on; the dialog
+# keeps two lines for the caption.
 QR_CAPTION_BBQR: Final = "Frame {shown} of {needed} (BBQr, version {version})"
 QR_CAPTION_UR: Final = "Frame {shown} of {needed} (UR, version {version})"
 QR_CAPTION_UR_MORE: Final = (
-    "Frame {shown}, a fountain part: any {needed} frames decode it (UR, version {version})"
+    "Frame {shown}, a fountain part: any {needed} frames, or a few more, decode it (UR,"
+    " version {version})"
 )
 # The bundle (manifest + PSBTs) is BBQr type B / UR bytes: Sparrow or a Coldcard reads the
 # bytes but cannot sign them, so only Bidwallet's offline signer is named.
