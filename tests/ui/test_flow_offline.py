@@ -104,6 +104,7 @@ def test_export_sign_offline_import_and_submit(
     )
     qtbot.waitUntil(lambda: files.file_status.text() == loaded, timeout=10_000)
     assert files.review_status.text() == strings.OFFLINE_REVIEW_NEXT  # where the outcome comes
+    assert files.review_status.property("role") == "hint"  # a next step, not an error
     assert not offline.context.wallet_lock.unlocked
     click(qtbot, files.review_button)  # locked: the password is asked first
     unlock = wait_dialog(qtbot, offline, UnlockDialog)

@@ -242,7 +242,7 @@ class PsbtFilesTab(QWidget):
             strings.OFFLINE_MANIFEST_LOADED, len(manifest.items), folder=folder, flow=manifest.flow
         )
         set_message(self.file_status, text, "ok")
-        set_message(self.review_status, strings.OFFLINE_REVIEW_NEXT)
+        set_message(self.review_status, strings.OFFLINE_REVIEW_NEXT, "hint")
         self._record("psbt.open", True, f"{folder.name}/{MANIFEST_NAME}")
         self._update_review()
 
