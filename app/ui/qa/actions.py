@@ -28,6 +28,15 @@ def click(qtbot: QtBot, button: QAbstractButton) -> None:
         qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 
 
+def activate(qtbot: QtBot, window: QWidget) -> None:
+    """`window` raised and made the active window, as a user's click on it does: a keyboard
+    shortcut (Ctrl+U) reaches only the active window, which under a real X server without a
+    window manager a new window is not."""
+    window.raise_()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=DIALOG_TIMEOUT_MS)
+
+
 def type_into(qtbot: QtBot, widget: QWidget, text: str) -> None:
     widget.setFocus()
     qtbot.keyClicks(widget, text)

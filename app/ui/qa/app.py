@@ -24,15 +24,15 @@ if TYPE_CHECKING:
 
     from app.services.qa_vault import WalletKeys
     from app.services.sandbox_demo import DemoAssets
+    from app.ui.qa.pages.activity import ActivityPage
     from app.ui.qa.pages.bid import BidPage
     from app.ui.qa.pages.inscription_bid import InscriptionBidPage
-    from app.ui.qa.pages.activity import ActivityPage
     from app.ui.qa.pages.listings import ListingsPage
     from app.ui.qa.pages.open_bids import OpenBidsPage
     from app.ui.qa.pages.review import ReviewPage
     from app.ui.qa.pages.settings import SettingsPage
-    from app.ui.qa.pages.strategies import StrategiesPage
     from app.ui.qa.pages.sign_elsewhere import SignMessagePage
+    from app.ui.qa.pages.strategies import StrategiesPage
     from app.ui.qa.pages.unlock import UnlockPage
     from app.ui.qa.pages.wallet import WalletPage
     from app.ui.qa.pages.withdraw import WithdrawPage

@@ -27,7 +27,7 @@ from app.ui.context import AppOptions
 from app.ui.dialogs.first_run import FirstRunDialog
 from app.ui.dialogs.key_choose_page import KeyKind
 from app.ui.dialogs.key_setup import KeySetupDialog
-from app.ui.qa.actions import click, type_into, wait_dialog
+from app.ui.qa.actions import activate, click, type_into, wait_dialog
 from app.ui.qa.harness import AppHarness
 from app.ui.qa.loop import run_async
 from app.ui.qa.sandbox import Sandbox
@@ -152,6 +152,7 @@ def unlock_by_typing(qtbot: QtBot, app: AppHarness) -> None:
     """Ctrl+U, type the password, Enter: as a user unlocks."""
     from app.ui.dialogs.unlock import UnlockDialog
 
+    activate(qtbot, app.window)
     qtbot.keyClick(app.window, Qt.Key.Key_U, Qt.KeyboardModifier.ControlModifier)
     dialog = wait_dialog(qtbot, app, UnlockDialog)
     type_into(qtbot, dialog.password, PASSWORD)

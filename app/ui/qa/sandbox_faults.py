@@ -31,7 +31,12 @@ class SandboxFaults:
         self._sandbox = sandbox
 
     def error(
-        self, method: str, path: str, status: int = 503, applied: bool = False, times: int | None = 1
+        self,
+        method: str,
+        path: str,
+        status: int = 503,
+        applied: bool = False,
+        times: int | None = 1,
     ) -> ArmedFault:
         """The error envelope with `status` (its code follows it: SERVICE_UNAVAILABLE, ...)."""
         return self._arm("error", method, path, times, status=status, applied=applied)
