@@ -345,6 +345,10 @@ class SandboxFaults:
     async def arm(self, kind: FaultKind, path: str, **options: Any) -> ArmedFault:
         return await self.sandbox.call(lambda c: c.arm_fault(kind, path, **options))
 
+    async def remove(self, fault: ArmedFault) -> None:
+        """`fault` removed (one armed with `times=None`, once the test no longer wants it)."""
+        await self.sandbox.call(lambda c: c.remove_fault(fault.id))
+
     async def fired(self) -> tuple[FiredFault, ...]:
         """The firings since the test began, oldest first."""
         return (await self.sandbox.call(lambda c: c.faults())).fired

@@ -1,5 +1,5 @@
 """Which held items carry a live listing signature of ours, from our own ledger, against a real
-sandbox whose list of our listings is hidden behind a proxy answering 404: a listed item is
+sandbox whose list of our listings is hidden by its own fault answering 404: a listed item is
 still found signed at its price (the signature sells it whatever the service says); ending the
 listing (the item moved back to us, the move recorded in the ledger) takes the mark away."""
 
@@ -19,9 +19,8 @@ from app.services.listings_inventory import (
 )
 from app.wallet.acp_ledger import LEDGER_FILE
 from app.wallet.keys import WalletKeys
-from tests.services.conftest import ContextFactory, SandboxControl
+from tests.services.conftest import ContextFactory, SandboxControl, SandboxFaults
 from tests.services.test_listings import inscribe
-from tests.support.proxy import Fault, FaultProxy
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -32,13 +31,17 @@ async def test_a_listing_the_service_does_not_list_is_still_marked_until_the_ite
     make_context: ContextFactory,
     funded_keys: WalletKeys,
     sandbox: SandboxControl,
-    proxy: FaultProxy,
+    sandbox_faults: SandboxFaults,
 ) -> None:
-    proxy.add_fault(Fault.reply("GET", "/v1/listings", 404, {"error": "Not Found"}, times=None))
+    await sandbox_faults.arm(
+        "reply", "/v1/listings", method="GET", status=404, body={"error": "Not Found"}, times=None
+    )
     # Nor wallet contents, where our listings are read next: the service names none.
     contents = "/v1/address/wallet-contents"
-    proxy.add_fault(Fault.reply("GET", contents, 404, {"detail": "Not Found"}, times=None))
-    ctx: ServiceContext = make_context(funded_keys, url=proxy.url)
+    await sandbox_faults.arm(
+        "reply", contents, method="GET", status=404, body={"detail": "Not Found"}, times=None
+    )
+    ctx: ServiceContext = make_context(funded_keys)
     assert await signed_outputs(ctx) == {}
     inscription = (await inscribe(sandbox, ctx.ordinals_address))["inscriptionId"]
     await execute_listings(ctx, await prepare_listings(ctx, [ListingItem(PRICE, inscription)]))

@@ -19,12 +19,11 @@ from app.services.listings import ListingItem, execute_listings, prepare_listing
 from app.services.open_bids import fetch_open_bids
 from app.services.watch import MarketReading, MarketWatcher
 from tests.services.conftest import (
-    ContextFactory,
     SandboxControl,
+    SandboxFaults,
     SandboxSleeper,
     hour_from_now,
 )
-from tests.support.proxy import Fault, FaultProxy
 from tests.support.step_sleeper import StepSleeper
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -151,17 +150,16 @@ async def test_our_own_cancel_tells_nothing_and_an_expiry_is_told_as_one(
 
 
 async def test_errors_back_off_and_a_good_reading_ends_it(
-    make_context: ContextFactory, bidder: ServiceContext, proxy: FaultProxy
+    bidder: ServiceContext, sandbox_faults: SandboxFaults
 ) -> None:
-    ctx = make_context(bidder.keys, proxy.url)
-    watch = await Watch(ctx, PollSchedule(TIMING, jitter=lambda: 1.0)).started()
-    fault = proxy.add_fault(
-        Fault.reply("GET", "/v1/address/bids", 503, {"message": "down"}, times=None)
+    watch = await Watch(bidder, PollSchedule(TIMING, jitter=lambda: 1.0)).started()
+    fault = await sandbox_faults.arm(
+        "reply", "/v1/address/bids", method="GET", status=503, body={"message": "down"}, times=None
     )
     try:
         for _ in range(4):
             await watch.tick()
-        proxy.remove_fault(fault)
+        await sandbox_faults.remove(fault)
         await watch.tick()
         await watch.tick()
     finally:
