@@ -1,7 +1,12 @@
 """The tamper suite over HTTP: a hostile server in front of the real sandbox serves each named
 malicious variant of the sandbox's real withdraw, inscription bid and secure listing PSBTs
 (or lies about ord's answers, or the bidding wallet's address). Every one must be refused by
-the use case with its specific human reason, and nothing may be signed or sent."""
+the use case with its specific human reason, and nothing may be signed or sent.
+
+The variants the sandbox's own tamper catalogue serves (`ON_THE_SANDBOX`, run by
+test_sandbox_tampers.py) are not repeated here; the rest stay on the fault proxy and
+`HostileServer` because each is a PSBT or fact mutation this suite generates itself
+(tests/support/psbt_tamper), which no named tamper or fixed `reply` of the sandbox expresses."""
 
 from __future__ import annotations
 
@@ -60,12 +65,29 @@ BIDDING_WALLET_TAMPERS = {
     "withdraw: bidding wallet served as a mainnet address",
     "withdraw: bidding wallet is our ordinals address",
 }
-CASES = [
+# Variants the sandbox's tamper catalogue serves itself (docs/sandbox-faults.md): the same
+# attack, the same refusal, tried by test_sandbox_tampers.py as (catalogue tamper, flow).
+ON_THE_SANDBOX = {
+    "withdraw: payment output redirected": ("redirect-payment", "withdraw"),
+    "withdraw: pays less than asked": ("cut-payment", "withdraw"),
+    "withdraw: inflated fee": ("raise-fee", "withdraw"),
+    "withdraw: missing witness UTXO": ("drop-utxo", "withdraw"),
+    "bid: inscription output redirected": ("redirect-payment", "inscription_bid"),
+    "bid: inflated fee": ("raise-fee", "inscription_bid"),
+    "bid: missing witness UTXO": ("drop-utxo", "inscription_bid"),
+    "listing: pays someone else": ("redirect-payment", "secure_listing"),
+    "listing: price below": ("cut-payment", "secure_listing"),
+    "listing: extra payment input of ours": ("extra-input", "secure_listing"),
+    "listing: NONE|ANYONECANPAY": ("sighash-none", "secure_listing"),
+    "listing: missing witness UTXO": ("drop-utxo", "secure_listing"),
+}
+ALL_CASES = [
     t
     for scenario in ("withdraw", "inscription_bid", "secure_listing")
     for t in tampers_for(scenario)
     if t.name not in NOT_SERVED_OVER_HTTP
 ]
+CASES = [t for t in ALL_CASES if t.name not in ON_THE_SANDBOX]  # served by the proxy
 
 
 @dataclass
@@ -172,6 +194,19 @@ def signatures(monkeypatch: pytest.MonkeyPatch) -> list[object]:
 async def test_the_suite_covers_at_least_40_variants_across_the_three_flows() -> None:
     assert len({t.name for t in CASES}) == len(CASES) >= 40
     assert {t.scenario for t in CASES} == set(WORLDS)
+
+
+async def test_each_variant_left_to_the_sandbox_is_tried_there_with_its_refusal() -> None:
+    """A variant leaves this suite only for a catalogue tamper test_sandbox_tampers.py runs
+    on the same flow, expecting the same refusal (None there: the fee needs consent)."""
+    from tests.services.test_sandbox_tampers import EXPECTED
+
+    by_name = {t.name: t for t in ALL_CASES}
+    for name, (tamper, scenario) in ON_THE_SANDBOX.items():
+        variant = by_name[name]
+        assert variant.scenario == scenario, name
+        expected = None if variant.code in FEE_CONSENT_CODES else variant.code
+        assert (tamper, scenario) in EXPECTED and EXPECTED[(tamper, scenario)] == expected, name
 
 
 @pytest.mark.parametrize("scenario", sorted(WORLDS))
