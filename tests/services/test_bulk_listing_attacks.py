@@ -2,7 +2,9 @@
 against a hostile service in front of the real sandbox: the LAST item of the bulk carries the
 attack, so a review that stopped early, or checked one item's PSBT against another's listing,
 would let it through. Each must be refused naming that item, with nothing signed, recorded in
-the signature ledger or sent."""
+the signature ledger or sent. They stay on the fault proxy: each rewrites the bulk answer's
+`indicesToSign` or swaps its PSBTs, attacks the sandbox's tamper catalogue
+(docs/sandbox-faults.md) does not name."""
 
 from __future__ import annotations
 

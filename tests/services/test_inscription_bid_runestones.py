@@ -4,7 +4,9 @@ inscription's new home), even though the item carries no runes: the review decod
 it, and approves; the bid is placed (signed here, or by an offline signer from the exported
 files), accepted, and the inscription arrives. A hostile service
 that spends our runic coin in the bid and points that runestone elsewhere is refused with where
-our runes would go, and nothing is sent."""
+our runes would go, and nothing is sent. That hostile case stays on the fault proxy and
+`HostileServer`: it spends a runic coin the test etched, a mutation the test generates that the
+sandbox's tamper catalogue (docs/sandbox-faults.md) has no tamper for."""
 
 from __future__ import annotations
 
