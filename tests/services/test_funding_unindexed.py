@@ -1,7 +1,9 @@
 """Funding while ord has not indexed the newest coins, against a real sandbox answering like
 real ord (its default: every mempool output is `indexed: false`): such coins are skipped and
 counted, fatal only when nothing else can pay; coin control spends exactly the coins chosen
-and refuses those that must not be spent."""
+and refuses those that must not be spent. The old-ord case stays on the fault proxy: it strips
+`indexed` from whatever ord answers, before and after a block, a rewrite of live answers that no
+fixed `reply` of the sandbox's faults (docs/sandbox-faults.md) can express."""
 
 from __future__ import annotations
 

@@ -3,7 +3,9 @@ server in front of the real sandbox: the right answers in another order, without
 `outpoint` or `id` each entry names, or naming other outputs. The wallet must not take a
 runic or inscribed coin of the payment address for a plain one because its neighbour's answer
 was put in its place (it would spend the runes or the inscription as plain sats), nor place an
-inscription where another one sits."""
+inscription where another one sits. These stay on the fault proxy: each lie is made by the
+test from ord's real answer to that very request (reordered, fields removed), which no fixed
+`reply` or named tamper of the sandbox (docs/sandbox-faults.md) can express."""
 
 from __future__ import annotations
 
