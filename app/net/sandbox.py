@@ -28,6 +28,7 @@ from app.net.http import Timeouts
 from app.net.marketplace_catalog import CollectionInfo
 from app.net.sandbox_faults import FaultCalls
 from app.net.sandbox_market import MarketCalls
+from app.net.sandbox_requests import RequestCalls
 from app.net.sandbox_scenario import ScenarioCalls
 
 INFO_PATH = "/sandbox/info"
@@ -55,7 +56,7 @@ class SandboxInfo:
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
 
-class SandboxClient(ScenarioCalls, MarketCalls, FaultCalls):
+class SandboxClient(ScenarioCalls, MarketCalls, FaultCalls, RequestCalls):
     """The sandbox API at ``root_url`` (the service root, without ``/sandbox`` or ``/v1``)."""
 
     def __init__(

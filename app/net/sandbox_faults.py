@@ -152,11 +152,11 @@ def parse_armed(r: Reader, body: Any) -> ArmedFault:
         kind=r.need_str(item, "kind"),
         method=r.need_str(item, "method"),
         path=r.need_str(item, "path"),
-        left=_optional_int(r, item, "left"),
+        left=optional_int(r, item, "left"),
         applied=r.need_bool(item, "applied"),
-        status=_optional_int(r, item, "status"),
-        hold_ms=_optional_int(r, item, "holdMs"),
-        retry_after_ms=_optional_int(r, item, "retryAfterMs"),
+        status=optional_int(r, item, "status"),
+        hold_ms=optional_int(r, item, "holdMs"),
+        retry_after_ms=optional_int(r, item, "retryAfterMs"),
         tamper=_optional_str(r, item, "tamper"),
         body=item.get("body"),
         description=r.need_str(item, "description"),
@@ -172,12 +172,12 @@ def parse_fired(r: Reader, body: Any) -> FiredFault:
         method=r.need_str(item, "method"),
         path=r.need_str(item, "path"),
         at_ms=r.need_int(item, "atMs"),
-        left=_optional_int(r, item, "left"),
+        left=optional_int(r, item, "left"),
         outcome=r.need_str(item, "outcome"),
     )
 
 
-def _optional_int(r: Reader, item: Mapping[str, Any], name: str) -> int | None:
+def optional_int(r: Reader, item: Mapping[str, Any], name: str) -> int | None:
     value = item.get(name)
     if value is None or is_int(value):
         return value

@@ -7,6 +7,7 @@ answer are named here, so the window-side QA code never imports app.net.
         payment = await sandbox.faucet(address, 100_000)
         await sandbox.mine()
         await sandbox.arm_fault("error", "/v1/bid/place", method="POST", status=503)
+        sent = await sandbox.requests(path="/v1/bid/place", method="POST")  # the journal
 
 A refusal is a `SandboxRefused` (the sandbox's status, errorCode and message); no answer is a
 `NetError`.
@@ -32,6 +33,7 @@ from app.net.sandbox_market import (
     SimulatedStep,
     Simulation,
 )
+from app.net.sandbox_requests import JournalFault, ReceivedRequest
 from app.net.sandbox_scenario import (
     AddressKind,
     FaucetPayment,
@@ -59,11 +61,13 @@ __all__ = [
     "FloorShift",
     "InscriptionCreated",
     "InscriptionRevealed",
+    "JournalFault",
     "MarketBid",
     "MarketListing",
     "MempoolTraffic",
     "NetError",
     "Purchase",
+    "ReceivedRequest",
     "RevealOutput",
     "RunestonesMode",
     "SandboxClient",

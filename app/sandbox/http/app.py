@@ -17,6 +17,7 @@ from app.sandbox.http import (
     routes_ord,
     routes_ord_runes,
     routes_sandbox_faults,
+    routes_sandbox_requests,
     routes_scenario,
     routes_scenario_inscribe,
 )
@@ -28,6 +29,7 @@ from app.sandbox.http.middleware import (
     CatchAllMiddleware,
     RateLimitMiddleware,
 )
+from app.sandbox.http.request_journal import RequestJournal
 from app.sandbox.http.settings import SandboxSettings
 from app.sandbox.http.v1 import install_v1
 from app.sandbox.market.service import Market
@@ -39,6 +41,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     routes_scenario.router,
     routes_scenario_inscribe.router,
     routes_sandbox_faults.router,
+    routes_sandbox_requests.router,
 )
 
 _DESCRIPTION = (
@@ -93,8 +96,13 @@ def create_app(
         app.add_middleware(RateLimitMiddleware, limit=settings.rate_limit)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.state.faults = FaultBook(now_ms=node.clock.now_ms)
+    app.state.requests = RequestJournal(now_ms=node.clock.now_ms)
     app.add_middleware(
-        FaultMiddleware, book=app.state.faults, node=node, max_body_bytes=settings.max_body_bytes
+        FaultMiddleware,
+        book=app.state.faults,
+        journal=app.state.requests,
+        node=node,
+        max_body_bytes=settings.max_body_bytes,
     )
     app.add_middleware(CatchAllMiddleware)
     return app

@@ -5,6 +5,10 @@ so a fault that does not apply the request answers before the app sees a byte of
 applies it runs the app with its answer captured, then sends its own instead (an error, 429,
 nothing at all) or the captured answer with its PSBTs tampered.
 
+It also keeps the request journal (request_journal.py): it reads each request's body first (up
+to the body limit; `whenBody` looks at it too), records the request, then hands the app the
+body unchanged and notes the status answered.
+
 Closing a connection without an answer: under uvicorn the request's transport is closed
 (the client sees the connection end with no response at all); elsewhere (an in-process test
 transport) a response is started and never finished, which is the nearest an ASGI app can do.
@@ -17,11 +21,10 @@ import json
 import math
 from dataclasses import dataclass, field
 from http import HTTPStatus
-from typing import Any
 
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
-from starlette.datastructures import MutableHeaders
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.errors import ErrorCode
@@ -29,6 +32,7 @@ from app.sandbox.chain.node import Node
 from app.sandbox.faults_tampers import TAMPERS_BY_NAME, TamperNotApplicable, tamper_answer
 from app.sandbox.http.errors import RATE_LIMITED, code_for_status, error_response
 from app.sandbox.http.faults import Fault, FaultBook
+from app.sandbox.http.request_journal import JournalEntry, RequestJournal, is_journal_exempt
 
 FAULT_NOT_APPLICABLE = "FAULT_NOT_APPLICABLE"
 _BID_PLACE = "/v1/bid/place"
@@ -44,39 +48,47 @@ class _Captured:
 
 
 class FaultMiddleware:
-    def __init__(self, app: ASGIApp, book: FaultBook, node: Node, max_body_bytes: int) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        book: FaultBook,
+        journal: RequestJournal,
+        node: Node,
+        max_body_bytes: int,
+    ) -> None:
         self.app = app
         self.book = book
+        self.journal = journal
         self.node = node
-        self.max_body_bytes = max_body_bytes  # read for `whenBody`; a larger one never matches
+        self.max_body_bytes = max_body_bytes  # read first; a larger body is not JSON to either
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or is_journal_exempt(scope["path"]):
             await self.app(scope, receive, send)
             return
         method, path = scope["method"], scope["path"]
-        body: Any = None
-        if self.book.wants_body(method, path):
-            body, receive = await _read_json_body(receive, self.max_body_bytes)
-        taken = self.book.take(method, path, body)
+        read, raw, size = await _read_body(scope, receive, self.max_body_bytes)
+        query = scope.get("query_string", b"").decode("latin-1")
+        entry = self.journal.record(method, path, query, raw, size)
+        app_receive = _replaying(read, receive, entry)
+        answering = _status_into(entry, send)
+        taken = self.book.take(method, path, entry.body if entry.body_json else None)
         if taken is None:
-            await self.app(scope, receive, send)
+            try:
+                await self.app(scope, app_receive, answering)
+            except Exception:
+                entry.status = entry.status or 500  # the catch-all answers it
+                raise
             return
         fault, firing = taken
-        request_body = bytearray()
-
-        async def recording_receive() -> Message:
-            message = await receive()
-            if message["type"] == "http.request":
-                request_body.extend(message.get("body", b""))
-            return message
-
+        entry.firing = firing
         applied = fault.applied or fault.kind == "tamper"
         captured = _Captured()
         if applied:
             try:
-                await self.app(scope, recording_receive, _capture_into(captured))
+                await self.app(scope, app_receive, _capture_into(captured))
             except Exception:
+                entry.status = 500  # the catch-all answers it
                 self.book.done(firing, "not done: the app failed on the request (see below)")
                 raise  # the catch-all answers 500 and logs the traceback
         when = (
@@ -101,7 +113,7 @@ class FaultMiddleware:
             await _close_unanswered(receive, send)
             return
         if fault.kind == "tamper":
-            outcome, answer = await self._tamper(fault, scope, bytes(request_body), captured)
+            outcome, answer = await self._tamper(fault, scope, raw or b"", captured)
         elif fault.kind == "error":
             assert fault.status is not None
             answer = _injected_error(fault, fault.status)
@@ -114,7 +126,7 @@ class FaultMiddleware:
             answer = JSONResponse(fault.body, status_code=fault.status)
             outcome = f"answered {fault.status} with the armed body {when}"
         self.book.done(firing, outcome)
-        await answer(scope, _no_receive, send)
+        await answer(scope, _no_receive, answering)
 
     async def _tamper(
         self, fault: Fault, scope: Scope, request: bytes, captured: _Captured
@@ -140,11 +152,17 @@ class FaultMiddleware:
         return outcome, _replay(captured, json.dumps(answer).encode())
 
 
-async def _read_json_body(receive: Receive, limit: int) -> tuple[Any, Receive]:
-    """The request's JSON body (None when it is not JSON or passes `limit` bytes) and a
-    `receive` that hands the app every message read here before the rest."""
+async def _read_body(
+    scope: Scope, receive: Receive, limit: int
+) -> tuple[list[Message], bytes | None, int]:
+    """The messages read of the request's body, the body (None when it passes `limit` bytes:
+    reading stops there, or never starts when Content-Length says so) and how many bytes were
+    read."""
     read: list[Message] = []
     size = 0
+    announced = Headers(raw=scope.get("headers", [])).get("content-length")
+    if announced is not None and announced.isdigit() and int(announced) > limit:
+        return read, None, size  # the body limit refuses it unread
     while True:
         message = await receive()
         read.append(message)
@@ -154,17 +172,34 @@ async def _read_json_body(receive: Receive, limit: int) -> tuple[Any, Receive]:
         if not message.get("more_body") or size > limit:
             break
     complete = read[-1]["type"] == "http.request" and not read[-1].get("more_body")
-    body = None
-    if complete and size <= limit:
-        try:
-            body = json.loads(b"".join(m.get("body", b"") for m in read))
-        except ValueError:
-            body = None
+    raw = b"".join(m.get("body", b"") for m in read) if complete and size <= limit else None
+    return read, raw, size
+
+
+def _replaying(read: list[Message], receive: Receive, entry: JournalEntry) -> Receive:
+    """A `receive` handing the app the messages `read` first, then the rest (counted into
+    the journal entry's size: the part of a body over the limit)."""
 
     async def replaying() -> Message:
-        return read.pop(0) if read else await receive()
+        if read:
+            return read.pop(0)
+        message = await receive()
+        if message["type"] == "http.request":
+            entry.body_bytes += len(message.get("body", b""))
+        return message
 
-    return body, replaying
+    return replaying
+
+
+def _status_into(entry: JournalEntry, send: Send) -> Send:
+    """`send`, noting the status answered in the journal entry."""
+
+    async def noting(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            entry.status = message["status"]
+        await send(message)
+
+    return noting
 
 
 def _capture_into(captured: _Captured) -> Send:

@@ -7,8 +7,9 @@ top-level fields with those values (e.g. a cancel by one maker address).
 
 `FaultBook` keeps the armed faults in arming order (the first match wins) and a bounded
 history of firings; every arming and every firing is a line of this module's log, which the
-served sandbox writes to its stderr (the app's `sandbox.log`). The fault API's own paths are
-never hit, so a fault can always be removed. `fault_middleware.py` applies them.
+served sandbox writes to its stderr (the app's `sandbox.log`). The fault API's own paths and
+the request journal's are never hit, so a fault can always be removed. `fault_middleware.py`
+applies them.
 
 The book is touched on the event loop only (the middleware and the `async` routes).
 """
@@ -26,6 +27,7 @@ log = logging.getLogger(__name__)
 
 FaultKind = Literal["error", "timeout", "drop", "rate-limit", "tamper", "reply"]
 FAULTS_PATH = "/sandbox/faults"
+REQUESTS_PATH = "/sandbox/requests"  # the request journal's (request_journal.py)
 FIRED_KEPT = 500  # firings remembered for GET /sandbox/faults (older ones are forgotten)
 DEFAULT_HOLD_MS = 60_000
 MAX_HOLD_MS = 600_000
@@ -151,13 +153,9 @@ class FaultBook:
         )
         return armed
 
-    def wants_body(self, method: str, path: str) -> bool:
-        """Whether a fault that may hit this request looks at its body (read it first)."""
-        return any(f.when_body is not None and f.matches_route(method, path) for f in self.armed)
-
     def take(self, method: str, path: str, body: Any = None) -> tuple[Fault, Firing] | None:
         """The first armed fault hitting this request, counted, and its firing record."""
-        if path == FAULTS_PATH or path.startswith(FAULTS_PATH + "/"):
+        if path in (FAULTS_PATH, REQUESTS_PATH) or path.startswith(FAULTS_PATH + "/"):
             return None
         for i, fault in enumerate(self.armed):
             if not fault.matches(method, path, body):

@@ -10,7 +10,8 @@ that does not use it nothing (no Qt, no sandbox).
 - `bidwallet_sandbox` (session): a real sandbox process on 127.0.0.1 with a temporary data dir,
   as a `Sandbox` controller (`.url`, `.process`, the scenario API: app/ui/qa/sandbox.py).
 - `bidwallet_faults`: the sandbox's faults for one test (`error`, `timeout`, `rate_limit`,
-  `tamper`, ..., `fired()`), all removed when the test ends.
+  `tamper`, ..., `fired()`), all removed when the test ends; the request journal
+  (`bidwallet_sandbox.requests(path=..., method=...)`) is forgotten when it starts.
 - `bidwallet_data_dir`, `bidwallet_keychain`, `bidwallet_options`: a fresh data directory (the
   app's and the sandbox cache's environment variables pointed at it), an in-memory keychain,
   and the app's options on them (a cheap vault KDF, a window-state file of its own).
@@ -111,8 +112,9 @@ def bidwallet_sandbox(
 @pytest.fixture
 def bidwallet_faults(bidwallet_sandbox: Sandbox) -> Iterator[SandboxFaults]:
     """The session sandbox's faults for one test (also `bidwallet_sandbox.faults` meanwhile):
-    none armed when it starts, every one removed when it ends. Outside it `sandbox.faults`
-    refuses, so no fault outlives its test on the shared sandbox."""
+    none armed when it starts, every one removed when it ends; the request journal forgotten
+    when it starts. Outside it `sandbox.faults` refuses, so no fault outlives its test on the
+    shared sandbox."""
     with bidwallet_sandbox.fault_scope() as faults:
         yield faults
 

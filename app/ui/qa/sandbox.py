@@ -1,7 +1,8 @@
 """The sandbox from a scenario's side: `Sandbox`, the controller a scenario arranges its world
 with (the sandbox's scenario API through its one client, `SandboxClient`, reached through
 app/services/sandbox_scenario.py; synchronous, as test code is, each call run on the session's
-loop so the window keeps running meanwhile), with its faults (sandbox_faults.py); the app's
+loop so the window keeps running meanwhile), with its faults (sandbox_faults.py) and what it
+received (`requests()`, its request journal); the app's
 bidding wallet funded from the faucet; and a sleeper that moves the sandbox's clock instead of
 sleeping.
 
@@ -30,6 +31,7 @@ from app.services.sandbox_scenario import (
     MarketBid,
     MarketListing,
     Purchase,
+    ReceivedRequest,
     RunestonesMode,
     SandboxClient,
     SandboxClock,
@@ -98,6 +100,20 @@ class Sandbox:
                 yield faults
             finally:
                 self._faults = None
+
+    def requests(
+        self, path: str | None = None, method: str | None = None, since: int | None = None
+    ) -> tuple[ReceivedRequest, ...]:
+        """What the sandbox received (its request journal, the last 5,000), oldest first: of
+        `path` (a prefix when it ends in "*"), of `method`, with an id above `since`. Each has
+        the body sent (`body`, JSON), the status answered and the fault that hit it. The
+        session's sandbox serves every test: `bidwallet_faults` forgets the journal at its
+        start; filter to your own requests (path, and your addresses or ids in `body`)."""
+        return self.run(lambda c: c.requests(method=method, path=path, since=since))
+
+    def clear_requests(self) -> int:
+        """Forget the request journal; how many requests were forgotten."""
+        return self.run(lambda c: c.clear_requests())
 
     def close(self) -> None:
         if self._client is not None:

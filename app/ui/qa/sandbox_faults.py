@@ -4,8 +4,9 @@ get a given answer, or are served a tampered PSBT; and what fired.
 
 The session's sandbox serves every test, so a fault must not outlive the test that armed it:
 `Sandbox.faults` is there only inside `Sandbox.fault_scope()`, which removes every fault (and
-forgets the firings) when it ends. The plugin's `bidwallet_faults` fixture is that scope for
-one test.
+forgets the firings) at both ends, and forgets the request journal (`Sandbox.requests()`) at
+its start, so a test reads only what was sent since. The plugin's `bidwallet_faults` fixture
+is that scope for one test.
 """
 
 from __future__ import annotations
@@ -102,9 +103,11 @@ class SandboxFaults:
 
 @contextmanager
 def fault_scope(sandbox: Sandbox) -> Iterator[SandboxFaults]:
-    """Faults armed within it; none left (armed or remembered as fired) at either end."""
+    """Faults armed within it; none left (armed or remembered as fired) at either end; the
+    request journal forgotten at its start."""
     faults = SandboxFaults(sandbox)
     faults.clear()
+    sandbox.clear_requests()
     try:
         yield faults
     finally:

@@ -20,6 +20,7 @@ from fastapi import FastAPI
 from app.sandbox.faults_tampers import TAMPER_ADDRESS_LABEL, TAMPERS
 from app.sandbox.http.fault_middleware import FaultMiddleware
 from app.sandbox.http.faults import Fault, FaultBook
+from app.sandbox.http.request_journal import RequestJournal
 from app.wallet.addresses import decode_address
 from app.wallet.psbt_io import parse_psbt
 from tests.sandbox.market.helpers import User, bid_body, error, funded_user, now_ms, ok, place
@@ -398,7 +399,8 @@ async def test_a_held_request_ends_when_the_client_disconnects() -> None:
     async def send(message: Any) -> None:
         sent.append(message)
 
-    middleware = FaultMiddleware(never_called, book, node=None, max_body_bytes=1000)  # type: ignore[arg-type]
+    journal = RequestJournal(now_ms=lambda: 0)
+    middleware = FaultMiddleware(never_called, book, journal, node=None, max_body_bytes=1000)  # type: ignore[arg-type]
     await middleware({"type": "http", "method": "GET", "path": "/x"}, receive, send)
     (fired,) = book.fired
     assert (
@@ -437,8 +439,11 @@ async def test_an_app_failing_on_an_applied_request_is_recorded_and_raised() -> 
     async def send(message: Any) -> None:
         raise AssertionError("nothing is sent: the catch-all outside answers 500")
 
-    middleware = FaultMiddleware(failing, book, node=None, max_body_bytes=1000)  # type: ignore[arg-type]
+    journal = RequestJournal(now_ms=lambda: 0)
+    middleware = FaultMiddleware(failing, book, journal, node=None, max_body_bytes=1000)  # type: ignore[arg-type]
     with pytest.raises(RuntimeError):
         await middleware({"type": "http", "method": "GET", "path": "/x"}, receive, send)
     (fired,) = book.fired
     assert fired.outcome.startswith("not done: the app failed")
+    (entry,) = journal.entries
+    assert (entry.status, entry.firing) == (500, fired)  # what the catch-all answers

@@ -75,6 +75,8 @@ EXPECTED_OPERATIONS = {
     ("delete", "/sandbox/faults"),
     ("delete", "/sandbox/faults/{faultId}"),
     ("get", "/sandbox/faults/tampers"),
+    ("get", "/sandbox/requests"),
+    ("delete", "/sandbox/requests"),
     # The marketplace API of the spec, plus the sandbox's read-only views of its own state.
     ("get", "/v1/collection"),
     ("get", "/v1/address/bidding-wallet"),

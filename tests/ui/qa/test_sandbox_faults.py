@@ -96,3 +96,24 @@ def test_the_scope_removes_its_faults_and_firings(bidwallet_sandbox: Sandbox) ->
     assert get(bidwallet_sandbox, TIP).status_code == 200
     with pytest.raises(RuntimeError, match="bidwallet_faults"):
         bidwallet_sandbox.faults.clear()
+
+
+def test_the_journal_has_what_was_sent_since_the_scope_began(
+    bidwallet_sandbox: Sandbox,
+) -> None:
+    get(bidwallet_sandbox, TIP)  # before the scope: forgotten when it starts
+    with bidwallet_sandbox.fault_scope() as faults:
+        dropping = faults.drop("GET", TIP, applied=False)
+        with pytest.raises(httpx.RemoteProtocolError):
+            get(bidwallet_sandbox, TIP)
+        get(bidwallet_sandbox, f"{TIP}?again=1")
+        with httpx.Client(base_url=bidwallet_sandbox.url, timeout=30) as http:
+            http.post("/sandbox/clock", json={"advanceMs": 1})
+
+        dropped, answered = bidwallet_sandbox.requests(path=TIP)
+        (posted,) = bidwallet_sandbox.requests(method="POST", since=answered.id)
+
+    assert dropped.status is None and dropped.fault is not None  # no answer was sent
+    assert (dropped.fault.id, dropped.fault.kind) == (dropping.id, "drop")
+    assert (answered.status, answered.query, answered.fault) == (200, "again=1", None)
+    assert (posted.path, posted.body, posted.status) == ("/sandbox/clock", {"advanceMs": 1}, 200)
