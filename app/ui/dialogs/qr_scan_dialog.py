@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QRect, QTimer
+from PySide6.QtCore import QEvent, QRect, QTimer
 from PySide6.QtGui import QGuiApplication, QImage
 from PySide6.QtWidgets import (
     QDialog,
@@ -183,6 +183,21 @@ class QrScanDialog(QDialog):
         self.camera_button.clicked.connect(self._toggle_camera)
         self.write_button.clicked.connect(self.write_export)
         self.finished.connect(self._closing)
+
+    def event(self, event: QEvent) -> bool:
+        handled = super().event(event)
+        if event.type() == QEvent.Type.LayoutRequest and self.isVisible():
+            self._fit_height()
+        return handled
+
+    def _fit_height(self) -> None:
+        """A line, the refusals or the Write button shown once the dialog is open get their
+        room: Qt grows a window only to its minimum, which squeezes the wrapped labels until
+        their lines overlap the buttons; the dialog grows to its layout's height instead."""
+        layout = self.layout()
+        needed = layout.totalHeightForWidth(self.width()) if layout is not None else 0
+        if needed > self.height():
+            self.resize(self.width(), needed)
 
     async def run(self) -> Payload | None:
         """Shown until the code is read (and, for an export, written) or closed."""
