@@ -31,7 +31,7 @@ from fractions import Fraction
 
 from embit.transaction import Transaction
 
-from app.core.acp_composition import acp_signatures
+from app.core.acp_composition import AcpSignature, acp_signatures
 from app.core.policy_verdict import FeeConsent
 from app.core.psbt_review import Review
 from app.core.psbt_review_context import KnownUtxo, OutpointContents, ReviewContext
@@ -303,18 +303,20 @@ def sign_plan(plan: PsbtPlan, keys: WalletKeys, ledger: AcpLedger | None = None)
     return SignedPsbt(plan, psbt_to_base64(psbt))
 
 
-def record_acp_signatures(ledger: AcpLedger | None, plans: Sequence[PsbtPlan]) -> None:
+def record_acp_signatures(
+    ledger: AcpLedger | None, plans: Sequence[PsbtPlan]
+) -> tuple[AcpSignature, ...]:
     """Record the ANYONECANPAY signatures `plans` allow, all or none (`PsbtRefusedError` naming
-    the first plan that collides). No ledger: nothing is recorded, and the signing gate will
-    refuse those signatures."""
+    the first plan that collides); returns the entries added (`AcpLedger.record`). No ledger:
+    nothing is recorded, and the signing gate will refuse those signatures."""
     wanted = [
         (p, acp_signatures(p.review, p.verdict, p.label)) for p in plans if p.verdict.approved
     ]
     new = [sig for _, sigs in wanted for sig in sigs]
     if not new or ledger is None:
-        return
+        return ()
     try:
-        ledger.record(new)
+        return ledger.record(new)
     except AcpCollisionError as exc:
         first = exc.collisions[0]
         plan = next(p for p, sigs in wanted if first.new in sigs)
@@ -339,17 +341,50 @@ async def sign_plans(
     cancel: CancelToken | None = None,
 ) -> list[SignedPsbt]:
     """Sign each plan in the executor, one at a time, reporting progress; a cancel (token
-    or asyncio) takes effect between items and raises `OperationCancelledError`."""
+    or asyncio) takes effect between items and raises `OperationCancelledError`.
+
+    The batch's ANYONECANPAY signatures are recorded before any is made (a crash mid-batch
+    leaves entries for PSBTs never signed: over-reported, never under-reported). A cancel or a
+    failure part-way knows which PSBTs were never signed and withdraws exactly their entries;
+    those of the PSBTs signed stay, sent or not: the signature exists."""
     keys = ctx.signing_keys()
-    # One ledger write for the batch's ANYONECANPAY signatures, before any is made; each
-    # signature's own gate then finds its entry.
-    await ctx.run_cpu(record_acp_signatures, ctx.acp_ledger, plans)
+    # One ledger write for the batch, before any signature; each one's own gate then finds
+    # its entry.
+    recorded = await ctx.run_cpu(record_acp_signatures, ctx.acp_ledger, plans)
     signed: list[SignedPsbt] = []
-    for plan in plans:
-        if cancel is not None and cancel.cancelled:
-            raise OperationCancelledError(len(signed), len(plans))
-        # An asyncio cancel lands here, between items: what was signed is simply dropped.
-        signed.append(await ctx.run_cpu(sign_plan, plan, keys, ctx.acp_ledger))
-        if progress is not None:
-            progress(len(signed), len(plans))
+    try:
+        for plan in plans:
+            if cancel is not None and cancel.cancelled:
+                raise OperationCancelledError(len(signed), len(plans))
+            # An asyncio cancel lands here, between items: what was signed is simply dropped.
+            signed.append(await ctx.run_cpu(sign_plan, plan, keys, ctx.acp_ledger))
+            if progress is not None:
+                progress(len(signed), len(plans))
+    except asyncio.CancelledError:
+        # The item handed to the executor may still be signed there: it counts as signed.
+        await _withdraw_unsigned(ctx, recorded, plans[: len(signed) + 1])
+        raise
+    except Exception:  # the item that failed was not signed (its signature, if any, dropped)
+        await _withdraw_unsigned(ctx, recorded, plans[: len(signed)])
+        raise
     return signed
+
+
+async def _withdraw_unsigned(
+    ctx: ServiceContext, recorded: Sequence[AcpSignature], signed: Sequence[PsbtPlan]
+) -> None:
+    """Withdraw the entries the batch `recorded` for signatures none of the `signed` plans
+    made (one batch can carry one signature twice). A ledger that cannot be written keeps
+    them: a false mark, never a missing one; the batch's own error is the one raised."""
+    made = {
+        (sig.outpoint, sig.commitment)
+        for plan in signed
+        for sig in acp_signatures(plan.review, plan.verdict, plan.label)
+    }
+    unmade = [sig for sig in recorded if (sig.outpoint, sig.commitment) not in made]
+    if not unmade or ctx.acp_ledger is None:
+        return
+    try:
+        await ctx.run_cpu(ctx.acp_ledger.withdraw, unmade)
+    except (AcpLedgerError, RuntimeError) as exc:  # RuntimeError: the executor is shut down
+        log.warning("unsigned entries kept in the signature ledger: %s", type(exc).__name__)

@@ -2,14 +2,15 @@
 
 Every ALL|ANYONECANPAY signature this machine makes is recorded here BEFORE it is made (a crash
 between the two leaves a harmless extra entry; the other order could leave a live signature
-unrecorded). A new one whose commitment equals a live one's on another input is refused
-(`app.core.acp_composition`): the two could be spent together in one transaction that pays
-once. An entry ends only when its input is spent on the chain (`forget`, called by the
-services after asking the chain), never because the service says a listing ended: a
-signature stays valid while its input is unspent. An entry whose coin our own move spends
-(ending its listing) is marked with that move's txid (`mark_spent`): still live, it no longer
-collides with a signature over an output of that move (the item relisted there), since the
-two coins never exist unspent together.
+unrecorded). A batch that knows some of its signatures were never made (cancelled, or failing
+part-way) withdraws exactly the entries it added for them (`withdraw`). A new signature whose
+commitment equals a live one's on another input is refused (`app.core.acp_composition`): the two
+could be spent together in one transaction that pays once. An entry ends only when its input is
+spent on the chain (`forget`, called by the services after asking the chain), never because the
+service says a listing ended: a signature stays valid while its input is unspent. An entry whose
+coin our own move spends (ending its listing) is marked with that move's txid (`mark_spent`):
+still live, it no longer collides with a signature over an output of that move (the item
+relisted there), since the two coins never exist unspent together.
 
 One ledger for every profile of the machine, not one per key: two profiles' listings can
 combine too, when they pay the same receive address. Writes are atomic (temp file, fsync,
@@ -64,19 +65,38 @@ class AcpLedger:
         """Collisions of `signatures` with the live ones and among themselves (nothing kept)."""
         return collisions(signatures, self.live())
 
-    def record(self, signatures: Sequence[AcpSignature]) -> None:
-        """Add `signatures` atomically, or none of them (`AcpCollisionError`)."""
+    def record(self, signatures: Sequence[AcpSignature]) -> tuple[AcpSignature, ...]:
+        """Add `signatures` atomically, or none of them (`AcpCollisionError`). Returns the
+        entries this call added: one recorded already (the same signature made before) is not
+        added again, and only what was added may be `withdraw`n."""
         if not signatures:
-            return
+            return ()
         with self._locked():
             entries = self._read()
             found = collisions(signatures, entries)
             if found:
                 raise AcpCollisionError(found)
             known = {(e.outpoint, e.commitment) for e in entries}
-            new = [s for s in signatures if (s.outpoint, s.commitment) not in known]
+            new = tuple(
+                dict.fromkeys(s for s in signatures if (s.outpoint, s.commitment) not in known)
+            )
             if new:  # a batch recorded up front is found again, unwritten, item by item
-                self._write(entries + list(dict.fromkeys(new)))
+                self._write(entries + list(new))
+            return new
+
+    def withdraw(self, recorded: Iterable[AcpSignature]) -> int:
+        """Drop entries `record` added whose signatures were then never made (a batch cancelled
+        or failing part-way); returns how many were dropped. Matched by input and commitment,
+        never by input alone: another signature of the same coin stays."""
+        unmade = {(s.outpoint, s.commitment) for s in recorded}
+        if not unmade:
+            return 0
+        with self._locked():
+            entries = self._read()
+            kept = [e for e in entries if (e.outpoint, e.commitment) not in unmade]
+            if len(kept) != len(entries):
+                self._write(kept)
+            return len(entries) - len(kept)
 
     def mark_spent(self, outpoint: str, txid: str) -> int:
         """Note that our transaction `txid` spends `outpoint` (the move ending its listing):

@@ -19,7 +19,7 @@ from app.wallet.signing_gate import VerdictMismatchError, approved_sign_requests
 from tests.support.psbt_scenarios import secure_listing
 
 A, B = "aa" * 32 + ":0", "bb" * 32 + ":1"
-X, Y = "1" * 64, "2" * 64
+X, Y, Z = "1" * 64, "2" * 64, "3" * 64
 
 
 def test_record_check_forget_and_persist(tmp_path: Path) -> None:
@@ -39,9 +39,23 @@ def test_record_check_forget_and_persist(tmp_path: Path) -> None:
 
 def test_recording_one_signature_twice_keeps_one_entry(tmp_path: Path) -> None:
     ledger = AcpLedger(tmp_path / "l.json")
-    ledger.record([AcpSignature(A, X)])
-    ledger.record([AcpSignature(A, X)])
-    assert len(ledger.live()) == 1
+    assert ledger.record([AcpSignature(A, X)]) == (AcpSignature(A, X),)
+    assert ledger.record([AcpSignature(A, X), AcpSignature(B, Y)]) == (AcpSignature(B, Y),)
+    assert len(ledger.live()) == 2
+
+
+def test_withdraw_drops_exactly_the_unmade_signatures(tmp_path: Path) -> None:
+    ledger = AcpLedger(tmp_path / "l.json")
+    ledger.record([AcpSignature(A, X, "older, live")])
+    added = ledger.record([AcpSignature(A, Y, "never made"), AcpSignature(B, Z, "made")])
+    spent_by = "cc" * 32
+    assert ledger.mark_spent(A, spent_by) == 2  # a later change to the entries: still matched
+    assert ledger.withdraw(added[:1]) == 1  # by input and commitment: coin A's other stays
+    assert ledger.live() == (
+        AcpSignature(A, X, "older, live", spent_by),
+        AcpSignature(B, Z, "made"),
+    )
+    assert ledger.withdraw([]) == 0 and ledger.withdraw(added[:1]) == 0
 
 
 @pytest.mark.parametrize(
