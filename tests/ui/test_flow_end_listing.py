@@ -11,7 +11,7 @@ valid until the item moves."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import httpx
 import pytest
@@ -23,19 +23,12 @@ from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 from app.ui.qa.app import App
 from app.ui.qa.gui_thread import GuiThreadWatch
 from app.ui.qa.harness import AppHarness, OptionsFactory
-from app.ui.qa.loop import run_async
 from app.ui.qa.profiles import open_funded_app
-from tests.support.proxy import Fault, FaultProxy
+from app.ui.qa.sandbox_faults import SandboxFaults
 from tests.ui.mnemonics import shared_mnemonics
 
 FIRST, SECOND = 30_000, 40_000
-
-
-@pytest.fixture
-def proxy(qloop: asyncio.AbstractEventLoop, sandbox: SandboxProcess) -> Iterator[FaultProxy]:
-    running = run_async(qloop, FaultProxy(upstream=sandbox.url).__aenter__())
-    yield running
-    run_async(qloop, running.__aexit__(None, None, None))
+NOT_FOUND = {"error": "Not Found"}  # what a service without the endpoint answers
 
 
 def test_marks_relist_question_and_end_listing(
@@ -121,14 +114,13 @@ def test_without_a_list_of_listings_items_are_unknown_until_signed_by_us(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
     sandbox: SandboxProcess,
-    proxy: FaultProxy,
+    bidwallet_faults: SandboxFaults,
     gui_thread: GuiThreadWatch,
 ) -> None:
-    proxy.add_fault(Fault.reply("GET", "/v1/listings", 404, {"error": "Not Found"}, times=None))
+    bidwallet_faults.reply("GET", "/v1/listings", 404, NOT_FOUND, times=None)
     # Nor wallet contents (which name listed items where /listings is missing).
-    contents = "/v1/address/wallet-contents"
-    proxy.add_fault(Fault.reply("GET", contents, 404, {"error": "Not Found"}, times=None))
-    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop, proxy.url)
+    bidwallet_faults.reply("GET", "/v1/address/wallet-contents", 404, NOT_FOUND, times=None)
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
     app = App(funded.app, qtbot, qloop, funded.root_url, funded.assets)
     page = app.listings.open()
     tab = page.widget
@@ -174,12 +166,12 @@ def test_without_a_list_of_listings_wallet_contents_mark_the_listed_item(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
     sandbox: SandboxProcess,
-    proxy: FaultProxy,
+    bidwallet_faults: SandboxFaults,
 ) -> None:
     """The public service has no list of a seller's listings, but its wallet contents say
     which items are listed: the Listed column and Your listings show it (no listing id)."""
-    proxy.add_fault(Fault.reply("GET", "/v1/listings", 404, {"error": "Not Found"}, times=None))
-    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop, proxy.url)
+    bidwallet_faults.reply("GET", "/v1/listings", 404, NOT_FOUND, times=None)
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
     page = App(funded.app, qtbot, qloop, funded.root_url, funded.assets).listings.open()
     tab = page.widget
     item = funded.assets.inscription_ids[0]
