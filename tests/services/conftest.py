@@ -17,8 +17,9 @@
 - `funded_keys`: `keys` with two confirmed 0.05 BTC coins on the payment address.
 - `make_context(keys, url=None, timeouts=None)`: a `ServiceContext` (sandbox maker fee, the
   sandbox clock and sleeper), its clients closed at teardown; `ctx`: one for `funded_keys`.
-- `sandbox_faults` (`SandboxFaults`): this test's faults on its sandbox (docs/sandbox-faults.md),
-  none armed at its start or left at its end (the sandbox process serves every test).
+- `sandbox_faults` (`SandboxFaults`): this test's faults on its sandbox (docs/sandbox-faults.md)
+  and the requests it received (its journal, `GET /sandbox/requests`), none armed or recorded
+  at the test's start or left at its end (the sandbox process serves every test).
 - `proxy`: a `FaultProxy` in front of the sandbox (tests/support/proxy.py), for what the
   sandbox's faults cannot express (a rewrite the test itself generates).
 - `collection`: a fresh collection slug with `TRAITS`; `bidder`: `ctx` whose bidding wallet
@@ -47,6 +48,7 @@ from app.net.http import Timeouts
 from app.net.sandbox import CollectionInfo, SandboxClient
 from app.net.sandbox_faults import ArmedFault, FaultKind, FiredFault
 from app.net.sandbox_market import RunestonesMode
+from app.net.sandbox_requests import ReceivedRequest
 from app.net.sandbox_scenario import InscriptionCreated
 from app.services.acp_signatures import ledger_of
 from app.services.context import DEFAULT_MAKER_FEE, ServiceContext
@@ -353,15 +355,34 @@ class SandboxFaults:
         """The firings since the test began, oldest first."""
         return (await self.sandbox.call(lambda c: c.faults())).fired
 
+    async def requests(
+        self, method: str | None = None, path: str | None = None
+    ) -> tuple[ReceivedRequest, ...]:
+        """What the sandbox received since the test began (or `forget_requests`), oldest
+        first, of `method` and `path` (a prefix when it ends in "*"): every client's, so a
+        test picks its own by its addresses or ids (tests/support/journal.py)."""
+        return await self.sandbox.call(lambda c: c.requests(method=method, path=path))
+
+    async def placements(self, slug: str) -> list[ReceivedRequest]:
+        """The bid placements (`POST /v1/bid/place`) received for `slug` (a collection, or a
+        rune's etched name), oldest first."""
+        placed = await self.requests("POST", "/v1/bid/place")
+        return [r for r in placed if r.body_json and r.body.get("collectionSlug") == slug]
+
+    async def forget_requests(self) -> None:
+        """The journal emptied: what follows is the test's next step alone."""
+        await self.sandbox.call(lambda c: c.clear_requests())
+
     async def clear(self) -> None:
-        """Every fault removed and its firings forgotten."""
+        """Every fault removed, its firings and the request journal forgotten."""
         await self.sandbox.call(lambda c: c.clear_faults())
+        await self.forget_requests()
 
 
 @pytest.fixture
 async def sandbox_faults(sandbox: SandboxControl) -> AsyncIterator[SandboxFaults]:
-    """This test's faults: none armed when it starts, none left when it ends (whatever its
-    outcome), since the next test shares the sandbox."""
+    """This test's faults and journal: none armed or recorded when it starts, none left when
+    it ends (whatever its outcome), since the next test shares the sandbox."""
     faults = SandboxFaults(sandbox)
     await faults.clear()
     try:

@@ -27,11 +27,11 @@ from tests.services.conftest import (
     ContextFactory,
     KeysFactory,
     SandboxControl,
+    SandboxFaults,
     SandboxSleeper,
     hour_from_now,
     keyed_address,
 )
-from tests.support.proxy import FaultProxy
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -66,10 +66,10 @@ async def test_trait_bid_with_three_traits_and_the_pace_after_it(
     make_context: ContextFactory,
     bidder: ServiceContext,
     collection: str,
-    proxy: FaultProxy,
+    sandbox_faults: SandboxFaults,
     sandbox_sleeper: SandboxSleeper,
 ) -> None:
-    ctx = make_context(bidder.keys, proxy.url)
+    ctx = make_context(bidder.keys)
     traits = [Trait("hat", "red"), Trait("eyes", "laser"), Trait("background", "sky")]
     spec = BidSpec.trait(collection, traits, 10_000, 2, hour_from_now(ctx))
     await place_bid(ctx, spec)
@@ -80,13 +80,13 @@ async def test_trait_bid_with_three_traits_and_the_pace_after_it(
         ("eyes", "laser"),
         ("background", "sky"),
     }
-    sent = proxy.requests("POST", "/v1/bid/place")[0].json()
+    sent = (await sandbox_faults.placements(collection))[0].body
     assert "Type: ordinals\nAttributes: " in bid_message_of(sent)
     # The next request waits 3 x 500 ms first (the sleeper advances the service clock): the
     # service never has to rate-limit us.
     await place_bid(ctx, BidSpec.collection(collection, 5_000, 1, hour_from_now(ctx)))
     assert sandbox_sleeper.waits == [1_500]
-    assert [s.status for s in proxy.requests("POST", "/v1/bid/place")] == [200, 200]
+    assert [r.status for r in await sandbox_faults.placements(collection)] == [200, 200]
 
 
 def bid_message_of(body: dict[str, object]) -> str:
@@ -133,12 +133,15 @@ async def test_taproot_payment_address_bids_with_bip322(
 
 @BOTH_KEYINGS
 async def test_pool_that_does_not_fit_names_the_pool_and_the_shortfall(
-    make_context: ContextFactory, bidder: ServiceContext, collection: str, proxy: FaultProxy
+    make_context: ContextFactory,
+    bidder: ServiceContext,
+    collection: str,
+    sandbox_faults: SandboxFaults,
 ) -> None:
     """The second request would over-commit the pool: refused before signing, wherever the
     service lists the first one (read under the ordinals address alone, a payment-keyed
     service's list is empty and the pool would look free)."""
-    ctx = make_context(bidder.keys, proxy.url)
+    ctx = make_context(bidder.keys)
     fee = ctx.maker_fee
     price = 300_000
     await place_bid(ctx, BidSpec.collection(collection, price, 2, hour_from_now(ctx)))
@@ -154,16 +157,19 @@ async def test_pool_that_does_not_fit_names_the_pool_and_the_shortfall(
     await place_bid(
         ctx, BidSpec.trait(collection, [Trait("hat", "red")], price, 3, hour_from_now(ctx))
     )
-    assert len(proxy.requests("POST", "/v1/bid/place")) == 2
+    assert len(await sandbox_faults.placements(collection)) == 2
 
 
 async def test_rule_violations_stop_before_signing(
-    bidder: ServiceContext, collection: str, proxy: FaultProxy, make_context: ContextFactory
+    bidder: ServiceContext,
+    collection: str,
+    sandbox_faults: SandboxFaults,
+    make_context: ContextFactory,
 ) -> None:
-    ctx = make_context(bidder.keys, proxy.url)
+    ctx = make_context(bidder.keys)
     bad = BidSpec.collection(collection, 1_500, 1, ctx.clock.now_ms() + 60_000)
     with pytest.raises(BidRejectedError) as caught:
         await place_bid(ctx, bad)
     codes = {v.code for v in caught.value.violations}
     assert codes == {ErrorCode.COLLECTION_BID_PRICE_STEP, ErrorCode.COLLECTION_BID_EXPIRY_TOO_SOON}
-    assert proxy.requests("POST", "/v1/bid/place") == []
+    assert await sandbox_faults.placements(collection) == []

@@ -11,11 +11,9 @@ from app.services.bids import BidSpec, BulkProgress, place_bids
 from app.services.context import CancelToken, ServiceContext
 from app.services.errors import BidRejectedError
 from app.services.open_bids import fetch_open_bids
-from tests.services.conftest import ContextFactory, SandboxSleeper, hour_from_now
-from tests.support.proxy import FaultProxy
+from tests.services.conftest import ContextFactory, SandboxFaults, SandboxSleeper, hour_from_now
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
-PLACE = "/v1/bid/place"
 
 
 def _specs(ctx: ServiceContext, slug: str, prices: list[int]) -> list[BidSpec]:
@@ -43,9 +41,12 @@ async def test_bulk_places_each_request_with_progress(
 
 
 async def test_cancel_token_stops_before_the_next_request(
-    make_context: ContextFactory, bidder: ServiceContext, collection: str, proxy: FaultProxy
+    make_context: ContextFactory,
+    bidder: ServiceContext,
+    collection: str,
+    sandbox_faults: SandboxFaults,
 ) -> None:
-    ctx = make_context(bidder.keys, proxy.url)
+    ctx = make_context(bidder.keys)
     token = CancelToken()
 
     def on_progress(progress: BulkProgress) -> None:
@@ -55,7 +56,7 @@ async def test_cancel_token_stops_before_the_next_request(
     specs = _specs(ctx, collection, [1_000, 2_000, 3_000, 4_000])
     result = await place_bids(ctx, specs, progress=on_progress, cancel=token)
     assert result.cancelled and len(result.items) == 2 and result.total == 4
-    assert len(proxy.requests("POST", PLACE)) == 2
+    assert len(await sandbox_faults.placements(collection)) == 2
     assert await _prices(ctx, collection) == [1_000, 2_000]
 
 
@@ -78,10 +79,10 @@ async def test_asyncio_cancel_finishes_the_request_in_flight_then_stops(
     make_context: ContextFactory,
     bidder: ServiceContext,
     collection: str,
-    proxy: FaultProxy,
+    sandbox_faults: SandboxFaults,
     sandbox_sleeper: SandboxSleeper,
 ) -> None:
-    ctx = make_context(bidder.keys, proxy.url)
+    ctx = make_context(bidder.keys)
     sleeper = CancelDuringWait(sandbox_sleeper)
     ctx.sleeper = sleeper
     seen: list[BulkProgress] = []
@@ -92,5 +93,5 @@ async def test_asyncio_cancel_finishes_the_request_in_flight_then_stops(
         await task
     assert [p.done for p in seen] == [1, 2]
     assert all(p.last.outcome is not None for p in seen)  # the second one was completed
-    assert len(proxy.requests("POST", PLACE)) == 2
+    assert len(await sandbox_faults.placements(collection)) == 2
     assert await _prices(ctx, collection) == [21_000, 22_000]
