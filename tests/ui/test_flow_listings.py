@@ -1,7 +1,8 @@
 """Bulk secure listing of 10 inscriptions through the widgets against the real sandbox: what
 cannot go in one request (inscriptions mixed with runes, a TAP transfer) is explained before
-anything is sent; one review table shows all 10 PSBTs; a Cancel during signing sends nothing;
-signing again lists all 10, and the listings table shows them active."""
+anything is sent; one review table shows all 10 PSBTs; a Cancel during signing sends nothing
+and marks "Signed" only the item signed before it; signing again lists all 10, and the
+listings table shows them active."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pytestqt.qtbot import QtBot
 from app.core.limits import MAX_LISTINGS_PER_BULK_REQUEST
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
+from app.ui.models.review_model import short
 from app.ui.qa.app import App
 from app.ui.qa.gui_thread import GuiThreadWatch
 from app.ui.qa.harness import AppHarness, OptionsFactory
@@ -85,11 +87,17 @@ def test_bulk_secure_listing_of_ten_inscriptions(
         said = page.approve(review(page.review_selected()))
     assert said == strings.LISTINGS_CANCELLED_AFTER.format(done=1, total=COUNT)
     signed = strings.LISTINGS_SIGNED_AT.format(price=f"{PRICE:,} sats")
+    signed_mark = strings.LISTINGS_SIGNED_NOT_LISTED.format(signed=signed)
 
-    # The signature made before the cancel stays valid until its item moves: the tab says
-    # so, and listing again asks first. Second try: all ten are signed and submitted.
-    assert strings.LISTINGS_SIGNED_NOT_LISTED.format(signed=signed) in map(page.mark, inscriptions)
+    # The one signature made before the cancel stays valid until its item moves: the tab says
+    # so of that item alone (the nine never signed are not listed), and listing again asks
+    # about it alone. Second try: all ten are signed and submitted.
+    marks = {i: page.mark(i) for i in inscriptions}
+    (made,) = [i for i, m in marks.items() if m == signed_mark]
+    unsigned = [m for i, m in marks.items() if i != made]
+    assert unsigned == [strings.LISTINGS_NOT_LISTED] * (COUNT - 1)
     question = page.start_relisting(inscriptions, PRICE)
+    assert question.dialog.list.count() == 1 and short(made, 10) in question.head
     said = page.approve(review(question.list_again()))
     assert said == strings.counted(strings.LISTINGS_DONE, COUNT)
     assert not tab.progress.isVisible()
