@@ -1,9 +1,14 @@
 """The fee rate wherever the user pays the fee, through the widgets against the real sandbox.
-Where the service builds the transaction (Withdraw, Inscription bid; behind a proxy): the rate
-chosen in the tab's picker is the `feeRate` of the request, the review says the transaction
-pays it and the withdrawal confirms at it (measured from the chain); with the field dropped on
-the way (a service that ignores it) the review warns, with both figures, before anything is
-signed. Where we build it (End listing): the move confirms at the rate chosen."""
+Where the service builds the transaction (Withdraw, Inscription bid): the rate chosen in the
+tab's picker is the `feeRate` of the request (the sandbox's request journal), the review says
+the transaction pays it and the withdrawal confirms at it (measured from the chain); with the
+field dropped on the way (a service that ignores it) the review warns, with both figures,
+before anything is signed. Where we build it (End listing): the move confirms at the rate
+chosen.
+
+The field dropped on the way stays on the private proxy (`FaultProxy.rewrite_request`): the
+sandbox's faults answer in the service's place or alter its answer, none rewrites what the app
+sent before the service handles it."""
 
 from __future__ import annotations
 
@@ -15,28 +20,20 @@ import httpx
 import pytest
 from pytestqt.qtbot import QtBot
 
-from app.services.bidding_wallet import get_bidding_wallet
-from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
-from app.ui.profile_session import profile_session
+from app.ui.qa.actions import click, type_into, wait_dialog
+from app.ui.qa.app import App
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.loop import run_async
+from app.ui.qa.profiles import open_funded_app
+from app.ui.qa.sandbox import Sandbox, fund_bidding_wallet
+from app.ui.qa.sandbox_faults import SandboxFaults
 from app.ui.tabs.inscription_bid_tab import InscriptionBidTab
 from app.ui.tabs.withdraw_tab import WithdrawTab
 from app.ui.widgets.fee_picker import FeePicker
 from tests.support.proxy import FaultProxy
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import (
-    FundedApp,
-    click,
-    open_funded_app,
-    sandbox_post,
-    type_into,
-    wait_dialog,
-    wait_new_dialog,
-)
-from tests.ui.gui_thread import GuiThreadWatch
-from tests.ui.helpers import run_async
-from tests.ui.test_flow_end_listing import list_at, listings_tab, sign_in_review
 from tests.ui.test_flow_inscription_bid import seller_inscription
 
 RATE = 12
@@ -46,7 +43,7 @@ PRICE = 30_000
 
 
 @pytest.fixture
-def proxy(qloop: asyncio.AbstractEventLoop, sandbox: SandboxProcess) -> Iterator[FaultProxy]:
+def proxy(qloop: asyncio.AbstractEventLoop, sandbox: Sandbox) -> Iterator[FaultProxy]:
     running = run_async(qloop, FaultProxy(upstream=sandbox.url).__aenter__())
     yield running
     run_async(qloop, running.__aexit__(None, None, None))
@@ -61,16 +58,6 @@ def drop_fee_rate(_method: str, path: str, body: bytes) -> bytes | None:
     return json.dumps(fields).encode()
 
 
-def fund_bidding_wallet(funded: FundedApp, loop: asyncio.AbstractEventLoop) -> None:
-    """Faucet coins into the bidding wallet, straight at the sandbox (the proxy serves on the
-    test's loop, which a blocking call from the test would stall)."""
-    session = profile_session(funded.app.context)
-    run_async(loop, session.ensure_ready())
-    address = run_async(loop, get_bidding_wallet(session.read_context())).address
-    sandbox_post(funded.root_url, "/sandbox/faucet", {"address": address, "sats": FUNDS})
-    sandbox_post(funded.root_url, "/sandbox/mine", {"blocks": 1})
-
-
 def choose_custom_rate(qtbot: QtBot, picker: FeePicker, rate: int) -> None:
     """Custom, then the rate typed as a user types it."""
     picker.choice.setCurrentIndex(picker.choice.count() - 1)
@@ -80,8 +67,10 @@ def choose_custom_rate(qtbot: QtBot, picker: FeePicker, rate: int) -> None:
     assert picker.custom.value() == rate
 
 
-def asked_rates(proxy: FaultProxy, path: str) -> list[object]:
-    return [seen.json().get("feeRate") for seen in proxy.requests("POST", path)]
+def asked_rates(sandbox: Sandbox, path: str) -> list[object]:
+    """The `feeRate` of each POST to `path` the sandbox received (since the test's
+    `bidwallet_faults` scope began)."""
+    return [sent.body.get("feeRate") for sent in sandbox.requests(path=path, method="POST")]
 
 
 def withdraw_tab(qtbot: QtBot, app: AppHarness) -> WithdrawTab:
@@ -97,13 +86,13 @@ def test_the_withdraw_rate_chosen_is_asked_and_paid_on_chain(
     qloop: asyncio.AbstractEventLoop,
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
-    sandbox: SandboxProcess,
-    proxy: FaultProxy,
+    sandbox: Sandbox,
+    bidwallet_faults: SandboxFaults,
     gui_thread: GuiThreadWatch,
 ) -> None:
-    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop, proxy.url)
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
     app = funded.app
-    fund_bidding_wallet(funded, qloop)
+    fund_bidding_wallet(app, qloop, FUNDS)
     gui_thread.start()
     tab = withdraw_tab(qtbot, app)
     # The network's estimates arrive with the balance: fast / normal / slow, normal chosen.
@@ -113,7 +102,8 @@ def test_the_withdraw_rate_chosen_is_asked_and_paid_on_chain(
     click(qtbot, tab.review_button)
 
     dialog = wait_dialog(qtbot, app, PsbtReviewDialog, timeout=30_000)
-    assert asked_rates(proxy, "/v1/intent/withdraw") == [RATE]
+    with gui_thread.paused():
+        assert asked_rates(sandbox, "/v1/intent/withdraw") == [RATE]
     assert f"pays {RATE} sat/vB, the rate you asked for ({RATE} sat/vB)" in (
         dialog.notes_label.text()
     )
@@ -139,13 +129,14 @@ def test_a_service_ignoring_the_withdraw_rate_is_told_before_signing(
     qloop: asyncio.AbstractEventLoop,
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
-    sandbox: SandboxProcess,
+    sandbox: Sandbox,
     proxy: FaultProxy,
+    bidwallet_faults: SandboxFaults,
     gui_thread: GuiThreadWatch,
 ) -> None:
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop, proxy.url)
     app = funded.app
-    fund_bidding_wallet(funded, qloop)
+    fund_bidding_wallet(app, qloop, FUNDS)
     proxy.rewrite_request(drop_fee_rate)
     gui_thread.start()
     tab = withdraw_tab(qtbot, app)
@@ -154,7 +145,10 @@ def test_a_service_ignoring_the_withdraw_rate_is_told_before_signing(
     click(qtbot, tab.review_button)
 
     dialog = wait_dialog(qtbot, app, PsbtReviewDialog, timeout=30_000)
-    assert asked_rates(proxy, "/v1/intent/withdraw") == [RATE]  # asked, dropped on the way
+    asked = [seen.json().get("feeRate") for seen in proxy.requests("POST", "/v1/intent/withdraw")]
+    assert asked == [RATE]  # asked by the app (the proxy saw it) ...
+    with gui_thread.paused():  # ... dropped on the way: the service never had it
+        assert asked_rates(sandbox, "/v1/intent/withdraw") == [None]
     warning = dialog.warnings_label.text()
     assert dialog.warnings_label.isVisible() and dialog.warnings_label.property("role") == (
         "warning"
@@ -165,7 +159,8 @@ def test_a_service_ignoring_the_withdraw_rate_is_told_before_signing(
     assert not dialog.sign_button.isDefault()  # Enter does not sign what was not asked
     click(qtbot, dialog.cancel_button)
     qtbot.waitUntil(lambda: tab.status.text() == strings.FLOW_CANCELLED, timeout=10_000)
-    assert proxy.requests("POST", "/v1/withdraw") == []
+    with gui_thread.paused():
+        assert sandbox.requests(path="/v1/withdraw") == ()
     gui_thread.assert_not_blocked()
 
 
@@ -174,11 +169,11 @@ def test_the_inscription_bid_rate_chosen_is_asked_and_paid(
     qloop: asyncio.AbstractEventLoop,
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
-    sandbox: SandboxProcess,
-    proxy: FaultProxy,
+    sandbox: Sandbox,
+    bidwallet_faults: SandboxFaults,
     gui_thread: GuiThreadWatch,
 ) -> None:
-    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop, proxy.url)
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
     app = funded.app
     inscription = seller_inscription(funded.root_url, "ui-fee-rate-seller")
     gui_thread.start()
@@ -193,7 +188,8 @@ def test_the_inscription_bid_rate_chosen_is_asked_and_paid(
     click(qtbot, tab.review_button)
 
     dialog = wait_dialog(qtbot, app, PsbtReviewDialog, timeout=30_000)
-    assert asked_rates(proxy, "/v1/intent/bid") == [RATE]
+    with gui_thread.paused():
+        assert asked_rates(sandbox, "/v1/intent/bid") == [RATE]
     notes = dialog.notes_label.text()
     assert f"pays {RATE} sat/vB, the rate you asked for" in notes
     assert not dialog.warnings_label.isVisible()
@@ -207,7 +203,7 @@ def test_the_inscription_bid_rate_chosen_is_asked_and_paid(
         click(qtbot, dialog.sign_button)
         qtbot.waitUntil(lambda: tab.last_bid_id is not None, timeout=30_000)
     gui_thread.assert_not_blocked()
-    placed = proxy.requests("POST", "/v1/bid/place")
+    placed = sandbox.requests(path="/v1/bid/place", method="POST")
     assert len(placed) == 1 and placed[0].status == 200
 
 
@@ -216,33 +212,21 @@ def test_the_end_listing_rate_chosen_is_paid_on_chain(
     qloop: asyncio.AbstractEventLoop,
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
-    sandbox: SandboxProcess,
+    sandbox: Sandbox,
     gui_thread: GuiThreadWatch,
 ) -> None:
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
-    app = funded.app
     item = funded.assets.inscription_ids[0]
     gui_thread.start()
-    tab = listings_tab(qtbot, app)
-    list_at(qtbot, app, tab, item, PRICE)
-    before = len(app.dialogs)
-    click(qtbot, tab.sign_button)
-    sign_in_review(qtbot, app, tab, before)
-    row = next(r for r, m in enumerate(tab.mine or []) if m.state == "active")
-    tab.mine_view.selectRow(row)
-    qtbot.waitUntil(tab.end_button.isEnabled, timeout=10_000)
-    choose_custom_rate(qtbot, tab.end_fee, RATE)
-    before = len(app.dialogs)
-    click(qtbot, tab.end_button)
-    dialog = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
-    assert dialog.sign_button is not None
-    if dialog.consent_box is not None:  # above the sandbox's estimate: the user accepts it
-        click(qtbot, dialog.consent_box)
-    with qtbot.waitSignal(tab.refreshed, timeout=60_000):
-        click(qtbot, dialog.sign_button)
-        qtbot.waitUntil(lambda: not tab.flow.busy, timeout=60_000)
-    assert tab.status.text().startswith("Sent "), tab.status.text()
-    txid = tab.status.text().split()[1].rstrip(":")
+    page = App(funded.app, qtbot, qloop, funded.root_url, funded.assets).listings.open()
+    page.list_items([item], PRICE)
+    page.choose_listing(item)
+    review = page.start_end_listing(RATE)
+    if review.needs_fee_consent:  # above the sandbox's estimate: the user accepts it
+        review.accept_fee()
+    said = page.approve(review)
+    assert said.startswith("Sent "), said
+    txid = said.split()[1].rstrip(":")
     gui_thread.assert_not_blocked()
     with gui_thread.paused(), httpx.Client(base_url=funded.root_url, timeout=30) as http:
         assert http.post("/sandbox/mine", json={"blocks": 1}).is_success
