@@ -3,7 +3,6 @@ balance (confirmed + unconfirmed), and the BIP-21 payment link to it."""
 
 from __future__ import annotations
 
-import json
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -20,10 +19,17 @@ from app.services.errors import BiddingWalletIdentityError
 from app.services.withdraw import prepare_withdraw
 from app.wallet.addresses import Network, ScriptKind, decode_address
 from app.wallet.keys import WalletKeys
-from tests.services.conftest import ContextFactory, KeysFactory, SandboxControl, new_mnemonic
-from tests.support.proxy import FaultProxy
+from tests.services.conftest import (
+    ContextFactory,
+    KeysFactory,
+    SandboxControl,
+    SandboxFaults,
+    new_mnemonic,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+WALLET_PATH = "/v1/address/bidding-wallet"
 
 
 async def test_get_bidding_wallet_is_stable_and_remembered(ctx: ServiceContext) -> None:
@@ -82,52 +88,62 @@ async def test_funding_uri_pays_the_bidding_wallet(ctx: ServiceContext) -> None:
     assert query["label"] == ["Bidwallet bidding wallet"]
 
 
-def _serve_bidding_wallet(proxy: FaultProxy, address: str) -> None:
-    """A hostile service: `GET /v1/address/bidding-wallet` names `address`."""
-
-    def rewrite(method: str, path: str, status: int, body: bytes) -> bytes | None:
-        if path != "/v1/address/bidding-wallet" or status != 200:
-            return None
-        answer = json.loads(body)
-        data = answer["data"]
-        data["address"] = address
-        if isinstance(data.get("multiSig"), dict):
-            data["multiSig"]["address"] = address
-        return json.dumps(answer).encode()
-
-    proxy.rewrite(rewrite)
+async def _serve_bidding_wallet(
+    sandbox: SandboxControl, faults: SandboxFaults, ctx: ServiceContext, address: str
+) -> None:
+    """A hostile service: `GET /v1/address/bidding-wallet` names `address` (the sandbox's
+    honest answer for ctx, its addresses replaced, answered in its place from now on)."""
+    params = {
+        "ordinalsAddress": ctx.ordinals_address,
+        "paymentAddress": ctx.payment_address,
+        "paymentPubkey": ctx.payment_public_key_hex,
+    }
+    honest = await sandbox.http.get(WALLET_PATH, params=params)
+    assert honest.status_code == 200, honest.text
+    answer = honest.json()
+    data = answer["data"]
+    data["address"] = address
+    if isinstance(data.get("multiSig"), dict):
+        data["multiSig"]["address"] = address
+    await faults.arm("reply", WALLET_PATH, method="GET", status=200, body=answer, times=None)
 
 
 async def test_a_bidding_wallet_that_is_our_own_address_is_refused(
-    make_context: ContextFactory, funded_keys: WalletKeys, proxy: FaultProxy
+    make_context: ContextFactory,
+    funded_keys: WalletKeys,
+    sandbox: SandboxControl,
+    sandbox_faults: SandboxFaults,
 ) -> None:
     """Issue 12, class 4: a "withdrawal" from our ordinals address would spend inscriptions."""
-    ctx = make_context(funded_keys, url=proxy.url)
+    ctx = make_context(funded_keys)
     ctx.service_public_key = None  # even where the service's key is not known
-    _serve_bidding_wallet(proxy, ctx.ordinals_address)
+    await _serve_bidding_wallet(sandbox, sandbox_faults, ctx, ctx.ordinals_address)
     with pytest.raises(BiddingWalletSuspectError, match="your own ordinals address"):
         await get_bidding_wallet(ctx)
     assert ctx.bidding_wallet_address is None
     with pytest.raises(BiddingWalletSuspectError):
         await prepare_withdraw(ctx, 10_000)
-    assert "POST /v1/intent/withdraw" not in proxy.paths()
+    asked = await sandbox_faults.requests("POST", "/v1/intent/withdraw")
+    assert [r for r in asked if r.body["userAddress"] == ctx.payment_address] == []
 
 
 async def test_a_bidding_wallet_other_than_the_recomputed_one_is_refused(
     make_context: ContextFactory,
     funded_keys: WalletKeys,
     make_keys: KeysFactory,
-    proxy: FaultProxy,
+    sandbox: SandboxControl,
+    sandbox_faults: SandboxFaults,
     sandbox_service_key: bytes,
 ) -> None:
     """The sandbox publishes its key: the 1-of-2 is recomputed; a well-formed 1-of-2 of some
     other key (the service's own wallet, say) is not ours to fund."""
-    ctx = make_context(funded_keys, url=proxy.url)
+    ctx = make_context(funded_keys)
     stranger = make_keys().payment.public.public_key
     other = expected_bidding_wallets(stranger, sandbox_service_key, "regtest")[0]
-    _serve_bidding_wallet(proxy, other)
+    await _serve_bidding_wallet(sandbox, sandbox_faults, ctx, other)
     with pytest.raises(BiddingWalletSuspectError, match="published key is"):
         await get_bidding_wallet(ctx)
+    await sandbox_faults.clear()  # the service honest again
     honest = make_context(funded_keys)
     served = (await get_bidding_wallet(honest)).address
     mine = funded_keys.payment.public.public_key

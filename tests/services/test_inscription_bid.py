@@ -16,9 +16,9 @@ from app.services.inscription_bid import (
     prepare_inscription_bid,
 )
 from app.services.psbt_flow import ChainUnavailableError
-from tests.services.conftest import ContextFactory, SandboxControl
+from tests.services.conftest import SandboxControl, SandboxFaults
 from tests.services.test_listings import inscribe
-from tests.support.proxy import Fault, FaultProxy
+from tests.support.journal import lines, naming
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -71,10 +71,9 @@ async def test_a_bid_is_placed_then_accepted_and_the_inscription_arrives(
 @pytest.mark.parametrize("status", [404, 405])
 async def test_without_the_list_with_states_the_open_bids_are_listed(
     status: int,
-    make_context: ContextFactory,
     ctx: ServiceContext,
     sandbox: SandboxControl,
-    proxy: FaultProxy,
+    sandbox_faults: SandboxFaults,
 ) -> None:
     inscription_id = await sandbox_held_inscription(sandbox)
     placed = await execute_inscription_bid(
@@ -82,23 +81,28 @@ async def test_without_the_list_with_states_the_open_bids_are_listed(
     )
     assert placed.bid_id is not None
     path = "/v1/address/inscription-bids"
-    proxy.add_fault(Fault.reply("GET", path, status, {"detail": "Not Found"}))
+    await sandbox_faults.arm(
+        "reply", path, method="GET", status=status, body={"detail": "Not Found"}
+    )
+    await sandbox_faults.forget_requests()
 
-    mine = await my_inscription_bids(make_context(ctx.keys, url=proxy.url))
+    mine = await my_inscription_bids(ctx)
 
     assert not mine.with_states
     assert mine.rows == (InscriptionBidState(placed.bid_id, inscription_id, 40_000, "open"),)
     # The open bids are read under both our addresses (the service may key them by either).
-    assert proxy.paths() == [f"GET {path}", "GET /v1/address/bids", "GET /v1/address/bids"]
+    asked = naming(await sandbox_faults.requests(), ctx.ordinals_address, ctx.payment_address)
+    assert lines(asked) == [f"GET {path}", "GET /v1/address/bids", "GET /v1/address/bids"]
 
 
 async def test_a_price_below_the_minimum_is_refused_before_anything_is_sent(
-    make_context: ContextFactory, ctx: ServiceContext, sandbox: SandboxControl, proxy: FaultProxy
+    ctx: ServiceContext, sandbox: SandboxControl, sandbox_faults: SandboxFaults
 ) -> None:
     inscription_id = await sandbox_held_inscription(sandbox)
+    await sandbox_faults.forget_requests()
     with pytest.raises(BidRejectedError, match="at least 10,000 sats"):
-        await prepare_inscription_bid(make_context(ctx.keys, url=proxy.url), inscription_id, 9_999)
-    assert proxy.paths() == []
+        await prepare_inscription_bid(ctx, inscription_id, 9_999)
+    assert lines(await sandbox_faults.requests()) == []
 
 
 async def test_a_bid_on_our_own_inscription_is_refused_with_the_services_reason(
@@ -112,20 +116,28 @@ async def test_a_bid_on_our_own_inscription_is_refused_with_the_services_reason(
 
 
 async def test_a_5xx_after_the_bid_was_stored_is_not_placed_twice(
-    make_context: ContextFactory,
     ctx: ServiceContext,
     sandbox: SandboxControl,
-    proxy: FaultProxy,
+    sandbox_faults: SandboxFaults,
 ) -> None:
     inscription_id = await sandbox_held_inscription(sandbox)
-    proxied = make_context(ctx.keys, url=proxy.url)
-    plan = await prepare_inscription_bid(proxied, inscription_id, 30_000)
-    proxy.add_fault(Fault.after_forward("POST", "/v1/bid/place", status=502))
+    plan = await prepare_inscription_bid(ctx, inscription_id, 30_000)
+    await sandbox_faults.arm("error", "/v1/bid/place", method="POST", status=502, applied=True)
+    await sandbox_faults.forget_requests()
 
-    placed = await execute_inscription_bid(proxied, plan)
+    placed = await execute_inscription_bid(ctx, plan)
 
-    assert proxy.paths().count("POST /v1/bid/place") == 1
-    assert proxy.paths()[-1] == "GET /v1/address/bids"
+    ours = lines(
+        naming(
+            await sandbox_faults.requests(),
+            inscription_id,
+            ctx.ordinals_address,
+            ctx.payment_address,
+        )
+    )
+    assert ours.count("POST /v1/bid/place") == 1
+    assert ours[-1] == "GET /v1/address/bids"
+    assert [f.path for f in await sandbox_faults.fired()] == ["/v1/bid/place"]
     open_bids = await ctx.clients.marketplace.get_bids(ctx.ordinals_address)
     assert [b.bid_id for b in open_bids] == [placed.bid_id]
 
@@ -137,13 +149,13 @@ async def test_a_5xx_after_the_bid_was_stored_is_not_placed_twice(
 async def test_unreachable_ord_or_chain_means_refuse_not_guess(
     down: str,
     error: type[Exception],
-    make_context: ContextFactory,
     ctx: ServiceContext,
     sandbox: SandboxControl,
-    proxy: FaultProxy,
+    sandbox_faults: SandboxFaults,
 ) -> None:
     inscription_id = await sandbox_held_inscription(sandbox)
-    proxy.add_fault(Fault.reply("*", down, 503, {"message": "down"}, times=None))
+    await sandbox_faults.arm("reply", down, status=503, body={"message": "down"}, times=None)
     with pytest.raises(error, match="nothing"):
-        await prepare_inscription_bid(make_context(ctx.keys, url=proxy.url), inscription_id, 25_000)
-    assert "POST /v1/bid/place" not in proxy.paths()
+        await prepare_inscription_bid(ctx, inscription_id, 25_000)
+    placed = await sandbox_faults.requests("POST", "/v1/bid/place")
+    assert naming(placed, inscription_id) == []

@@ -27,8 +27,8 @@ from app.wallet.addresses import decode_address
 from app.wallet.finalize import extract_transaction, finalize_psbt
 from app.wallet.psbt_fixes import FixedPSBT, new_transaction
 from app.wallet.psbt_signer import SigningKey, SignRequest, sign_psbt
-from tests.services.conftest import SandboxControl
-from tests.support.proxy import FaultProxy
+from tests.services.conftest import SandboxControl, SandboxFaults
+from tests.support.journal import lines, naming
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -56,6 +56,11 @@ async def listings_of(sandbox: SandboxControl, address: str) -> list[dict[str, A
     assert response.status_code == 200, response.text
     found: list[dict[str, Any]] = response.json()["data"]["listings"]
     return found
+
+
+async def listings_sent(faults: SandboxFaults, ctx: ServiceContext) -> list[Any]:
+    """The secure listing submissions (`POST /v1/list/secure`) of ctx's items so far."""
+    return naming(await faults.requests("POST", "/v1/list/secure"), ctx.ordinals_address)
 
 
 async def move_item(ctx: ServiceContext, outpoint: str, value: int) -> str:
@@ -98,24 +103,25 @@ async def test_one_listing_is_reviewed_signed_and_active(
 
 
 async def test_a_bulk_of_ten_is_signed_with_progress_and_all_active(
-    ctx: ServiceContext, sandbox: SandboxControl, proxy: FaultProxy, make_context: Any
+    ctx: ServiceContext, sandbox: SandboxControl, sandbox_faults: SandboxFaults
 ) -> None:
     ids = await inscribe_many(sandbox, ctx.ordinals_address, 10)
-    proxied = make_context(ctx.keys, url=proxy.url)
+    await sandbox_faults.forget_requests()  # from here on the sandbox hears this listing only
     reviewed: list[tuple[int, int]] = []
     signed: list[tuple[int, int]] = []
     items = [ListingItem(100_000 + 1_000 * n, i) for n, i in enumerate(ids)]
 
-    plan = await prepare_listings(proxied, items, progress=lambda d, t: reviewed.append((d, t)))
-    done = await execute_listings(proxied, plan, progress=lambda d, t: signed.append((d, t)))
+    plan = await prepare_listings(ctx, items, progress=lambda d, t: reviewed.append((d, t)))
+    done = await execute_listings(ctx, plan, progress=lambda d, t: signed.append((d, t)))
 
+    seen = lines(await sandbox_faults.requests())
     assert reviewed == signed == [(n, 10) for n in range(1, 11)]
-    assert proxy.paths().count("POST /v1/intent/secure-bulk-sell") == 1
-    assert proxy.paths().count("POST /v1/list/secure") == 1
+    ours = lines(naming(await sandbox_faults.requests("POST", "/v1/*"), ctx.ordinals_address))
+    assert ours.count("POST /v1/intent/secure-bulk-sell") == 1
+    assert ours.count("POST /v1/list/secure") == 1
     # The review's facts in batches, asked while the service builds the PSBTs: ord once for
     # where the items sit, once for those outputs and once for the inscriptions on them; the
     # chain once per transaction spent.
-    seen = proxy.paths()
     assert (seen.count("POST /ord/outputs"), seen.count("POST /ord/inscriptions")) == (1, 2)
     assert not [p for p in seen if p.startswith(("GET /ord/output/", "GET /ord/inscription/"))]
     spent_txids = {o.partition(":")[0] for x in plan.items for o in input_outpoints(x.psbt.psbt())}
@@ -127,11 +133,10 @@ async def test_a_bulk_of_ten_is_signed_with_progress_and_all_active(
 
 
 async def test_a_cancelled_bulk_signs_no_further_and_sends_nothing(
-    ctx: ServiceContext, sandbox: SandboxControl, proxy: FaultProxy, make_context: Any
+    ctx: ServiceContext, sandbox: SandboxControl, sandbox_faults: SandboxFaults
 ) -> None:
     ids = await inscribe_many(sandbox, ctx.ordinals_address, 4)
-    proxied = make_context(ctx.keys, url=proxy.url)
-    plan = await prepare_listings(proxied, [ListingItem(50_000, i) for i in ids])
+    plan = await prepare_listings(ctx, [ListingItem(50_000, i) for i in ids])
     token = CancelToken()
     signed: list[int] = []
 
@@ -141,18 +146,17 @@ async def test_a_cancelled_bulk_signs_no_further_and_sends_nothing(
             token.cancel()
 
     with pytest.raises(OperationCancelledError) as caught:
-        await execute_listings(proxied, plan, progress=on_progress, cancel=token)
+        await execute_listings(ctx, plan, progress=on_progress, cancel=token)
     assert caught.value.done == 2 and signed == [1, 2]
-    assert "POST /v1/list/secure" not in proxy.paths()
+    assert await listings_sent(sandbox_faults, ctx) == []
     assert await listings_of(sandbox, ctx.ordinals_address) == []
 
 
 async def test_an_asyncio_cancel_stops_between_items_and_sends_nothing(
-    ctx: ServiceContext, sandbox: SandboxControl, proxy: FaultProxy, make_context: Any
+    ctx: ServiceContext, sandbox: SandboxControl, sandbox_faults: SandboxFaults
 ) -> None:
     ids = await inscribe_many(sandbox, ctx.ordinals_address, 4)
-    proxied = make_context(ctx.keys, url=proxy.url)
-    plan = await prepare_listings(proxied, [ListingItem(50_000, i) for i in ids])
+    plan = await prepare_listings(ctx, [ListingItem(50_000, i) for i in ids])
     signed: list[int] = []
     task: asyncio.Task[Any] | None = None
 
@@ -161,11 +165,11 @@ async def test_an_asyncio_cancel_stops_between_items_and_sends_nothing(
         if done == 1 and task is not None:
             task.cancel()  # the GUI closed the dialog
 
-    task = asyncio.ensure_future(execute_listings(proxied, plan, progress=on_progress))
+    task = asyncio.ensure_future(execute_listings(ctx, plan, progress=on_progress))
     with pytest.raises(asyncio.CancelledError):
         await task
     assert signed == [1]
-    assert "POST /v1/list/secure" not in proxy.paths()
+    assert await listings_sent(sandbox_faults, ctx) == []
     assert await listings_of(sandbox, ctx.ordinals_address) == []
 
 
@@ -198,7 +202,7 @@ async def test_an_item_moved_before_submission_is_refused_with_the_services_reas
 
 
 async def test_foreseen_facts_serve_only_when_they_cover_every_input(
-    ctx: ServiceContext, sandbox: SandboxControl, proxy: FaultProxy, make_context: Any
+    ctx: ServiceContext, sandbox: SandboxControl, sandbox_faults: SandboxFaults
 ) -> None:
     ids = await inscribe_many(sandbox, ctx.ordinals_address, 3)
     items = [ListingItem(100_000, i) for i in ids]
@@ -208,13 +212,14 @@ async def test_foreseen_facts_serve_only_when_they_cover_every_input(
     assert sits_on == {f"{i.partition('i')[0]}:0" for i in ids[:2]}
     assert set(facts.contents) == set(facts.chain_utxos) == sits_on
 
-    proxied = make_context(ctx.keys, url=proxy.url)
+    await sandbox_faults.forget_requests()
     first = sorted(sits_on)[0]
-    only = await facts_of_inputs(proxied, [first], foreseen)
+    only = await facts_of_inputs(ctx, [first], foreseen)
     assert (set(only.contents), set(only.chain_utxos)) == ({first}, {first})  # just the inputs
-    assert proxy.paths() == []  # nothing asked again
+    assert lines(await sandbox_faults.requests()) == []  # nothing asked again
 
     unforeseen = f"{ids[2].partition('i')[0]}:0"
-    asked = await facts_of_inputs(proxied, [first, unforeseen], foreseen)
+    asked = await facts_of_inputs(ctx, [first, unforeseen], foreseen)
     assert set(asked.contents) == set(asked.chain_utxos) == {first, unforeseen}
-    assert "POST /ord/outputs" in proxy.paths()  # asked now, for every input
+    # asked now, for every input
+    assert naming(await sandbox_faults.requests("POST", "/ord/outputs"), first, unforeseen)

@@ -12,9 +12,9 @@ import pytest
 from app.services.context import ServiceContext
 from app.services.listings import ListingItem, execute_listings, prepare_listings
 from app.services.listings_inventory import HeldItem, held_items, my_listings
-from tests.services.conftest import ContextFactory, SandboxControl
+from tests.services.conftest import SandboxControl, SandboxFaults
 from tests.services.test_listings import inscribe
-from tests.support.proxy import Fault, FaultProxy
+from tests.support.journal import lines, naming
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -67,8 +67,7 @@ async def test_my_listings_show_each_listing_with_its_state(
 async def test_without_the_list_of_listings_wallet_contents_name_them(
     status: int,
     ctx: ServiceContext,
-    make_context: ContextFactory,
-    proxy: FaultProxy,
+    sandbox_faults: SandboxFaults,
     sandbox: SandboxControl,
 ) -> None:
     """A service without `GET /listings` (the public service): the sandbox's own
@@ -76,20 +75,27 @@ async def test_without_the_list_of_listings_wallet_contents_name_them(
     inscription_id = (await inscribe(sandbox, ctx.ordinals_address))["inscriptionId"]
     (item,) = await held_items(ctx)
     await execute_listings(ctx, await prepare_listings(ctx, [item.listing(120_000)]))
-    proxy.add_fault(Fault.reply("GET", "/v1/listings", status, {"detail": "Not Found"}))
+    await sandbox_faults.arm(
+        "reply", "/v1/listings", method="GET", status=status, body={"detail": "Not Found"}
+    )
+    await sandbox_faults.forget_requests()
 
-    found = await my_listings(make_context(ctx.keys, url=proxy.url))
+    found = await my_listings(ctx)
 
     assert found is not None
     assert [(x.listing_id, x.item, x.price, x.state) for x in found] == [
         ("", inscription_id, 120_000, "active")
     ]
-    assert proxy.paths() == ["GET /v1/listings", "GET /v1/address/wallet-contents"]
+    asked = naming(await sandbox_faults.requests(), ctx.ordinals_address, ctx.payment_address)
+    assert lines(asked) == ["GET /v1/listings", "GET /v1/address/wallet-contents"]
 
 
 async def test_a_service_with_neither_list_gives_none(
-    ctx: ServiceContext, make_context: ContextFactory, proxy: FaultProxy
+    ctx: ServiceContext, sandbox_faults: SandboxFaults
 ) -> None:
-    proxy.add_fault(Fault.reply("GET", "/v1/listings", 404, {"detail": "Not Found"}))
-    proxy.add_fault(Fault.reply("GET", "/v1/address/wallet-contents", 404, {"detail": "x"}))
-    assert await my_listings(make_context(ctx.keys, url=proxy.url)) is None
+    await sandbox_faults.arm(
+        "reply", "/v1/listings", method="GET", status=404, body={"detail": "Not Found"}
+    )
+    contents = "/v1/address/wallet-contents"
+    await sandbox_faults.arm("reply", contents, method="GET", status=404, body={"detail": "x"})
+    assert await my_listings(ctx) is None
