@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
-import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
@@ -21,26 +20,19 @@ from pytestqt.qtbot import QtBot
 from app.core.poll_schedule import PollTiming
 from app.services.bids import BidSpec, place_bid
 from app.services.pacing import AsyncioSleeper
-from app.services.sandbox_process import SandboxProcess
 from app.ui.models.bids_model import COL_RANK
 from app.ui.profile_session import profile_session
+from app.ui.qa.actions import type_into, widget_top
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.loop import run_async
+from app.ui.qa.pages.bid import bid_tab_ready, place_from_bid_tab
+from app.ui.qa.profiles import open_funded_app
+from app.ui.qa.sandbox import Sandbox, fund_bidding_wallet, new_collection, sandbox_post
+from app.ui.qa.sandbox_faults import SandboxFaults
 from app.ui.state.market_state import MarketState
 from app.ui.tabs.bid_tab import BidTab
 from app.ui.tabs.open_bids_tab import OpenBidsTab
-from tests.support.proxy import Fault, FaultProxy
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import (
-    bid_tab_ready,
-    fund_bidding_wallet,
-    new_collection,
-    open_funded_app,
-    place_from_bid_tab,
-    sandbox_post,
-    type_into,
-    widget_top,
-)
-from tests.ui.gui_thread import GuiThreadWatch
-from tests.ui.helpers import run_async
 
 # The reader reads the watched pool again every fraction of a second (the host's pace still
 # applies): the test waits for what the panel shows, never for a duration.
@@ -86,7 +78,7 @@ def test_the_panel_shows_the_pool_fills_the_price_and_follows_the_market(
     qloop: asyncio.AbstractEventLoop,
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
-    sandbox: SandboxProcess,
+    sandbox: Sandbox,
     gui_thread: GuiThreadWatch,
 ) -> None:
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
@@ -175,34 +167,21 @@ def test_the_panel_shows_the_pool_fills_the_price_and_follows_the_market(
     qtbot.waitUntil(lambda: tab.result.text().startswith("Placed"), timeout=30_000)
 
 
-@pytest.fixture
-def proxy(qloop: asyncio.AbstractEventLoop, sandbox: SandboxProcess) -> Iterator[FaultProxy]:
-    running = run_async(qloop, FaultProxy(upstream=sandbox.url).__aenter__())
-    yield running
-    run_async(qloop, running.__aexit__(None, None, None))
-
-
 def test_market_data_unavailable_never_blocks_a_bid(
     qtbot: QtBot,
     qloop: asyncio.AbstractEventLoop,
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
-    sandbox: SandboxProcess,
-    proxy: FaultProxy,
+    sandbox: Sandbox,
+    bidwallet_faults: SandboxFaults,
 ) -> None:
-    down = proxy.add_fault(
-        Fault.reply("GET", "/v1/activity/*", 503, {"message": "market down"}, times=None)
+    down = bidwallet_faults.reply(
+        "GET", "/v1/activity/*", 503, {"message": "market down"}, times=None
     )
-    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop, proxy.url)
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
     app, root = funded.app, funded.root_url
     slug = new_collection(root, TRAITS)
-    session = profile_session(app.context)
-    run_async(qloop, session.ensure_ready())
-    from app.services.bidding_wallet import get_bidding_wallet
-
-    address = run_async(qloop, get_bidding_wallet(session.read_context())).address
-    sandbox_post(root, "/sandbox/faucet", {"address": address, "sats": 300_000})
-    sandbox_post(root, "/sandbox/mine", {"blocks": 1})
+    fund_bidding_wallet(app, qloop, 300_000)
     quick_market(app)
     tab: BidTab = bid_tab_ready(qtbot, app, slug)
     panel = tab.market
@@ -221,13 +200,13 @@ def test_market_data_unavailable_never_blocks_a_bid(
     qtbot.waitUntil(lambda: tab.result.text().startswith("Placed"), timeout=30_000)
 
     # The market answers again: the panel shows it, our new bid ranked, with no click.
-    proxy.remove_fault(down)
+    bidwallet_faults.remove(down.id)
     qtbot.waitUntil(lambda: panel.yours().startswith("Your best bid: 1st of 1"), timeout=30_000)
     assert panel.summary() == "Floor: none · Top bid: none"
     assert panel.heading.text() == f"Market: {slug}"
 
     # It fails again: the figures stay, the title says since when.
-    proxy.add_fault(Fault.reply("GET", "/v1/activity/*", 503, {"message": "down"}, times=None))
+    bidwallet_faults.reply("GET", "/v1/activity/*", 503, {"message": "down"}, times=None)
     qtbot.waitUntil(lambda: "not updated since" in panel.heading.text(), timeout=30_000)
     assert panel.yours().startswith("Your best bid: 1st of 1")
     assert panel.heading.toolTip().startswith("The last reading failed: ")
@@ -238,7 +217,7 @@ def test_open_bids_show_each_bids_rank_and_follow_the_market(
     qloop: asyncio.AbstractEventLoop,
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
-    sandbox: SandboxProcess,
+    sandbox: Sandbox,
     gui_thread: GuiThreadWatch,
 ) -> None:
     funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
