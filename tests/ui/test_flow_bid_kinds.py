@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 import string
 from collections.abc import Callable
@@ -25,12 +24,10 @@ from app.ui import strings
 from app.ui.qa.actions import paste_into, set_spin, type_into, widget_top
 from app.ui.qa.app import App
 from app.ui.qa.gui_thread import GuiThreadWatch
-from app.ui.qa.loop import run_async
 from app.ui.qa.sandbox import fund_bidding_wallet, sandbox_post
-from tests.support.proxy import Fault, FaultProxy
 
 if TYPE_CHECKING:
-    from app.ui.qa.sandbox import Sandbox
+    from app.ui.qa.sandbox_faults import SandboxFaults
 
 
 def test_each_kind_keeps_its_own_values(bidwallet_app: App, gui_thread: GuiThreadWatch) -> None:
@@ -154,28 +151,22 @@ def test_rune_names_are_suggested_whatever_the_spacers(
 
 def test_the_balance_line_says_why_pools_are_not_checked(
     bidwallet_app_factory: Callable[..., App],
-    bidwallet_loop: asyncio.AbstractEventLoop,
-    bidwallet_sandbox: Sandbox,
+    bidwallet_faults: SandboxFaults,
     gui_thread: GuiThreadWatch,
 ) -> None:
-    qloop = bidwallet_loop
-    proxy = run_async(qloop, FaultProxy(upstream=bidwallet_sandbox.url).__aenter__())
-    try:
-        fault = proxy.add_fault(
-            Fault.reply("GET", "/v1/address/bids", 500, {"message": "index rebuilding"}, None)
-        )
-        app = bidwallet_app_factory(service_root=proxy.url)
-        qtbot = app.qtbot
-        gui_thread.start()
-        tab = app.bid.tab
-        # The open bids cannot be read: not "not known yet", but why.
-        hint = tab.balance_hint
-        qtbot.waitUntil(lambda: hint.text().startswith("No pools checked:"), timeout=30_000)
-        assert "index rebuilding" in tab.balance_hint.text()
-        proxy.remove_fault(fault)
-        tab.state.request_refresh()
-        qtbot.waitUntil(lambda: tab.state.view is not None, timeout=30_000)
-        assert tab.balance_hint.text() == ""
-        gui_thread.assert_not_blocked()
-    finally:
-        run_async(qloop, proxy.__aexit__(None, None, None))
+    fault = bidwallet_faults.reply(
+        "GET", "/v1/address/bids", 500, {"message": "index rebuilding"}, times=None
+    )
+    app = bidwallet_app_factory()
+    qtbot = app.qtbot
+    gui_thread.start()
+    tab = app.bid.tab
+    # The open bids cannot be read: not "not known yet", but why.
+    hint = tab.balance_hint
+    qtbot.waitUntil(lambda: hint.text().startswith("No pools checked:"), timeout=30_000)
+    assert "index rebuilding" in tab.balance_hint.text()
+    bidwallet_faults.remove(fault.id)
+    tab.state.request_refresh()
+    qtbot.waitUntil(lambda: tab.state.view is not None, timeout=30_000)
+    assert tab.balance_hint.text() == ""
+    gui_thread.assert_not_blocked()
