@@ -37,9 +37,8 @@ from app.services.withdraw import WithdrawDone, prepare_withdraw
 from app.wallet.acp_ledger import AcpLedger
 from app.wallet.psbt_io import PSBT_MAGIC, parse_psbt, psbt_to_bytes
 from app.wallet.psbt_reader import unsigned_txid
-from tests.services.conftest import ContextFactory, KeysFactory, SandboxControl
-from tests.services.test_listings import inscribe_many, listings_of
-from tests.support.proxy import FaultProxy
+from tests.services.conftest import ContextFactory, KeysFactory, SandboxControl, SandboxFaults
+from tests.services.test_listings import inscribe_many, listings_of, listings_sent
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -171,7 +170,7 @@ async def test_import_refuses_a_signed_file_of_another_transaction(
     ctx: ServiceContext,
     sandbox: SandboxControl,
     make_context: ContextFactory,
-    proxy: FaultProxy,
+    sandbox_faults: SandboxFaults,
     tmp_path: Path,
 ) -> None:
     _, manifest, _ = await exported_listings(ctx, sandbox, make_context, tmp_path)
@@ -181,11 +180,11 @@ async def test_import_refuses_a_signed_file_of_another_transaction(
     (tmp_path / first.signed_psbt_file).write_bytes(
         (tmp_path / second.signed_psbt_file).read_bytes()
     )
-    online = make_context(ctx.signing_keys().watch_only(), url=proxy.url)
+    online = make_context(ctx.signing_keys().watch_only())
 
     with pytest.raises(SignedPsbtMismatchError, match="not the reviewed"):
         await import_signed(online, tmp_path, expected=manifest)
-    assert "POST /v1/list/secure" not in proxy.paths()
+    assert await listings_sent(sandbox_faults, ctx) == []
 
 
 async def test_import_refuses_a_manifest_changed_after_export(

@@ -55,11 +55,11 @@ from tests.services.conftest import (
     ContextFactory,
     KeysFactory,
     SandboxControl,
+    SandboxFaults,
     hour_from_now,
     new_mnemonic,
 )
 from tests.services.test_listings import inscribe_many, listings_of
-from tests.support.proxy import Fault, FaultProxy
 from tests.support.vaults import FAST_KDF
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -185,21 +185,23 @@ async def test_a_signed_bid_is_sent_once_even_after_a_server_error(
     collector: Collector,
     make_context: ContextFactory,
     sandbox: SandboxControl,
-    proxy: FaultProxy,
+    sandbox_faults: SandboxFaults,
     collection: str,
 ) -> None:
     """A 5xx before the bid is stored: the open bids are read (the retry rule), it is not
     there, and the same signature is not sent again: a new message must be signed."""
     await sandbox.faucet(collector.keys.payment.address, COIN_SATS)
-    ctx = make_context(collector.public, proxy.url)
+    ctx = make_context(collector.public)
     await sandbox.faucet((await get_bidding_wallet(ctx)).address, BIDDING_FUNDS)
     wanted = await prepare_bid_message(ctx, BidSpec.collection(collection, 10_000, 1,
                                                                hour_from_now(ctx)))  # fmt: skip
     signature = sign_message(collector.keys.payment, wanted.message).signature
-    proxy.add_fault(Fault.reply("POST", "/v1/bid/place", 503, {"error": "busy"}))
+    await sandbox_faults.arm(
+        "reply", "/v1/bid/place", method="POST", status=503, body={"error": "busy"}
+    )
     with pytest.raises(BidNotPlacedError, match="never sent twice"):
         await place_signed_bid(ctx, wanted, signature)
-    assert len(proxy.requests("POST", "/v1/bid/place")) == 1
+    assert len(await sandbox_faults.placements(collection)) == 1
     assert await fetch_open_bids(ctx) == []
 
 

@@ -19,12 +19,11 @@ from tests.services.conftest import (
     BIDDING_FUNDS,
     BOTH_KEYINGS,
     BidsKeyedBy,
-    ContextFactory,
     SandboxControl,
+    SandboxFaults,
     hour_from_now,
     keyed_address,
 )
-from tests.support.proxy import FaultProxy
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -72,13 +71,13 @@ async def test_withdraw_all_is_a_sweep_with_the_fee_taken_from_it(
 
 
 async def test_nothing_is_sent_when_the_amount_exceeds_the_balance(
-    make_context: ContextFactory, ctx: ServiceContext, sandbox: SandboxControl, proxy: FaultProxy
+    ctx: ServiceContext, sandbox: SandboxControl, sandbox_faults: SandboxFaults
 ) -> None:
     await fund_bidding_wallet(ctx, sandbox, 20_000)
-    proxied = make_context(ctx.keys, url=proxy.url)
+    await sandbox_faults.forget_requests()  # what follows is this withdrawal's alone
     with pytest.raises(WithdrawError, match="holds 20,000 sats"):
-        await prepare_withdraw(proxied, 50_000)
-    assert not [p for p in proxy.paths() if "withdraw" in p]
+        await prepare_withdraw(ctx, 50_000)
+    assert not [r.path for r in await sandbox_faults.requests() if "withdraw" in r.path]
 
 
 @BOTH_KEYINGS
