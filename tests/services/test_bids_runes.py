@@ -24,13 +24,15 @@ from tests.services.conftest import (
     BidsKeyedBy,
     ContextFactory,
     SandboxControl,
+    SandboxFaults,
     hour_from_now,
     keyed_address,
 )
-from tests.support.proxy import Fault, FaultProxy
+from tests.support.journal import lines
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 PLACE = "/v1/bid/place"
+DOWN = {"message": "down"}
 
 
 def _letters(n: int) -> str:
@@ -82,9 +84,9 @@ async def test_a_rune_typed_loosely_is_bid_on_and_listed_under_its_etched_name(
 
 
 async def test_bids_typed_with_and_without_spacers_share_one_pool(
-    make_context: ContextFactory, bidder: ServiceContext, rune: str, proxy: FaultProxy
+    make_context: ContextFactory, bidder: ServiceContext, rune: str, sandbox_faults: SandboxFaults
 ) -> None:
-    ctx = make_context(bidder.keys, proxy.url)
+    ctx = make_context(bidder.keys)
     fee = ctx.maker_fee
     price = 400_000
     await place_bid(ctx, BidSpec.rune(rune.replace("•", ""), price, 100, hour_from_now(ctx)))
@@ -101,7 +103,7 @@ async def test_bids_typed_with_and_without_spacers_share_one_pool(
     assert short.pool == rune
     assert short.needed == committed + price + fee.on(price)
     assert short.available == BIDDING_FUNDS
-    assert len(proxy.requests("POST", PLACE)) == 2
+    assert len(await sandbox_faults.placements(rune)) == 2
 
 
 @BOTH_KEYINGS
@@ -109,16 +111,16 @@ async def test_the_retry_check_finds_a_rune_bid_typed_without_spacers(
     make_context: ContextFactory,
     bidder: ServiceContext,
     rune: str,
-    proxy: FaultProxy,
+    sandbox_faults: SandboxFaults,
     bids_keyed_by: BidsKeyedBy,
 ) -> None:
     """Stored, then a 502: the open bids list the bid under the etched name, the request
     was made under it too, so the check finds it and the bid is not placed twice."""
-    ctx = make_context(bidder.keys, proxy.url)
-    proxy.add_fault(Fault.after_forward("POST", PLACE, 502))
+    ctx = make_context(bidder.keys)
+    await sandbox_faults.arm("error", PLACE, method="POST", status=502, applied=True)
     typed = rune.replace("•", "").lower()
     outcome = await place_bid(ctx, BidSpec.rune(typed, 30_000, 700, hour_from_now(ctx)))
-    assert len(proxy.requests("POST", PLACE)) == 1
+    assert len(await sandbox_faults.placements(rune)) == 1
     assert outcome.placement.confirmed_by_listing
     listed = [e for e in await fetch_open_bids(ctx) if e.is_rune_bid]
     assert [(e.rune_name, e.quantity, e.listed_under) for e in listed] == [
@@ -127,17 +129,22 @@ async def test_the_retry_check_finds_a_rune_bid_typed_without_spacers(
 
 
 async def test_an_unknown_rune_is_refused_before_anything_is_signed(
-    make_context: ContextFactory, bidder: ServiceContext, proxy: FaultProxy, signed: list[Any]
+    make_context: ContextFactory,
+    bidder: ServiceContext,
+    sandbox_faults: SandboxFaults,
+    signed: list[Any],
 ) -> None:
-    ctx = make_context(bidder.keys, proxy.url)
+    ctx = make_context(bidder.keys)
     name = f"NO•SUCH•{_letters(12)}"
+    await sandbox_faults.forget_requests()
     with pytest.raises(UnknownRuneError) as caught:
         await place_bid(ctx, BidSpec.rune(name.replace("•", ""), 25_000, 500, hour_from_now(ctx)))
     message = caught.value.user_message
     assert message.startswith(f"No rune named {name.replace('•', '')} is etched")
     assert message.endswith("check the name.")
     assert signed == []
-    assert proxy.paths() == [f"GET /ord/rune/{rune_letters(name)}"]  # ord asked, nothing else
+    # ord asked, nothing else
+    assert lines(await sandbox_faults.requests()) == [f"GET /ord/rune/{rune_letters(name)}"]
 
 
 @pytest.mark.parametrize(
@@ -168,29 +175,30 @@ async def test_an_unknown_rune_is_refused_before_anything_is_signed(
 async def test_a_malformed_rune_name_is_refused_before_anything_is_sent(
     make_context: ContextFactory,
     bidder: ServiceContext,
-    proxy: FaultProxy,
+    sandbox_faults: SandboxFaults,
     signed: list[Any],
     typed: str,
     rule: str,
 ) -> None:
-    ctx = make_context(bidder.keys, proxy.url)
+    ctx = make_context(bidder.keys)
+    await sandbox_faults.forget_requests()
     with pytest.raises(UnknownRuneError) as caught:
         await place_bid(ctx, BidSpec.rune(typed, 25_000, 500, hour_from_now(ctx)))
     message = caught.value.user_message
     assert message.startswith(f"{typed.strip()!r} is not a rune name: ")
     assert rule in message
-    assert signed == [] and proxy.paths() == []
+    assert signed == [] and lines(await sandbox_faults.requests()) == []
 
 
 async def test_a_rune_ord_cannot_be_asked_about_is_not_bid_on(
     make_context: ContextFactory,
     bidder: ServiceContext,
     rune: str,
-    proxy: FaultProxy,
+    sandbox_faults: SandboxFaults,
     signed: list[Any],
 ) -> None:
-    ctx = make_context(bidder.keys, proxy.url)
-    proxy.add_fault(Fault.reply("GET", "/ord/rune/*", 503, {"message": "down"}))
+    ctx = make_context(bidder.keys)
+    await sandbox_faults.arm("reply", "/ord/rune/*", method="GET", status=503, body=DOWN)
     with pytest.raises(OrdUnavailableError, match="so no bid was placed"):
         await place_bid(ctx, BidSpec.rune(rune.replace("•", ""), 25_000, 500, hour_from_now(ctx)))
-    assert signed == [] and proxy.requests("POST", PLACE) == []
+    assert signed == [] and await sandbox_faults.requests("POST", PLACE) == ()

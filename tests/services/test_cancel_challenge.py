@@ -6,12 +6,12 @@ shows it for signing elsewhere (`app/core/cancel_challenge.py`); nothing is sent
 
 from __future__ import annotations
 
-import json
 from urllib.parse import parse_qs
 
 import pytest
 
 from app.core.bid_message import bid_message
+from app.net.sandbox_requests import ReceivedRequest
 from app.services.bids import BidderIdentity, BidSpec, bid_request, place_bid
 from app.services.cancel import cancel_bid
 from app.services.context import ServiceContext
@@ -22,24 +22,28 @@ from tests.services.conftest import (
     BOTH_KEYINGS,
     ContextFactory,
     SandboxControl,
+    SandboxFaults,
     hour_from_now,
 )
-from tests.support.proxy import FaultProxy
+from tests.support.journal import naming
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
-def serve_as_challenge(proxy: FaultProxy, text: str) -> None:
-    """Every address's challenge becomes `text`."""
+CHALLENGE_LIFETIME_MS = 10 * 60_000  # the sandbox's (docs/sandbox-marketplace.md)
 
-    def rewrite(method: str, path: str, status: int, body: bytes) -> bytes | None:
-        if method == "GET" and path == "/v1/challenge" and status == 200:
-            answer = json.loads(body)
-            answer["data"]["challenge"] = text
-            return json.dumps(answer).encode()
-        return None
 
-    proxy.rewrite(rewrite)
+async def serve_as_challenge(faults: SandboxFaults, ctx: ServiceContext, text: str) -> None:
+    """Every address's challenge becomes `text`, live as long as the sandbox's."""
+    answer = {"challenge": text, "expiresAt": ctx.clock.now_ms() + CHALLENGE_LIFETIME_MS}
+    body = {"success": True, "data": answer}
+    await faults.arm("reply", "/v1/challenge", method="GET", status=200, body=body, times=None)
+
+
+async def cancels_by(faults: SandboxFaults, ctx: ServiceContext) -> list[ReceivedRequest]:
+    """The cancels the sandbox received from ctx's addresses."""
+    sent = await faults.requests("POST", "/v1/cancel")
+    return naming(sent, ctx.ordinals_address, ctx.payment_address)
 
 
 async def forged_bid_message(ctx: ServiceContext, sandbox: SandboxControl, slug: str) -> str:
@@ -52,37 +56,41 @@ async def forged_bid_message(ctx: ServiceContext, sandbox: SandboxControl, slug:
 async def test_a_bid_message_served_as_the_challenge_is_never_signed(
     make_context: ContextFactory,
     bidder: ServiceContext,
-    proxy: FaultProxy,
+    sandbox_faults: SandboxFaults,
     sandbox: SandboxControl,
     collection: str,
 ) -> None:
-    victim = make_context(bidder.keys, proxy.url)
+    victim = make_context(bidder.keys)
     await place_bid(victim, BidSpec.collection(collection, 2_000, 1, hour_from_now(victim)))
     (mine,) = [e.bid_id for e in await fetch_open_bids(victim)]
-    serve_as_challenge(proxy, await forged_bid_message(victim, sandbox, collection))
+    forged = await forged_bid_message(victim, sandbox, collection)
+    await serve_as_challenge(sandbox_faults, victim, forged)
 
     with pytest.raises(ChallengeError, match="shaped like a bid message"):
         await cancel_bid(victim, mine)
 
-    assert proxy.requests("POST", "/v1/cancel") == []  # no signature left the app
+    assert await cancels_by(sandbox_faults, victim) == []  # no signature left the app
     assert [e.bid_id for e in await fetch_open_bids(victim)] == [mine]
 
 
 async def test_a_challenge_naming_our_key_is_not_shown_for_signing_elsewhere(
-    make_context: ContextFactory, bidder: ServiceContext, proxy: FaultProxy
+    make_context: ContextFactory, bidder: ServiceContext, sandbox_faults: SandboxFaults
 ) -> None:
-    victim = make_context(bidder.keys, proxy.url)
-    serve_as_challenge(proxy, f"Sign to confirm\nkey {victim.payment_public_key_hex.upper()}")
+    victim = make_context(bidder.keys)
+    naming_our_key = f"Sign to confirm\nkey {victim.payment_public_key_hex.upper()}"
+    await serve_as_challenge(sandbox_faults, victim, naming_our_key)
     with pytest.raises(ChallengeError, match="names one of this wallet's public keys"):
         await prepare_cancel(victim, ["b" * 24])
-    assert [s for s in proxy.seen if s.path == "/v1/cancel"] == []
+    assert await cancels_by(sandbox_faults, victim) == []
 
 
 async def test_the_sandbox_challenge_passes(
-    make_context: ContextFactory, bidder: ServiceContext, proxy: FaultProxy
+    make_context: ContextFactory, bidder: ServiceContext, sandbox_faults: SandboxFaults
 ) -> None:
-    victim = make_context(bidder.keys, proxy.url)
+    victim = make_context(bidder.keys)
     wanted = await prepare_cancel(victim, ["c" * 24])
     assert wanted.challenges and all("Nonce:" in c.challenge for c in wanted.challenges)
-    queried = [parse_qs(s.query)["address"][0] for s in proxy.seen if s.path == "/v1/challenge"]
+    asked = await sandbox_faults.requests(path="/v1/challenge")
+    queried = [parse_qs(r.query)["address"][0] for r in asked]
+    assert queried  # the challenges came from the service
     assert set(queried) <= {victim.ordinals_address, victim.payment_address}

@@ -12,8 +12,8 @@ import pytest
 from app.services.context import ServiceContext
 from app.services.rune_names import canonical_rune_name, suggested_rune_names
 from app.ui.tabs.bid_rune_completion import matching_rune_names
-from tests.services.conftest import ContextFactory, SandboxControl
-from tests.support.proxy import FaultProxy
+from tests.services.conftest import ContextFactory, SandboxControl, SandboxFaults
+from tests.support.journal import lines
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -23,14 +23,18 @@ def _letters(n: int) -> str:
 
 
 async def test_etched_runes_are_suggested_whatever_their_spacers(
-    make_context: ContextFactory, ctx: ServiceContext, sandbox: SandboxControl, proxy: FaultProxy
+    make_context: ContextFactory,
+    ctx: ServiceContext,
+    sandbox: SandboxControl,
+    sandbox_faults: SandboxFaults,
 ) -> None:
     stem = _letters(8)
     goods = f"{stem}•GOODS"
     other = f"UN•{stem}•WARES"
     for name in (goods, other):
         await sandbox.etch_runes(ctx.payment_address, name, 1_000)
-    watched = make_context(ctx.keys, proxy.url)
+    watched = make_context(ctx.keys)
+    await sandbox_faults.forget_requests()
     names = await suggested_rune_names(watched)
     assert {goods, other} <= set(names)
     assert list(names) == sorted(names)
@@ -39,6 +43,7 @@ async def test_etched_runes_are_suggested_whatever_their_spacers(
     assert matching_rune_names(f"{stem.lower()} goods", names) == [goods]
     assert matching_rune_names(stem, names) == [goods, other]  # those starting with it first
     # Each suggested rune's spelling is known: committing one asks ord nothing more.
-    assert proxy.paths() == ["GET /ord/runes/0"]  # one page holds every sandbox rune
+    ord_pages = ["GET /ord/runes/0"]  # one page holds every sandbox rune
+    assert lines(await sandbox_faults.requests()) == ord_pages
     assert await canonical_rune_name(watched, f"{stem}GOODS") == goods
-    assert proxy.paths() == ["GET /ord/runes/0"]
+    assert lines(await sandbox_faults.requests()) == ord_pages
