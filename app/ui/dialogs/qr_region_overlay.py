@@ -32,6 +32,30 @@ VEIL = QColor(0, 0, 0, 130)  # the screen stays readable under it, the selection
 HINT_MARGIN = 24
 
 
+def aside_of(window: QRect, region: QRect, screen: QRect) -> QPoint:
+    """Where `window` (its frame) goes so it covers as little of `region` as it can, inside
+    `screen`: where it is, below the region, above, right or left of it (ties keep the first).
+    The scan reads the screen as it is, so a window over the code would hide it."""
+    candidates = [
+        window.topLeft(),
+        QPoint(window.x(), region.bottom() + 1),
+        QPoint(window.x(), region.top() - window.height()),
+        QPoint(region.right() + 1, window.y()),
+        QPoint(region.left() - window.width(), window.y()),
+    ]
+
+    def inside(corner: QPoint) -> QPoint:
+        x = max(screen.left(), min(corner.x(), screen.right() + 1 - window.width()))
+        y = max(screen.top(), min(corner.y(), screen.bottom() + 1 - window.height()))
+        return QPoint(x, y)
+
+    def covered(corner: QPoint) -> int:
+        overlap = QRect(corner, window.size()).intersected(region)
+        return overlap.width() * overlap.height() if overlap.isValid() else 0
+
+    return min((inside(c) for c in candidates), key=covered)
+
+
 class RegionOverlay(QWidget):
     """`screen` shown as `shot` (its grab) for a rectangle to be dragged on it."""
 

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 from app.core.animated_qr import AnimatedQrDecoder, Payload, PayloadKind
 from app.ui import strings
 from app.ui.async_tools import async_slot, exec_dialog, run_blocking
-from app.ui.dialogs.qr_region_overlay import RegionOverlay
+from app.ui.dialogs.qr_region_overlay import RegionOverlay, aside_of
 from app.ui.dialogs.qr_scan_sources import (
     CameraFeed,
     Grab,
@@ -236,6 +236,7 @@ class QrScanDialog(QDialog):
             return
         set_message(self.status, "", "hint")
         self.screen_button.setText(strings.QR_SCAN_SCREEN_STOP)
+        self.keep_clear_of(self._region)
         self._screen_timer.start()
         self._grab_screen()
 
@@ -267,6 +268,17 @@ class QrScanDialog(QDialog):
             self._screen_timer.start()
             self.screen_button.setText(strings.QR_SCAN_SCREEN_STOP)
             set_message(self.status, "", "hint")
+            self.keep_clear_of(self._region)
+
+    def keep_clear_of(self, region: QRect | None) -> None:
+        """This dialog moved off the region it reads (it would hide the code); if the screen
+        has no room for that, the user is asked to move it."""
+        screen = self.screen()
+        if region is None or screen is None or not self.frameGeometry().intersects(region):
+            return
+        self.move(aside_of(self.frameGeometry(), region, screen.availableGeometry()))
+        if self.frameGeometry().intersects(region):
+            set_message(self.status, strings.QR_SCAN_REGION_COVERED, "hint")
 
     @property
     def reading_screen(self) -> bool:

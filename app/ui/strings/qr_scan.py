@@ -43,6 +43,9 @@ QR_SCAN_REGION_SELECT: Final = "Se&lect region…"
 QR_SCAN_REGION_SELECT_TIP: Final = (
     "Drag a rectangle around the QR code on the screen; the screen is then read there"
 )
+QR_SCAN_REGION_COVERED: Final = (
+    "This window covers part of the region it reads: move it aside so the code shows whole."
+)
 QR_REGION_TITLE: Final = "Select the region to read"
 QR_REGION_HINT: Final = "Drag a rectangle around the QR code. Esc cancels."
 QR_SCAN_REGION_BAD: Final = (
