@@ -2,7 +2,8 @@
 (withdraw, inscription bid), end to end against a real sandbox process: the sandbox honours
 `feeRate` and the transaction confirms at that rate (measured from the chain's transaction);
 behind a proxy that drops the field (a service that ignores it) the plan says the PSBT pays
-another rate, with both figures."""
+another rate, with both figures. Those two tests keep the proxy (tests/support/proxy.py): a
+request rewritten on its way to the sandbox, feeRate dropped, is no fault the sandbox makes."""
 
 from __future__ import annotations
 
