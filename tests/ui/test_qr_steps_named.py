@@ -30,6 +30,11 @@ def test_the_offline_signed_message_names_show_signed_as_qr(count: int) -> None:
     assert label(strings.QR_SCAN_BUTTON) in text
 
 
+def test_the_offline_windows_intro_names_its_buttons() -> None:
+    for button in (strings.QR_SCAN_BUTTON, strings.OFFLINE_REVIEW_SIGN, strings.QR_SHOW_SIGNED):
+        assert label(button) in strings.OFFLINE_INTRO
+
+
 def test_the_export_code_is_offered_to_bidwallets_offline_signer_only() -> None:
     sequence = encode_frames(Payload(PayloadKind.EXPORT, bytes(300)), QrFormat.BBQR, 10)
     assert sequence.next_frame()[3] == "B"  # BBQr type B: bytes, not a PSBT (type P)

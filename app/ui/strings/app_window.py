@@ -351,8 +351,9 @@ SUFFIX_SATS: Final = " sats"
 # -- offline signer ------------------------------------------------------------------------
 OFFLINE_INTRO: Final = (
     "Offline signer: this window never connects to a network. Open the manifest.json (or any"
-    " PSBT file) of a folder exported by an online Bidwallet, unlock your key, review and sign;"
-    " the signed files are written into that folder: carry it back and import it."
+    " PSBT file) of a folder an online Bidwallet exported, or Scan QR… the code it shows, then"
+    " press Review and sign… The signed files go into that folder: carry it back and import it,"
+    " or Show signed as QR… for the online Bidwallet to scan."
 )
 OFFLINE_OPEN: Final = "&Open PSBT file…"
 OFFLINE_SAVE: Final = "&Save signed PSBT…"
