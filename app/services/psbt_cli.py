@@ -34,8 +34,9 @@ Exit status: 0 signed (inspect: the policy approves every PSBT); 3 refused, noth
 profile, a wrong password); 2 a wrong command line."""
 
 DESCRIPTION: Final = f"""\
-Review, and sign, PSBTs on a machine without network: the terminal's offline signer, with the
-same review and the same signing policies as the window's (bidwallet --offline).
+Print the review of PSBTs on a machine without network; nothing is signed here (bidwallet psbt
+sign signs). The terminal's offline signer, with the same review and the same signing policies
+as the window's (bidwallet --offline).
 
 DIR is a folder the app exported for offline signing (manifest.json beside the PSBTs; FILE may
 be that manifest.json): each PSBT is reviewed with its flow's policy (listing, inscription bid,

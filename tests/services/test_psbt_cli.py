@@ -374,6 +374,8 @@ async def test_help_documents_both_commands_and_the_exit_codes(
         said = " ".join(capsys.readouterr().out.split())
         assert "0 signed" in said and "3 refused" in said and "4 error" in said
         assert "network" in said and "manifest" in said
+        if words[1] == "inspect":  # it only prints: saying it signs misled
+            assert "nothing is signed here" in said and "Review, and sign" not in said
     assert "--yes" in said and "never an environment variable or an argument" in said
 
 
