@@ -6,56 +6,36 @@ field dropped on the way (a service that ignores it) the review warns, with both
 before anything is signed. Where we build it (End listing): the move confirms at the rate
 chosen.
 
-The field dropped on the way stays on the private proxy (`FaultProxy.rewrite_request`): the
-sandbox's faults answer in the service's place or alter its answer, none rewrites what the app
-sent before the service handles it."""
+The service ignoring the field is the sandbox's `reply` fault answering the app's request with
+the sandbox's own answer to the same request without `feeRate`."""
 
 from __future__ import annotations
 
 import asyncio
-import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import httpx
-import pytest
 from pytestqt.qtbot import QtBot
 
 from app.ui import strings
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
+from app.ui.profile_session import profile_session
 from app.ui.qa.actions import click, type_into, wait_dialog
 from app.ui.qa.app import App
 from app.ui.qa.gui_thread import GuiThreadWatch
 from app.ui.qa.harness import AppHarness, OptionsFactory
-from app.ui.qa.loop import run_async
-from app.ui.qa.profiles import open_funded_app
+from app.ui.qa.profiles import FundedApp, open_funded_app
 from app.ui.qa.sandbox import Sandbox, fund_bidding_wallet
 from app.ui.qa.sandbox_faults import SandboxFaults
 from app.ui.tabs.inscription_bid_tab import InscriptionBidTab
 from app.ui.tabs.withdraw_tab import WithdrawTab
 from app.ui.widgets.fee_picker import FeePicker
-from tests.support.proxy import FaultProxy
 from tests.ui.test_flow_inscription_bid import seller_inscription
 
 RATE = 12
 FUNDS = 300_000
 WITHDRAW = 100_000
 PRICE = 30_000
-
-
-@pytest.fixture
-def proxy(qloop: asyncio.AbstractEventLoop, sandbox: Sandbox) -> Iterator[FaultProxy]:
-    running = run_async(qloop, FaultProxy(upstream=sandbox.url).__aenter__())
-    yield running
-    run_async(qloop, running.__aexit__(None, None, None))
-
-
-def drop_fee_rate(_method: str, path: str, body: bytes) -> bytes | None:
-    """A service that ignores feeRate: the field never reaches the sandbox."""
-    if not path.startswith("/v1/intent/") or not body:
-        return None
-    fields = json.loads(body)
-    fields.pop("feeRate", None)
-    return json.dumps(fields).encode()
 
 
 def choose_custom_rate(qtbot: QtBot, picker: FeePicker, rate: int) -> None:
@@ -67,10 +47,24 @@ def choose_custom_rate(qtbot: QtBot, picker: FeePicker, rate: int) -> None:
     assert picker.custom.value() == rate
 
 
-def asked_rates(sandbox: Sandbox, path: str) -> list[object]:
+def asked_rates(sandbox: Sandbox, path: str, since: int | None = None) -> list[object]:
     """The `feeRate` of each POST to `path` the sandbox received (since the test's
-    `bidwallet_faults` scope began)."""
-    return [sent.body.get("feeRate") for sent in sandbox.requests(path=path, method="POST")]
+    `bidwallet_faults` scope began, or after the request `since`)."""
+    sent = sandbox.requests(path=path, method="POST", since=since)
+    return [request.body.get("feeRate") for request in sent]
+
+
+def serve_ignoring_the_rate(sandbox: Sandbox, faults: SandboxFaults, funded: FundedApp) -> int:
+    """The next withdrawal intent is answered as a service ignoring `feeRate` would: the
+    sandbox's own answer to the same request without it (asked here, nothing submitted).
+    The id of the journal's last request then (what the app sends comes after it)."""
+    payment = profile_session(funded.app.context).signing_context().payment_address
+    request = {"userAddress": payment, "amount": WITHDRAW}
+    with httpx.Client(base_url=funded.root_url, timeout=60) as http:
+        honest = http.post("/v1/intent/withdraw", json=request)
+    assert honest.status_code == 200, honest.text
+    faults.reply("POST", "/v1/intent/withdraw", 200, honest.json())
+    return sandbox.requests()[-1].id
 
 
 def withdraw_tab(qtbot: QtBot, app: AppHarness) -> WithdrawTab:
@@ -130,14 +124,13 @@ def test_a_service_ignoring_the_withdraw_rate_is_told_before_signing(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
     sandbox: Sandbox,
-    proxy: FaultProxy,
     bidwallet_faults: SandboxFaults,
     gui_thread: GuiThreadWatch,
 ) -> None:
-    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop, proxy.url)
+    funded = open_funded_app(qtbot, open_app, make_options(), sandbox, qloop)
     app = funded.app
     fund_bidding_wallet(app, qloop, FUNDS)
-    proxy.rewrite_request(drop_fee_rate)
+    before_the_app = serve_ignoring_the_rate(sandbox, bidwallet_faults, funded)
     gui_thread.start()
     tab = withdraw_tab(qtbot, app)
     choose_custom_rate(qtbot, tab.fee, RATE)
@@ -145,10 +138,10 @@ def test_a_service_ignoring_the_withdraw_rate_is_told_before_signing(
     click(qtbot, tab.review_button)
 
     dialog = wait_dialog(qtbot, app, PsbtReviewDialog, timeout=30_000)
-    asked = [seen.json().get("feeRate") for seen in proxy.requests("POST", "/v1/intent/withdraw")]
-    assert asked == [RATE]  # asked by the app (the proxy saw it) ...
-    with gui_thread.paused():  # ... dropped on the way: the service never had it
-        assert asked_rates(sandbox, "/v1/intent/withdraw") == [None]
+    with gui_thread.paused():
+        assert asked_rates(sandbox, "/v1/intent/withdraw", before_the_app) == [RATE]  # asked
+        (ignored,) = bidwallet_faults.fired()  # ... and answered as if it were not
+    assert ignored.path == "/v1/intent/withdraw" and ignored.kind == "reply"
     warning = dialog.warnings_label.text()
     assert dialog.warnings_label.isVisible() and dialog.warnings_label.property("role") == (
         "warning"
