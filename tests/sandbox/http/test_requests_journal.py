@@ -5,13 +5,18 @@ filtered by method, path and id; forgotten on DELETE; bounded."""
 from __future__ import annotations
 
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 import pytest
 from fastapi import FastAPI
 
+from app.sandbox.chain.node import Node
+from app.sandbox.http.app import create_app
 from app.sandbox.http.request_journal import KEPT, RequestJournal
+from app.sandbox.http.settings import SandboxSettings
+from tests.sandbox.conftest import ASGI_BASE_URL
 from tests.sandbox.market.helpers import advance, ok
 
 PLACE = "/v1/bid/place"
@@ -145,3 +150,23 @@ def test_the_journal_keeps_the_last_requests_only() -> None:
     ids = [e.id for e in kept.select()]
 
     assert (len(ids), ids[0], ids[-1]) == (KEPT, 3, KEPT + 2)
+
+
+async def test_a_body_over_the_limit_is_recorded_by_size_only(sandbox_node: Node) -> None:
+    app = create_app(sandbox_node, SandboxSettings(max_body_bytes=1_000))
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with httpx.AsyncClient(transport=transport, base_url=ASGI_BASE_URL) as client:
+
+        async def streamed() -> AsyncIterator[bytes]:
+            for _ in range(4):
+                yield b"0" * 512
+
+        announced = await client.post(PLACE, content=b"1" * 2_000)
+        unannounced = await client.post(PLACE, content=streamed())
+        said, read = await journal(client, path=PLACE)
+
+    assert announced.status_code == unannounced.status_code == 413
+    assert (said["status"], said["body"], said["bodyJson"]) == (413, None, False)
+    assert said["bodyBytes"] == 0  # refused from its Content-Length, never read
+    assert (read["status"], read["body"], read["bodyJson"]) == (413, None, False)
+    assert read["bodyBytes"] > 1_000  # read until past the limit, then refused
