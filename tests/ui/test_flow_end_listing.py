@@ -14,7 +14,6 @@ import asyncio
 from collections.abc import Callable
 
 import httpx
-import pytest
 from pytestqt.qtbot import QtBot
 
 from app.services.sandbox_process import SandboxProcess
