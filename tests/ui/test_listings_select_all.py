@@ -81,6 +81,25 @@ def test_the_problem_line_moves_nothing(
     assert tab.items_view.geometry() == table and tab.sign_button.geometry() == buttons
 
 
+def test_the_export_message_moves_nothing_at_1024x700(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    data_dir: Path,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+) -> None:
+    """After an export, Show as QR… comes next: the message (a folder, then the next steps)
+    fits the two reserved lines, so the buttons do not move up under the cursor."""
+    tab = listings_tab(qtbot, data_dir, make_options, open_app)
+    table, buttons = tab.items_view.geometry(), tab.sign_button.geometry()
+    folder = "/home/me/Bidwallet/exports/2026-11-26"
+    tab.show_status(strings.counted(strings.LISTINGS_EXPORTED, 2, folder=folder), "ok")
+    settle()
+    status = tab.status
+    assert status.heightForWidth(status.width()) <= status.height()  # none of it cut off
+    assert tab.items_view.geometry() == table and tab.sign_button.geometry() == buttons
+
+
 def test_select_all_ticks_what_can_be_listed_together(
     qtbot: QtBot,
     qloop: asyncio.AbstractEventLoop,

@@ -118,7 +118,9 @@ class ListingsTab(QWidget):
         self.scan_button = ScanButton(self, self.import_folder)  # Import signed, from a QR
         self.progress = ProgressPanel()
         self.status = message_label("hint")
-        self.status.setText("X")  # one line of text, as tall as a message shows: reserved, too
+        # Two lines, reserved: the export's message (a folder, then the next steps) takes two at
+        # 1024 px, and a line added under the buttons moved them up just as "Show as QR…" came next.
+        self.status.setText("X\nX")
         self.status.setMinimumHeight(self.status.sizeHint().height())
         self.status.setText("")
         self.mine_model = RowsModel(strings.LISTINGS_MINE_HEADERS)
