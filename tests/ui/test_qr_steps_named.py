@@ -42,3 +42,11 @@ def test_the_export_code_is_offered_to_bidwallets_offline_signer_only() -> None:
     assert "offline" in strings.QR_HOW_EXPORT
     for other in ("Sparrow", "Coldcard", "a wallet that reads"):
         assert other not in strings.QR_HOW_EXPORT
+
+
+def test_the_density_is_named_as_the_largest_version() -> None:
+    """A PSBT short enough takes a smaller version than the density chosen: the caption then
+    says 'version 12' under 'Up to QR version 15', not under 'QR version 15'."""
+    sequence = encode_frames(Payload(PayloadKind.EXPORT, bytes(300)), QrFormat.BBQR, 15)
+    assert sequence.qr_version < 15
+    assert strings.QR_DENSITY_ITEM.format(version=15).startswith("Up to ")

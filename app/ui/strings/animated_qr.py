@@ -38,7 +38,7 @@ QR_FORMAT_UR: Final = "UR"
 QR_SPEED: Final = "&Speed:"
 QR_SPEED_SUFFIX: Final = " frames a second"
 QR_DENSITY: Final = "&Density:"
-QR_DENSITY_ITEM: Final = "QR version {version}"
+QR_DENSITY_ITEM: Final = "Up to QR version {version}"  # a short payload takes a smaller one
 QR_PREPARING: Final = "Preparing the frames…"
 # BBQr shows its frames in a loop; after UR's plain parts come fountain parts without end (any
 # `needed` of them, or a few more, decode), so past `needed` the count goes on; the dialog
