@@ -1,19 +1,20 @@
 """A fee rate the user chose, where the user pays the fee and the service builds the transaction
 (withdraw, inscription bid), end to end against a real sandbox process: the sandbox honours
 `feeRate` and the transaction confirms at that rate (measured from the chain's transaction);
-behind a proxy that drops the field (a service that ignores it) the plan says the PSBT pays
-another rate, with both figures. Those two tests keep the proxy (tests/support/proxy.py): a
-request rewritten on its way to the sandbox, feeRate dropped, is no fault the sandbox makes."""
+answered as by a service that ignores the field (the sandbox's `reply` fault serving its own
+answer to the same request without `feeRate`) the plan says the PSBT pays another rate, with
+both figures."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
 from app.core.asked_fee_rate import RateOutcome
+from app.net.marketplace_requests import InscriptionBidIntentRequest, WithdrawIntentRequest
 from app.services.context import ServiceContext
 from app.services.errors import BidNotPlacedError
 from app.services.inscription_bid import (
@@ -23,10 +24,9 @@ from app.services.inscription_bid import (
 )
 from app.services.psbt_flow import PsbtRefusedError, accept_fee
 from app.services.withdraw import WithdrawError, execute_withdraw, prepare_withdraw
-from tests.services.conftest import ContextFactory, SandboxControl
+from tests.services.conftest import SandboxControl, SandboxFaults
 from tests.services.test_inscription_bid import sandbox_held_inscription
 from tests.services.test_withdraw import fund_bidding_wallet
-from tests.support.proxy import FaultProxy
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -34,13 +34,24 @@ RATE = Fraction(12)
 SANDBOX_DEFAULT_RATE = 2  # what the sandbox pays without feeRate
 
 
-def drop_fee_rate(_method: str, path: str, body: bytes) -> bytes | None:
-    """A service that ignores feeRate: the field never reaches the sandbox."""
-    if not path.startswith("/v1/intent/") or not body:
-        return None
-    fields = json.loads(body)
-    fields.pop("feeRate", None)
-    return json.dumps(fields).encode()
+async def serve_ignoring_the_rate(
+    sandbox: SandboxControl, faults: SandboxFaults, path: str, request: dict[str, Any]
+) -> None:
+    """The next POST to `path` is answered as a service ignoring feeRate would: the sandbox's
+    own answer to `request` (the app's, without feeRate; asked here, nothing submitted). The
+    journal is forgotten after it, so what the app sends is all it holds."""
+    honest = await sandbox.http.post(path, json=request)
+    assert honest.status_code == 200, honest.text
+    await faults.arm("reply", path, method="POST", status=200, body=honest.json())
+    await faults.forget_requests()
+
+
+async def answered_ignoring(faults: SandboxFaults, path: str) -> Any:
+    """The feeRate the app asked in its one POST to `path`, that fault's reply answering it."""
+    (sent,) = await faults.requests("POST", path)
+    (ignored,) = await faults.fired()
+    assert (ignored.kind, ignored.path) == ("reply", path)
+    return sent.body["feeRate"]
 
 
 async def chain_rate(sandbox: SandboxControl, txid: str) -> float:
@@ -50,7 +61,8 @@ async def chain_rate(sandbox: SandboxControl, txid: str) -> float:
     tx = response.json()
     assert tx["status"]["confirmed"], "mined before it is measured"
     fee: int = tx["fee"]
-    return fee / -(-tx["weight"] // 4)
+    vsize: int = -(-tx["weight"] // 4)
+    return fee / vsize
 
 
 async def test_a_withdrawal_confirms_at_the_rate_asked(
@@ -82,13 +94,14 @@ async def test_the_rate_asked_is_no_consent_to_its_fee(
 
 
 async def test_a_service_ignoring_the_withdrawal_rate_is_said_before_signing(
-    make_context: ContextFactory, ctx: ServiceContext, sandbox: SandboxControl, proxy: FaultProxy
+    ctx: ServiceContext, sandbox: SandboxControl, sandbox_faults: SandboxFaults
 ) -> None:
     await fund_bidding_wallet(ctx, sandbox, 200_000)
-    proxy.rewrite_request(drop_fee_rate)
-    plan = await prepare_withdraw(make_context(ctx.keys, url=proxy.url), 100_000, RATE)
-    (sent,) = proxy.requests("POST", "/v1/intent/withdraw")
-    assert sent.json()["feeRate"] == 12  # asked, and dropped on the way
+    ignoring = WithdrawIntentRequest(ctx.payment_address, 100_000).to_wire()
+    await serve_ignoring_the_rate(sandbox, sandbox_faults, "/v1/intent/withdraw", ignoring)
+    plan = await prepare_withdraw(ctx, 100_000, RATE)
+    # Asked, and answered as if it had not been.
+    assert await answered_ignoring(sandbox_faults, "/v1/intent/withdraw") == 12
     check = plan.fee_rate
     assert check is not None and check.outcome is RateOutcome.LOWER and not check.as_asked
     assert check.paid is not None and abs(float(check.paid) - SANDBOX_DEFAULT_RATE) < 0.2
@@ -124,13 +137,19 @@ async def test_an_inscription_bid_pays_the_rate_asked(
 
 
 async def test_a_service_ignoring_the_bid_rate_is_said_before_signing(
-    make_context: ContextFactory, ctx: ServiceContext, sandbox: SandboxControl, proxy: FaultProxy
+    ctx: ServiceContext, sandbox: SandboxControl, sandbox_faults: SandboxFaults
 ) -> None:
     inscription_id = await sandbox_held_inscription(sandbox)
-    proxy.rewrite_request(drop_fee_rate)
-    proxied = make_context(ctx.keys, url=proxy.url)
-    plan = await prepare_inscription_bid(proxied, inscription_id, 30_000, RATE)
-    assert proxy.requests("POST", "/v1/intent/bid")[0].json()["feeRate"] == 12
+    ignoring = InscriptionBidIntentRequest(
+        price=30_000,
+        inscription_id=inscription_id,
+        bidder_address=ctx.payment_address,
+        bidder_token_receive_address=ctx.ordinals_address,
+        bidder_public_key=ctx.payment_public_key_hex,
+    ).to_wire()
+    await serve_ignoring_the_rate(sandbox, sandbox_faults, "/v1/intent/bid", ignoring)
+    plan = await prepare_inscription_bid(ctx, inscription_id, 30_000, RATE)
+    assert await answered_ignoring(sandbox_faults, "/v1/intent/bid") == 12
     check = plan.fee_rate
     assert check is not None and check.outcome is RateOutcome.LOWER
     assert check.paid is not None and abs(float(check.paid) - SANDBOX_DEFAULT_RATE) < 0.3
