@@ -5,8 +5,10 @@ The timer is driven by hand (its slot, then waiting on the caption): no sleeps, 
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
+from typing import Any
 
 import pytest
 from PySide6.QtWidgets import QApplication
@@ -17,6 +19,7 @@ from app.core.animated_qr import AnimatedQrDecoder, Payload, PayloadKind, QrForm
 from app.core.psbt_view import PSBT_MAGIC
 from app.services.qr_images import read_codes
 from app.ui import strings
+from app.ui.async_tools import run_blocking
 from app.ui.dialogs.animated_qr_dialog import CODE_SIDE, AnimatedQrDialog, draw_frame
 
 
@@ -84,11 +87,32 @@ def test_a_long_fountain_caption_wraps_without_moving_anything(qtbot: QtBot) -> 
     # UR past its plain parts, deep into a long scan: the longest caption there is.
     long = strings.QR_CAPTION_UR_MORE.format(shown=12_345, needed=10_610, version=25)
     dialog.caption.setText(long)
-    dialog.layout().activate()
+    layout = dialog.layout()
+    assert layout is not None
+    layout.activate()
     QApplication.sendPostedEvents()  # the resize a wider caption would ask for
     QApplication.processEvents()
     assert (dialog.size(), dialog.caption.size(), dialog.code.pos()) == before
     assert dialog.caption.heightForWidth(CODE_SIDE) <= dialog.caption.height()  # not cut off
+
+
+def test_while_the_new_split_is_prepared_the_caption_says_so(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The frame of the old format stays on screen while the new split is prepared: its
+    caption does not name the old format under the new one."""
+    dialog = _open(qtbot, _payload())
+    held = asyncio.Event()
+
+    async def slow(function: Any, *args: Any) -> Any:
+        await held.wait()
+        return await run_blocking(function, *args)
+
+    monkeypatch.setattr("app.ui.dialogs.animated_qr_dialog.run_blocking", slow)
+    dialog.format_choice.setCurrentIndex(dialog.format_choice.findData(QrFormat.UR))
+    qtbot.waitUntil(lambda: dialog.caption.text() == strings.QR_PREPARING, timeout=10_000)
+    held.set()
+    qtbot.waitUntil(lambda: "(UR, version" in dialog.caption.text(), timeout=10_000)
 
 
 def test_changing_format_or_density_restarts_with_the_new_frame_count(qtbot: QtBot) -> None:

@@ -232,6 +232,7 @@ class AnimatedQrDialog(QDialog):
         self._generation += 1
         generation = self._generation
         self.timer.stop()
+        self.caption.setText(strings.QR_PREPARING)  # the frame left on screen is the old split's
         fmt = self.chosen_format
         version = int(self.density_choice.currentData())
         try:
