@@ -132,7 +132,7 @@ def test_walk(
     qr.format_choice.setCurrentIndex(qr.format_choice.findData(QrFormat.UR))
     qr.density_choice.setCurrentIndex(0)
     qr.speed.setValue(2)
-    qtbot.waitUntil(lambda: qr.sequence is not None and qr.shown >= 2, timeout=10_000)
+    qtbot.waitUntil(lambda: "(UR, version" in qr.caption.text(), timeout=10_000)
     shot("a6-show-qr-ur-v10")
     qr.reject()
     images.append(frames_of(export_payload(exported), QrFormat.BBQR, tmp_path / "out"))
