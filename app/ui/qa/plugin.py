@@ -11,7 +11,7 @@ that does not use it nothing (no Qt, no sandbox).
   as a `Sandbox` controller (`.url`, `.process`, the scenario API: app/ui/qa/sandbox.py).
 - `bidwallet_faults`: the sandbox's faults for one test (`error`, `timeout`, `rate_limit`,
   `tamper`, ..., `fired()`), all removed when the test ends; the request journal
-  (`bidwallet_sandbox.requests(path=..., method=...)`) is forgotten when it starts.
+  (`bidwallet_sandbox.requests(path=..., method=...)`) is forgotten when it starts and ends.
 - `bidwallet_data_dir`, `bidwallet_keychain`, `bidwallet_options`: a fresh data directory (the
   app's and the sandbox cache's environment variables pointed at it), an in-memory keychain,
   and the app's options on them (a cheap vault KDF, a window-state file of its own).
@@ -113,7 +113,7 @@ def bidwallet_sandbox(
 def bidwallet_faults(bidwallet_sandbox: Sandbox) -> Iterator[SandboxFaults]:
     """The session sandbox's faults for one test (also `bidwallet_sandbox.faults` meanwhile):
     none armed when it starts, every one removed when it ends; the request journal forgotten
-    when it starts. Outside it `sandbox.faults` refuses, so no fault outlives its test on the
+    at both. Outside it `sandbox.faults` refuses, so no fault outlives its test on the
     shared sandbox."""
     with bidwallet_sandbox.fault_scope() as faults:
         yield faults

@@ -91,7 +91,8 @@ class Sandbox:
 
     @contextmanager
     def fault_scope(self) -> Iterator[SandboxFaults]:
-        """`faults` within the block; every fault removed, firings forgotten, at both ends."""
+        """`faults` within the block; every fault removed, firings and the request journal
+        forgotten, at both ends."""
         if self._faults is not None:
             raise RuntimeError("a fault scope is already open on this sandbox")
         with fault_scope(self) as faults:
@@ -108,7 +109,7 @@ class Sandbox:
         `path` (a prefix when it ends in "*"), of `method`, with an id above `since`. Each has
         the body sent (`body`, JSON), the status answered and the fault that hit it. The
         session's sandbox serves every test: `bidwallet_faults` forgets the journal at its
-        start; filter to your own requests (path, and your addresses or ids in `body`)."""
+        start and end; filter to your own requests (path, and your addresses or ids in `body`)."""
         return self.run(lambda c: c.requests(method=method, path=path, since=since))
 
     def clear_requests(self) -> int:

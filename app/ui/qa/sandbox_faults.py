@@ -3,10 +3,10 @@ requests of an endpoint answer an error, time out, lose their connection, are ra
 get a given answer, or are served a tampered PSBT; and what fired.
 
 The session's sandbox serves every test, so a fault must not outlive the test that armed it:
-`Sandbox.faults` is there only inside `Sandbox.fault_scope()`, which removes every fault (and
-forgets the firings) at both ends, and forgets the request journal (`Sandbox.requests()`) at
-its start, so a test reads only what was sent since. The plugin's `bidwallet_faults` fixture
-is that scope for one test.
+`Sandbox.faults` is there only inside `Sandbox.fault_scope()`, which at both ends removes every
+fault and forgets the firings and the request journal (`Sandbox.requests()`), so a test reads
+only what was sent since it began. The plugin's `bidwallet_faults` fixture is that scope for
+one test.
 """
 
 from __future__ import annotations
@@ -103,8 +103,8 @@ class SandboxFaults:
 
 @contextmanager
 def fault_scope(sandbox: Sandbox) -> Iterator[SandboxFaults]:
-    """Faults armed within it; none left (armed or remembered as fired) at either end; the
-    request journal forgotten at its start."""
+    """Faults armed within it; none left (armed or remembered as fired), and the request
+    journal forgotten, at either end."""
     faults = SandboxFaults(sandbox)
     faults.clear()
     sandbox.clear_requests()
@@ -112,3 +112,4 @@ def fault_scope(sandbox: Sandbox) -> Iterator[SandboxFaults]:
         yield faults
     finally:
         faults.clear()
+        sandbox.clear_requests()

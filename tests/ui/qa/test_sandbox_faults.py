@@ -112,6 +112,7 @@ def test_the_journal_has_what_was_sent_since_the_scope_began(
 
         dropped, answered = bidwallet_sandbox.requests(path=TIP)
         (posted,) = bidwallet_sandbox.requests(method="POST", since=answered.id)
+    assert bidwallet_sandbox.requests() == ()  # forgotten when the scope ended
 
     assert dropped.status is None and dropped.fault is not None  # no answer was sent
     assert (dropped.fault.id, dropped.fault.kind) == (dropping.id, "drop")
