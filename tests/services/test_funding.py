@@ -27,8 +27,8 @@ from app.services.funding import (
     prepare_funding,
 )
 from app.wallet.keys import WalletKeys
-from tests.services.conftest import ContextFactory, KeysFactory, SandboxControl
-from tests.support.proxy import Fault, FaultProxy
+from tests.services.conftest import ContextFactory, KeysFactory, SandboxControl, SandboxFaults
+from tests.support.journal import lines
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -100,15 +100,17 @@ async def test_the_spendable_payment_balance_is_what_funding_would_spend(
 
 
 async def test_ord_unreachable_refuses_and_sends_nothing(
-    make_context: ContextFactory, funded_keys: WalletKeys, proxy: FaultProxy
+    make_context: ContextFactory, funded_keys: WalletKeys, sandbox_faults: SandboxFaults
 ) -> None:
-    ctx = make_context(funded_keys, proxy.url)
+    ctx = make_context(funded_keys)
     await get_bidding_wallet(ctx)
-    proxy.add_fault(Fault.reply("*", "/ord/*", 503, {"message": "down"}, times=None))
+    await sandbox_faults.arm("reply", "/ord/*", status=503, body={"message": "down"}, times=None)
+    await sandbox_faults.forget_requests()  # what follows is this funding's alone
     with pytest.raises(OrdUnavailableError, match="nothing will be spent"):
         await fund_bidding_wallet(ctx, 100_000, fee_rate=2)
-    assert "POST /esplora/tx" not in proxy.paths()
-    assert any(p.startswith("GET /ord/") or p == "POST /ord/outputs" for p in proxy.paths())
+    seen = lines(await sandbox_faults.requests())
+    assert "POST /esplora/tx" not in seen
+    assert any(p.startswith("GET /ord/") or p == "POST /ord/outputs" for p in seen)
 
 
 async def test_fee_rate_from_the_estimates_when_not_chosen(ctx: ServiceContext) -> None:
@@ -127,22 +129,23 @@ async def test_fee_estimates_for_the_picker_are_the_estimators(ctx: ServiceConte
 
 
 async def test_the_policy_guards_our_own_psbt(
-    make_context: ContextFactory, funded_keys: WalletKeys, proxy: FaultProxy
+    make_context: ContextFactory, funded_keys: WalletKeys, sandbox_faults: SandboxFaults
 ) -> None:
     """A fee above the user's bounds is not signed unless the user accepts that very fee."""
-    ctx = make_context(funded_keys, proxy.url)
+    ctx = make_context(funded_keys)
+    await sandbox_faults.forget_requests()  # funded: what follows is this funding's alone
     ctx.fee_bounds = FeeBounds.of(max_fee=100, max_rate=1_000)
     plan = await prepare_funding(ctx, 100_000, fee_rate=5)
     assert plan.needs_fee_consent and RefusalCode.FEE_TOO_HIGH in plan.verdict.codes
     with pytest.raises(PolicyRefusedError) as caught:
         await execute_funding(ctx, plan)
     assert "nothing was signed" in caught.value.user_message
-    assert "POST /esplora/tx" not in proxy.paths()
+    assert await broadcasts(sandbox_faults) == []
     accepted = accept_funding_fee(plan)
     assert accepted.verdict.approved and accepted.verdict.fee is not None
     assert accepted.verdict.fee.consented and accepted.verdict.fee.fee == plan.review.fee
     await execute_funding(ctx, accepted)
-    assert "POST /esplora/tx" in proxy.paths()
+    assert len(await broadcasts(sandbox_faults)) == 1
 
 
 async def test_watch_only_profile_can_review_but_not_sign(
@@ -166,10 +169,17 @@ async def test_nested_segwit_payment_address_funds_too(
     assert result.fee > 0
 
 
-def ord_outputs_asked(proxy: FaultProxy) -> set[str]:
-    """The outpoints ord was asked about, one by one or in its batch lookup."""
-    single = {s.path.rsplit("/", 1)[-1] for s in proxy.seen if s.path.startswith("/ord/output/")}
-    batched = {o for s in proxy.seen if s.path == "/ord/outputs" for o in s.json()}
+async def broadcasts(faults: SandboxFaults) -> list[str]:
+    """The transactions broadcast (`POST /esplora/tx`, raw hex, not JSON: no address to pick
+    ours by) since the journal was last forgotten: the test forgets it once its coins are in."""
+    return [r.path for r in await faults.requests("POST", "/esplora/tx")]
+
+
+async def ord_outputs_asked(faults: SandboxFaults) -> set[str]:
+    """The outpoints ord was asked about, one by one or in its batch lookup, since the journal
+    was last forgotten."""
+    single = {r.path.rsplit("/", 1)[-1] for r in await faults.requests("GET", "/ord/output/*")}
+    batched = {o for r in await faults.requests("POST", "/ord/outputs") for o in r.body}
     return single | batched
 
 
@@ -177,18 +187,19 @@ async def test_many_coins_are_checked_with_ord_in_batches_before_being_spent(
     make_keys: KeysFactory,
     make_context: ContextFactory,
     sandbox: SandboxControl,
-    proxy: FaultProxy,
+    sandbox_faults: SandboxFaults,
 ) -> None:
     keys = make_keys()
     for _ in range(30):
         await sandbox.faucet(keys.payment.address, 10_000, mine=False)
     await sandbox.mine()
-    ctx = make_context(keys, proxy.url)
+    await sandbox_faults.forget_requests()  # the coins are in: the rest is this test's asking
+    ctx = make_context(keys)
     plan = await prepare_funding(ctx, 40_000, fee_rate=1)
-    asked = ord_outputs_asked(proxy)
+    asked = await ord_outputs_asked(sandbox_faults)
     assert len(asked) == ORD_BATCH  # the first batch already covered the amount
     assert {c.outpoint for c in plan.selection.coins} <= asked
     # Needing (nearly) every coin: further batches are asked before any coin is used.
     big = await prepare_funding(ctx, 285_000, fee_rate=1)
-    asked = ord_outputs_asked(proxy)
+    asked = await ord_outputs_asked(sandbox_faults)
     assert len(asked) == 30 and {c.outpoint for c in big.selection.coins} <= asked
