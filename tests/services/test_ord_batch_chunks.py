@@ -12,8 +12,8 @@ from app.services.coin_control import CoinUse, payment_coins
 from app.wallet.finalize import extract_transaction, finalize_psbt
 from app.wallet.psbt_fixes import FixedPSBT, new_transaction
 from app.wallet.psbt_signer import SigningKey, SignRequest, sign_psbt
-from tests.services.conftest import ContextFactory, KeysFactory, SandboxControl
-from tests.support.proxy import FaultProxy
+from tests.services.conftest import ContextFactory, KeysFactory, SandboxControl, SandboxFaults
+from tests.support.journal import naming
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -27,9 +27,9 @@ async def test_more_coins_than_one_batch_takes_are_all_read(
     make_context: ContextFactory,
     make_keys: KeysFactory,
     sandbox: SandboxControl,
-    proxy: FaultProxy,
+    sandbox_faults: SandboxFaults,
 ) -> None:
-    ctx = make_context(make_keys("leather"), url=proxy.url)  # P2WPKH payment address
+    ctx = make_context(make_keys("leather"))  # P2WPKH payment address
     funding = await sandbox.faucet(ctx.payment_address, COINS * COIN_VALUE + FEE)
     payment = ctx.signing_keys().payment
     spk = Script(payment.script_pubkey)
@@ -45,6 +45,8 @@ async def test_more_coins_than_one_batch_takes_are_all_read(
 
     assert sorted(c.outpoint for c in coins) == sorted(f"{txid}:{n}" for n in range(COINS))
     assert all(c.use is CoinUse.SPENDABLE and c.value == COIN_VALUE for c in coins)
-    batches = [len(seen.json()) for seen in proxy.requests("POST", "/ord/outputs")]
+    batches = [
+        len(r.body) for r in naming(await sandbox_faults.requests("POST", "/ord/outputs"), txid)
+    ]
     assert sorted(batches) == [1, SANDBOX_BATCH_CAP]
-    assert not proxy.requests("GET", f"/ord/output/{txid}:0")  # no fallback to single GETs
+    assert not await sandbox_faults.requests("GET", f"/ord/output/{txid}:0")  # no single GETs
