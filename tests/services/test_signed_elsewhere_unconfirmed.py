@@ -6,7 +6,12 @@ would have placed two bids.
 
 - placed anyway (a 429 after the service stored it, even with a wait not waited out): placed;
 - not placed (read, not there): not placed, sign a new message;
-- the list cannot be read either: unknown, look before signing again."""
+- the list cannot be read either: unknown, look before signing again.
+
+The faults are the sandbox's own (docs/sandbox-faults.md) and what was sent is read on its
+request journal, but for the long-wait case: it stays on the fault proxy because it needs a 429
+after the bid was stored whose body asks for a wait (`retryAfterMs`), and the sandbox's applied
+`error` fault answers its fixed envelope (its `rate-limit` is never applied)."""
 
 from __future__ import annotations
 
@@ -27,10 +32,12 @@ from tests.services.conftest import (
     COIN_SATS,
     ContextFactory,
     SandboxControl,
+    SandboxFaults,
     hour_from_now,
 )
 from tests.services.test_signed_elsewhere import Collector
 from tests.services.test_signed_elsewhere import collector as collector  # the fixture
+from tests.support.journal import lines, naming
 from tests.support.proxy import Fault, FaultProxy
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -40,12 +47,12 @@ LIST = "/v1/address/bids"
 
 
 @pytest.fixture
-async def through_proxy(
-    collector: Collector, make_context: ContextFactory, sandbox: SandboxControl, proxy: FaultProxy
+async def watching(
+    collector: Collector, make_context: ContextFactory, sandbox: SandboxControl
 ) -> ServiceContext:
-    """The watch-only context, through the fault proxy, its bidding wallet funded."""
+    """The watch-only context, its bidding wallet funded."""
     await sandbox.faucet(collector.keys.payment.address, COIN_SATS)
-    ctx = make_context(collector.public, proxy.url)
+    ctx = make_context(collector.public)
     await sandbox.faucet((await get_bidding_wallet(ctx)).address, BIDDING_FUNDS)
     return ctx
 
@@ -55,29 +62,36 @@ async def signed_bid(ctx: ServiceContext, collector: Collector, slug: str) -> tu
     return wanted, sign_message(collector.keys.payment, wanted.message).signature
 
 
-def lists_read_after_the_send(proxy: FaultProxy) -> int:
-    paths = [f"{s.method} {s.path}" for s in proxy.seen]
+async def lists_read_after_the_send(faults: SandboxFaults, ctx: ServiceContext, slug: str) -> int:
+    """How many times ctx's open bids were read after its bid on `slug` was sent."""
+    received = await faults.requests()
+    paths = lines(naming(received, slug, ctx.ordinals_address, ctx.payment_address))
     return paths[paths.index(f"POST {PLACE}") :].count(f"GET {LIST}")
 
 
 @BOTH_KEYINGS
 async def test_a_bid_the_service_stored_before_answering_429_is_said_placed(
-    through_proxy: ServiceContext, collector: Collector, proxy: FaultProxy, collection: str
+    watching: ServiceContext, collector: Collector, sandbox_faults: SandboxFaults, collection: str
 ) -> None:
-    wanted, signature = await signed_bid(through_proxy, collector, collection)
-    proxy.add_fault(Fault.after_forward("POST", PLACE, status=429))
+    wanted, signature = await signed_bid(watching, collector, collection)
+    await sandbox_faults.arm("error", PLACE, method="POST", status=429, applied=True)
 
-    outcome = await place_signed_bid(through_proxy, wanted, signature)
+    outcome = await place_signed_bid(watching, wanted, signature)
     assert outcome.placement.confirmed_by_listing
     assert outcome.placement.request.signed_bidding_message == signature
-    assert len(proxy.requests("POST", PLACE)) == 1
-    assert len(await fetch_open_bids(through_proxy)) == 1
+    assert len(await sandbox_faults.placements(collection)) == 1
+    assert len(await fetch_open_bids(watching)) == 1
 
 
 async def test_a_stored_bid_whose_429_asks_for_a_long_wait_is_said_placed(
-    through_proxy: ServiceContext, collector: Collector, proxy: FaultProxy, collection: str
+    watching: ServiceContext,
+    make_context: ContextFactory,
+    collector: Collector,
+    proxy: FaultProxy,
+    collection: str,
 ) -> None:
     """A wait over a minute is not waited out; that is no reason to claim anything unread."""
+    through_proxy = make_context(watching.keys, proxy.url)
     wanted, signature = await signed_bid(through_proxy, collector, collection)
     body = {"errorCode": "RATE_LIMITED", "message": "slow down", "retryAfterMs": 10**9}
     applied_then_429 = Fault.after_forward("POST", PLACE, status=429)
@@ -85,43 +99,49 @@ async def test_a_stored_bid_whose_429_asks_for_a_long_wait_is_said_placed(
 
     outcome = await place_signed_bid(through_proxy, wanted, signature)
     assert outcome.placement.confirmed_by_listing
-    assert lists_read_after_the_send(proxy) >= 1
+    paths = proxy.paths()
+    assert paths[paths.index(f"POST {PLACE}") :].count(f"GET {LIST}") >= 1  # read after the send
     assert len(proxy.requests("POST", PLACE)) == 1
     assert len(await fetch_open_bids(through_proxy)) == 1
 
 
 async def test_a_429_that_stored_nothing_is_said_not_placed_after_reading_the_list(
-    through_proxy: ServiceContext, collector: Collector, proxy: FaultProxy, collection: str
+    watching: ServiceContext, collector: Collector, sandbox_faults: SandboxFaults, collection: str
 ) -> None:
-    wanted, signature = await signed_bid(through_proxy, collector, collection)
-    proxy.add_fault(Fault.reply("POST", PLACE, 429, {"message": "busy"}))
+    wanted, signature = await signed_bid(watching, collector, collection)
+    await sandbox_faults.arm("reply", PLACE, method="POST", status=429, body={"message": "busy"})
 
     with pytest.raises(BidNotPlacedError, match="not among them: it was not placed"):
-        await place_signed_bid(through_proxy, wanted, signature)
-    assert lists_read_after_the_send(proxy) >= 1
-    assert len(proxy.requests("POST", PLACE)) == 1
-    assert await fetch_open_bids(through_proxy) == []
+        await place_signed_bid(watching, wanted, signature)
+    assert await lists_read_after_the_send(sandbox_faults, watching, collection) >= 1
+    assert len(await sandbox_faults.placements(collection)) == 1
+    assert await fetch_open_bids(watching) == []
 
 
 @pytest.mark.parametrize("applied", [True, False], ids=["stored", "not-stored"])
 async def test_when_the_list_cannot_be_read_either_the_outcome_is_said_unknown(
-    through_proxy: ServiceContext,
+    watching: ServiceContext,
     collector: Collector,
-    proxy: FaultProxy,
+    sandbox_faults: SandboxFaults,
     collection: str,
     applied: bool,
 ) -> None:
-    wanted, signature = await signed_bid(through_proxy, collector, collection)
+    wanted, signature = await signed_bid(watching, collector, collection)
     if applied:
-        proxy.add_fault(Fault.after_forward("POST", PLACE, status=429))
+        await sandbox_faults.arm("error", PLACE, method="POST", status=429, applied=True)
     else:
-        proxy.add_fault(Fault.reply("POST", PLACE, 503, {"message": "down"}))
-    unreadable = proxy.add_fault(Fault.reply("GET", LIST, 503, {"message": "down"}, times=None))
+        await sandbox_faults.arm(
+            "reply", PLACE, method="POST", status=503, body={"message": "down"}
+        )
+    down = {"message": "down"}
+    unreadable = await sandbox_faults.arm(
+        "reply", LIST, method="GET", status=503, body=down, times=None
+    )
 
     with pytest.raises(BidNotPlacedError, match="unknown whether the bid was placed") as said:
-        await place_signed_bid(through_proxy, wanted, signature)
+        await place_signed_bid(watching, wanted, signature)
     assert "not among" not in str(said.value)
     assert "Look at your open bids before signing a new message" in str(said.value)
-    assert len(proxy.requests("POST", PLACE)) == 1
-    proxy.remove_fault(unreadable)
-    assert len(await fetch_open_bids(through_proxy)) == (1 if applied else 0)
+    assert len(await sandbox_faults.placements(collection)) == 1
+    await sandbox_faults.remove(unreadable)
+    assert len(await fetch_open_bids(watching)) == (1 if applied else 0)
