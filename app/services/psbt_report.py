@@ -156,7 +156,7 @@ def _unowned_headline(review: Review) -> str:
 
 def _landing_place(index: int | None, described: str, parties: Sequence[Any]) -> str:
     if index is not None and index < len(parties):
-        return f"output {index} ({parties[index].name})"
+        return f"output {index}, {parties[index].name}"  # as the window says it
     return described
 
 

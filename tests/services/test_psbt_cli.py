@@ -150,7 +150,7 @@ async def test_each_exported_set_is_signed_at_the_terminal_then_imported_and_sub
             "input": 0,
             "output": 0,
             "toFee": False,
-            "where": "output 0 (your ordinals address)",
+            "where": "output 0, your ordinals address",
         }
     ]
     assert reviewed["verdict"]["toSign"] == [
