@@ -8,7 +8,12 @@ review:
   claiming our fingerprint, proprietary fields), which hardware wallets act on.
 
 Now the signer gets only what signing needs, and the service gets back the PSBT it served with
-the approved signatures copied in: its own fields, none of ours."""
+the approved signatures copied in: its own fields, none of ours.
+
+These stay on the fault proxy: each compares the PSBT submitted with the very PSBT the service
+answered (the sandbox's request journal records requests, not answers), and the second adds to
+that answer extras the test generates from the collector's keys, which no named tamper or fixed
+`reply` of the sandbox (docs/sandbox-faults.md) expresses."""
 
 from __future__ import annotations
 
