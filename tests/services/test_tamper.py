@@ -6,7 +6,8 @@ the use case with its specific human reason, and nothing may be signed or sent.
 The variants the sandbox's own tamper catalogue serves (`ON_THE_SANDBOX`, run by
 test_sandbox_tampers.py) are not repeated here; the rest stay on the fault proxy and
 `HostileServer` because each is a PSBT or fact mutation this suite generates itself
-(tests/support/psbt_tamper), which no named tamper or fixed `reply` of the sandbox expresses."""
+(tests/support/psbt_tamper; the listing's `indicesToSign` rewritten), which no named tamper or
+fixed `reply` of the sandbox expresses; the honest control goes through the same proxy."""
 
 from __future__ import annotations
 
