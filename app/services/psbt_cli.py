@@ -51,9 +51,10 @@ Review every PSBT of an export, then sign exactly what the policy approves with 
 key and write NN-<flow>.signed.psbt and .signed.txt beside them: the files the online app's
 "Import signed" reads. Nothing is signed if any PSBT is refused. The key is unlocked with the
 unlock key the OS keyring remembers, or the password typed at the prompt (never an
-environment variable or an argument). You are asked before the set is signed and before any
-fee above your bounds is accepted; --yes answers the first question only: a fee that needs
-your consent, like anything the policy refuses, is still refused.
+environment variable or an argument). You are asked before the set is signed (before the
+password: a no never needs the key) and before any fee above your bounds is accepted; --yes
+answers the first question only: a fee that needs your consent, like anything the policy
+refuses, is still refused.
 
 {EXIT_CODES}"""
 
@@ -172,11 +173,13 @@ def _sign(args: argparse.Namespace) -> int:
         raise _Error(f"no profile named {args.profile!r} in {data_dir}")
     if profile.key_name is None:
         raise _Error(f"profile {profile.name!r} has no keys yet: set them up in the window")
+    flow = inspection["source"]["flow"]
+    count = _count(len(inspection["psbts"]), flow)
+    # Asked before the password: answering no never needs the key.
+    if not args.yes and not _confirm(f"Sign {count} with {profile.name}?"):
+        raise _Refused("nothing was signed: not confirmed")
     keys = unlock_keys_at_terminal(data_dir, profile.key_name, "PSBTs")
     reviewed = _with_fees_accepted(review_offline(folder, keys))  # this wallet's export?
-    flow = inspection["source"]["flow"]
-    if not args.yes and not _confirm(f"Sign {_count(len(reviewed), flow)} with {profile.name}?"):
-        raise _Refused("nothing was signed: not confirmed")
     ledger = ledger_of(data_dir)  # this machine's record of its ANYONECANPAY signatures
     for item in reviewed:
         sign_reviewed(folder, item, keys, ledger)

@@ -300,7 +300,8 @@ async def test_a_wrong_password_a_corrupt_psbt_and_a_lone_file_sign_nothing(
     )
     store = ProfileStore(machine.data)
     store.save(store.load().with_profile(replace(AppProfile.sandbox("Other"), key_name="other")))
-    code, _, err = run(machine, monkeypatch, capsys, ["sign", str(folder), "--profile", "Other"])
+    other_sign = ["sign", str(folder), "--profile", "Other"]
+    code, _, err = run(machine, monkeypatch, capsys, other_sign, answers="y\n")
     assert code == EXIT_ERROR and "made for another wallet" in err and err.count("\n") == 1
 
     # A lone PSBT: reviewed, never signed.
@@ -356,7 +357,7 @@ async def test_a_fee_above_the_bounds_is_signed_only_once_accepted_at_the_prompt
     code, out, err = run(machine, monkeypatch, capsys, [*sign, "--yes"], passwords=())
     assert code == EXIT_REFUSED and "--yes never accepts a fee" in err
     assert "NEEDS YOUR CONSENT TO ITS FEE" in out
-    code, out, err = run(machine, monkeypatch, capsys, sign, answers="n\n")
+    code, out, err = run(machine, monkeypatch, capsys, sign, answers="y\nn\n")
     assert code == EXIT_REFUSED and "was not accepted" in err
     assert not list(tmp_path.glob("*.signed.*"))
     code, out, err = run(machine, monkeypatch, capsys, sign, answers="y\ny\n")
@@ -384,7 +385,7 @@ async def test_the_command_asks_the_password_on_its_terminal_and_the_question_on
 ) -> None:
     """`bidwallet psbt sign` as a user runs it: a process whose terminal is a pseudo-terminal,
     the password typed where getpass asks (never an argument or the environment), the set
-    confirmed by typing y."""
+    confirmed by typing y, then the password typed."""
     folder = tmp_path / "export"
     manifest = await export_listings(machine, sandbox, folder, 1)
     master, slave = pty.openpty()
@@ -400,15 +401,15 @@ async def test_the_command_asks_the_password_on_its_terminal_and_the_question_on
     )
     os.close(slave)
     try:
-        type_password(child, master)
         assert child.stdout is not None
         said = ""
-        while "[y/N]" not in said:
+        while "[y/N]" not in said:  # asked before the password: "n" never needs the key
             ready, _, _ = select.select([child.stdout], [], [], 120)
             assert ready and child.poll() is None, said
             said += os.read(child.stdout.fileno(), 4096).decode()
         assert "Verdict for the set: APPROVED" in said
         os.write(master, b"y\n")
+        type_password(child, master)
         out, err = child.communicate(timeout=120)
     finally:
         os.close(master)
