@@ -7,6 +7,7 @@ hostile service."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 
 import pytest
@@ -28,6 +29,7 @@ from tests.services.test_tamper import (  # noqa: F401 (fixtures)
     signatures,
     worlds,
 )
+from tests.support.policy_checks import assert_refused
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -129,3 +131,15 @@ async def test_a_tamper_served_by_the_sandbox_is_refused_and_nothing_is_signed(
     (fired,) = (await faults.faults()).fired
     assert fired.fault_id == armed.id
     assert fired.outcome.startswith(f"served the PSBT tampered by {tamper}: ")
+    if expected is not None:  # the refusal names the output or input the tamper changed
+        blame = blame_of(fired.outcome)
+        assert_refused(verdict, expected, blame)
+        assert blame in refused.value.user_message.lower()
+
+
+def blame_of(outcome: str) -> str:
+    """The first output or input a tamper's firing names ("inputs 1, 2 ask ..." -> "input 1"),
+    as the test_tamper suite's hostile server names what it changed."""
+    found = re.search(r"\b(output|input)s? (\d+)", outcome)
+    assert found is not None, outcome
+    return f"{found[1]} {found[2]}"
