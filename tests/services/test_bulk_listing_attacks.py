@@ -1,25 +1,22 @@
 """A bulk of secure listings reviewed in one CPU pass (services.listings.review_listings),
-against a hostile service in front of the real sandbox: the LAST item of the bulk carries the
-attack, so a review that stopped early, or checked one item's PSBT against another's listing,
-would let it through. Each must be refused naming that item, with nothing signed, recorded in
-the signature ledger or sent. They stay on the fault proxy: each rewrites the bulk answer's
-`indicesToSign` or swaps its PSBTs, attacks the sandbox's tamper catalogue
-(docs/sandbox-faults.md) does not name."""
+against a hostile service: the sandbox's `reply` fault serving its own answer to the same bulk
+request with the LAST item's entry attacked, so a review that stopped early, or checked one
+item's PSBT against another's listing, would let it through. Each must be refused naming that
+item, with nothing signed, recorded in the signature ledger or sent."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from app.core.signing_policy import RefusalCode
-from app.services.listings import ListingItem, prepare_listings
+from app.net.marketplace_requests import listings_wire
+from app.services.listings import ListingItem, build_listings, prepare_listings
 from app.services.psbt_flow import PsbtRefusedError
-from tests.services.conftest import ContextFactory, SandboxControl
-from tests.services.test_listings import inscribe_many
-from tests.support.proxy import FaultProxy
+from tests.services.conftest import ContextFactory, SandboxControl, SandboxFaults
+from tests.services.test_listings import inscribe_many, listings_sent
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -59,22 +56,22 @@ async def test_an_attack_on_the_last_item_of_a_bulk_is_refused(
     make_context: ContextFactory,
     make_keys: object,
     sandbox: SandboxControl,
-    proxy: FaultProxy,
+    sandbox_faults: SandboxFaults,
     case: str,
 ) -> None:
     mutate, code, blame = CASES[case]
-    ctx = make_context(make_keys(), url=proxy.url)  # type: ignore[operator]
+    ctx = make_context(make_keys())  # type: ignore[operator]
     ids = await inscribe_many(sandbox, ctx.ordinals_address, 3)
-
-    def hostile(method: str, path: str, status: int, body: bytes) -> bytes | None:
-        if (method, path, status) != ("POST", BULK, 200):
-            return None
-        answer = json.loads(body)
-        mutate(answer["data"]["seller"]["secureListingPSBTs"])
-        return json.dumps(answer).encode()
-
-    proxy.rewrite(hostile)
     items = [ListingItem(50_000 + 1_000 * n, i) for n, i in enumerate(ids)]
+    # The sandbox's answer to the very request the app makes (asked here, nothing submitted),
+    # attacked, then served to the app in the sandbox's place.
+    request = {"listings": listings_wire(build_listings(ctx, items))}
+    honest = await sandbox.http.post(BULK, json=request)
+    assert honest.status_code == 200, honest.text
+    answer = honest.json()
+    mutate(answer["data"]["seller"]["secureListingPSBTs"])
+    await sandbox_faults.arm("reply", BULK, method="POST", status=200, body=answer)
+
     with pytest.raises(PsbtRefusedError) as refused:
         await prepare_listings(ctx, items)
 
@@ -82,4 +79,5 @@ async def test_an_attack_on_the_last_item_of_a_bulk_is_refused(
     assert blame in refused.value.user_message
     assert ids[-1] in refused.value.label
     assert ctx.acp_ledger is not None and ctx.acp_ledger.live() == ()
-    assert "POST /v1/list/secure" not in proxy.paths()
+    assert [(f.kind, f.path) for f in await sandbox_faults.fired()] == [("reply", BULK)]
+    assert await listings_sent(sandbox_faults, ctx) == []
