@@ -6,13 +6,13 @@ the use case with its specific human reason, and nothing may be signed or sent.
 The variants the sandbox's own tamper catalogue serves (`ON_THE_SANDBOX`, run by
 test_sandbox_tampers.py) are not repeated here; the rest stay on the fault proxy and
 `HostileServer` because each is a PSBT or fact mutation this suite generates itself
-(tests/support/psbt_tamper; the listing's `indicesToSign` rewritten), which no named tamper or
-fixed `reply` of the sandbox expresses; the honest control goes through the same proxy."""
+(tests/support/psbt_tamper), which no named tamper or fixed `reply` of the sandbox expresses;
+the honest control goes through the same proxy. The listing's `indicesToSign` widened is the
+sandbox's `reply` fault serving its own answer with that change."""
 
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -44,8 +44,14 @@ from app.wallet.addresses import Network
 from app.wallet.keys import MnemonicSeed, WalletKeys, derive_wallet_keys
 from app.wallet.presets import get_preset
 from app.wallet.psbt_io import parse_psbt
-from tests.services.conftest import COIN_SATS, ContextFactory, SandboxControl, new_mnemonic
-from tests.services.test_listings import inscribe
+from tests.services.conftest import (
+    COIN_SATS,
+    ContextFactory,
+    SandboxControl,
+    SandboxFaults,
+    new_mnemonic,
+)
+from tests.services.test_listings import inscribe, listings_sent
 from tests.support.hostile_server import HostileServer
 from tests.support.policy_checks import assert_refused
 from tests.support.proxy import FaultProxy
@@ -99,9 +105,15 @@ class World:
     context: ReviewContext
     prev_txs: dict[str, Transaction]
     run: Callable[[ServiceContext], Awaitable[Any]]
+    intent: tuple[str, dict[str, Any]] | None = None  # (path, body) of the intent it asks for
 
 
-async def _world(ctx: ServiceContext, good_psbt: str, run: Callable[..., Any]) -> World:
+async def _world(
+    ctx: ServiceContext,
+    good_psbt: str,
+    run: Callable[..., Any],
+    intent: tuple[str, dict[str, Any]] | None = None,
+) -> World:
     outpoints = input_outpoints(parse_psbt(good_psbt))
     facts = await gather_facts(ctx, outpoints)
     prev_txs = {}
@@ -109,7 +121,7 @@ async def _world(ctx: ServiceContext, good_psbt: str, run: Callable[..., Any]) -
         txid = outpoint.split(":")[0]
         raw = bytes.fromhex(await ctx.clients.esplora.tx_hex(txid))
         prev_txs[outpoint] = Transaction.read_from(io.BytesIO(raw))
-    return World(good_psbt, ctx.review_context(facts), prev_txs, run)
+    return World(good_psbt, ctx.review_context(facts), prev_txs, run, intent)
 
 
 def new_keys() -> WalletKeys:
@@ -148,8 +160,12 @@ async def bid_world(ctx: ServiceContext, sandbox: SandboxControl) -> World:
 async def listing_world(ctx: ServiceContext, sandbox: SandboxControl) -> World:
     inscription_id = (await inscribe(sandbox, ctx.ordinals_address))["inscriptionId"]
     items = [ListingItem(LISTING_PRICE, inscription_id)]
-    served = await ctx.clients.marketplace.create_secure_sell_intent(build_listings(ctx, items)[0])
-    return await _world(ctx, served.psbts[0].psbt_base64, lambda c: prepare_listings(c, items))
+    listing = build_listings(ctx, items)[0]
+    served = await ctx.clients.marketplace.create_secure_sell_intent(listing)
+    intent = ("/v1/intent/secure-sell", listing.to_wire())
+    return await _world(
+        ctx, served.psbts[0].psbt_base64, lambda c: prepare_listings(c, items), intent
+    )
 
 
 WORLDS = {
@@ -274,22 +290,25 @@ def psbt_plan_of(plan: Any) -> PsbtPlan:
 async def test_a_service_asking_to_sign_more_inputs_than_approved_is_refused(
     worlds: dict[str, tuple[WalletKeys, World]],
     make_context: ContextFactory,
-    proxy: FaultProxy,
+    sandbox: SandboxControl,
+    sandbox_faults: SandboxFaults,
     signatures: list[object],
 ) -> None:
-    """The PSBT is honest but `indicesToSign` names an input the policy does not approve."""
+    """The PSBT is honest but `indicesToSign` names an input the policy does not approve: the
+    sandbox's `reply` fault serves its own answer to the same intent with that one change."""
     keys, world = worlds["secure_listing"]
+    assert world.intent is not None
+    path, request = world.intent
+    honest = await sandbox.http.post(path, json=request)
+    assert honest.status_code == 200, honest.text
+    answer = honest.json()
+    answer["data"]["seller"]["secureListingPSBTs"][0]["indicesToSign"] = [0, 1]
+    await sandbox_faults.arm("reply", path, method="POST", status=200, body=answer)
 
-    def more_indices(method: str, path: str, status: int, body: bytes) -> bytes | None:
-        if path != "/v1/intent/secure-sell" or status != 200:
-            return None
-        answer = json.loads(body)
-        answer["data"]["seller"]["secureListingPSBTs"][0]["indicesToSign"] = [0, 1]
-        return json.dumps(answer).encode()
-
-    proxy.rewrite(more_indices)
+    victim = make_context(keys)
     with pytest.raises(PsbtRefusedError) as refused:
-        await world.run(make_context(keys, url=proxy.url))
+        await world.run(victim)
     assert refused.value.verdict.codes == (RefusalCode.INPUT_NOT_ALLOWED,)
     assert "inputs 0, 1" in refused.value.user_message
-    assert signatures == [] and "POST /v1/list/secure" not in proxy.paths()
+    assert [(f.kind, f.path) for f in await sandbox_faults.fired()] == [("reply", path)]
+    assert signatures == [] and await listings_sent(sandbox_faults, victim) == []
