@@ -10,21 +10,21 @@ review:
 Now the signer gets only what signing needs, and the service gets back the PSBT it served with
 the approved signatures copied in: its own fields, none of ours.
 
-These stay on the fault proxy: each compares the PSBT submitted with the very PSBT the service
-answered (the sandbox's request journal records requests, not answers), and the second adds to
-that answer extras the test generates from the collector's keys, which no named tamper or fixed
-`reply` of the sandbox (docs/sandbox-faults.md) expresses."""
+The withdrawal intent is answered by the sandbox's `reply` fault with its own answer to the
+same request (asked by the test, so the test holds the very PSBT served; with the extras added
+where a test wants them), and what was submitted is read on the sandbox's request journal."""
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from embit import bip32, ec
 from embit.psbt import DerivationPath
 
+from app.net.marketplace_requests import WithdrawIntentRequest
 from app.services.bidding_wallet import get_bidding_wallet
 from app.services.context import ServiceContext
 from app.services.offline import (
@@ -44,16 +44,17 @@ from tests.services.conftest import (
     COIN_SATS,
     ContextFactory,
     SandboxControl,
+    SandboxFaults,
 )
 from tests.services.test_signed_elsewhere import Collector, sign_elsewhere
 from tests.services.test_signed_elsewhere import collector as collector  # the fixture
-from tests.support.proxy import FaultProxy, Rewriter
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 INTENT = "/v1/intent/withdraw"
 WITHDRAW = "/v1/withdraw"
 PROPRIETARY = b"\xfc\x07satflow\x00"
+AMOUNT = 300_000
 
 
 def fingerprints(psbt: FixedPSBT) -> set[bytes]:
@@ -72,14 +73,37 @@ def without_signatures(psbt: FixedPSBT) -> bytes:
     return bytes(copy.serialize())
 
 
-def served(proxy: FaultProxy) -> FixedPSBT:
-    (intent,) = proxy.requests("POST", INTENT)
-    return parse_psbt(intent.response_json()["data"]["unsignedPSBTBase64"])
+async def serve_withdrawal(
+    sandbox: SandboxControl,
+    faults: SandboxFaults,
+    ctx: ServiceContext,
+    edit: Callable[[FixedPSBT], None] | None = None,
+) -> FixedPSBT:
+    """The next withdrawal intent is answered with the sandbox's own answer to ctx's request
+    for `AMOUNT` (asked here), its PSBT changed by `edit`; returns the PSBT served. The journal
+    is forgotten after it, so what the app sends next is all it holds."""
+    request = WithdrawIntentRequest(ctx.payment_address, AMOUNT).to_wire()
+    honest = await sandbox.http.post(INTENT, json=request)
+    assert honest.status_code == 200, honest.text
+    answer = honest.json()
+    psbt = parse_psbt(answer["data"]["unsignedPSBTBase64"])
+    if edit is not None:
+        edit(psbt)
+        answer["data"]["unsignedPSBTBase64"] = psbt_to_base64(psbt)
+        answer["data"]["unsignedPSBTHex"] = psbt_to_bytes(psbt).hex()
+    await faults.arm("reply", INTENT, method="POST", status=200, body=answer)
+    await faults.forget_requests()
+    return psbt
 
 
-def submitted(proxy: FaultProxy) -> FixedPSBT:
-    (sent,) = proxy.requests("POST", WITHDRAW)
-    return parse_psbt(sent.json()["signedWithdrawPSBT"])
+async def submitted(faults: SandboxFaults, ctx: ServiceContext) -> FixedPSBT:
+    """The one withdrawal submitted, after the app asked for the same intent the test did."""
+    (intent,) = await faults.requests("POST", INTENT)
+    assert intent.body == WithdrawIntentRequest(ctx.payment_address, AMOUNT).to_wire()
+    (fired,) = await faults.fired()
+    assert (fired.kind, fired.path) == ("reply", INTENT)
+    (sent,) = await faults.requests("POST", WITHDRAW)
+    return parse_psbt(sent.body["signedWithdrawPSBT"])
 
 
 async def sign_and_submit(
@@ -100,36 +124,38 @@ async def sign_and_submit(
 
 
 @pytest.fixture
-async def through_proxy(
-    collector: Collector, make_context: ContextFactory, sandbox: SandboxControl, proxy: FaultProxy
+async def watching(
+    collector: Collector, make_context: ContextFactory, sandbox: SandboxControl
 ) -> ServiceContext:
-    """The watch-only context, through the proxy, its bidding wallet funded."""
+    """The watch-only context, its bidding wallet funded."""
     await sandbox.faucet(collector.keys.payment.address, COIN_SATS)
-    ctx = make_context(collector.public, proxy.url)
+    ctx = make_context(collector.public)
     await sandbox.faucet((await get_bidding_wallet(ctx)).address, BIDDING_FUNDS)
     return ctx
 
 
 @pytest.mark.parametrize("how", ["elsewhere", "offline"])
 async def test_the_service_gets_its_psbt_back_signed_and_none_of_our_key_origins(
-    through_proxy: ServiceContext,
+    watching: ServiceContext,
     collector: Collector,
-    proxy: FaultProxy,
+    sandbox: SandboxControl,
+    sandbox_faults: SandboxFaults,
     tmp_path: Path,
     how: str,
 ) -> None:
-    plan = await prepare_withdraw(through_proxy, 300_000)
-    _manifest, exported = await sign_and_submit(how, through_proxy, collector, plan, tmp_path)
+    served = await serve_withdrawal(sandbox, sandbox_faults, watching)
+    plan = await prepare_withdraw(watching, AMOUNT)
+    _manifest, exported = await sign_and_submit(how, watching, collector, plan, tmp_path)
 
     ours = collector.root.my_fingerprint
     assert (ours in fingerprints(exported)) == (how == "elsewhere")  # for the other wallet
-    sent = submitted(proxy)
+    sent = await submitted(sandbox_faults, watching)
     assert ours not in fingerprints(sent)
-    assert without_signatures(sent) == served(proxy).serialize()
+    assert without_signatures(sent) == served.serialize()
     assert without_signatures(sent) != sent.serialize()  # and it is signed
 
 
-def with_extras(collector: Collector) -> Rewriter:
+def with_extras(collector: Collector) -> Callable[[FixedPSBT], None]:
     """A service whose withdrawal PSBT carries what signers act on: our account xpub (as a
     multisig wallet's), our fingerprint claimed on output 0 as change, proprietary fields."""
     fingerprint = collector.root.my_fingerprint
@@ -138,35 +164,29 @@ def with_extras(collector: Collector) -> Rewriter:
     change = DerivationPath(fingerprint, bip32.parse_path("m/84h/1h/0h/1/0"))
     change_key = ec.PublicKey.parse(collector.keys.payment.public.public_key)
 
-    def rewrite(method: str, path: str, status: int, body: bytes) -> bytes | None:
-        if path != INTENT or status != 200:
-            return None
-        answer = json.loads(body)
-        psbt = parse_psbt(answer["data"]["unsignedPSBTBase64"])
+    def add(psbt: FixedPSBT) -> None:
         psbt.xpubs = OrderedDict([(account, origin)])
         set_unknown(psbt, PROPRIETARY, b"withdrawal 7")
         psbt.outputs[0].bip32_derivations = OrderedDict([(change_key, change)])
         for scope in (psbt.inputs[0], psbt.outputs[0]):
             set_unknown(scope, PROPRIETARY, b"note")
-        answer["data"]["unsignedPSBTBase64"] = psbt_to_base64(psbt)
-        answer["data"]["unsignedPSBTHex"] = psbt_to_bytes(psbt).hex()
-        return json.dumps(answer).encode()
 
-    return rewrite
+    return add
 
 
 @pytest.mark.parametrize("how", ["elsewhere", "offline"])
 async def test_the_service_psbts_extras_never_reach_the_signer(
-    through_proxy: ServiceContext,
+    watching: ServiceContext,
     collector: Collector,
-    proxy: FaultProxy,
+    sandbox: SandboxControl,
+    sandbox_faults: SandboxFaults,
     tmp_path: Path,
     how: str,
 ) -> None:
-    proxy.rewrite(with_extras(collector))
-    plan = await prepare_withdraw(through_proxy, 300_000)
-    assert served(proxy).xpubs  # the service did send them
-    manifest, exported = await sign_and_submit(how, through_proxy, collector, plan, tmp_path)
+    served = await serve_withdrawal(sandbox, sandbox_faults, watching, with_extras(collector))
+    plan = await prepare_withdraw(watching, AMOUNT)
+    assert served.xpubs  # the service did send them
+    manifest, exported = await sign_and_submit(how, watching, collector, plan, tmp_path)
 
     assert not exported.xpubs and not exported.unknown
     for output in exported.outputs:
@@ -182,4 +202,5 @@ async def test_the_service_psbts_extras_never_reach_the_signer(
         )
         assert [d.fingerprint for d in named] == expected
     # The service's own fields go back to it as it sent them, with the signatures.
-    assert without_signatures(submitted(proxy)) == served(proxy).serialize()
+    sent = await submitted(sandbox_faults, watching)
+    assert without_signatures(sent) == served.serialize()
