@@ -24,9 +24,9 @@ from app.services.key_setup import (
     wif_key,
 )
 from app.services.key_vault import Vault, has_secret, key_names, unlock_keys
+from app.services.qa_vault import QA_KDF
 from app.services.session import UnsupportedLayoutError, layout_for_preset
 from app.wallet.vault_file_store import FileStore
-from tests.support.vaults import FAST_KDF
 
 ABANDON = " ".join(["abandon"] * 11 + ["about"])
 BIP84_FIRST = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu"
@@ -39,7 +39,7 @@ OWN_PATHS = CustomPaths("m/84'/0'/0'/0/0", "p2wpkh", "m/86'/0'/0'/0/0", "p2tr")
 
 @pytest.fixture
 def vault(tmp_path: Path) -> Vault:
-    return Vault(FileStore(tmp_path), FAST_KDF)
+    return Vault(FileStore(tmp_path), QA_KDF)
 
 
 def test_a_new_phrase_is_twelve_fresh_words_in_the_new_wallet_layout() -> None:

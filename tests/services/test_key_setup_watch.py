@@ -19,8 +19,8 @@ from app.services.key_setup import (
     save_watch_only,
 )
 from app.services.key_vault import Vault, has_secret, key_names, watch_only_public_keys
+from app.services.qa_vault import QA_KDF
 from app.wallet.vault_file_store import FileStore
-from tests.support.vaults import FAST_KDF
 
 ABANDON = " ".join(["abandon"] * 11 + ["about"])
 FINGERPRINT = "73c5da0a"
@@ -42,7 +42,7 @@ def account_key(path: str, version: str, network: str = "test") -> str:
 
 @pytest.fixture
 def vault(tmp_path: Path) -> Vault:
-    return Vault(FileStore(tmp_path), FAST_KDF)
+    return Vault(FileStore(tmp_path), QA_KDF)
 
 
 def test_a_vpub_and_a_taproot_descriptor_watch_what_the_phrase_signs(vault: Vault) -> None:

@@ -21,9 +21,9 @@ from app.services.key_vault import (
     unlock_remembered,
     watch_only_public_keys,
 )
+from app.services.qa_vault import QA_KDF, MemoryKeyring
 from app.wallet.keyring_store import KeyringStore
 from app.wallet.vault_file_store import FileStore
-from tests.support.vaults import FAST_KDF, MemoryKeyring
 
 ABANDON = " ".join(["abandon"] * 11 + ["about"])
 BIP84_FIRST_REGTEST = "bcrt1q6rz28mcfaxtmd6v789l9rrlrusdprr9pz3cppk"  # BIP-84 testnet vector, bcrt
@@ -32,12 +32,12 @@ PASSWORD = "correct horse battery staple"
 
 @pytest.fixture
 def file_vault(tmp_path: Path) -> Vault:
-    return Vault(FileStore(tmp_path), FAST_KDF)
+    return Vault(FileStore(tmp_path), QA_KDF)
 
 
 @pytest.fixture
 def keychain_vault() -> Vault:
-    return Vault(KeyringStore(MemoryKeyring(), service="bidwallet-test"), FAST_KDF)
+    return Vault(KeyringStore(MemoryKeyring(), service="bidwallet-test"), QA_KDF)
 
 
 def phrase_key(vault: Vault) -> WalletKeys:

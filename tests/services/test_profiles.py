@@ -24,7 +24,7 @@ from app.services.profiles import (
     ServiceKind,
     Theme,
 )
-from tests.support.vaults import MemoryKeyring
+from app.services.qa_vault import MemoryKeyring
 
 
 def custom(name: str = "Mine", **changes: object) -> AppProfile:

@@ -38,6 +38,7 @@ from app.services.offline import (
 from app.services.offline_manifest import MANIFEST_NAME, Manifest
 from app.services.profiles import AppProfile, ProfileStore
 from app.services.psbt_cli import EXIT_ERROR, EXIT_REFUSED, EXIT_SIGNED
+from app.services.qa_vault import QA_KDF
 from app.services.withdraw import WithdrawDone, prepare_withdraw
 from app.wallet.psbt_io import parse_psbt, psbt_to_bytes
 from app.wallet.psbt_reader import unsigned_txid
@@ -53,7 +54,6 @@ from tests.services.test_strategy_cli_sandbox import (
     _controlling_terminal,
     type_password,
 )
-from tests.support.vaults import FAST_KDF
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 PROFILE = "Cold"
@@ -74,7 +74,7 @@ async def machine(
     make_context: ContextFactory, sandbox: SandboxControl, tmp_path: Path
 ) -> OfflineMachine:
     data = tmp_path / "offline-data"
-    vault = Vault(FileStore(data), FAST_KDF)
+    vault = Vault(FileStore(data), QA_KDF)
     key = imported_phrase_key(new_mnemonic(), "", "leather", 0, None)
     keys = save_new_key(vault, "cold-key", "regtest", key, PASSWORD, False)
     store = ProfileStore(data)
@@ -295,9 +295,7 @@ async def test_a_wrong_password_a_corrupt_psbt_and_a_lone_file_sign_nothing(
     code, _, err = run(machine, monkeypatch, capsys, ["sign", str(folder), "--profile", "Nobody"])
     assert code == EXIT_ERROR and "no profile named 'Nobody'" in err
     other = imported_phrase_key(new_mnemonic(), "", "leather", 0, None)
-    save_new_key(
-        Vault(FileStore(machine.data), FAST_KDF), "other", "regtest", other, PASSWORD, False
-    )
+    save_new_key(Vault(FileStore(machine.data), QA_KDF), "other", "regtest", other, PASSWORD, False)
     store = ProfileStore(machine.data)
     store.save(store.load().with_profile(replace(AppProfile.sandbox("Other"), key_name="other")))
     other_sign = ["sign", str(folder), "--profile", "Other"]

@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from app.services.activity import ActivityLog
+from app.services.qa_vault import QA_KDF
 from app.services.sandbox_demo import (
     DEMO_FAUCET_SATS,
     DEMO_INSCRIPTIONS,
@@ -28,11 +29,10 @@ from app.wallet.vault import Vault, record_entry
 from app.wallet.vault_crypto import Argon2idParams
 from app.wallet.vault_file_store import FileStore
 from app.wallet.vault_models import MnemonicSecret, ProfileMeta
-from tests.support.vaults import FAST_KDF
 
 
 def test_demo_key_lives_in_the_vault_and_unlocks_with_its_stored_password(tmp_path: Path) -> None:
-    vault = Vault(FileStore(tmp_path), FAST_KDF)
+    vault = Vault(FileStore(tmp_path), QA_KDF)
     keys = create_demo_key(vault, "Sandbox (sandbox only)")
     assert keys.payment.address.startswith("bcrt1q") and keys.ordinals.address.startswith("bcrt1p")
     password = vault.store.get(DEMO_PASSWORD_ENTRY.format(name="Sandbox (sandbox only)"))
@@ -53,7 +53,7 @@ def _kdf_cost(vault: Vault, name: str) -> tuple[int, int, int]:
 def test_the_demo_key_takes_the_light_cost_and_an_older_one_is_sealed_again_once(
     tmp_path: Path,
 ) -> None:
-    vault = Vault(FileStore(tmp_path), FAST_KDF)
+    vault = Vault(FileStore(tmp_path), QA_KDF)
     create_demo_key(vault, "new")
     assert _kdf_cost(vault, "new") == DEMO_KDF_COST  # not the vault's own cost
     # A demo key made before the light cost: the vault's cost, no marker.
@@ -69,7 +69,7 @@ def test_the_demo_key_takes_the_light_cost_and_an_older_one_is_sealed_again_once
 
 
 def test_a_real_wallet_is_never_replaced_by_a_demo_key(tmp_path: Path) -> None:
-    vault = Vault(FileStore(tmp_path), FAST_KDF)
+    vault = Vault(FileStore(tmp_path), QA_KDF)
     meta = ProfileMeta(name="Mine", network="mainnet", layout=layout_for_preset("okx"))
     vault.create(meta, MnemonicSecret("abandon " * 11 + "about"), "pw")
     with pytest.raises(SandboxDemoError, match="real wallet"):
@@ -80,7 +80,7 @@ def test_a_real_wallet_never_takes_the_light_cost(tmp_path: Path) -> None:
     # Security review: the light cost is for a sandbox-only regtest demo key. A mainnet key
     # opened as a demo key (a profile marked sandbox-only by hand, a password entry left under
     # its name that happens to open it) is refused, its cost untouched, nothing unlocked.
-    vault = Vault(FileStore(tmp_path), FAST_KDF)
+    vault = Vault(FileStore(tmp_path), QA_KDF)
     meta = ProfileMeta(name="Mine", network="mainnet", layout=layout_for_preset("okx"))
     vault.create(meta, MnemonicSecret("abandon " * 11 + "about"), "pw")
     vault.store.set(DEMO_PASSWORD_ENTRY.format(name="Mine"), "pw")
@@ -94,7 +94,7 @@ def test_a_real_wallet_never_takes_the_light_cost(tmp_path: Path) -> None:
 def test_a_regtest_key_of_the_user_is_not_replaced_by_a_demo_key(tmp_path: Path) -> None:
     # A key the user made on regtest under the demo key's name (no demo password stored for
     # it) is the user's: never replaced (a half-done demo setup, password stored, still is).
-    vault = Vault(FileStore(tmp_path), FAST_KDF)
+    vault = Vault(FileStore(tmp_path), QA_KDF)
     name = "Sandbox (sandbox only)"
     meta = ProfileMeta(name=name, network="regtest", layout=layout_for_preset("okx"))
     vault.create(meta, MnemonicSecret("abandon " * 11 + "about"), "pw")
@@ -105,7 +105,7 @@ def test_a_regtest_key_of_the_user_is_not_replaced_by_a_demo_key(tmp_path: Path)
 
 
 async def test_provisioning_funds_inscribes_and_logs_each_request(tmp_path: Path) -> None:
-    vault = Vault(FileStore(tmp_path), FAST_KDF)
+    vault = Vault(FileStore(tmp_path), QA_KDF)
     keys = create_demo_key(vault, "demo")
     activity = ActivityLog.in_dir(tmp_path)
     sandbox = await start_sandbox(tmp_path / "sandbox")

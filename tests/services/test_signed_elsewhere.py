@@ -33,6 +33,7 @@ from app.services.offline import (
 from app.services.offline_manifest import Manifest
 from app.services.open_bids import fetch_open_bids, load_open_bids
 from app.services.psbt_signed import SignedPsbtMismatchError
+from app.services.qa_vault import QA_KDF
 from app.services.signed_elsewhere import (
     ImportedSignatureError,
     SignatureTooLateError,
@@ -60,7 +61,6 @@ from tests.services.conftest import (
     new_mnemonic,
 )
 from tests.services.test_listings import inscribe_many, listings_of
-from tests.support.vaults import FAST_KDF
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -82,7 +82,7 @@ def collector(make_keys: KeysFactory, tmp_path: Path) -> Collector:
     fingerprint = root.my_fingerprint.hex()
     vpub = root.derive("m/84h/1h/0h").to_public().to_base58(NETWORKS["test"]["zpub"])
     tpub = root.derive("m/86h/1h/0h").to_public().to_base58(NETWORKS["test"]["xpub"])
-    vault = Vault(FileStore(tmp_path / "vault"), FAST_KDF)
+    vault = Vault(FileStore(tmp_path / "vault"), QA_KDF)
     save_watch_only(
         vault,
         "Collector",

@@ -26,6 +26,7 @@ from app.services.context import ServiceContext
 from app.services.key_setup import imported_phrase_key, save_new_key
 from app.services.open_bids import fetch_open_bids, pool_key_of
 from app.services.profiles import AppProfile, ProfileStore
+from app.services.qa_vault import QA_KDF
 from app.services.strategy_config import config_path
 from app.services.strategy_journal import StrategyJournal
 from app.wallet.vault import Vault
@@ -38,7 +39,6 @@ from tests.services.conftest import (
     new_mnemonic,
 )
 from tests.support.strategy_engine import approve_policy
-from tests.support.vaults import FAST_KDF
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 PASSWORD = "correct horse battery staple"
@@ -93,7 +93,7 @@ async def test_the_command_unlocks_at_the_prompt_runs_and_stops_on_sigterm(
 ) -> None:
     data = tmp_path / "data"
     words = new_mnemonic()
-    vault = Vault(FileStore(data), FAST_KDF)
+    vault = Vault(FileStore(data), QA_KDF)
     key = imported_phrase_key(words, "", "leather", 0, None)
     keys = save_new_key(vault, "strategy-key", "regtest", key, PASSWORD, False)
     store = ProfileStore(data)

@@ -10,13 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from app.services.qa_vault import QA_KDF as FAST_KDF  # noqa: F401  (moved: app/services/qa_vault.py)
 from app.services.qa_vault import MemoryKeyring
 from app.ui.qa.gui_thread import GuiThreadWatch
-from app.ui.qa.harness import AppHarness as AppHarness
-from app.ui.qa.harness import OptionsFactory as OptionsFactory
-from app.ui.qa.harness import close_app as close_app
-from app.ui.qa.harness import settle as settle
+from app.ui.qa.harness import AppHarness, OptionsFactory
 from app.ui.qa.sandbox import Sandbox
 
 

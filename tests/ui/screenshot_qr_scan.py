@@ -23,17 +23,17 @@ from PySide6.QtWidgets import QApplication
 
 from app.core.animated_qr import Payload, PayloadKind, QrFormat, encode_frames
 from app.services.profiles import ApiKeyStore, Theme
+from app.services.qa_vault import QA_KDF
 from app.ui.context import AppContext, AppOptions
 from app.ui.dialogs.animated_qr_dialog import AnimatedQrDialog
 from app.ui.dialogs.qr_region_overlay import RegionOverlay
 from app.ui.dialogs.qr_scan_dialog import QrScanDialog
 from app.ui.launch import build_window
+from app.ui.qa.profiles import prepare_profile
 from app.ui.tabs.psbt_files_tab import PsbtFilesTab
 from app.ui.theme import apply_theme
 from app.wallet.vault import Vault
 from app.wallet.vault_file_store import FileStore
-from tests.ui.conftest import FAST_KDF
-from tests.ui.flows import prepare_profile
 from tests.ui.screenshot_app import save, settle
 from tests.ui.screenshots import SCREEN, fail_keyring, run_shots
 from tests.ui.test_qr_scan_dialog import save_frames
@@ -47,7 +47,7 @@ async def shoot(out: Path, data_dir: Path) -> None:
     prepare_profile(data_dir)
     options = AppOptions(
         data_dir=data_dir,
-        vault_factory=lambda d: Vault(FileStore(d), FAST_KDF),
+        vault_factory=lambda d: Vault(FileStore(d), QA_KDF),
         api_keys_factory=lambda: ApiKeyStore(fail_keyring()),
         window_settings_file=data_dir / "window.ini",
         offline=True,

@@ -29,19 +29,19 @@ from app.services.profiles import (
     ServiceKind,
     Theme,
 )
+from app.services.qa_vault import QA_KDF
 from app.services.sandbox_process import start_sandbox
 from app.ui.context import AppContext, AppOptions
 from app.ui.dialogs.animated_qr_dialog import AnimatedQrDialog
 from app.ui.dialogs.qr_scan_dialog import QrScanDialog
 from app.ui.launch import build_window
 from app.ui.profile_session import profile_session
+from app.ui.qa.profiles import SANDBOX_REQUEST_RATE
 from app.ui.sign_elsewhere import SignElsewhere
 from app.ui.tabs.withdraw_tab import WithdrawTab
 from app.ui.theme import apply_theme
 from app.wallet.vault import Vault
 from app.wallet.vault_file_store import FileStore
-from tests.support.vaults import FAST_KDF
-from tests.ui.flows import SANDBOX_REQUEST_RATE
 from tests.ui.screenshots import SCREEN, fail_keyring, run_shots
 from tests.ui.test_screenshots_flows import DialogAnswers, pause, save, until
 
@@ -54,7 +54,7 @@ def watch_only_profile(data_dir: Path, root: str) -> None:
     vpub = seed.derive("m/84h/1h/0h").to_public().to_base58(NETWORKS["test"]["zpub"])
     tpub = seed.derive("m/86h/1h/0h").to_public().to_base58(NETWORKS["test"]["xpub"])
     save_watch_only(
-        Vault(FileStore(data_dir), FAST_KDF), "Watch key", "regtest",
+        Vault(FileStore(data_dir), QA_KDF), "Watch key", "regtest",
         f"[{fingerprint}/84h/1h/0h]{vpub}", f"tr([{fingerprint}/86h/1h/0h]{tpub}/0/*)", "", "",
     )  # fmt: skip
     profile = AppProfile(
@@ -80,7 +80,7 @@ async def shoot(out: Path, data_dir: Path) -> None:
         context = AppContext(
             AppOptions(
                 data_dir=data_dir / "app",
-                vault_factory=lambda d: Vault(FileStore(d), FAST_KDF),
+                vault_factory=lambda d: Vault(FileStore(d), QA_KDF),
                 api_keys_factory=lambda: ApiKeyStore(fail_keyring()),
                 window_settings_file=data_dir / "app" / "window.ini",
             )

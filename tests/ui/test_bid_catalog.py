@@ -16,18 +16,14 @@ from pytestqt.qtbot import QtBot
 from app.services.catalog import CatalogAnswer
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
+from app.ui.qa.actions import type_into, widget_top
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.pages.bid import bid_tab_ready
+from app.ui.qa.profiles import open_funded_app
+from app.ui.qa.sandbox import fund_bidding_wallet, new_collection
 from app.ui.tabs.bid_catalog import BidCatalog
 from app.ui.tabs.bid_tab import BidTab
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import (
-    bid_tab_ready,
-    fund_bidding_wallet,
-    new_collection,
-    open_funded_app,
-    type_into,
-    widget_top,
-)
-from tests.ui.gui_thread import GuiThreadWatch
 
 
 def commit_slug(qtbot: QtBot, tab: BidTab, slug: str) -> None:

@@ -21,11 +21,11 @@ from app.core.pools import PoolKey
 from app.services.market import PoolMarket
 from app.services.profiles import Theme
 from app.ui import strings
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.profiles import prepare_profile
 from app.ui.tabs.bid_tab import BidTab
 from app.ui.theme import COLORS, apply_theme
 from app.ui.widgets.depth_chart import CHART_MIN_HEIGHT
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import prepare_profile
 
 POOL = PoolKey("ordinal-maxi-biz")
 OURS = "bc1qours"

@@ -12,11 +12,11 @@ from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.profiles import prepare_profile
 from app.ui.tabs.bid_preview import BidPreview, PoolLine
 from app.ui.tabs.bid_tab import BidTab
 from app.ui.widgets.wrap_delegate import WrapAnywhereDelegate, text_layout
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import prepare_profile
 
 SMALL_LAPTOP = QSize(1024, 700)
 LINES = (

@@ -10,9 +10,9 @@ from pathlib import Path
 from pytestqt.qtbot import QtBot
 
 from app.ui import strings
+from app.ui.qa.actions import click, type_into
+from app.ui.qa.harness import AppHarness, OptionsFactory
 from app.ui.tabs.bid_form import RuneLookup
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import click, type_into
 from tests.ui.test_bid_split import bid_tab_at_1024
 
 

@@ -11,10 +11,10 @@ from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.profiles import prepare_profile
 from app.ui.tabs.bid_preview import BidPreview, PoolLine
 from app.ui.tabs.bid_tab import BidTab
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import prepare_profile
 
 SMALL_LAPTOP = QSize(1024, 700)
 WIDE_POOLS = (

@@ -11,14 +11,14 @@ from pathlib import Path
 from pytestqt.qtbot import QtBot
 
 from app.services.profiles import AppProfile, AppSettings, ProfileStore, ServiceKind
+from app.services.qa_vault import QA_KDF
 from app.services.session import layout_for_preset
 from app.ui import strings
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.profiles import ABANDON, PASSWORD
 from app.wallet.vault import Vault
 from app.wallet.vault_file_store import FileStore
 from app.wallet.vault_models import MnemonicSecret, ProfileMeta
-from tests.support.vaults import FAST_KDF
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import ABANDON, PASSWORD
 
 NOWHERE = "http://192.0.2.1:8080"
 
@@ -39,7 +39,7 @@ def test_a_mainnet_profile_in_clear_is_not_connected_and_says_why(
         key_name="Mine key",
     )
     meta = ProfileMeta(name="Mine key", network="mainnet", layout=layout_for_preset("okx"))
-    Vault(FileStore(data_dir), FAST_KDF).create(meta, MnemonicSecret(ABANDON), PASSWORD)
+    Vault(FileStore(data_dir), QA_KDF).create(meta, MnemonicSecret(ABANDON), PASSWORD)
     ProfileStore(data_dir).save(AppSettings().with_profile(profile).with_active("Mine"))
     app = open_app(make_options())
     qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()

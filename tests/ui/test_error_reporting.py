@@ -15,7 +15,7 @@ from pytestqt.qtbot import QtBot
 from app.ui import strings
 from app.ui.async_tools import async_slot
 from app.ui.error_reporting import ErrorReporter
-from tests.ui.flows import click
+from app.ui.qa.actions import click
 
 
 class Buttons(QPushButton):

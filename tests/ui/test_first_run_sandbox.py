@@ -17,8 +17,8 @@ from app.services.profiles import AppProfile, ProfileStore
 from app.services.sandbox_demo import DEMO_FAUCET_SATS, DEMO_INSCRIPTIONS, DEMO_RUNE
 from app.ui import strings
 from app.ui.dialogs.first_run import FirstRunDialog
-from tests.ui.conftest import AppHarness, OptionsFactory, close_app
-from tests.ui.gui_thread import GuiThreadWatch
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory, close_app
 
 STARTUP_TIMEOUT_MS = 120_000
 

@@ -10,10 +10,10 @@ from collections.abc import Callable
 from PySide6.QtWidgets import QDialog
 from pytestqt.qtbot import QtBot
 
+from app.services.qa_vault import MemoryKeyring
 from app.ui import strings
 from app.ui.dialogs.first_run import FirstRunDialog
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.helpers import MemoryKeyring
+from app.ui.qa.harness import AppHarness, OptionsFactory
 
 
 def first_run_dialog(qtbot: QtBot, app: AppHarness) -> FirstRunDialog:

@@ -14,19 +14,14 @@ from pytestqt.qtbot import QtBot
 from app.core.bid_fee_rate import BidFeeRate, FeeRateName
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
+from app.ui.qa.actions import type_into
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.pages.bid import bid_tab_ready, place_from_bid_tab
+from app.ui.qa.profiles import open_funded_app
+from app.ui.qa.sandbox import fund_bidding_wallet, new_collection, sandbox_post
 from app.ui.tabs.bid_form import BID_FEE_PRESETS
 from app.ui.widgets.fee_picker import FeePicker
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import (
-    bid_tab_ready,
-    fund_bidding_wallet,
-    new_collection,
-    open_funded_app,
-    place_from_bid_tab,
-    sandbox_post,
-    type_into,
-)
-from tests.ui.gui_thread import GuiThreadWatch
 
 FUNDS = 300_000
 PRICE = 60_000

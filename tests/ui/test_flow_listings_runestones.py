@@ -17,12 +17,14 @@ from pytestqt.qtbot import QtBot
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
+from app.ui.qa.actions import click, type_into, wait_new_dialog
 from app.ui.qa.app import App
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory
 from app.ui.qa.pages.listings import ListingsPage
+from app.ui.qa.profiles import open_funded_app
+from app.ui.qa.sandbox import sandbox_post
 from app.ui.tabs.inscription_bid_tab import InscriptionBidTab
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import click, open_funded_app, sandbox_post, type_into, wait_new_dialog
-from tests.ui.gui_thread import GuiThreadWatch
 from tests.ui.test_flow_inscription_bid import seller_inscription
 
 PRICE = 33_000

@@ -23,24 +23,18 @@ from app.ui import strings
 from app.ui.dialogs.unlock import UnlockDialog
 from app.ui.models.activity_model import COL_ACTION
 from app.ui.profile_session import profile_session
+from app.ui.qa.actions import click, type_into, wait_new_dialog
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.loop import run_async
+from app.ui.qa.profiles import PASSWORD, open_funded_app
+from app.ui.qa.sandbox import fund_bidding_wallet, sandbox_post
 from app.ui.state.market_watch import MarketWatch
 from app.ui.tabs.activity_tab import ActivityTab
 from app.ui.tabs.listings_tab import ListingsTab
 from app.ui.tabs.open_bids_tab import OpenBidsTab
 from app.ui.tabs.settings_tab import SettingsTab
 from tests.support.step_sleeper import StepSleeper
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import (
-    PASSWORD,
-    click,
-    fund_bidding_wallet,
-    open_funded_app,
-    sandbox_post,
-    type_into,
-    wait_new_dialog,
-)
-from tests.ui.gui_thread import GuiThreadWatch
-from tests.ui.helpers import run_async
 
 TIMING = PollTiming(start_ms=1_000, fast_ms=1_000, base_ms=2_000, idle_max_ms=8_000)
 

@@ -20,11 +20,12 @@ from app.ui import strings
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 from app.ui.dialogs.unlock import UnlockDialog
 from app.ui.profile_session import profile_session
+from app.ui.qa.actions import click, type_into, wait_new_dialog
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.loop import FakeClock, run_async
+from app.ui.qa.profiles import PASSWORD, open_funded_app
 from app.ui.tabs.withdraw_tab import WithdrawTab
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import PASSWORD, click, open_funded_app, type_into, wait_new_dialog
-from tests.ui.gui_thread import GuiThreadWatch
-from tests.ui.helpers import FakeClock, run_async
 
 AMOUNT = 50_000
 IDLE_S = 600  # the profile's default lock timeout

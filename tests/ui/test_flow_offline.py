@@ -24,18 +24,12 @@ from app.ui.dialogs.animated_qr_dialog import AnimatedQrDialog
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 from app.ui.dialogs.unlock import UnlockDialog
 from app.ui.offline_signing import MANIFEST_NAME
+from app.ui.qa.actions import click, type_into, wait_dialog, wait_new_dialog
 from app.ui.qa.app import App
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory, close_app
+from app.ui.qa.profiles import PASSWORD, open_funded_app
 from app.ui.tabs.psbt_files_tab import PsbtFilesTab
-from tests.ui.conftest import AppHarness, OptionsFactory, close_app
-from tests.ui.flows import (
-    PASSWORD,
-    click,
-    open_funded_app,
-    type_into,
-    wait_dialog,
-    wait_new_dialog,
-)
-from tests.ui.gui_thread import GuiThreadWatch
 from tests.ui.test_animated_qr_dialog import decode_on_screen
 
 PRICE = 40_000
@@ -157,7 +151,7 @@ def test_a_lone_psbt_without_its_manifest_is_described_but_not_signed(
     open_app: Callable[..., AppHarness],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from tests.ui.flows import prepare_profile
+    from app.ui.qa.profiles import prepare_profile
     from tests.ui.test_offline import bip174_psbt
 
     prepare_profile(data_dir)

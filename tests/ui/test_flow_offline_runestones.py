@@ -18,18 +18,13 @@ from app.ui import strings
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 from app.ui.dialogs.unlock import UnlockDialog
 from app.ui.offline_signing import MANIFEST_NAME
+from app.ui.qa.actions import click, type_into, wait_dialog
 from app.ui.qa.app import App
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory, close_app
+from app.ui.qa.profiles import PASSWORD, open_funded_app
+from app.ui.qa.sandbox import sandbox_post
 from app.ui.tabs.psbt_files_tab import PsbtFilesTab
-from tests.ui.conftest import AppHarness, OptionsFactory, close_app
-from tests.ui.flows import (
-    PASSWORD,
-    click,
-    open_funded_app,
-    sandbox_post,
-    type_into,
-    wait_dialog,
-)
-from tests.ui.gui_thread import GuiThreadWatch
 from tests.ui.test_flow_listings_runestones import OWNER, RECEIVES
 from tests.ui.test_flow_offline import record_clients
 

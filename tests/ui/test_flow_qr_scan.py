@@ -24,20 +24,13 @@ from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 from app.ui.dialogs.qr_scan_dialog import QrScanDialog
 from app.ui.dialogs.unlock import UnlockDialog
 from app.ui.offline_signing import MANIFEST_NAME
+from app.ui.qa.actions import click, type_into, wait_dialog, wait_new_dialog
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory, close_app
+from app.ui.qa.profiles import PASSWORD, open_funded_app, prepare_profile
 from app.ui.tabs.listings_tab import ListingsTab
 from app.ui.tabs.psbt_files_tab import PsbtFilesTab
 from tests.support.qr_frames import camera_sees
-from tests.ui.conftest import AppHarness, OptionsFactory, close_app
-from tests.ui.flows import (
-    PASSWORD,
-    click,
-    open_funded_app,
-    prepare_profile,
-    type_into,
-    wait_dialog,
-    wait_new_dialog,
-)
-from tests.ui.gui_thread import GuiThreadWatch
 from tests.ui.test_qr_scan_dialog import PSBT, save_frames
 
 PRICE = 40_000

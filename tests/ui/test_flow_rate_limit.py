@@ -22,18 +22,13 @@ from app.services.context import ServiceContext
 from app.services.pacing import OffsetClock
 from app.services.sandbox_process import SandboxProcess
 from app.ui.profile_session import profile_session
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import (
-    SandboxClockSleeper,
-    bid_tab_ready,
-    fund_bidding_wallet,
-    new_collection,
-    open_funded_app,
-    place_from_bid_tab,
-    type_into,
-)
-from tests.ui.gui_thread import GuiThreadWatch
-from tests.ui.helpers import run_async
+from app.ui.qa.actions import type_into
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.loop import run_async
+from app.ui.qa.pages.bid import bid_tab_ready, place_from_bid_tab
+from app.ui.qa.profiles import open_funded_app
+from app.ui.qa.sandbox import SandboxClockSleeper, fund_bidding_wallet, new_collection
 
 TRAIT_VALUES = [f"v{n:02d}" for n in range(40)]
 

@@ -21,8 +21,8 @@ from app.services.activity import ActivityLog
 from app.ui import psbt_flow_runner, strings
 from app.ui.models.activity_model import COL_RESULT, ActivityTableModel
 from app.ui.psbt_flow_runner import FlowRun, FlowSteps, PsbtFlowRunner
+from app.ui.qa.loop import run_async
 from app.ui.tabs import inscription_bid_tab, listings_flow, wallet_fund, withdraw_tab
-from tests.ui.helpers import run_async
 
 
 def _steps(prepare_fails: bool = False) -> FlowSteps[str, str | None]:

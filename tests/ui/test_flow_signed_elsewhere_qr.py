@@ -28,6 +28,10 @@ from app.ui import strings
 from app.ui.dialogs.animated_qr_dialog import AnimatedQrDialog
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 from app.ui.dialogs.qr_scan_dialog import QrScanDialog
+from app.ui.qa.actions import click, type_into, wait_new_dialog
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.sandbox import fund_bidding_wallet, sandbox_post
 from app.ui.sign_elsewhere import SignElsewhere
 from app.ui.tabs.inscription_bid_tab import InscriptionBidTab
 from app.ui.tabs.wallet_tab import WalletTab
@@ -35,15 +39,6 @@ from app.ui.tabs.withdraw_tab import WithdrawTab
 from app.wallet.psbt_fixes import FixedPSBT
 from app.wallet.psbt_io import psbt_to_bytes
 from app.wallet.psbt_reader import unsigned_txid
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import (
-    click,
-    fund_bidding_wallet,
-    sandbox_post,
-    type_into,
-    wait_new_dialog,
-)
-from tests.ui.gui_thread import GuiThreadWatch
 from tests.ui.test_animated_qr_dialog import decode_on_screen
 from tests.ui.test_flow_inscription_bid import seller_inscription
 from tests.ui.test_flow_qr_scan import frames_of

@@ -15,20 +15,13 @@ from pytestqt.qtbot import QtBot
 
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
+from app.ui.qa.actions import click, set_spin, type_into, widget_top
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.pages.bid import bid_tab_ready, tick_trait
+from app.ui.qa.profiles import open_funded_app
+from app.ui.qa.sandbox import fund_bidding_wallet, new_collection
 from app.ui.tabs.bid_tab import BidTab
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import (
-    bid_tab_ready,
-    click,
-    fund_bidding_wallet,
-    new_collection,
-    open_funded_app,
-    set_spin,
-    tick_trait,
-    type_into,
-    widget_top,
-)
-from tests.ui.gui_thread import GuiThreadWatch
 
 BALANCE = 100_000
 VALUES = [f"t{n:02d}" for n in range(52)]

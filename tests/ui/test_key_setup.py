@@ -14,24 +14,23 @@ from pytestqt.qtbot import QtBot
 
 from app.services.key_vault import watch_only_public_keys
 from app.services.profiles import SATFLOW_API_URL
+from app.services.qa_vault import MemoryKeyring
 from app.services.sandbox_process import SandboxProcess
 from app.services.session import keys_from_secret, layout_for_preset
 from app.ui import strings
 from app.ui.dialogs.first_run import FirstRunDialog
 from app.ui.dialogs.key_setup import KeyKind
-from app.wallet.vault_models import MnemonicSecret, ProfileMeta
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import (
+from app.ui.qa.actions import click, type_into, wait_dialog
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.loop import run_async
+from app.ui.qa.profiles import (
     PASSWORD,
     choose_custom_service,
-    click,
     finish_with_password,
     start_key_setup,
-    type_into,
-    wait_dialog,
 )
-from tests.ui.gui_thread import GuiThreadWatch
-from tests.ui.helpers import MemoryKeyring, run_async
+from app.wallet.vault_models import MnemonicSecret, ProfileMeta
 
 ABANDON = " ".join(["abandon"] * 11 + ["about"])
 BIP84_FIRST = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu"

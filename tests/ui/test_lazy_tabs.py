@@ -13,10 +13,10 @@ from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from app.ui.main_window import MainWindow
+from app.ui.qa.harness import AppHarness, OptionsFactory, close_app
+from app.ui.qa.profiles import prepare_profile
 from app.ui.tabs.activity_tab import ActivityTab
 from app.ui.tabs.settings_tab import SettingsTab
-from tests.ui.conftest import AppHarness, OptionsFactory, close_app
-from tests.ui.flows import prepare_profile
 
 
 def built(window: MainWindow) -> list[str]:

@@ -16,10 +16,11 @@ from app.net.marketplace_states import SellerListing
 from app.services.listings_inventory import HeldItem, SignedOutput
 from app.ui import strings
 from app.ui.main_window import MINIMUM_SIZE
+from app.ui.qa.actions import click
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.profiles import prepare_profile
 from app.ui.tabs.listings_items import ListingMark
 from app.ui.tabs.listings_tab import ListingsTab
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import click, prepare_profile
 
 ONE = HeldItem("ab" * 32 + ":0", "cd" * 32 + "i0")
 TWO = HeldItem("ab" * 32 + ":1", "ef" * 32 + "i0")

@@ -18,8 +18,8 @@ from app.ui import strings
 from app.ui.context import AppContext
 from app.ui.models.activity_model import ActivityTableModel
 from app.ui.notifications import MAX_KEPT_SHOWN, Notifier
+from app.ui.qa.harness import OptionsFactory
 from app.ui.state.market_watch import MAX_NOTIFIED_PER_READING, MarketWatch
-from tests.ui.conftest import OptionsFactory
 
 
 def fill(number: int) -> MarketEvent:

@@ -12,10 +12,11 @@ from pytestqt.qtbot import QtBot
 
 from app.ui import strings
 from app.ui.dialogs.unlock import UnlockDialog
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import PASSWORD, click, prepare_profile, type_into, wait_dialog
-from tests.ui.gui_thread import GuiThreadWatch
-from tests.ui.helpers import FakeClock
+from app.ui.qa.actions import click, type_into, wait_dialog
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.loop import FakeClock
+from app.ui.qa.profiles import PASSWORD, prepare_profile
 
 TIMEOUT_S = 120
 

@@ -15,10 +15,10 @@ from pytestqt.qtbot import QtBot
 from app.ui import strings, tabs
 from app.ui.context import AppContext
 from app.ui.controller import AppController
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.profiles import prepare_profile
 from app.ui.tabs import TabSpec, tabs_for
 from app.ui.tabs.activity_tab import ActivityTab
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import prepare_profile
 
 
 class ProbeTab(QWidget):

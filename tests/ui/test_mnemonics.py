@@ -17,15 +17,10 @@ from app.ui import strings
 from app.ui.dialogs.first_run import FirstRunDialog
 from app.ui.dialogs.key_setup import KeySetupDialog
 from app.ui.main_window import MainWindow
+from app.ui.qa.actions import click, wait_dialog
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.profiles import choose_custom_service, open_funded_app, prepare_profile
 from app.ui.tabs.wallet_tab import WalletTab
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import (
-    choose_custom_service,
-    click,
-    open_funded_app,
-    prepare_profile,
-    wait_dialog,
-)
 from tests.ui.mnemonics import mnemonic, shared_mnemonics
 from tests.ui.test_flow_signed_elsewhere import open_collector
 

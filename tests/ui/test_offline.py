@@ -15,11 +15,12 @@ from pytestqt.qtbot import QtBot
 from app.services.profiles import AppProfile, ProfileStore
 from app.ui import strings
 from app.ui.dialogs.unlock import UnlockDialog
+from app.ui.qa.actions import click, type_into, wait_dialog
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.profiles import PASSWORD, prepare_profile
 from app.ui.tabs.psbt_files_tab import PsbtFilesTab
 from app.wallet.psbt_io import parse_psbt, psbt_to_base64
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import PASSWORD, click, prepare_profile, type_into, wait_dialog
-from tests.ui.gui_thread import GuiThreadWatch
 
 VECTORS = Path(__file__).resolve().parents[1] / "wallet" / "vectors" / "psbt_bip174_vectors.json"
 

@@ -14,9 +14,9 @@ from app.core.psbt_review_context import Role
 from app.core.signing_policy import Verdict
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 from app.ui.models.review_model import role_color
+from app.ui.qa.actions import click
 from tests.support.psbt_scenarios import INSCRIPTION, SCENARIOS
 from tests.support.psbt_tamper import apply_to, tampers_for
-from tests.ui.flows import click
 
 
 @dataclass(frozen=True)

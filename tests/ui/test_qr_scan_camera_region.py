@@ -23,9 +23,9 @@ from app.ui.dialogs.animated_qr_dialog import draw_frame
 from app.ui.dialogs.qr_region_overlay import RegionOverlay
 from app.ui.dialogs.qr_scan_dialog import QrScanDialog, find_camera
 from app.ui.dialogs.qr_scan_sources import CameraFeed
+from app.ui.qa.actions import click
+from app.ui.qa.gui_thread import GuiThreadWatch
 from tests.support.qr_frames import camera_sees
-from tests.ui.flows import click
-from tests.ui.gui_thread import GuiThreadWatch
 from tests.ui.mnemonics import shared_mnemonics
 from tests.ui.test_qr_scan_dialog import PSBT, open_dialog
 

@@ -23,8 +23,8 @@ from app.core.animated_qr import Payload, PayloadKind, QrFormat, encode_frames
 from app.services.qr_images import render
 from app.ui import strings
 from app.ui.dialogs.qr_scan_dialog import QrScanDialog, parse_region
-from tests.ui.flows import click, type_into
-from tests.ui.gui_thread import GuiThreadWatch
+from app.ui.qa.actions import click, type_into
+from app.ui.qa.gui_thread import GuiThreadWatch
 from tests.ui.test_offline import bip174_psbt
 
 PSBT = Payload(PayloadKind.PSBT, base64.b64decode(bip174_psbt()))

@@ -10,9 +10,9 @@ from pathlib import Path
 from app.services.profiles import AppProfile
 from app.services.sandbox_early import spawn_sandbox
 from app.ui.context import AppContext
+from app.ui.qa.harness import OptionsFactory
+from app.ui.qa.loop import run_async
 from app.ui.sandbox_setup import adopt_early, sandbox_data_dir, start_profile_sandbox
-from tests.ui.conftest import OptionsFactory
-from tests.ui.helpers import run_async
 from tests.ui.test_first_run_sandbox import wait_exit
 
 

@@ -63,23 +63,23 @@ async def _arrange(data_dir: Path) -> tuple[AppContext, MainWindow, str, Sandbox
         ProfileStore,
         ServiceKind,
     )
+    from app.services.qa_vault import QA_KDF
     from app.services.sandbox_demo import DEMO_PRESET, DEMO_RUNE, provision_demo_wallet
     from app.services.sandbox_process import start_sandbox
     from app.services.session import keys_from_secret, layout_for_preset
     from app.ui.context import AppContext, AppOptions
     from app.ui.launch import build_window
     from app.ui.profile_session import profile_session
+    from app.ui.qa.profiles import PASSWORD, SANDBOX_REQUEST_RATE
     from app.wallet.vault import Vault
     from app.wallet.vault_file_store import FileStore
     from app.wallet.vault_models import MnemonicSecret, ProfileMeta
-    from tests.ui.conftest import FAST_KDF
-    from tests.ui.flows import PASSWORD, SANDBOX_REQUEST_RATE
 
     sandbox = await start_sandbox(data_dir / "sandbox")
     root = sandbox.url.rstrip("/")
     mnemonic = bip39.mnemonic_from_bytes(secrets.token_bytes(16))
     meta = ProfileMeta(name="Shot key", network="regtest", layout=layout_for_preset(DEMO_PRESET))
-    vault = Vault(FileStore(data_dir), FAST_KDF)
+    vault = Vault(FileStore(data_dir), QA_KDF)
     vault.create(meta, MnemonicSecret(mnemonic), PASSWORD)
     profile = AppProfile(
         name="Collector",
@@ -94,7 +94,7 @@ async def _arrange(data_dir: Path) -> tuple[AppContext, MainWindow, str, Sandbox
     ProfileStore(data_dir).save(AppSettings().with_profile(profile).with_active("Collector"))
     options = AppOptions(
         data_dir=data_dir,
-        vault_factory=lambda d: Vault(FileStore(d), FAST_KDF),
+        vault_factory=lambda d: Vault(FileStore(d), QA_KDF),
         api_keys_factory=lambda: ApiKeyStore(fail_keyring()),
         window_settings_file=data_dir / "window.ini",
     )

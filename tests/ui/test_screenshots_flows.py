@@ -28,6 +28,7 @@ from app.services.profiles import (
     ServiceKind,
     Theme,
 )
+from app.services.qa_vault import QA_KDF
 from app.services.sandbox_demo import DEMO_PRESET, provision_demo_wallet
 from app.services.sandbox_process import start_sandbox
 from app.services.session import keys_from_secret, layout_for_preset
@@ -36,6 +37,7 @@ from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 from app.ui.launch import build_window
 from app.ui.main_window import MainWindow
 from app.ui.profile_session import profile_session
+from app.ui.qa.profiles import SANDBOX_REQUEST_RATE
 from app.ui.tabs.inscription_bid_tab import InscriptionBidTab
 from app.ui.tabs.listings_tab import ListingsTab
 from app.ui.tabs.psbt_files_tab import PsbtFilesTab
@@ -48,8 +50,6 @@ from tests.support.psbt_scenarios import SCENARIOS
 from tests.support.psbt_tamper import apply_to, tampers_for
 from tests.support.tamper_guard import pay_fee_rate
 from tests.support.tamper_ops import Target
-from tests.ui.conftest import FAST_KDF
-from tests.ui.flows import SANDBOX_REQUEST_RATE
 from tests.ui.screenshots import SCREEN, assert_drawn, fail_keyring, run_shots, shoot_under_xvfb
 
 SHOTS = ("tab-withdraw", "tab-inscription_bid", "tab-listings", "offline-psbt_files")
@@ -121,7 +121,7 @@ async def until(check: Callable[[], bool], timeout_s: float = 60) -> None:
 async def prepare(root: str, data_dir: Path) -> tuple[AppContext, MainWindow, MnemonicSecret]:
     secret = MnemonicSecret(bip39.mnemonic_from_bytes(secrets.token_bytes(16)))
     meta = ProfileMeta(name="Shots key", network="regtest", layout=layout_for_preset(DEMO_PRESET))
-    Vault(FileStore(data_dir), FAST_KDF).create(meta, secret, "shots password")
+    Vault(FileStore(data_dir), QA_KDF).create(meta, secret, "shots password")
     profile = AppProfile(
         name="Sandbox shots",
         kind=ServiceKind.CUSTOM,
@@ -135,7 +135,7 @@ async def prepare(root: str, data_dir: Path) -> tuple[AppContext, MainWindow, Mn
     ProfileStore(data_dir).save(AppSettings().with_profile(profile).with_active(profile.name))
     options = AppOptions(
         data_dir=data_dir,
-        vault_factory=lambda d: Vault(FileStore(d), FAST_KDF),
+        vault_factory=lambda d: Vault(FileStore(d), QA_KDF),
         api_keys_factory=lambda: ApiKeyStore(fail_keyring()),
         window_settings_file=data_dir / "window.ini",
     )
@@ -220,7 +220,7 @@ async def shoot(out: Path, data_dir: Path) -> None:
             AppOptions(
                 data_dir=data_dir / "app",
                 offline=True,
-                vault_factory=lambda d: Vault(FileStore(d), FAST_KDF),
+                vault_factory=lambda d: Vault(FileStore(d), QA_KDF),
                 api_keys_factory=lambda: ApiKeyStore(fail_keyring()),
                 window_settings_file=data_dir / "offline-window.ini",
             )

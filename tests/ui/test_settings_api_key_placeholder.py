@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
+from app.services.qa_vault import MemoryKeyring
 from app.ui import strings
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.profiles import prepare_profile
 from app.ui.tabs.settings_tab import SettingsTab
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import prepare_profile
-from tests.ui.helpers import MemoryKeyring
 
 
 @pytest.mark.parametrize(

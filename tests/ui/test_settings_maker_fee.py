@@ -21,21 +21,17 @@ from app.services.profiles import ProfileStore
 from app.services.sandbox_process import SandboxProcess
 from app.ui.maker_fee_note import maker_fee_note
 from app.ui.profile_session import profile_session
+from app.ui.qa.actions import click, type_into
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.loop import run_async
+from app.ui.qa.profiles import open_funded_app, prepare_profile
+from app.ui.qa.sandbox import fund_bidding_wallet
 from app.ui.tabs.bid_tab import BidTab
 from app.ui.tabs.open_bids_tab import OpenBidsTab
 from app.ui.tabs.settings_tab import SettingsTab
 from app.ui.tabs.wallet_tab import WalletTab
 from app.ui.tabs.withdraw_tab import WithdrawTab
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import (
-    click,
-    fund_bidding_wallet,
-    open_funded_app,
-    prepare_profile,
-    type_into,
-)
-from tests.ui.gui_thread import GuiThreadWatch
-from tests.ui.helpers import run_async
 
 FUNDS = 300_000
 BID_PRICE = 40_000

@@ -14,15 +14,16 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from app.services.profiles import ProfileStore, Theme
+from app.services.qa_vault import MemoryKeyring
 from app.ui import strings
 from app.ui.dialogs.first_run import FirstRunDialog
 from app.ui.dialogs.key_setup import KeySetupDialog
+from app.ui.qa.actions import click, type_into, wait_dialog
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory, close_app
+from app.ui.qa.profiles import DUMMY_URL, prepare_profile
 from app.ui.tabs.settings_tab import SettingsTab
 from app.ui.theme import COLORS, apply_theme
-from tests.ui.conftest import AppHarness, OptionsFactory, close_app
-from tests.ui.flows import DUMMY_URL, click, prepare_profile, type_into, wait_dialog
-from tests.ui.gui_thread import GuiThreadWatch
-from tests.ui.helpers import MemoryKeyring
 
 
 @pytest.fixture

@@ -19,8 +19,8 @@ from app.ui.dialogs.sign_message_dialog import (
     SignMessageDialog,
     time_left_text,
 )
-from tests.ui.conftest import OptionsFactory
-from tests.ui.flows import click
+from app.ui.qa.actions import click
+from app.ui.qa.harness import OptionsFactory
 
 ADDRESS = "bcrt1qkny2aeeryc2pldt6m76f9qncyeylds5cgh2ekh"
 MESSAGE = f"{ADDRESS}:02ab:collection:pixel-pals:20000:1:1795629318353:1795629200000"

@@ -13,8 +13,8 @@ from app.ui.context import AppContext
 from app.ui.controller import AppController
 from app.ui.dialogs.psbt_review_flow import signing_context
 from app.ui.profile_session import NotReadyError
-from tests.ui.conftest import OptionsFactory
-from tests.ui.helpers import run_async
+from app.ui.qa.harness import OptionsFactory
+from app.ui.qa.loop import run_async
 
 
 async def _refusal(context: AppContext) -> str:

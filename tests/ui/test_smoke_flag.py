@@ -27,9 +27,9 @@ from app.ui import strings
 from app.ui.context import AppContext
 from app.ui.launch import build_window
 from app.ui.main_window import MainWindow
+from app.ui.qa.harness import OptionsFactory
+from app.ui.qa.loop import run_async
 from app.ui.smoke_test import SmokeTestDriver
-from tests.ui.conftest import OptionsFactory
-from tests.ui.helpers import run_async
 
 REPO = Path(__file__).resolve().parents[2]
 RUN_TIMEOUT_S = 280  # the app's own deadline is 240 s

@@ -12,9 +12,9 @@ from pytestqt.qtbot import QtBot
 
 from app.services.profiles import AppProfile, ProfileStore
 from app.ui import strings
+from app.ui.qa.harness import AppHarness, OptionsFactory
 from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.wallet_tab import WalletTab
-from tests.ui.conftest import AppHarness, OptionsFactory
 
 STARTUP_TIMEOUT_MS = 120_000
 

@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from app.services.profiles import AppProfile
 from app.ui import strings
-from tests.ui.conftest import AppHarness, OptionsFactory
+from app.ui.qa.harness import AppHarness, OptionsFactory
 
 
 def test_a_long_notice_is_shown_whole_and_the_labels_come_back(

@@ -36,23 +36,15 @@ from app.ui.models.strategies_model import (
     S_STATUS,
 )
 from app.ui.profile_session import profile_session
+from app.ui.qa.actions import type_into, wait_new_dialog
 from app.ui.qa.app import App
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.loop import run_async
+from app.ui.qa.profiles import PASSWORD, FundedApp, open_funded_app
+from app.ui.qa.sandbox import SandboxClockSleeper, fund_bidding_wallet, new_collection, sandbox_post
 from app.ui.state.strategy_state import StrategyState
 from app.ui.tabs.strategies_tab import StrategiesTab
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import (
-    PASSWORD,
-    FundedApp,
-    SandboxClockSleeper,
-    fund_bidding_wallet,
-    new_collection,
-    open_funded_app,
-    sandbox_post,
-    type_into,
-    wait_new_dialog,
-)
-from tests.ui.gui_thread import GuiThreadWatch
-from tests.ui.helpers import run_async
 
 TICK_MS = 10_000
 STRATEGY = "pixel-pals"

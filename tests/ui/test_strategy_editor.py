@@ -29,22 +29,16 @@ from app.ui.dialogs.strategy_from_bid import strategy_from_bid
 from app.ui.dialogs.strategy_pool_editor import ABOVE_TOP, FIXED, PoolEditor, rune_units_for
 from app.ui.dialogs.unlock import UnlockDialog
 from app.ui.profile_session import profile_session
+from app.ui.qa.actions import click, type_into, wait_new_dialog
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.loop import run_async
+from app.ui.qa.pages.bid import bid_tab_ready, fill_collection_bid
+from app.ui.qa.profiles import PASSWORD, open_funded_app
+from app.ui.qa.sandbox import fund_bidding_wallet
 from app.ui.state.strategy_state import StrategyState
 from app.ui.tabs.bid_preview import BidDraft
 from app.ui.tabs.bid_tab import BidTab
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import (
-    PASSWORD,
-    bid_tab_ready,
-    click,
-    fill_collection_bid,
-    fund_bidding_wallet,
-    open_funded_app,
-    type_into,
-    wait_new_dialog,
-)
-from tests.ui.gui_thread import GuiThreadWatch
-from tests.ui.helpers import run_async
 
 FEE = MakerFee(basis_points=100, flat_sats=500)
 

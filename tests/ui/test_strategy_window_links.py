@@ -22,21 +22,17 @@ from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
 from app.ui.dialogs.unlock import UnlockDialog
 from app.ui.models.bids_model import COL_STRATEGY
+from app.ui.qa.actions import click, type_into, wait_new_dialog
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.loop import run_async
+from app.ui.qa.profiles import PASSWORD
+from app.ui.qa.sandbox import sandbox_post
 from app.ui.state.market_watch import MarketWatch
 from app.ui.state.strategy_state import StrategyState
 from app.ui.tabs.open_bids_confirm import ConfirmCancelDialog
 from app.ui.tabs.open_bids_tab import OpenBidsTab
 from tests.support.step_sleeper import StepSleeper
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import (
-    PASSWORD,
-    click,
-    sandbox_post,
-    type_into,
-    wait_new_dialog,
-)
-from tests.ui.gui_thread import GuiThreadWatch
-from tests.ui.helpers import run_async
 from tests.ui.test_strategies_tab import STRATEGY, _config, _market, _our_bids, open_gated_app
 
 TIMING = PollTiming(start_ms=1_000, fast_ms=1_000, base_ms=2_000, idle_max_ms=8_000)

@@ -18,16 +18,17 @@ from app.services.coin_control import payment_coins
 from app.services.sandbox_demo import DEMO_FAUCET_SATS
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
+from app.ui.qa.gui_thread import GuiThreadWatch
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.loop import FakeClock, run_async
+from app.ui.qa.profiles import open_funded_app
+from app.ui.qa.sandbox import sandbox_post
 from app.ui.state import fee_estimates
 from app.ui.state.fee_estimates import FeeEstimateState
 from app.ui.state.wallet_state import WalletState
 from app.ui.tabs.bid_tab import BidTab
 from app.ui.tabs.wallet_tab import WalletTab, amount_text
 from app.ui.widgets.fee_picker import CUSTOM, FeePicker
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import open_funded_app, sandbox_post
-from tests.ui.gui_thread import GuiThreadWatch
-from tests.ui.helpers import FakeClock, run_async
 
 BLOCK_AND_A_BIT = 1_050_000  # vbytes: a little more than one block's worth at each rate
 

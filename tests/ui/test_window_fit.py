@@ -20,10 +20,11 @@ from pytestqt.qtbot import QtBot
 from app.services.profiles import Theme
 from app.services.sandbox_process import SandboxProcess
 from app.ui.main_window import DEFAULT_SIZE, MINIMUM_SIZE, MainWindow
+from app.ui.qa.actions import click
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.profiles import open_funded_app, prepare_profile, unlock_by_typing
 from app.ui.tabs.wallet_tab import WalletTab
 from app.ui.theme import COLORS, apply_theme, check_mark_path, stylesheet
-from tests.ui.conftest import AppHarness, OptionsFactory
-from tests.ui.flows import click, open_funded_app, prepare_profile, unlock_by_typing
 
 
 @pytest.fixture

@@ -16,10 +16,10 @@ from app.services.maker_fee import NOTHING_KNOWN
 from app.services.profiles import Theme
 from app.ui.context import AppContext
 from app.ui.launch import build_window
+from app.ui.qa.harness import OptionsFactory
 from app.ui.tabs.withdraw_preview import WalletFacts
 from app.ui.tabs.withdraw_tab import WithdrawTab
 from app.ui.theme import apply_theme
-from tests.ui.conftest import OptionsFactory
 
 BALANCE = 179_000
 
