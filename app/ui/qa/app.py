@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     from app.ui.qa.pages.inscription_bid import InscriptionBidPage
     from app.ui.qa.pages.listings import ListingsPage
     from app.ui.qa.pages.open_bids import OpenBidsPage
+    from app.ui.qa.pages.psbt_files import PsbtFilesPage
+    from app.ui.qa.pages.qr_scan import QrScanPage
+    from app.ui.qa.pages.qr_show import QrShowPage
     from app.ui.qa.pages.review import ReviewPage
     from app.ui.qa.pages.settings import SettingsPage
     from app.ui.qa.pages.sign_elsewhere import SignMessagePage
@@ -76,6 +79,25 @@ class App:
         from app.ui.qa.pages.sign_elsewhere import open_sign_message
 
         return open_sign_message(self, before, timeout_ms)
+
+    def qr_show(self, before: int | None = None) -> QrShowPage:
+        """The newest animated QR dialog opened (after the first `before` dialogs), once shown."""
+        from app.ui.qa.pages.qr_show import open_qr_show
+
+        return open_qr_show(self, before)
+
+    def qr_scan(self) -> QrScanPage:
+        """The QR scan dialog open now (opened by a Scan QR… button), once shown."""
+        from app.ui.qa.pages.qr_scan import open_qr_scan
+
+        return open_qr_scan(self)
+
+    @property
+    def psbt_files(self) -> PsbtFilesPage:
+        """The `--offline` window's PSBT files tab (psbt_files.open_offline_app opens one)."""
+        from app.ui.qa.pages.psbt_files import PsbtFilesPage
+
+        return PsbtFilesPage(self)
 
     @property
     def listings(self) -> ListingsPage:
