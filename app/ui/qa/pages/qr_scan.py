@@ -100,7 +100,13 @@ class QrScanPage(Page):
         super().__init__(app)
         self.dialog = dialog
         self.folders_asked: list[str] = []  # the folder questions' titles, in order
-        self._folder: Path | None = None
+        # Kept when it closes: the tab deletes the dialog once it has its result.
+        self._payload: Payload | None = dialog.payload
+        self._folder: Path | None = dialog.folder
+        dialog.finished.connect(self._keep_result)
+
+    def _keep_result(self, *_: object) -> None:
+        self._payload, self._folder = self.dialog.payload, self.dialog.folder
 
     @property
     def widget(self) -> QrScanDialog:
@@ -130,7 +136,8 @@ class QrScanPage(Page):
 
     @property
     def payload(self) -> Payload | None:
-        return self.dialog.payload if shiboken6.isValid(self.dialog) else None
+        """What was read whole (None before)."""
+        return self.dialog.payload if shiboken6.isValid(self.dialog) else self._payload
 
     @property
     def folder(self) -> Path | None:
@@ -156,7 +163,6 @@ class QrScanPage(Page):
 
         async def answer_folder(parent: QWidget, title: str) -> Path | None:
             self.folders_asked.append(title)
-            self._folder = folder
             return folder
 
         dialog.ask_image_paths = answer_images  # an instance's own: the class's stays
@@ -180,13 +186,14 @@ class QrScanPage(Page):
     def read_whole(self, paths: Sequence[Path], folder: Path | None = None) -> Payload:
         """`read_files`, expecting the code whole (and an export written to `folder`): the
         payload read; ScenarioFailure quoting the dialog otherwise."""
-        shown = self.shown()
         said = self.read_files(paths, folder)
         payload = self.payload
         if said or payload is None:
+            shown = "the dialog closed"
+            if self.is_open:
+                shown = f"{said!r}, {self.progress!r}, refused {self.refusals()}"
             raise ScenarioFailure(
-                f"{self.name} page, read_whole: expected the code read whole; it says"
-                f" {said or shown!r}, {self.progress!r}, refused {self.refusals()}"
+                f"{self.name} page, read_whole: expected the code read whole; it shows: {shown}"
             )
         if folder is not None and self.folders_asked != [strings.QR_SCAN_FOLDER_TITLE]:
             raise ScenarioFailure(
