@@ -41,6 +41,7 @@ class ArmedFault:
     body: Any
     description: str
     when_body: Mapping[str, Any] | None = None  # the body fields a request must hold
+    body_text: str | None = None  # a reply's exact text, answered in place of `body`
 
 
 @dataclass(frozen=True)
@@ -87,12 +88,15 @@ class FaultCalls(HttpClient):
         retry_after_ms: int | None = None,
         tamper: str | None = None,
         body: Any = None,
+        body_text: str | None = None,
         when_body: Mapping[str, Any] | None = None,
     ) -> ArmedFault:
         """Arm a fault for the next `times` requests (None: until removed) of `method` ("*":
         any) and `path` (a prefix when it ends in "*"), and with `when_body` only those whose
         JSON body holds these top-level fields and values. Options left None are the
-        sandbox's defaults; `body` is sent for a `reply` only (its JSON body, null included)."""
+        sandbox's defaults; `retry_after_ms` is for a `rate-limit` or an `error`; `body` is
+        sent for a `reply` only (its JSON body, null included) unless it has `body_text`
+        (exact text, JSON or not; the sandbox refuses both given)."""
         request: dict[str, Any] = {"kind": kind, "path": path, "method": method, "times": times}
         optional = {
             "applied": applied,
@@ -100,10 +104,11 @@ class FaultCalls(HttpClient):
             "holdMs": hold_ms,
             "retryAfterMs": retry_after_ms,
             "tamper": tamper,
+            "bodyText": body_text,
             "whenBody": None if when_body is None else dict(when_body),
         }
         request.update({k: v for k, v in optional.items() if v is not None})
-        if kind == "reply":
+        if kind == "reply" and (body_text is None or body is not None):
             request["body"] = body
         answer = await self.post_json(FAULTS_PATH, request)
         return parse_armed(Reader(self.service, FAULTS_PATH), answer)
@@ -161,6 +166,7 @@ def parse_armed(r: Reader, body: Any) -> ArmedFault:
         body=item.get("body"),
         description=r.need_str(item, "description"),
         when_body=_optional_object(r, item, "whenBody"),
+        body_text=_optional_str(r, item, "bodyText"),
     )
 
 

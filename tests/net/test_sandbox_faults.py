@@ -65,6 +65,32 @@ async def test_a_reply_sends_its_body_even_null(sandbox: SandboxClient) -> None:
     assert (await sandbox.arm_fault("reply", "/y", status=204)).body is None
 
 
+async def test_an_error_naming_a_wait_is_sent_and_read_back(sandbox: SandboxClient) -> None:
+    """The answer itself (envelope, Retry-After): tests/sandbox/http/test_faults.py."""
+    armed = await sandbox.arm_fault("error", "/v1/*", status=429, retry_after_ms=10**15)
+    assert (armed.status, armed.retry_after_ms, armed.applied) == (429, 10**15, False)
+    assert (
+        armed.description
+        == "answer 429 with retryAfterMs 1000000000000000 without applying the request"
+    )
+    assert (await sandbox.faults()).armed[0].retry_after_ms == 10**15
+    assert (await sandbox.arm_fault("error", "/x", applied=True)).retry_after_ms is None
+
+
+async def test_a_reply_with_body_text_is_typed_and_answers_that_text(
+    sandbox: SandboxClient,
+) -> None:
+    garbage = '{"retryAfterMs": Infinity}'
+    armed = await sandbox.arm_fault("reply", "/sandbox/collections", status=200, body_text=garbage)
+    assert (armed.body_text, armed.body) == (garbage, None)
+    assert "given text" in armed.description
+    with pytest.raises(BadResponse):  # the client's strict read of what is not JSON
+        await sandbox.collections()
+    with pytest.raises(HttpError) as both:
+        await sandbox.arm_fault("reply", "/y", status=200, body={"a": 1}, body_text="x")
+    assert both.value.status == 400 and "not both" in both.value.message
+
+
 async def test_when_body_is_sent_and_read_back(sandbox: SandboxClient) -> None:
     armed = await sandbox.arm_fault("drop", "/v1/cancel", when_body={"makerAddress": "bcrt1q"})
     assert armed.when_body == {"makerAddress": "bcrt1q"}

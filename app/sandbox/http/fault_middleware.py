@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass, field
 from http import HTTPStatus
 
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -117,10 +117,15 @@ class FaultMiddleware:
         elif fault.kind == "error":
             assert fault.status is not None
             answer = _injected_error(fault, fault.status)
-            outcome = f"answered {fault.status} {when}"
+            named = "" if fault.retry_after_ms is None else f" retryAfterMs {fault.retry_after_ms}"
+            outcome = f"answered {fault.status}{named} {when}"
         elif fault.kind == "rate-limit":
             answer = _rate_limited(fault, scope["path"])
             outcome = f"answered 429 retryAfterMs {fault.retry_after_ms} {when}"
+        elif fault.body_text is not None:
+            assert fault.status is not None
+            answer = Response(fault.body_text, fault.status, media_type="application/json")
+            outcome = f"answered {fault.status} with the armed text {when}"
         else:
             assert fault.status is not None
             answer = JSONResponse(fault.body, status_code=fault.status)
@@ -234,21 +239,24 @@ async def _no_receive() -> Message:
 def _injected_error(fault: Fault, status: int) -> JSONResponse:
     phrase = HTTPStatus(status).phrase
     when = "after the request was applied" if fault.applied else "before the request was applied"
-    return error_response(
-        status, code_for_status(status), f"injected fault {fault.id}: {status} {phrase} {when}"
-    )
+    message = f"injected fault {fault.id}: {status} {phrase} {when}"
+    if fault.retry_after_ms is None:
+        return error_response(status, code_for_status(status), message)
+    return _naming_a_wait(status, code_for_status(status), message, fault.retry_after_ms)
 
 
 def _rate_limited(fault: Fault, path: str) -> JSONResponse:
     retry_ms = fault.retry_after_ms or 0
     code = ErrorCode.SUBMIT_BID_RATE_LIMITED.value if path == _BID_PLACE else RATE_LIMITED
+    message = f"injected fault {fault.id}: rate limited, retry in {retry_ms} ms"
+    return _naming_a_wait(429, code, message, retry_ms)
+
+
+def _naming_a_wait(status: int, code: str, message: str, retry_ms: int) -> JSONResponse:
+    """The error envelope with `retryAfterMs`, and Retry-After in whole seconds, rounded up."""
     return JSONResponse(
-        {
-            "errorCode": code,
-            "message": f"injected fault {fault.id}: rate limited, retry in {retry_ms} ms",
-            "retryAfterMs": retry_ms,
-        },
-        status_code=429,
+        {"errorCode": code, "message": message, "retryAfterMs": retry_ms},
+        status_code=status,
         headers={"Retry-After": str(math.ceil(retry_ms / 1000))},
     )
 

@@ -45,9 +45,10 @@ class Fault:
     applied: bool = False  # error, timeout, drop: the app handles the request first
     status: int | None = None  # error, reply
     hold_ms: int | None = None  # timeout
-    retry_after_ms: int | None = None  # rate-limit
+    retry_after_ms: int | None = None  # rate-limit; error: when given
     tamper: str | None = None  # tamper: a name of faults_tampers.TAMPERS
     body: Any = None  # reply
+    body_text: str | None = None  # reply: answered as this exact text instead of `body`
     only_paths: frozenset[str] | None = None  # a tamper hits only the intents it applies to
     when_body: Mapping[str, Any] | None = None  # top-level fields the JSON body must hold
 
@@ -75,6 +76,8 @@ class Fault:
         """What it does, in a sentence fragment (log lines and the API's `description`)."""
         when = "after the request is applied" if self.applied else "without applying the request"
         if self.kind == "error":
+            if self.retry_after_ms is not None:
+                return f"answer {self.status} with retryAfterMs {self.retry_after_ms} {when}"
             return f"answer {self.status} {when}"
         if self.kind == "timeout":
             return f"hold the connection unanswered {when} (at most {self.hold_ms} ms)"
@@ -84,6 +87,8 @@ class Fault:
             return f"answer 429 with retryAfterMs {self.retry_after_ms} without applying"
         if self.kind == "tamper":
             return f"apply the request and serve its PSBT tampered by {self.tamper}"
+        if self.body_text is not None:
+            return f"answer {self.status} with the given text without applying the request"
         return f"answer {self.status} with the given body without applying the request"
 
     def to_json(self) -> dict[str, Any]:
@@ -99,6 +104,7 @@ class Fault:
             "retryAfterMs": self.retry_after_ms,
             "tamper": self.tamper,
             "body": self.body,
+            "bodyText": self.body_text,
             "whenBody": None if self.when_body is None else dict(self.when_body),
             "description": self.describe(),
         }

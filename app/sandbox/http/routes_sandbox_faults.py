@@ -14,6 +14,7 @@ from app.sandbox.faults_tampers import TAMPERS, TAMPERS_BY_NAME
 from app.sandbox.http.errors import INVALID_REQUEST, NOT_FOUND, ApiError, error_responses
 from app.sandbox.http.faults import DEFAULT_HOLD_MS, Fault, FaultBook
 from app.sandbox.http.schemas_faults import (
+    MAX_RETRY_AFTER_MS,
     ArmedFault,
     FaultList,
     FaultRequest,
@@ -29,9 +30,10 @@ DEFAULT_RETRY_AFTER_MS = 1_000
 _FIELD_KINDS = {
     "applied": ("error", "timeout", "drop"),
     "holdMs": ("timeout",),
-    "retryAfterMs": ("rate-limit",),
+    "retryAfterMs": ("rate-limit", "error"),
     "tamper": ("tamper",),
     "body": ("reply",),
+    "bodyText": ("reply",),
     "status": ("error", "reply"),
 }
 
@@ -114,6 +116,16 @@ def fault_of(req: FaultRequest) -> Fault:
             raise _bad(f"status {status} is not an error: give 400-599")
     if req.kind == "reply" and status is None:
         raise _bad("a reply needs the status it answers with")
+    if req.bodyText is not None and "body" in given:
+        raise _bad("a reply answers body or bodyText, not both")
+    retry_after_ms = req.retryAfterMs
+    if req.kind == "rate-limit":
+        retry_after_ms = DEFAULT_RETRY_AFTER_MS if retry_after_ms is None else retry_after_ms
+        if retry_after_ms > MAX_RETRY_AFTER_MS:
+            raise _bad(
+                f"retryAfterMs {retry_after_ms} is over rate-limit's {MAX_RETRY_AFTER_MS:,} "
+                "(an error fault names any wait)"
+            )
     only_paths = None
     if req.kind == "tamper":
         only_paths = _tamper_paths(req)
@@ -126,13 +138,10 @@ def fault_of(req: FaultRequest) -> Fault:
         applied=bool(req.applied),
         status=status,
         hold_ms=(req.holdMs or DEFAULT_HOLD_MS) if req.kind == "timeout" else None,
-        retry_after_ms=(
-            (DEFAULT_RETRY_AFTER_MS if req.retryAfterMs is None else req.retryAfterMs)
-            if req.kind == "rate-limit"
-            else None
-        ),
+        retry_after_ms=retry_after_ms,
         tamper=req.tamper,
         body=req.body,
+        body_text=req.bodyText,
         only_paths=only_paths,
         when_body=req.whenBody,
     )

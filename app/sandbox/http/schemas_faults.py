@@ -8,7 +8,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.sandbox.http.faults import MAX_HOLD_MS
 
-MAX_RETRY_AFTER_MS = 3_600_000
+MAX_RETRY_AFTER_MS = 3_600_000  # rate-limit: at most the hour a real service might ask
+# error: any wait a JSON number names exactly, years included (what a broken service may say).
+MAX_NAMED_WAIT_MS = 2**53 - 1
+MAX_BODY_TEXT_CHARS = 65_536
 
 
 class FaultRequest(BaseModel):
@@ -48,12 +51,22 @@ class FaultRequest(BaseModel):
         "ends sooner when the client gives up.",
     )
     retryAfterMs: int | None = Field(
-        None, ge=0, le=MAX_RETRY_AFTER_MS, description="rate-limit: 1,000 by default."
+        None,
+        ge=0,
+        le=MAX_NAMED_WAIT_MS,
+        description="rate-limit: at most 3,600,000, 1,000 by default; error: any, none by "
+        "default (given: in the envelope and as Retry-After).",
     )
     tamper: str | None = Field(
         None, max_length=64, description="tamper: a name of GET /sandbox/faults/tampers."
     )
     body: Any = Field(None, description="reply: the JSON body answered.")
+    bodyText: str | None = Field(
+        None,
+        max_length=MAX_BODY_TEXT_CHARS,
+        description="reply: this exact text answered instead of `body`, as application/json "
+        "(e.g. something that is not JSON).",
+    )
     whenBody: dict[str, Any] | None = Field(
         None,
         max_length=20,
@@ -74,6 +87,7 @@ class ArmedFault(BaseModel):
     retryAfterMs: int | None
     tamper: str | None
     body: Any = None
+    bodyText: str | None = None
     whenBody: dict[str, Any] | None = None
     description: str
 

@@ -70,6 +70,7 @@ async def test_an_error_answers_the_envelope_and_stores_the_bid_only_when_applie
 
     body = error(response, 503, "SERVICE_UNAVAILABLE")
     assert "injected fault" in body["message"]
+    assert "retryAfterMs" not in body and "retry-after" not in response.headers
     assert len(await bids_of(sandbox_client, user)) == (1 if applied else 0)
     (fired,) = (await faults(sandbox_client))["fired"]
     assert fired["outcome"].startswith(
@@ -77,6 +78,28 @@ async def test_an_error_answers_the_envelope_and_stores_the_bid_only_when_applie
         if applied
         else "answered 503 without applying it"
     )
+
+
+@pytest.mark.parametrize("applied", [False, True])
+async def test_an_error_naming_a_wait_says_it_in_body_and_header_applied_or_not(
+    sandbox_client: httpx.AsyncClient, applied: bool
+) -> None:
+    user = await bidder(sandbox_client, f"fault-error-wait-{applied}")
+    years = 10**15  # what a broken service may name; the app must not wait it out
+    armed = await arm(
+        sandbox_client, kind="error", path=PLACE, status=429, applied=applied, retryAfterMs=years
+    )
+    assert (
+        armed["retryAfterMs"] == years and "retryAfterMs 1000000000000000" in armed["description"]
+    )
+
+    response = await place(sandbox_client, bid_body(user, await now_ms(sandbox_client)))
+
+    assert error(response, 429, "RATE_LIMITED")["retryAfterMs"] == years
+    assert response.headers["retry-after"] == str(years // 1000)
+    assert len(await bids_of(sandbox_client, user)) == (1 if applied else 0)
+    (fired,) = (await faults(sandbox_client))["fired"]
+    assert fired["outcome"].startswith(f"answered 429 retryAfterMs {years} ")
 
 
 async def test_an_error_takes_any_4xx_or_5xx_status(sandbox_client: httpx.AsyncClient) -> None:
@@ -109,6 +132,21 @@ async def test_a_reply_answers_the_armed_status_and_body_without_applying(
 
     assert response.status_code == 502 and response.json() == down
     assert await bids_of(sandbox_client, user) == []
+
+
+async def test_a_reply_with_body_text_answers_that_text_as_json_however_malformed(
+    sandbox_client: httpx.AsyncClient,
+) -> None:
+    garbage = '{"retryAfterMs": Infinity}'  # not JSON: the service answering garbage
+    armed = await arm(sandbox_client, kind="reply", path=PLACE, status=429, bodyText=garbage)
+    assert (armed["bodyText"], armed["body"]) == (garbage, None)
+
+    response = await sandbox_client.post(PLACE, json={})
+
+    assert response.status_code == 429 and response.text == garbage
+    assert response.headers["content-type"] == "application/json"
+    (fired,) = (await faults(sandbox_client))["fired"]
+    assert fired["outcome"] == "answered 429 with the armed text without applying it"
 
 
 # --- matching and counting -----------------------------------------------------------------
@@ -274,6 +312,14 @@ async def test_arming_and_firing_are_log_lines(
         ({"kind": "drop", "path": "/x", "status": 500}, "status does not apply to kind drop"),
         ({"kind": "rate-limit", "path": "/x", "applied": True}, "applied does not apply"),
         ({"kind": "reply", "path": "/x", "body": {}}, "a reply needs the status"),
+        (
+            {"kind": "reply", "path": "/x", "status": 200, "body": None, "bodyText": "x"},
+            "body or bodyText, not both",
+        ),
+        ({"kind": "error", "path": "/x", "bodyText": "x"}, "bodyText does not apply"),
+        ({"kind": "drop", "path": "/x", "retryAfterMs": 1}, "retryAfterMs does not apply"),
+        ({"kind": "rate-limit", "path": "/x", "retryAfterMs": 3_600_001}, "over rate-limit's"),
+        ({"kind": "error", "path": "/x", "retryAfterMs": 2**53}, "retryAfterMs"),
         ({"kind": "timeout", "path": "/x", "holdMs": 10**9}, "holdMs"),
         ({"kind": "tamper", "path": "/v1/intent/bid"}, "needs tamper: one of redirect-payment"),
         (
