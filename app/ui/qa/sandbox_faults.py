@@ -38,9 +38,20 @@ class SandboxFaults:
         status: int = 503,
         applied: bool = False,
         times: int | None = 1,
+        retry_after_ms: int | None = None,
     ) -> ArmedFault:
-        """The error envelope with `status` (its code follows it: SERVICE_UNAVAILABLE, ...)."""
-        return self._arm("error", method, path, times, status=status, applied=applied)
+        """The error envelope with `status` (its code follows it: SERVICE_UNAVAILABLE, ...);
+        with `retry_after_ms` it names that wait (`retryAfterMs` and Retry-After), e.g. a 429
+        after the request was applied."""
+        return self._arm(
+            "error",
+            method,
+            path,
+            times,
+            status=status,
+            applied=applied,
+            retry_after_ms=retry_after_ms,
+        )
 
     def timeout(
         self,
@@ -71,10 +82,20 @@ class SandboxFaults:
         return self._arm("tamper", method, path, times, tamper=name)
 
     def reply(
-        self, method: str, path: str, status: int, body: Any, times: int | None = 1
+        self,
+        method: str,
+        path: str,
+        status: int,
+        body: Any = None,
+        times: int | None = 1,
+        body_text: str | None = None,
     ) -> ArmedFault:
-        """`status` with `body` exactly as given, not applied (e.g. ord down)."""
-        return self._arm("reply", method, path, times, status=status, body=body)
+        """`status` with `body` exactly as given, not applied (e.g. ord down); or with
+        `body_text`, that exact text as application/json, JSON or not (a service answering
+        garbage)."""
+        return self._arm(
+            "reply", method, path, times, status=status, body=body, body_text=body_text
+        )
 
     def armed(self) -> tuple[ArmedFault, ...]:
         return self._sandbox.run(lambda c: c.faults()).armed

@@ -49,6 +49,19 @@ def test_a_rate_limit_says_when_to_come_back(
     assert answers[0].headers["retry-after"] == "3"
 
 
+def test_an_error_naming_a_wait_and_a_reply_of_garbage(
+    bidwallet_sandbox: Sandbox, bidwallet_faults: SandboxFaults
+) -> None:
+    bidwallet_faults.error("GET", TIP, status=429, applied=True, retry_after_ms=10**15)
+    garbage = '{"retryAfterMs": Infinity}'
+    armed = bidwallet_faults.reply("GET", TIP, 200, body_text=garbage)
+    assert (armed.body_text, armed.body) == (garbage, None)
+    limited, malformed = get(bidwallet_sandbox, TIP), get(bidwallet_sandbox, TIP)
+    assert (limited.status_code, limited.json()["retryAfterMs"]) == (429, 10**15)
+    assert limited.headers["retry-after"] == str(10**12)
+    assert (malformed.status_code, malformed.text) == (200, garbage)
+
+
 def test_a_dropped_connection_and_a_fault_until_removed(
     bidwallet_sandbox: Sandbox, bidwallet_faults: SandboxFaults
 ) -> None:
