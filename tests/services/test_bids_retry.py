@@ -1,11 +1,9 @@
 """The spec's retry rules (4.2) end to end, faults armed on the real sandbox and what it
 received read from its request journal: a retry is a new signed request, never a resend; after
 a 5xx, a timeout or a dropped connection the open bids are read first, and a bid already stored
-is never placed twice, whichever address the service lists it under (`BOTH_KEYINGS`).
-
-Two tests keep the proxy (tests/support/proxy.py), for answers no sandbox fault gives: a 429
-whose retryAfterMs is Infinity (not JSON the sandbox can send), and a 429 naming a wait after
-the request was applied (an applied fault answers the error envelope, without retryAfterMs)."""
+is never placed twice, whichever address the service lists it under (`BOTH_KEYINGS`). A 429
+whose retryAfterMs is Infinity (not JSON) is a reply fault's `bodyText`; a 429 naming a wait
+after the bid was stored, an applied error fault's `retryAfterMs`."""
 
 from __future__ import annotations
 
@@ -32,7 +30,6 @@ from tests.services.conftest import (
     keyed_address,
 )
 from tests.support.journal import lines
-from tests.support.proxy import Fault, FaultProxy
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 PLACE = "/v1/bid/place"
@@ -51,14 +48,6 @@ def _all_new(bodies: list[dict[str, Any]]) -> bool:
 
 async def _count(ctx: ServiceContext, slug: str) -> int:
     return sum(1 for e in await fetch_open_bids(ctx) if e.collection_slug == slug)
-
-
-@pytest.fixture
-async def proxied(
-    make_context: ContextFactory, bidder: ServiceContext, proxy: FaultProxy
-) -> ServiceContext:
-    """`bidder`'s keys, through the proxy (for the answers no sandbox fault gives)."""
-    return make_context(bidder.keys, proxy.url)
 
 
 async def test_rate_limited_then_placed_after_waiting_retry_after(
@@ -258,14 +247,14 @@ async def test_a_429_wait_beyond_a_minute_is_not_waited(
 
 
 async def test_an_infinite_429_wait_is_no_wait_named(
-    proxied: ServiceContext, collection: str, proxy: FaultProxy
+    bidder: ServiceContext, collection: str, sandbox_faults: SandboxFaults
 ) -> None:
     """`retryAfterMs: Infinity` (Python's json reads it) had crashed the placement; it now
     counts as no wait named: the spec's pace, then a new attempt."""
-    body = {"errorCode": "RATE_LIMITED", "message": "slow down", "retryAfterMs": float("inf")}
-    proxy.add_fault(Fault.reply("POST", PLACE, 429, body))
+    text = '{"errorCode": "RATE_LIMITED", "message": "slow down", "retryAfterMs": Infinity}'
+    await sandbox_faults.arm("reply", PLACE, method="POST", status=429, body_text=text)
     outcome = await place_bid(
-        proxied, BidSpec.collection(collection, 2_000, 1, hour_from_now(proxied))
+        bidder, BidSpec.collection(collection, 2_000, 1, hour_from_now(bidder))
     )
     assert [a.result for a in outcome.placement.attempts] == [
         AttemptResult.RATE_LIMITED,
@@ -274,15 +263,17 @@ async def test_an_infinite_429_wait_is_no_wait_named(
 
 
 async def test_a_long_429_wait_after_the_bid_was_placed_reports_it_placed(
-    proxied: ServiceContext, collection: str, proxy: FaultProxy
+    bidder: ServiceContext, collection: str, sandbox_faults: SandboxFaults
 ) -> None:
     """Stored, then 429 asking for years: the list is read first, so the user is told the
     truth (placed) instead of "try again later" (which would sign a second bid)."""
-    body = {"errorCode": "RATE_LIMITED", "message": "slow down", "retryAfterMs": 10**15}
-    proxy.add_fault(Fault("after_forward", "POST", PLACE, 429, body, 1))
+    years = 10**15
+    await sandbox_faults.arm(
+        "error", PLACE, method="POST", status=429, applied=True, retry_after_ms=years
+    )
     outcome = await place_bid(
-        proxied, BidSpec.collection(collection, 2_000, 1, hour_from_now(proxied))
+        bidder, BidSpec.collection(collection, 2_000, 1, hour_from_now(bidder))
     )
     assert outcome.placement.attempts[-1].result is AttemptResult.FOUND_AFTER_ERROR
-    assert len(proxy.requests("POST", PLACE)) == 1
-    assert await _count(proxied, collection) == 1
+    assert len(await sandbox_faults.placements(collection)) == 1
+    assert await _count(bidder, collection) == 1
