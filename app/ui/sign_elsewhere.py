@@ -7,9 +7,11 @@
   `SignElsewhere.import_and_submit` reads that folder back once the signed PSBT is saved in
   it: reviewed again, checked signature by signature, submitted the flow's way.
 - As QR codes, the way those wallets move PSBTs: "Show PSBT as QR…" shows the exported PSBT
-  itself (BBQr P / UR crypto-psbt); "Scan signed QR…" reads the signed PSBT the other wallet
-  shows, saves it into the export's folder once it is the same transaction
-  (services.offline_qr.write_scanned_signed) and goes on exactly as Import signed….
+  itself (BBQr P / UR crypto-psbt), or the whole export for Bidwallet's own `--offline` signer;
+  "Scan signed QR…" reads the signed PSBT the other wallet shows, or the signed export that
+  offline signer shows, saves it into the export's folder once it is the same transaction or
+  the very export there (services.offline_qr.write_scanned_signed) and goes on exactly as
+  Import signed….
 - A collection, trait or rune bid and a cancel need a message signature: the exact message (or
   challenge) and the address that signs it are shown with the time left to sign it, the
   signature pasted back is verified and sent (`place_bid_signed_elsewhere`,
@@ -156,10 +158,10 @@ class SignElsewhere:
         return manifest
 
     async def scan_and_submit(self) -> object | None:
-        """The signed PSBT the other wallet shows, scanned, saved into the export's folder
-        (this window's last export, else the one the user picks) once it is that export's
-        transaction, then `import_and_submit` of that folder; a refusal is said, nothing
-        written."""
+        """The signed PSBT the other wallet shows (or the signed export Bidwallet's offline
+        signer shows), scanned, saved into the export's folder (this window's last export, else
+        the one the user picks) once it is that export's transaction (or that very export),
+        then `import_and_submit` of that folder; a refusal is said, nothing written."""
         from app.services.errors import ServiceError
         from app.services.offline_qr import write_scanned_signed
 
@@ -168,7 +170,7 @@ class SignElsewhere:
             folder = await self.ask_folder(self._parent, strings.ELSEWHERE_IMPORT_FOLDER)
         if folder is None:
             return None
-        dialog = QrScanDialog(frozenset({PayloadKind.PSBT}), self._parent)
+        dialog = QrScanDialog(frozenset(PayloadKind), self._parent, signed_back=True)
         self._context.dialog_opened.emit(dialog)
         try:
             payload = await dialog.run()
@@ -182,7 +184,7 @@ class SignElsewhere:
             reason = exc.user_message if isinstance(exc, ServiceError) else str(exc)
             self._show(strings.ELSEWHERE_IMPORT_FAILED.format(reason=reason), "error")
             return None
-        saved = {"file": scanned.path.name, "folder": folder}
+        saved = {"file": ", ".join(path.name for path in scanned.paths), "folder": folder}
         if scanned.unsigned:  # an export of several PSBTs: submitted once all are signed
             files = ", ".join(scanned.unsigned)
             text = strings.counted(

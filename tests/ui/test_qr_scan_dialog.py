@@ -214,13 +214,17 @@ def test_closing_the_dialog_while_files_are_read_drops_the_rest(
 
 
 def test_the_intro_says_what_the_scan_is_for(qtbot: QtBot) -> None:
-    """An export, a signed PSBT from another wallet (watch-only's Scan signed QR…), or either
-    (the offline window): each dialog asks for what it will take."""
-    for accept, text in (
-        (frozenset({PayloadKind.EXPORT}), strings.QR_SCAN_INTRO_EXPORT),
-        (frozenset({PayloadKind.PSBT}), strings.QR_SCAN_INTRO_PSBT),
-        (frozenset(PayloadKind), strings.QR_SCAN_INTRO_ANY),
+    """An export, what comes back signed (watch-only's Scan signed QR…: another wallet's PSBT
+    or the offline signer's signed export), or either (the offline window): each dialog asks
+    for what it will take."""
+    for accept, signed_back, text in (
+        (frozenset({PayloadKind.EXPORT}), False, strings.QR_SCAN_INTRO_EXPORT),
+        (frozenset({PayloadKind.PSBT}), False, strings.QR_SCAN_INTRO_PSBT),
+        (frozenset(PayloadKind), True, strings.QR_SCAN_INTRO_PSBT),
+        (frozenset(PayloadKind), False, strings.QR_SCAN_INTRO_ANY),
     ):
-        dialog = QrScanDialog(accept)
+        dialog = QrScanDialog(accept, signed_back=signed_back)
         qtbot.addWidget(dialog)
         assert any(label.text() == text for label in dialog.findChildren(QLabel))
+    for both in ("signed PSBT your other wallet", "signed export Bidwallet's offline signer"):
+        assert both in strings.QR_SCAN_INTRO_PSBT

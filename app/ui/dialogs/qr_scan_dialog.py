@@ -77,18 +77,21 @@ MAX_REFUSALS_SHOWN = 50
 HIDDEN_BEFORE_GRAB_S = 0.2  # the window manager takes the hidden dialog off the screen first
 
 
-def intro_text(accept: frozenset[PayloadKind]) -> str:
-    """What the dialog asks for: an export, a signed PSBT (another wallet's), or either."""
+def intro_text(accept: frozenset[PayloadKind], signed_back: bool = False) -> str:
+    """What the dialog asks for: an export, what comes back signed for an export of this window
+    (another wallet's PSBT or the offline signer's signed export), or either."""
+    if signed_back or accept == frozenset({PayloadKind.PSBT}):
+        return strings.QR_SCAN_INTRO_PSBT
     if accept == frozenset({PayloadKind.EXPORT}):
         return strings.QR_SCAN_INTRO_EXPORT
-    if accept == frozenset({PayloadKind.PSBT}):
-        return strings.QR_SCAN_INTRO_PSBT
     return strings.QR_SCAN_INTRO_ANY
 
 
 class QrScanDialog(QDialog):
     """Reads one animated code. Afterwards `payload` is what was read and, for an export,
-    `folder` where it was written and checked (None: closed before)."""
+    `folder` where it was written and checked (None: closed before). `signed_back`: what comes
+    back signed for an export already in a folder, a PSBT or an export bundle, returned as read
+    (the caller checks it against that export; nothing is written here)."""
 
     # Chosen by the user (tests monkeypatch them on the class).
     ask_image_paths = staticmethod(ask_image_paths)
@@ -103,10 +106,12 @@ class QrScanDialog(QDialog):
         accept: frozenset[PayloadKind],
         parent: QWidget | None = None,
         grab: Grab = grab_screen,
+        signed_back: bool = False,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(strings.QR_SCAN_TITLE)
         self.decoder = AnimatedQrDecoder(accept)
+        self._signed_back = signed_back
         self.payload: Payload | None = None
         self.folder: Path | None = None
         self._grab = grab
@@ -119,7 +124,7 @@ class QrScanDialog(QDialog):
         self._refusals: set[str] = set()
 
         intro = message_label("hint")
-        intro.setText(intro_text(accept))
+        intro.setText(intro_text(accept, signed_back))
         self.files_button = icon_button("open", strings.QR_SCAN_FILES)
         self.region_edit = QLineEdit()
         self.region_edit.setPlaceholderText(strings.QR_SCAN_REGION_HINT)
@@ -377,7 +382,7 @@ class QrScanDialog(QDialog):
         buttons = (self.files_button, self.screen_button, self.region_button, self.camera_button)
         for button in buttons:
             button.setEnabled(False)
-        if payload.kind is PayloadKind.PSBT:
+        if payload.kind is PayloadKind.PSBT or self._signed_back:
             self.accept()
             return
         needed = self.decoder.progress.needed
