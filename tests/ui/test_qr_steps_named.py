@@ -27,7 +27,14 @@ def test_the_export_message_names_show_as_qr_and_scan_qr(count: int) -> None:
 def test_the_offline_signed_message_names_show_signed_as_qr(count: int) -> None:
     text = strings.counted(strings.OFFLINE_SIGNED, count, folder="/home/me/export")
     assert label(strings.QR_SHOW_SIGNED) in text
-    assert label(strings.QR_SCAN_BUTTON) in text
+    assert label(strings.QR_SCAN_BUTTON) in text  # listings
+    assert label(strings.ELSEWHERE_SCAN) in text  # a watch-only withdrawal, funding, bid
+
+
+def test_the_signed_code_names_where_each_export_is_scanned_back() -> None:
+    assert label(strings.QR_SCAN_BUTTON) in strings.QR_HOW_SIGNED
+    assert label(strings.ELSEWHERE_SCAN) in strings.QR_HOW_SIGNED
+    assert "go back as files" not in strings.QR_HOW_SIGNED
 
 
 def test_the_offline_windows_intro_names_its_buttons() -> None:

@@ -58,8 +58,8 @@ QR_HOW_EXPORT: Final = (
 )
 QR_HOW_SIGNED: Final = (
     "Scan this with the online Bidwallet: Scan QR… beside Import signed on the Listings tab"
-    " reads signed listings; other signed exports go back as files (Import signed). Keep it on"
-    " screen until the scanner says it has every frame."
+    " for listings, Scan signed QR… on the tab that exported it for a withdrawal, a funding or"
+    " an inscription bid. Keep it on screen until the scanner says it has every frame."
 )
 QR_FORMAT_NOT_SAVED: Final = "The QR format chosen could not be saved: {reason}"
 QR_FAILED: Final = "The QR code cannot be shown: {reason}"

@@ -34,8 +34,8 @@ ELSEWHERE_IMPORT_FAILED: Final = "Not imported: {reason}"
 ELSEWHERE_SCAN: Final = "Scan si&gned QR…"
 ELSEWHERE_SCAN_TIP: Final = (
     "Scan the signed PSBT your other wallet shows as an animated QR code (BBQr or UR"
-    " crypto-psbt): it is saved into the export's folder, then checked and submitted as Import"
-    " signed… does."
+    " crypto-psbt), or the signed export Bidwallet's offline signer shows: it is saved into the"
+    " export's folder, then checked and submitted as Import signed… does."
 )
 ELSEWHERE_SCAN_SAVED: Final = "Scanned and saved as {file} in {folder}; checking it…"
 ELSEWHERE_SCAN_MORE: Final = Counted(

@@ -247,13 +247,15 @@ OFFLINE_SIGN_ACTION: Final = Counted(
 OFFLINE_SIGNED: Final = Counted(
     (
         "Signed {count} PSBT; the signed file is in {folder}. Carry the folder back to the "
-        "online Bidwallet and press Import signed. A signed listing can also go back as a QR"
-        " code: Show signed as QR… here, then Scan QR… on the online Listings tab."
+        "online Bidwallet and press Import signed. Or go back as a QR code: Show signed as"
+        " QR… here, read online by Scan QR… on the Listings tab (a listing) or by Scan signed"
+        " QR… on the tab that exported it (a withdrawal, a funding, an inscription bid)."
     ),
     (
         "Signed {count} PSBTs; the signed files are in {folder}. Carry the folder back to "
-        "the online Bidwallet and press Import signed. Signed listings can also go back as a QR"
-        " code: Show signed as QR… here, then Scan QR… on the online Listings tab."
+        "the online Bidwallet and press Import signed. Or go back as a QR code: Show signed as"
+        " QR… here, read online by Scan QR… on the Listings tab (listings) or by Scan signed"
+        " QR… on the tab that exported them (a withdrawal, a funding, an inscription bid)."
     ),
 )
 OFFLINE_SIGN_FAILED: Final = "Not signed: {reason}"

@@ -17,10 +17,11 @@ QR_SCAN_INTRO_EXPORT: Final = (
     " Frames may come in any order; a missed one is read when it comes round again."
 )
 QR_SCAN_INTRO_PSBT: Final = (
-    "Read the signed PSBT your other wallet shows as an animated QR code (BBQr or UR"
-    " crypto-psbt): from saved frames or photos, from the screen (a phone mirrored there,"
-    " another app's window) or a camera. Frames may come in any order; a missed one is read"
-    " when it comes round again."
+    "Read what comes back signed as an animated QR code: the signed PSBT your other wallet"
+    " shows (BBQr or UR crypto-psbt), or the signed export Bidwallet's offline signer shows"
+    " (Show signed as QR…). From saved frames or photos, from the screen (a phone mirrored"
+    " there, another app's window) or a camera. Frames may come in any order; a missed one is"
+    " read when it comes round again."
 )
 QR_SCAN_INTRO_ANY: Final = (
     "Read an export or a single PSBT shown as an animated QR code (BBQr or UR): from saved"
