@@ -21,15 +21,11 @@ from app.ui import strings
 from app.ui.dialogs.first_run import FirstRunDialog
 from app.ui.dialogs.key_setup import KeyKind
 from app.ui.qa.actions import click, type_into, wait_dialog
+from app.ui.qa.app import App
 from app.ui.qa.gui_thread import GuiThreadWatch
 from app.ui.qa.harness import AppHarness, OptionsFactory
 from app.ui.qa.loop import run_async
-from app.ui.qa.profiles import (
-    PASSWORD,
-    choose_custom_service,
-    finish_with_password,
-    start_key_setup,
-)
+from app.ui.qa.profiles import PASSWORD
 from app.wallet.vault_models import MnemonicSecret, ProfileMeta
 
 ABANDON = " ".join(["abandon"] * 11 + ["about"])
@@ -50,41 +46,28 @@ def test_create_a_new_phrase_confirm_it_and_connect(
 ) -> None:
     app = open_app(make_options())
     gui_thread.start()
-    choose_custom_service(qtbot, app, sandbox.url)
-    dialog = start_key_setup(qtbot, app, KeyKind.CREATE)
-    page = dialog.create_page
-    qtbot.waitUntil(lambda: len(page.words) == 12)
-    words = list(page.words)
-    assert not dialog.next_button.isEnabled()  # not before "I have written them down"
-    click(qtbot, page.wrote_them)
-    click(qtbot, dialog.next_button)
+    App(app, qtbot, qloop).first_run().choose_custom(sandbox.url)
+    setup = App(app, qtbot, qloop).key_setup()
+    words = setup.new_phrase()
+    page = setup.widget.create_page
+    assert len(words) == 12 and words == page.words  # as the labels show them
+    assert not setup.can_go_next  # not before "I have written them down"
+    setup.wrote_them_down()
 
-    confirm = dialog.confirm_page
-    qtbot.waitUntil(lambda: dialog.page is confirm)
-    assert len(confirm.positions) == 3
-    first, *others = confirm.positions
+    positions = setup.positions_asked
+    assert len(positions) == 3
+    first = positions[0]
     wrong = "zoo" if words[first - 1] != "zoo" else "abandon"
-    type_into(qtbot, confirm.edits[0], wrong)
-    for edit, number in zip(confirm.edits[1:], others, strict=True):
-        type_into(qtbot, edit, words[number - 1])
-    click(qtbot, dialog.next_button)
     mismatch = strings.CONFIRM_MISMATCH.format(number=first)
-    qtbot.waitUntil(lambda: confirm.error.text() == mismatch)
-    confirm.edits[0].clear()
-    type_into(qtbot, confirm.edits[0], words[first - 1].upper())  # case does not matter
-    click(qtbot, dialog.next_button)
+    assert setup.confirm_words(words, typed={first: wrong}) == mismatch
+    upper = words[first - 1].upper()  # case does not matter
+    assert setup.confirm_words(words, typed={first: upper}) == ""
 
-    page_pw = dialog.password_page
-    qtbot.waitUntil(lambda: dialog.page is page_pw)
-    type_into(qtbot, page_pw.password, PASSWORD)
-    type_into(qtbot, page_pw.confirm, PASSWORD + "!")
-    click(qtbot, dialog.next_button)
-    qtbot.waitUntil(lambda: page_pw.error.text() == strings.PASSWORD_MISMATCH)
-    page_pw.confirm.clear()
-    type_into(qtbot, page_pw.confirm, PASSWORD)
-    assert page_pw.strength.text() == strings.PASSWORD_STRENGTH_LABEL.format(label="Strong")
+    said = setup.finish_with_password(PASSWORD, confirm=PASSWORD + "!")
+    assert said == strings.PASSWORD_MISMATCH
+    assert setup.password_strength == strings.PASSWORD_STRENGTH_LABEL.format(label="Strong")
     with qtbot.waitSignal(app.window.controller.ready, timeout=30_000):
-        click(qtbot, dialog.next_button)
+        assert setup.finish_with_password(PASSWORD) == ""
     gui_thread.assert_not_blocked()
 
     context = app.context
@@ -121,7 +104,9 @@ def test_import_shows_each_presets_addresses_and_keeps_the_api_key_in_the_keycha
     type_into(qtbot, first_run.satflow_key, "sk-test-123")
     click(qtbot, first_run.continue_button)
 
-    dialog = start_key_setup(qtbot, app, KeyKind.IMPORT)
+    setup = App(app, qtbot, asyncio.get_running_loop()).key_setup()
+    setup.choose(KeyKind.IMPORT)
+    dialog = setup.widget
     page = dialog.import_page
     type_into(qtbot, page.mnemonic, "abandon abandon")
     qtbot.waitUntil(lambda: "not a valid recovery phrase" in page.status.text().lower())
@@ -142,7 +127,7 @@ def test_import_shows_each_presets_addresses_and_keeps_the_api_key_in_the_keycha
     assert page.selected_preset() == "xverse-native"
     click(qtbot, dialog.next_button)
     with qtbot.waitSignal(app.window.controller.ready, timeout=30_000):
-        finish_with_password(qtbot, dialog, remember=True)
+        assert setup.finish_with_password(PASSWORD, remember=True) == ""
     gui_thread.assert_not_blocked()
 
     context = app.context
@@ -163,18 +148,15 @@ def test_a_wif_for_another_network_is_refused_then_a_regtest_wif_works(
     qtbot: QtBot, make_options: OptionsFactory, open_app: Callable[..., AppHarness]
 ) -> None:
     app = open_app(make_options())
-    choose_custom_service(qtbot, app, DUMMY_URL)
-    dialog = start_key_setup(qtbot, app, KeyKind.WIF)
-    type_into(qtbot, dialog.wif_page.wif, MAINNET_WIF)
-    click(qtbot, dialog.next_button)
-    qtbot.waitUntil(lambda: dialog.wif_page.error.isVisible())
-    assert "mainnet key but the profile is for regtest" in dialog.wif_page.error.text()
-    assert MAINNET_WIF not in dialog.wif_page.error.text()
-    dialog.wif_page.wif.clear()
-    type_into(qtbot, dialog.wif_page.wif, REGTEST_WIF)
-    click(qtbot, dialog.next_button)
+    pages = App(app, qtbot, asyncio.get_running_loop())
+    pages.first_run().choose_custom(DUMMY_URL)
+    setup = pages.key_setup()
+    refused = setup.import_wif(MAINNET_WIF)
+    assert "mainnet key but the profile is for regtest" in refused
+    assert MAINNET_WIF not in refused
+    assert setup.import_wif(REGTEST_WIF) == ""
     with qtbot.waitSignal(app.window.controller.ready, timeout=30_000):
-        finish_with_password(qtbot, dialog)
+        assert setup.finish_with_password(PASSWORD) == ""
     assert app.context.wallet_lock.keys.payment.address.startswith("bcrt1q")
 
 
@@ -182,8 +164,11 @@ def test_watch_only_checks_the_addresses_and_has_nothing_to_unlock(
     qtbot: QtBot, make_options: OptionsFactory, open_app: Callable[..., AppHarness]
 ) -> None:
     app = open_app(make_options())
-    choose_custom_service(qtbot, app, DUMMY_URL)
-    dialog = start_key_setup(qtbot, app, KeyKind.WATCH)
+    pages = App(app, qtbot, asyncio.get_running_loop())
+    pages.first_run().choose_custom(DUMMY_URL)
+    setup = pages.key_setup()
+    setup.choose(KeyKind.WATCH)
+    dialog = setup.widget
     page = dialog.watch_page
     assert not page.payment_key.isVisibleTo(page)  # asked only beside an address
     type_into(qtbot, page.payment, BIP84_FIRST)  # a mainnet address on a regtest profile
@@ -224,8 +209,11 @@ def test_watch_only_from_a_vpub_and_a_descriptor_shows_the_addresses_before_savi
     gui_thread: GuiThreadWatch,
 ) -> None:
     app = open_app(make_options())
-    choose_custom_service(qtbot, app, DUMMY_URL)
-    dialog = start_key_setup(qtbot, app, KeyKind.WATCH)
+    pages = App(app, qtbot, qloop)
+    pages.first_run().choose_custom(DUMMY_URL)
+    setup = pages.key_setup()
+    setup.choose(KeyKind.WATCH)
+    dialog = setup.widget
     page = dialog.watch_page
     gui_thread.start()
     zprv = abandon_account_key("m/84h/1h/0h", "zprv")

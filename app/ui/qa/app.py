@@ -26,7 +26,9 @@ if TYPE_CHECKING:
     from app.services.sandbox_demo import DemoAssets
     from app.ui.qa.pages.activity import ActivityPage
     from app.ui.qa.pages.bid import BidPage
+    from app.ui.qa.pages.first_run import FirstRunPage
     from app.ui.qa.pages.inscription_bid import InscriptionBidPage
+    from app.ui.qa.pages.key_setup import KeySetupPage
     from app.ui.qa.pages.listings import ListingsPage
     from app.ui.qa.pages.open_bids import OpenBidsPage
     from app.ui.qa.pages.psbt_files import PsbtFilesPage
@@ -79,6 +81,18 @@ class App:
         from app.ui.qa.pages.sign_elsewhere import open_sign_message
 
         return open_sign_message(self, before, timeout_ms)
+
+    def first_run(self) -> FirstRunPage:
+        """The first-run (or Add profile) dialog, once shown."""
+        from app.ui.qa.pages.first_run import open_first_run
+
+        return open_first_run(self)
+
+    def key_setup(self) -> KeySetupPage:
+        """The key-setup dialog, once shown."""
+        from app.ui.qa.pages.key_setup import open_key_setup
+
+        return open_key_setup(self)
 
     def qr_show(self, before: int | None = None) -> QrShowPage:
         """The newest animated QR dialog opened (after the first `before` dialogs), once shown."""

@@ -24,10 +24,7 @@ from app.services.qa_vault import (
 from app.services.sandbox_demo import DEMO_PRESET, DemoAssets, provision_demo_wallet
 from app.services.sandbox_process import SandboxProcess
 from app.ui.context import AppOptions
-from app.ui.dialogs.first_run import FirstRunDialog
-from app.ui.dialogs.key_choose_page import KeyKind
-from app.ui.dialogs.key_setup import KeySetupDialog
-from app.ui.qa.actions import activate, click, type_into, wait_dialog
+from app.ui.qa.actions import activate, type_into, wait_dialog
 from app.ui.qa.harness import AppHarness
 from app.ui.qa.loop import run_async
 from app.ui.qa.sandbox import Sandbox
@@ -48,34 +45,11 @@ UNLOCK_TIMEOUT_MS = 20_000
 def choose_custom_service(
     qtbot: QtBot, app: AppHarness, root_url: str, network: str = "regtest"
 ) -> None:
-    """The first-run dialog answered with a custom service at `root_url`."""
-    dialog = wait_dialog(qtbot, app, FirstRunDialog)
-    click(qtbot, dialog.custom_radio)
-    for edit, suffix in (
-        (dialog.marketplace_url, "/v1"),
-        (dialog.esplora_url, "/esplora"),
-        (dialog.ord_url, "/ord"),
-    ):
-        type_into(qtbot, edit, root_url + suffix)
-    dialog.network.setCurrentText(network)
-    click(qtbot, dialog.continue_button)
+    """The first-run dialog answered with a custom service at `root_url` (the page's
+    `FirstRunPage.choose_custom`; `App.key_setup()` then drives the key setup)."""
+    from app.ui.qa.app import App
 
-
-def start_key_setup(qtbot: QtBot, app: AppHarness, kind: KeyKind) -> KeySetupDialog:
-    dialog = wait_dialog(qtbot, app, KeySetupDialog)
-    click(qtbot, dialog.choose_page.radios[kind])
-    click(qtbot, dialog.next_button)
-    return dialog
-
-
-def finish_with_password(qtbot: QtBot, dialog: KeySetupDialog, remember: bool = False) -> None:
-    qtbot.waitUntil(lambda: dialog.page is dialog.password_page)
-    page = dialog.password_page
-    type_into(qtbot, page.password, PASSWORD)
-    type_into(qtbot, page.confirm, PASSWORD)
-    if remember:
-        click(qtbot, page.remember)
-    click(qtbot, dialog.next_button)
+    App(app, qtbot, asyncio.get_running_loop()).first_run().choose_custom(root_url, network)
 
 
 def prepare_profile(
