@@ -8,14 +8,11 @@ would have placed two bids.
 - not placed (read, not there): not placed, sign a new message;
 - the list cannot be read either: unknown, look before signing again.
 
-The faults are the sandbox's own (docs/sandbox-faults.md) and what was sent is read on its
-request journal, but for the long-wait case: it stays on the fault proxy because it needs a 429
-after the bid was stored whose body asks for a wait (`retryAfterMs`), and the sandbox's applied
-`error` fault answers its fixed envelope (its `rate-limit` is never applied)."""
+The faults are the sandbox's own (docs/sandbox-faults.md; the long wait after the bid was stored
+is an applied `error` fault with `retryAfterMs`) and what was sent is read on its request
+journal."""
 
 from __future__ import annotations
-
-import dataclasses
 
 import pytest
 
@@ -38,7 +35,6 @@ from tests.services.conftest import (
 from tests.services.test_signed_elsewhere import Collector
 from tests.services.test_signed_elsewhere import collector as collector  # the fixture
 from tests.support.journal import lines, naming
-from tests.support.proxy import Fault, FaultProxy
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -84,25 +80,19 @@ async def test_a_bid_the_service_stored_before_answering_429_is_said_placed(
 
 
 async def test_a_stored_bid_whose_429_asks_for_a_long_wait_is_said_placed(
-    watching: ServiceContext,
-    make_context: ContextFactory,
-    collector: Collector,
-    proxy: FaultProxy,
-    collection: str,
+    watching: ServiceContext, collector: Collector, sandbox_faults: SandboxFaults, collection: str
 ) -> None:
     """A wait over a minute is not waited out; that is no reason to claim anything unread."""
-    through_proxy = make_context(watching.keys, proxy.url)
-    wanted, signature = await signed_bid(through_proxy, collector, collection)
-    body = {"errorCode": "RATE_LIMITED", "message": "slow down", "retryAfterMs": 10**9}
-    applied_then_429 = Fault.after_forward("POST", PLACE, status=429)
-    proxy.add_fault(dataclasses.replace(applied_then_429, body=body))
+    wanted, signature = await signed_bid(watching, collector, collection)
+    await sandbox_faults.arm(
+        "error", PLACE, method="POST", status=429, applied=True, retry_after_ms=10**9
+    )
 
-    outcome = await place_signed_bid(through_proxy, wanted, signature)
+    outcome = await place_signed_bid(watching, wanted, signature)
     assert outcome.placement.confirmed_by_listing
-    paths = proxy.paths()
-    assert paths[paths.index(f"POST {PLACE}") :].count(f"GET {LIST}") >= 1  # read after the send
-    assert len(proxy.requests("POST", PLACE)) == 1
-    assert len(await fetch_open_bids(through_proxy)) == 1
+    assert await lists_read_after_the_send(sandbox_faults, watching, collection) >= 1
+    assert len(await sandbox_faults.placements(collection)) == 1
+    assert len(await fetch_open_bids(watching)) == 1
 
 
 async def test_a_429_that_stored_nothing_is_said_not_placed_after_reading_the_list(
