@@ -71,7 +71,8 @@ def import_button(context: AppContext) -> QPushButton:
 
 
 def scan_button(context: AppContext) -> QPushButton:
-    """ "Scan signed QR…" (the signed PSBT another wallet shows), while watch-only."""
+    """ "Scan signed QR…" (the signed PSBT another wallet shows, or the signed export of
+    Bidwallet's offline signer), while watch-only."""
     button = QPushButton(strings.ELSEWHERE_SCAN)
     button.setToolTip(strings.ELSEWHERE_SCAN_TIP)
     set_themed_icon(button, SCAN_ICON)
