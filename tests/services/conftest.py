@@ -20,8 +20,9 @@
 - `sandbox_faults` (`SandboxFaults`): this test's faults on its sandbox (docs/sandbox-faults.md)
   and the requests it received (its journal, `GET /sandbox/requests`), none armed or recorded
   at the test's start or left at its end (the sandbox process serves every test).
-- `proxy`: a `FaultProxy` in front of the sandbox (tests/support/proxy.py), for what the
-  sandbox's faults cannot express (a rewrite the test itself generates).
+- `proxy`: a rewriting `FaultProxy` in front of the sandbox (tests/support/proxy.py), only for
+  answers the test generates itself from the real ones (the hostile server's PSBT mutations and
+  ord facts, ord's batch answers reordered, an older ord's); every other fault is the sandbox's.
 - `collection`: a fresh collection slug with `TRAITS`; `bidder`: `ctx` whose bidding wallet
   holds `BIDDING_FUNDS`; `hour_from_now(ctx)`: a bid expiry on the service clock.
 

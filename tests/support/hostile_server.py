@@ -1,8 +1,15 @@
-"""A hostile service for the tamper suite: the fault proxy in front of the real sandbox, with a
-tamper from `tests.support.psbt_tamper` applied to what it serves.
+"""A hostile service for the tamper suites: the rewriting proxy (tests/support/proxy.py) in front
+of the real sandbox, with a tamper from `tests.support.psbt_tamper` applied to what it serves.
+
+Kept only for rewrites the test generates itself: the PSBT mutation fuzzers (each case a
+mutation of the very PSBT the sandbox just served, with the blame it must draw) and the fact
+rewrites that go with them (ord's live answers for the coins a mutation changed, batch and
+single alike, the bidding wallet's address, Esplora's 404 for a coin taken out of the chain).
+The sandbox's named tampers (`/sandbox/faults`, docs/sandbox-faults.md) and its fixed `reply`
+cannot express these: they are computed from the real answer of the request they replace.
 
     hostile = HostileServer(proxy, tamper, honest_context, prev_txs)
-    hostile.arm()
+    hostile.arm(good_psbt_base64)
     # the use case asks the proxy for an intent: the PSBT in the answer is the tampered one,
     # and ord / the bidding-wallet endpoint serve the facts the tamper changed
 
@@ -27,7 +34,7 @@ from embit.transaction import Transaction
 
 from app.core.psbt_review_context import OutpointContents, ReviewContext
 from app.wallet.psbt_io import parse_psbt, psbt_to_base64, psbt_to_hex
-from tests.support.proxy import Fault, FaultProxy
+from tests.support.proxy import FaultProxy, Reply
 from tests.support.tamper_ops import Tamper, Target, copy_psbt
 
 INTENT_PATHS = frozenset(
@@ -150,7 +157,7 @@ class HostileServer:
         self._reply(f"/ord/output/{outpoint}", answer)
 
     def _reply(self, path: str, body: Any, status: int = 200) -> None:
-        self.proxy.faults.insert(0, Fault.reply("GET", path, status, body, times=None))
+        self.proxy.replies.insert(0, Reply("GET", path, status, body))
 
     def submits(self) -> list[str]:
         """Submit requests the proxy saw (a refused PSBT must cause none)."""

@@ -1,32 +1,30 @@
-"""A fault-injecting HTTP proxy on 127.0.0.1, in front of a real sandbox process.
+"""A rewriting HTTP proxy on 127.0.0.1, in front of a real sandbox process: what is left of
+the tests' private fault proxy, for answers a test generates itself from the real ones.
 
-It forwards every request unchanged and records it (`seen`); faults apply to the next
-matching requests:
+Every other fault (5xx, timeouts, dropped connections, 429s, fixed or malformed answers,
+named PSBT tampers) and what the client sent are the sandbox's own: `/sandbox/faults` and
+`/sandbox/requests` (docs/sandbox-faults.md; `sandbox_faults` in tests/services/conftest.py).
 
-- `Fault.after_forward(method, path, status=502)`: the sandbox receives and APPLIES the
-  request, the client gets `status` instead of the real answer (spec 4.2's "5xx after the bid
-  was stored");
-- `Fault.drop_after_forward(method, path)`: applied, then the connection closes unanswered;
-- `Fault.hang_after_forward(method, path)`: applied, and no answer until the proxy stops, so
-  the client's read timeout fires;
-- `Fault.reply(method, path, status, json_body)`: answered by the proxy, NOT forwarded (not
-  applied; e.g. ord down: `Fault.reply("*", "/ord/*", 503, {...}, times=None)`).
+It forwards every request and records its method and path (`seen`, `paths()`,
+`requests(method, path)`). Its users:
 
-Paths match exactly, or by prefix when the rule's path ends in "*"; method "*" matches any.
-`times=None` applies a fault until `remove_fault`; `fault.only_when(pred)` limits it to the
-requests `pred(seen)` accepts (e.g. by a field of the body). `rewrite(fn)` installs a
-response-body hook `fn(method, path, status, body) -> bytes | None` (None keeps the body) for
-a hostile server; `rewrite_request(fn)` a request-body hook `fn(method, path, body) -> bytes |
-None` applied before forwarding (a service that ignores a field: drop it), `seen` keeping what
-the client sent.
+- `rewrite(fn)`: a response-body hook `fn(method, path, status, body) -> bytes | None` (None
+  keeps the body), e.g. ord's batch answers reordered (tests/services/test_ord_batch_lies.py),
+  an older ord's answers (test_funding_unindexed.py), the hostile service's mutated PSBTs
+  (tests/support/hostile_server.py);
+- `replies`: `Reply`s answered in the service's place, without forwarding, to every matching
+  request while the proxy runs, the first match winning (the hostile service's ord and
+  Esplora facts for the coins its mutation changed);
+- `seen`: a count of the requests of a reading (benchmarks/bench_live_updates.py).
 
+Paths match exactly, or by prefix when the reply's path ends in "*"; method "*" matches any.
 The server is uvicorn running as a task of the test's event loop on a socket bound and
 listening before it starts, so there is nothing to wait for:
 
     async with FaultProxy(upstream=sandbox_url) as proxy:
-        proxy.add_fault(Fault.after_forward("POST", "/v1/bid/place"))
+        proxy.rewrite(lambda method, path, status, body: ...)
         ... clients at ServiceConfig.sandbox(proxy.url) ...
-        assert proxy.paths().count("POST /v1/bid/place") == 2
+        assert proxy.requests("POST", "/ord/outputs")
 """
 
 from __future__ import annotations
@@ -47,47 +45,19 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 Rewriter = Callable[[str, str, int, bytes], bytes | None]
-RequestRewriter = Callable[[str, str, bytes], bytes | None]
 _HOP_HEADERS = frozenset(
     {b"host", b"content-length", b"transfer-encoding", b"connection", b"keep-alive"}
 )
-_AFTER, _DROP, _HANG, _REPLY = "after_forward", "drop_after_forward", "hang_after_forward", "reply"
 
 
-@dataclass
-class Fault:
-    kind: str
+@dataclass(frozen=True)
+class Reply:
+    """`status` with the JSON `body`, answered by the proxy to every matching request."""
+
     method: str
     path: str
-    status: int = 502
-    body: Any = None
-    times: int | None = 1
-    when: Callable[[Seen], bool] | None = None
-
-    @classmethod
-    def after_forward(
-        cls, method: str, path: str, status: int = 502, times: int | None = 1
-    ) -> Fault:
-        return cls(_AFTER, method, path, status, {"message": "proxy: bad gateway"}, times)
-
-    @classmethod
-    def drop_after_forward(cls, method: str, path: str, times: int | None = 1) -> Fault:
-        return cls(_DROP, method, path, times=times)
-
-    @classmethod
-    def hang_after_forward(cls, method: str, path: str, times: int | None = 1) -> Fault:
-        return cls(_HANG, method, path, times=times)
-
-    @classmethod
-    def reply(
-        cls, method: str, path: str, status: int, json_body: Any, times: int | None = 1
-    ) -> Fault:
-        return cls(_REPLY, method, path, status, json_body, times)
-
-    def only_when(self, pred: Callable[[Seen], bool]) -> Fault:
-        """This fault, for the matching requests `pred` accepts only."""
-        self.when = pred
-        return self
+    status: int
+    body: Any
 
     def matches(self, method: str, path: str) -> bool:
         if self.method not in ("*", method):
@@ -97,32 +67,19 @@ class Fault:
         return path == self.path
 
 
-@dataclass
+@dataclass(frozen=True)
 class Seen:
     method: str
     path: str
-    query: str
-    body: bytes
-    status: int | None = None
-    response_body: bytes = b""
-    fault: str | None = None
-
-    def json(self) -> Any:
-        return json.loads(self.body)
-
-    def response_json(self) -> Any:
-        return json.loads(self.response_body)
 
 
 @dataclass
 class FaultProxy:
     upstream: str
     seen: list[Seen] = field(default_factory=list)
-    faults: list[Fault] = field(default_factory=list)
+    replies: list[Reply] = field(default_factory=list)
     url: str = ""
     _rewriter: Rewriter | None = None
-    _request_rewriter: RequestRewriter | None = None
-    _release: asyncio.Event = field(default_factory=asyncio.Event)
     _client: httpx.AsyncClient | None = None
     _server: uvicorn.Server | None = None
     _task: asyncio.Task[None] | None = None
@@ -130,19 +87,8 @@ class FaultProxy:
 
     # --- control --------------------------------------------------------------------------
 
-    def add_fault(self, fault: Fault) -> Fault:
-        self.faults.append(fault)
-        return fault
-
-    def remove_fault(self, fault: Fault) -> None:
-        if fault in self.faults:
-            self.faults.remove(fault)
-
     def rewrite(self, fn: Rewriter | None) -> None:
         self._rewriter = fn
-
-    def rewrite_request(self, fn: RequestRewriter | None) -> None:
-        self._request_rewriter = fn
 
     def paths(self) -> list[str]:
         return [f"{s.method} {s.path}" for s in self.seen]
@@ -178,7 +124,6 @@ class FaultProxy:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        self._release.set()
         if self._server is not None and self._task is not None:
             self._server.should_exit = True
             await self._task
@@ -188,16 +133,6 @@ class FaultProxy:
             self._sock.close()
 
     # --- the ASGI app ---------------------------------------------------------------------
-
-    def _take_fault(self, seen: Seen) -> Fault | None:
-        for fault in self.faults:
-            if fault.matches(seen.method, seen.path) and (fault.when is None or fault.when(seen)):
-                if fault.times is not None:
-                    fault.times -= 1
-                    if fault.times <= 0:
-                        self.faults.remove(fault)
-                return fault
-        return None
 
     async def _app(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -209,47 +144,28 @@ class FaultProxy:
             if not message.get("more_body"):
                 break
         method, path = scope["method"], scope["path"]
-        query = scope.get("query_string", b"").decode()
-        seen = Seen(method, path, query, body)
-        self.seen.append(seen)
-        fault = self._take_fault(seen)
-        seen.fault = None if fault is None else fault.kind
-        if fault is not None and fault.kind == _REPLY:
-            await _respond(send, seen, fault.status, json.dumps(fault.body).encode())
+        self.seen.append(Seen(method, path))
+        reply = next((r for r in self.replies if r.matches(method, path)), None)
+        if reply is not None:
+            await _respond(send, reply.status, json.dumps(reply.body).encode())
             return
         assert self._client is not None
         headers = [(k, v) for k, v in scope["headers"] if k.lower() not in _HOP_HEADERS]
-        if self._request_rewriter is not None:
-            rewritten_request = self._request_rewriter(method, path, body)
-            body = body if rewritten_request is None else rewritten_request
+        query = scope.get("query_string", b"").decode()
         upstream = await self._client.request(
             method, path, params=query or None, content=body, headers=headers
         )
-        if fault is not None and fault.kind == _AFTER:
-            await _respond(send, seen, fault.status, json.dumps(fault.body).encode())
-            return
-        if fault is not None and fault.kind == _HANG:
-            await self._release.wait()
-            return
-        if fault is not None and fault.kind == _DROP:
-            # Promise a body, send none of it, and fail: uvicorn can only close the connection.
-            seen.status = upstream.status_code
-            start_headers = [(b"content-length", b"1000")]
-            await send({"type": "http.response.start", "status": 200, "headers": start_headers})
-            raise ConnectionResetError("proxy: dropped after forwarding")
         answer = upstream.content
         if self._rewriter is not None:
             rewritten = self._rewriter(method, path, upstream.status_code, answer)
             answer = answer if rewritten is None else rewritten
         content_type = upstream.headers.get("content-type", "application/json")
-        await _respond(send, seen, upstream.status_code, answer, content_type)
+        await _respond(send, upstream.status_code, answer, content_type)
 
 
 async def _respond(
-    send: Send, seen: Seen, status: int, body: bytes, content_type: str = "application/json"
+    send: Send, status: int, body: bytes, content_type: str = "application/json"
 ) -> None:
-    seen.status = status
-    seen.response_body = body
     headers = [(b"content-type", content_type.encode()), (b"content-length", b"%d" % len(body))]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
