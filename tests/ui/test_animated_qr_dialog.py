@@ -15,12 +15,12 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.core import qr_export_bundle
-from app.core.animated_qr import AnimatedQrDecoder, Payload, PayloadKind, QrFormat
+from app.core.animated_qr import Payload, PayloadKind, QrFormat
 from app.core.psbt_view import PSBT_MAGIC
-from app.services.qr_images import read_codes
 from app.ui import strings
 from app.ui.async_tools import run_blocking
 from app.ui.dialogs.animated_qr_dialog import CODE_SIDE, AnimatedQrDialog, draw_frame
+from app.ui.qa.pages.qr_show import frames_until_whole
 
 
 def _payload(size: int = 2500) -> Payload:
@@ -43,10 +43,6 @@ def _next(qtbot: QtBot, dialog: AnimatedQrDialog) -> str:
     dialog.timer.timeout.emit()
     qtbot.waitUntil(lambda: dialog.shown == before + 1, timeout=10_000)
     return dialog.caption.text()
-
-
-def _on_screen(dialog: AnimatedQrDialog) -> list[str]:
-    return read_codes(dialog.code.pixmap().toImage())
 
 
 def _choose(dialog: AnimatedQrDialog, qtbot: QtBot, fmt: QrFormat, version: int) -> None:
@@ -142,23 +138,10 @@ def test_the_frames_painted_decode_back_to_the_payload(
     assert decode_on_screen(qtbot, dialog) == payload
 
 
-def decode_on_screen(qtbot: QtBot, dialog: AnimatedQrDialog) -> Payload | None:
+def decode_on_screen(qtbot: QtBot, dialog: AnimatedQrDialog) -> Payload:
     """The payload read by zxing-cpp from the frames the dialog paints, one frame at a time
-    (its timer stopped): what a scanner pointed at the screen gets."""
-    if dialog.shown == 0 or dialog.timer.isActive():  # running: wait for frame 1, then stop
-        qtbot.waitUntil(lambda: dialog.shown >= 1 and dialog.timer.isActive(), timeout=10_000)
-        dialog.timer.stop()
-    decoder = AnimatedQrDecoder()
-    sequence = dialog.sequence
-    assert sequence is not None
-    for _ in range(3 * sequence.frames_needed):
-        codes = _on_screen(dialog)
-        assert len(codes) == 1, dialog.caption.text()
-        decoder.add(codes[0])
-        if decoder.result is not None:
-            break
-        _next(qtbot, dialog)
-    return decoder.result
+    (its timer stopped): what a scanner pointed at the screen gets (the QA page's reading)."""
+    return frames_until_whole(qtbot, dialog)
 
 
 def test_a_frame_is_whole_pixels_a_module_with_its_quiet_zone() -> None:
