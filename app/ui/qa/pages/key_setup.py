@@ -137,7 +137,11 @@ class KeySetupPage(Page):
         page = self.dialog.import_page
         if passphrase:
             replace_text(self.qtbot, page.passphrase, passphrase)
+        # A preview starts by saying `changed` (then "Computing…"), and ends with
+        # `preview_ready` or a refusal: one said before the typing is not taken for it.
+        started: list[bool] = []
         ready: list[bool] = []
+        page.changed.connect(lambda: started.append(True))
         page.preview_ready.connect(lambda: ready.append(True))
         page.mnemonic.setFocus()
         page.mnemonic.selectAll()
@@ -145,7 +149,7 @@ class KeySetupPage(Page):
 
         def shown() -> bool:
             refused = page.status.property("role") == "error" and page.status.isVisibleTo(page)
-            return bool(ready) or refused
+            return bool(ready) or (bool(started) and refused)
 
         self.expect("import_phrase", "the layouts' addresses", shown, STEP_TIMEOUT_MS)
         if not page.rows:
