@@ -15,17 +15,13 @@ from pytestqt.qtbot import QtBot
 
 from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
-from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
-from app.ui.dialogs.unlock import UnlockDialog
-from app.ui.offline_signing import MANIFEST_NAME
-from app.ui.qa.actions import click, type_into, wait_dialog
 from app.ui.qa.app import App
 from app.ui.qa.gui_thread import GuiThreadWatch
 from app.ui.qa.harness import AppHarness, OptionsFactory, close_app
+from app.ui.qa.pages.psbt_files import open_offline_app
 from app.ui.qa.profiles import PASSWORD, open_funded_app
 from app.ui.qa.sandbox import sandbox_post
-from app.ui.tabs.psbt_files_tab import PsbtFilesTab
-from tests.ui.test_flow_listings_runestones import OWNER, RECEIVES
+from tests.ui.test_flow_listings_runestones import RECEIVES
 from tests.ui.test_flow_offline import record_clients
 
 PRICE = 44_000
@@ -58,34 +54,18 @@ def test_a_rune_listing_with_an_edict_signed_offline(
 
     # Offline: the files alone, no client constructed.
     made = record_clients(monkeypatch)
-    offline = open_app(make_options(offline=True))
-    qtbot.waitSignal(offline.window.controller.ready, timeout=30_000).wait()
-    files = offline.window.tab("psbt_files")
-    assert isinstance(files, PsbtFilesTab)
-
-    async def ask_open(_parent: object) -> Path:
-        return folder / MANIFEST_NAME
-
-    monkeypatch.setattr(PsbtFilesTab, "ask_open_path", staticmethod(ask_open))
-    click(qtbot, files.open_button)
-    qtbot.waitUntil(lambda: files.review_button.isEnabled(), timeout=10_000)
-    click(qtbot, files.review_button)
-    unlock = wait_dialog(qtbot, offline, UnlockDialog)
-    type_into(qtbot, unlock.password, PASSWORD)
-    click(qtbot, unlock.unlock_button)
-    review = wait_dialog(qtbot, offline, PsbtReviewDialog, timeout=30_000)
-    outputs = review.outputs_model
+    offline = open_offline_app(qtbot, open_app, make_options, qloop)
+    files = offline.psbt_files
+    files.open_export(folder)
+    review = files.start_review(PASSWORD)
+    outputs = review.dialog.outputs_model
     assert outputs.cell(0, RECEIVES).text.endswith(f" {rune}")
-    assert outputs.cell(3, OWNER).text == "a runestone (OP_RETURN)"
-    assert f"Output 3 is a runestone: an edict: all of {rune} to output 0." in (
-        review.details_label.text()
-    )
-    assert review.sign_button is not None
-    click(qtbot, review.sign_button)
-    signed = strings.counted(strings.OFFLINE_SIGNED, 1, folder=folder)
-    qtbot.waitUntil(lambda: files.review_status.text() == signed, timeout=30_000)
+    assert review.output_owners()[3] == "a runestone (OP_RETURN)"
+    assert f"Output 3 is a runestone: an edict: all of {rune} to output 0." in review.details
+    assert review.can_approve
+    assert files.approve(review) == strings.counted(strings.OFFLINE_SIGNED, 1, folder=folder)
     assert made == []
-    close_app(offline, qloop)
+    close_app(offline.harness, qloop)
     monkeypatch.undo()
 
     # Online again: import (reviewed again, signatures checked) and submit.
