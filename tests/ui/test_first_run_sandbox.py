@@ -4,19 +4,19 @@ inscriptions and runes; a restart reuses that wallet; closing the app stops the 
 
 from __future__ import annotations
 
+import asyncio
 import os
 import select
 from collections.abc import Callable
 from pathlib import Path
 
 import httpx
-from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from app.services.profiles import AppProfile, ProfileStore
 from app.services.sandbox_demo import DEMO_FAUCET_SATS, DEMO_INSCRIPTIONS, DEMO_RUNE
 from app.ui import strings
-from app.ui.dialogs.first_run import FirstRunDialog
+from app.ui.qa.app import App
 from app.ui.qa.gui_thread import GuiThreadWatch
 from app.ui.qa.harness import AppHarness, OptionsFactory, close_app
 
@@ -37,7 +37,7 @@ def wait_exit(pid: int, timeout_s: float = 30.0) -> bool:
 
 def test_first_run_on_the_sandbox_ends_with_a_funded_demo_wallet(
     qtbot: QtBot,
-    qloop: object,
+    qloop: asyncio.AbstractEventLoop,
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
     gui_thread: GuiThreadWatch,
@@ -45,12 +45,11 @@ def test_first_run_on_the_sandbox_ends_with_a_funded_demo_wallet(
     app = open_app(make_options())
     gui_thread.start()
     context = app.context
-    qtbot.waitUntil(lambda: bool(app.dialogs), timeout=10_000)
-    dialog = app.dialogs[0]
-    assert isinstance(dialog, FirstRunDialog)
-    assert dialog.sandbox_radio.isChecked()  # preselected
+    first_run = App(app, qtbot, qloop).first_run()
+    assert app.dialogs == [first_run.widget]  # the first thing the app asks
+    assert first_run.service_chosen == "sandbox"  # preselected
     with qtbot.waitSignal(app.window.controller.ready, timeout=STARTUP_TIMEOUT_MS):
-        qtbot.mouseClick(dialog.continue_button, Qt.MouseButton.LeftButton)
+        first_run.choose_sandbox()
 
     profile = context.profile
     assert profile is not None and profile.sandbox_only and profile.key_name is not None
@@ -76,7 +75,7 @@ def test_first_run_on_the_sandbox_ends_with_a_funded_demo_wallet(
         funds = http.get(f"/esplora/address/{keys.payment.address}").json()["chain_stats"]
         assert funds["funded_txo_sum"] == DEMO_FAUCET_SATS  # confirmed by the mined block
 
-    close_app(app, qloop)  # type: ignore[arg-type]
+    close_app(app, qloop)
     assert wait_exit(pid), "the sandbox child outlived the app"
 
     # A restart goes straight to the same wallet: no dialog, no new key, unlocked.

@@ -18,9 +18,8 @@ from app.services.qa_vault import MemoryKeyring
 from app.services.sandbox_process import SandboxProcess
 from app.services.session import keys_from_secret, layout_for_preset
 from app.ui import strings
-from app.ui.dialogs.first_run import FirstRunDialog
 from app.ui.dialogs.key_setup import KeyKind
-from app.ui.qa.actions import click, type_into, wait_dialog
+from app.ui.qa.actions import click, type_into
 from app.ui.qa.app import App
 from app.ui.qa.gui_thread import GuiThreadWatch
 from app.ui.qa.harness import AppHarness, OptionsFactory
@@ -97,12 +96,10 @@ def test_import_shows_each_presets_addresses_and_keeps_the_api_key_in_the_keycha
 ) -> None:
     app = open_app(make_options(keychain=keychain))
     gui_thread.start()
-    first_run = wait_dialog(qtbot, app, FirstRunDialog)
-    click(qtbot, first_run.satflow_radio)
-    click(qtbot, first_run.continue_button)
-    assert first_run.error.text() == strings.API_KEY_REQUIRED  # said where it arose
-    type_into(qtbot, first_run.satflow_key, "sk-test-123")
-    click(qtbot, first_run.continue_button)
+    first_run = App(app, qtbot, asyncio.get_running_loop()).first_run()
+    click(qtbot, first_run.widget.satflow_radio)
+    assert first_run.press_continue() == strings.API_KEY_REQUIRED  # said where it arose
+    first_run.choose_satflow("sk-test-123")
 
     setup = App(app, qtbot, asyncio.get_running_loop()).key_setup()
     setup.choose(KeyKind.IMPORT)

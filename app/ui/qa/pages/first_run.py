@@ -59,6 +59,14 @@ class FirstRunPage(Page):
         return shiboken6.isValid(self.dialog) and self.dialog.isVisible()
 
     @property
+    def service_chosen(self) -> str:
+        """Which service is ticked: "sandbox", "satflow" or "custom"."""
+        dialog = self._open()
+        if dialog.sandbox_radio.isChecked():
+            return "sandbox"
+        return "satflow" if dialog.satflow_radio.isChecked() else "custom"
+
+    @property
     def error(self) -> str:
         """Why Continue was refused ("" when nothing is said)."""
         dialog = self._open()
