@@ -86,6 +86,13 @@ def test_the_qr_scan_page_reads_files_and_camera_frames(
         frames = [draw_frame(text, sequence.qr_version, 360) for text in texts[:-1]]
         assert filmed.film(camera, frames) == read
         filmed.close()
+        # Every frame filmed: the PSBT is whole, saved where the tab asks, and opened.
+        pngs = save_frames(tmp_path / "all", texts, sequence.qr_version, "bbqr")
+        saved = tmp_path / "filmed.psbt"
+        assert files.scan_psbt(pngs, saved, camera).name == "scanned.psbt"
+        assert len(camera.sinks) == 2  # the camera of each dialog opened
+    assert saved.read_bytes() == PSBT.data
+    assert files.outcome == strings.OFFLINE_NO_MANIFEST.format(name="filmed.psbt")
 
 
 def test_the_qr_show_page_chooses_and_reads_back_a_real_export(

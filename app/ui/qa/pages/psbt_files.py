@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QAbstractButton, QWidget
 from pytestqt.qtbot import QtBot
 
@@ -32,7 +33,7 @@ from app.ui.qa.said import MessageWatch
 from app.ui.tabs.psbt_files_tab import PsbtFilesTab
 
 if TYPE_CHECKING:
-    from app.ui.qa.pages.qr_scan import QrScanPage
+    from app.ui.qa.pages.qr_scan import FakeCamera, QrScanPage
     from app.ui.qa.pages.qr_show import QrShowPage
     from app.ui.qa.pages.review import ReviewPage
 
@@ -170,20 +171,25 @@ class PsbtFilesPage(Page):
         click(self.qtbot, self.widget.scan_button)
         return open_qr_scan(self.app, self, "scan_qr")
 
-    def scan_export(self, images: Sequence[Path], folder: Path) -> str:
-        """Scan the export drawn in `images` into the empty `folder`: the file line once the
-        tab opened it (as `open_export`)."""
+    def scan_export(
+        self, images: Sequence[Path], folder: Path, camera: FakeCamera | None = None
+    ) -> str:
+        """Scan the export drawn in `images` (picked as files; given `camera`, filmed) into
+        the empty `folder`: the file line once the tab opened it (as `open_export`)."""
         tab = self.widget
         watch = MessageWatch(tab, [tab.file_status])
-        self.scan_qr().read_whole(images, folder)
+        self._scan_whole(images, folder, camera)
         self.expect("scan_export", f"the export in {folder} open",
                     lambda: watch.new(("ok", "error")) is not None and self.export_folder == folder,
                     OPEN_TIMEOUT_MS)  # fmt: skip
         return self.file_status
 
-    def scan_psbt(self, images: Sequence[Path], save_as: Path) -> Path:
-        """Scan one PSBT drawn in `images`, saved as `save_as` when the tab asks where (then
-        opened as that file): the path the tab proposed."""
+    def scan_psbt(
+        self, images: Sequence[Path], save_as: Path, camera: FakeCamera | None = None
+    ) -> Path:
+        """Scan one PSBT drawn in `images` (picked as files; given `camera`, filmed), saved
+        as `save_as` when the tab asks where (then opened as that file): the path the tab
+        proposed."""
         tab = self.widget
         proposed: list[Path] = []
 
@@ -193,13 +199,22 @@ class PsbtFilesPage(Page):
 
         tab.ask_save_path = answer  # type: ignore[method-assign]  # an instance's own
         try:
-            self.scan_qr().read_whole(images)
+            self._scan_whole(images, None, camera)
             self.expect("scan_psbt", f"{save_as.name} opened",
                         lambda: tab.loaded is not None and tab.loaded.path == save_as,
                         OPEN_TIMEOUT_MS)  # fmt: skip
         finally:
             del tab.ask_save_path
         return proposed[0]
+
+    def _scan_whole(
+        self, images: Sequence[Path], folder: Path | None, camera: FakeCamera | None
+    ) -> None:
+        scan = self.scan_qr()
+        if camera is None:
+            scan.read_whole(images, folder)
+        else:
+            scan.film_whole(camera, [QImage(str(path)) for path in images], folder)
 
     def show_signed_qr(self) -> QrShowPage:
         """Press Show signed as QR…: the signed set as an animated QR code, for the online

@@ -161,12 +161,8 @@ class QrScanPage(Page):
         async def answer_images(parent: QWidget) -> list[Path]:
             return picked
 
-        async def answer_folder(parent: QWidget, title: str) -> Path | None:
-            self.folders_asked.append(title)
-            return folder
-
         dialog.ask_image_paths = answer_images  # an instance's own: the class's stays
-        dialog.ask_folder = answer_folder
+        self._answer_folder(folder)
         watch = MessageWatch(dialog, [dialog.status])
         said: list[str] = []
 
@@ -186,44 +182,69 @@ class QrScanPage(Page):
     def read_whole(self, paths: Sequence[Path], folder: Path | None = None) -> Payload:
         """`read_files`, expecting the code whole (and an export written to `folder`): the
         payload read; ScenarioFailure quoting the dialog otherwise."""
-        said = self.read_files(paths, folder)
+        return self._whole("read_whole", self.read_files(paths, folder), folder)
+
+    def film_whole(
+        self, camera: FakeCamera, frames: Sequence[QImage], folder: Path | None = None
+    ) -> Payload:
+        """`film`, expecting the code whole (and an export written to `folder`): the payload
+        read; ScenarioFailure quoting the dialog otherwise."""
+        return self._whole("film_whole", self.film(camera, frames, folder), folder)
+
+    def _whole(self, action: str, said: str, folder: Path | None) -> Payload:
         payload = self.payload
-        if said or payload is None:
+        if self.is_open or payload is None:
             shown = "the dialog closed"
             if self.is_open:
-                shown = f"{said!r}, {self.progress!r}, refused {self.refusals()}"
+                shown = f"{self.status or said!r}, {self.progress!r}, refused {self.refusals()}"
             raise ScenarioFailure(
-                f"{self.name} page, read_whole: expected the code read whole; it shows: {shown}"
+                f"{self.name} page, {action}: expected the code read whole; it shows: {shown}"
             )
         if folder is not None and self.folders_asked != [strings.QR_SCAN_FOLDER_TITLE]:
             raise ScenarioFailure(
-                f"{self.name} page, read_whole: expected the question"
+                f"{self.name} page, {action}: expected the question"
                 f" {strings.QR_SCAN_FOLDER_TITLE!r}; asked {self.folders_asked}"
             )
         return payload
 
-    def film(self, camera: FakeCamera, frames: Sequence[QImage]) -> str:
+    def film(self, camera: FakeCamera, frames: Sequence[QImage], folder: Path | None = None) -> str:
         """Press Start camera and show it `frames`, one after the other, each once the one
-        before is read (as a camera's frames come while the code is on screen); what the
-        progress line says after each, until the code is whole (the dialog then closes for a
-        PSBT, or writes an export)."""
+        before is read (as a camera's frames come while the code is on screen), until the
+        code is whole (a PSBT: the dialog closes; an export: written to `folder`, the question
+        answered, then it closes). What the progress line says after the last frame read
+        ("" once the dialog closed; a write refused: `status`)."""
         from PySide6.QtMultimedia import QVideoFrame
 
         dialog = self._open()
+        self._answer_folder(folder)
         before = len(camera.sinks)
         click(self.qtbot, dialog.camera_button)
         self.expect("film", "the camera on", lambda: len(camera.sinks) > before, 2_000)
         sink = camera.sinks[-1]
-        progress: list[str] = []
-        for n, image in enumerate(frames):
+        for n, image in enumerate(frames, start=1):
             if self.payload is not None:
                 break
             self.expect("film", f"frame {n} taken", lambda: not dialog.reading, READ_TIMEOUT_MS)
             sink.setVideoFrame(QVideoFrame(image))
             done = lambda: not self.is_open or not dialog.reading  # noqa: E731
             self.expect("film", f"frame {n} read", done, READ_TIMEOUT_MS)
-            progress.append(dialog.progress_label.text() if self.is_open else "")
-        return progress[-1] if progress else self.progress
+        if self.payload is not None and folder is not None:  # an export: written, or refused
+
+            def written() -> bool:
+                return not self.is_open or dialog.status.property("role") == "error"
+
+            self.expect("film", f"the export written to {folder}", written, READ_TIMEOUT_MS)
+        return self.progress if self.is_open else ""
+
+    def _answer_folder(self, folder: Path | None) -> None:
+        """The folder question (where a whole export is written) answered with `folder`
+        (None: closed unanswered); each question's title kept in `folders_asked`."""
+
+        async def answer(parent: QWidget, title: str) -> Path | None:
+            self.folders_asked.append(title)
+            return folder
+
+        self._open().ask_folder = answer  # an instance's own: the class's stays
 
     def close(self) -> None:
         """Press Close: nothing is written (a live source stops)."""
