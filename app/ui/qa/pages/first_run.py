@@ -115,6 +115,8 @@ class FirstRunPage(Page):
             if choice.currentText() == network:
                 break
             self.qtbot.keyClick(choice, Qt.Key.Key_Down)
+        self.expect("fill_custom", f"the network {network!r} chosen",
+                    lambda: choice.currentText() == network, 1_000)  # fmt: skip
         if api_key is not None:
             replace_text(self.qtbot, dialog.custom_key, api_key)
 
