@@ -4,15 +4,17 @@ waiting, in a page's words, for a dialog the app opens or a signal it emits."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import Qt, SignalInstance
-from PySide6.QtWidgets import QLineEdit, QWidget
+from PySide6.QtWidgets import QAbstractButton, QLineEdit, QWidget
 from pytestqt.exceptions import TimeoutError as QtTimeoutError
 from pytestqt.qtbot import QtBot
 
+from app.ui.qa.actions import click
 from app.ui.qa.expect import DEFAULT_TIMEOUT_MS, ScenarioFailure, failure_text
 from app.ui.widgets.fee_picker import CUSTOM, FeePicker, rate_text
 
@@ -108,3 +110,13 @@ def expect_signal(
         raise ScenarioFailure(
             failure_text(page.name, action, expected, shown, timeout_ms)
         ) from None
+
+
+def click_and_track(page: Page, button: QAbstractButton) -> Callable[[], bool]:
+    """Click `button`; a condition true once every task the click started (an async slot's
+    step) is done: what it then shows is its answer, not one left from before."""
+    loop = page.app.loop
+    before = asyncio.all_tasks(loop)
+    click(page.qtbot, button)
+    started = asyncio.all_tasks(loop) - before
+    return lambda: all(task.done() for task in started)

@@ -12,7 +12,6 @@ Each step returns what a refusal says ("" when the dialog moved on)."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -25,7 +24,7 @@ from app.ui.dialogs.key_setup import KeySetupDialog
 from app.ui.qa.actions import click
 from app.ui.qa.app import Page
 from app.ui.qa.expect import DEFAULT_TIMEOUT_MS, ScenarioFailure, expect
-from app.ui.qa.pages.form_steps import replace_text
+from app.ui.qa.pages.form_steps import click_and_track, replace_text
 from app.ui.qa.profiles import PASSWORD
 
 if TYPE_CHECKING:
@@ -247,9 +246,7 @@ class KeySetupPage(Page):
                 f"{self.name} page, {action}: expected {dialog.next_button.text()!r} enabled;"
                 f" it shows: {self.shown()}"
             )
-        before = asyncio.all_tasks(self.app.loop)
-        click(self.qtbot, dialog.next_button)
-        started = asyncio.all_tasks(self.app.loop) - before
+        ran = click_and_track(self, dialog.next_button)
 
         def refusal() -> str:
             for label in (error, dialog.status):
@@ -258,7 +255,7 @@ class KeySetupPage(Page):
             return ""
 
         def answered() -> bool:
-            return moved() or all(task.done() for task in started)
+            return moved() or ran()
 
         self.expect(action, "the next step or a refusal", answered, STEP_TIMEOUT_MS)
         return "" if moved() else refusal()

@@ -28,6 +28,7 @@ from app.ui.qa.actions import click
 from app.ui.qa.app import App, Page
 from app.ui.qa.expect import ScenarioFailure
 from app.ui.qa.harness import AppHarness
+from app.ui.qa.pages.form_steps import click_and_track
 from app.ui.qa.profiles import PASSWORD, READY_TIMEOUT_MS
 from app.ui.qa.said import MessageWatch
 from app.ui.tabs.psbt_files_tab import PsbtFilesTab
@@ -102,13 +103,9 @@ class PsbtFilesPage(Page):
         """Press Open… and pick `path` (an export's manifest.json or any PSBT file): what the
         tab says of it once read (the file line; for a lone PSBT, the line says it is not
         signed here)."""
-        tab = self.widget
-        watch = MessageWatch(tab, [tab.file_status, tab.review_status])
         with self._answered("open_file", path):
-            click(self.qtbot, tab.open_button)
-            self.expect("open_file", f"{path.name} read",
-                        lambda: watch.new(("ok", "error", "hint")) is not None,
-                        OPEN_TIMEOUT_MS)  # fmt: skip
+            read = click_and_track(self, self.widget.open_button)
+            self.expect("open_file", f"{path.name} read", read, OPEN_TIMEOUT_MS)
         return self.file_status
 
     def open_export(self, folder: Path) -> str:
