@@ -6,9 +6,9 @@ PSBT's origins) signs it and shows it back; "Scan signed QR…" reads those fram
 files (some missed, shuffled, repeated), saves the signed PSBT into the export's folder and
 goes through Import signed's review and submit: the sandbox has the withdrawal. Refused first,
 nothing written: the export itself (no signed PSBT in it), a signed PSBT of another
-transaction, a signed file already in the folder. A funding crosses the same way as BBQr type P (pressed
-before any export, Scan signed QR… asks for the folder, as Import signed… does), and an
-inscription bid as UR."""
+transaction, a signed file already in the folder. A funding crosses the same way as BBQr type P
+(pressed before any export, Scan signed QR… asks for the folder, as Import signed… does), and
+an inscription bid as UR."""
 
 from __future__ import annotations
 

@@ -118,9 +118,7 @@ class ListingsTab(QWidget):
         self.scan_button = ScanButton(self, self.import_folder)  # Import signed, from a QR
         self.progress = ProgressPanel()
         self.status = message_label("hint")
-        # Two lines, reserved: the export's message (a folder, then the next steps) takes two at
-        # 1024 px, and a line added under the buttons moved them up just as "Show as QR…" came next.
-        self.status.setText("X\nX")
+        self.status.setText("X\nX")  # reserved: an export's message takes two lines at 1024 px
         self.status.setMinimumHeight(self.status.sizeHint().height())
         self.status.setText("")
         self.mine_model = RowsModel(strings.LISTINGS_MINE_HEADERS)

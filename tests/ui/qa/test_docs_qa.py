@@ -1,4 +1,4 @@
-"""docs/qa.md's first scenario, run as a QA engineer runs it: the block copied from the page
+"""docs/qa.md's scenarios, run as a QA engineer runs them: every test the page shows copied
 into a directory of its own (no conftest, nothing of tests/), pytest in a child process with
 the installed package's plugin, no display and no Qt platform chosen (the plugin's headless
 default)."""
@@ -20,11 +20,11 @@ def python_blocks(markdown: str) -> list[str]:
     return re.findall(r"```python\n(.*?)```", markdown, flags=re.DOTALL)
 
 
-def test_the_first_scenario_of_docs_qa_passes_from_a_directory_of_its_own(
-    tmp_path: Path,
-) -> None:
-    [block] = [b for b in python_blocks((REPO / "docs" / "qa.md").read_text()) if FIRST in b]
-    (tmp_path / "test_first_scenario.py").write_text(block)
+def test_the_scenarios_of_docs_qa_pass_from_a_directory_of_their_own(tmp_path: Path) -> None:
+    blocks = [b for b in python_blocks((REPO / "docs" / "qa.md").read_text()) if "def test_" in b]
+    assert len(blocks) >= 3 and FIRST in blocks[0]
+    for n, block in enumerate(blocks):
+        (tmp_path / f"test_docs_{n}.py").write_text(block)
     env = {
         k: v
         for k, v in os.environ.items()
@@ -32,7 +32,7 @@ def test_the_first_scenario_of_docs_qa_passes_from_a_directory_of_its_own(
         and not k.startswith("PYTEST_XDIST")
     }
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_first_scenario.py"],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "."],
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -40,4 +40,4 @@ def test_the_first_scenario_of_docs_qa_passes_from_a_directory_of_its_own(
         timeout=RUN_TIMEOUT_S,
     )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
-    assert "1 passed" in result.stdout
+    assert f"{len(blocks)} passed" in result.stdout
