@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
+import shiboken6
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from app.ui.context import AppContext
 from app.ui.main_window import MainWindow
-from app.ui.qa.expect import DEFAULT_TIMEOUT_MS, expect, shown_messages
+from app.ui.qa.expect import DEFAULT_TIMEOUT_MS, ScenarioFailure, expect, shown_messages
 from app.ui.qa.harness import AppHarness
 
 if TYPE_CHECKING:
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
     from app.ui.qa.pages.withdraw import WithdrawPage
 
 W = TypeVar("W", bound=QWidget)
+D = TypeVar("D", bound=QWidget)  # a dialog page's dialog
 
 
 @dataclass
@@ -214,3 +216,26 @@ class Page:
             shown=self.shown,
             timeout_ms=timeout_ms,
         )
+
+
+class DialogPage(Page, Generic[D]):
+    """A page over one dialog: its messages are the dialog's, and it may close (the tab that
+    opened it may then delete it, so a closed dialog is never touched)."""
+
+    def __init__(self, app: App, dialog: D) -> None:
+        super().__init__(app)
+        self.dialog = dialog
+
+    @property
+    def widget(self) -> D:
+        return self.dialog
+
+    @property
+    def is_open(self) -> bool:
+        return shiboken6.isValid(self.dialog) and self.dialog.isVisible()
+
+    def _open(self) -> D:
+        """The dialog, or a ScenarioFailure once it has closed."""
+        if not self.is_open:
+            raise ScenarioFailure(f"{self.name} page: the dialog is closed already")
+        return self.dialog

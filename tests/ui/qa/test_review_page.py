@@ -47,7 +47,7 @@ def test_a_review_is_read_cancelled_then_approved(bidwallet_app: App) -> None:
     assert "you" in " ".join(review.output_owners())
     assert review.reject() == strings.FLOW_CANCELLED
     assert not review.is_open
-    with pytest.raises(ScenarioFailure, match="Review page: the review dialog is closed"):
+    with pytest.raises(ScenarioFailure, match="Review page: the dialog is closed"):
         _ = review.verdict
 
     before = len(app.harness.dialogs)

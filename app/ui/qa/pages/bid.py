@@ -15,19 +15,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import shiboken6
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.ui.qa.actions import click, paste_into, set_spin, type_into
-from app.ui.qa.app import App, Page
+from app.ui.qa.app import App, DialogPage, Page
 from app.ui.qa.expect import ScenarioFailure
 from app.ui.qa.harness import AppHarness
 from app.ui.qa.said import MessageWatch
+from app.ui.tabs.bid_confirm import BidConfirmDialog
 
 if TYPE_CHECKING:
-    from app.ui.tabs.bid_confirm import BidConfirmDialog
     from app.ui.tabs.bid_tab import BidTab
 
 BALANCE_TIMEOUT_MS = 20_000
@@ -56,22 +55,10 @@ class Asked:
     message: str
 
 
-class BidConfirmPage(Page):
+class BidConfirmPage(DialogPage[BidConfirmDialog]):
     """The question before a bid message is signed (app/ui/tabs/bid_confirm.py)."""
 
     name = "Bid confirmation"
-
-    def __init__(self, app: App, dialog: BidConfirmDialog) -> None:
-        super().__init__(app)
-        self.dialog = dialog
-
-    @property
-    def widget(self) -> QWidget:
-        return self.dialog
-
-    @property
-    def is_open(self) -> bool:
-        return shiboken6.isValid(self.dialog) and self.dialog.isVisible()
 
     @property
     def asked(self) -> Asked:
@@ -222,8 +209,6 @@ class BidPage(Page):
 
     def question(self, timeout_ms: int = QUESTION_TIMEOUT_MS) -> BidConfirmPage:
         """The question before signing that the last Place opened, once it shows."""
-        from app.ui.tabs.bid_confirm import BidConfirmDialog
-
         pressed = self._placing("question")
         dialogs = self.app.harness.dialogs
 

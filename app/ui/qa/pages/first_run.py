@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QDialogButtonBox
 
 from app.ui.dialogs.first_run import FirstRunDialog
 from app.ui.qa.actions import click
-from app.ui.qa.app import Page
+from app.ui.qa.app import DialogPage
 from app.ui.qa.expect import DEFAULT_TIMEOUT_MS, ScenarioFailure, expect
 from app.ui.qa.pages.form_steps import replace_text
 
@@ -43,20 +43,8 @@ def open_first_run(app: App, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> FirstRunPa
     return FirstRunPage(app, dialog)
 
 
-class FirstRunPage(Page):
+class FirstRunPage(DialogPage[FirstRunDialog]):
     name = NAME
-
-    def __init__(self, app: App, dialog: FirstRunDialog) -> None:
-        super().__init__(app)
-        self.dialog = dialog
-
-    @property
-    def widget(self) -> FirstRunDialog:
-        return self.dialog
-
-    @property
-    def is_open(self) -> bool:
-        return shiboken6.isValid(self.dialog) and self.dialog.isVisible()
 
     @property
     def service_chosen(self) -> str:
@@ -152,8 +140,3 @@ class FirstRunPage(Page):
                 f"{self.name} page, {action}: expected the dialog to close; it shows: error"
                 f" {said!r}"
             )
-
-    def _open(self) -> FirstRunDialog:
-        if not self.is_open:
-            raise ScenarioFailure(f"{self.name} page: the dialog is closed already")
-        return self.dialog

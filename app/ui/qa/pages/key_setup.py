@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 from app.ui.dialogs.key_choose_page import KeyKind
 from app.ui.dialogs.key_setup import KeySetupDialog
 from app.ui.qa.actions import click
-from app.ui.qa.app import Page
+from app.ui.qa.app import DialogPage
 from app.ui.qa.expect import DEFAULT_TIMEOUT_MS, ScenarioFailure, expect
 from app.ui.qa.pages.form_steps import click_and_track, replace_text
 from app.ui.qa.profiles import PASSWORD
@@ -51,20 +51,8 @@ def open_key_setup(app: App, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> KeySetupPa
     return KeySetupPage(app, dialog)
 
 
-class KeySetupPage(Page):
+class KeySetupPage(DialogPage[KeySetupDialog]):
     name = NAME
-
-    def __init__(self, app: App, dialog: KeySetupDialog) -> None:
-        super().__init__(app)
-        self.dialog = dialog
-
-    @property
-    def widget(self) -> KeySetupDialog:
-        return self.dialog
-
-    @property
-    def is_open(self) -> bool:
-        return shiboken6.isValid(self.dialog) and self.dialog.isVisible()
 
     @property
     def can_go_next(self) -> bool:
@@ -259,8 +247,3 @@ class KeySetupPage(Page):
 
         self.expect(action, "the next step or a refusal", answered, STEP_TIMEOUT_MS)
         return "" if moved() else refusal()
-
-    def _open(self) -> KeySetupDialog:
-        if not self.is_open:
-            raise ScenarioFailure(f"{self.name} page: the dialog is closed already")
-        return self.dialog

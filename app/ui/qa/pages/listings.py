@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QAbstractButton, QAbstractItemView, QLineEdit, QWi
 from app.ui import strings
 from app.ui.models.listings_model import CHECK, LISTED, PRICE
 from app.ui.qa.actions import click, type_into
-from app.ui.qa.app import Page
+from app.ui.qa.app import DialogPage, Page
 from app.ui.qa.expect import ScenarioFailure
 from app.ui.qa.pages.form_steps import FeeRate, choose_fee_rate, expect_dialog, replace_text
 from app.ui.qa.said import MessageWatch
@@ -408,19 +408,14 @@ class ListingsPage(Page):
             self.widget.refreshed.disconnect(note)
 
 
-class RelistQuestion(Page):
+class RelistQuestion(DialogPage[RelistDialog]):
     """The question before listing items listed already: keep them, or list them again."""
 
     name = "Relist question"
 
     def __init__(self, listings: ListingsPage, dialog: RelistDialog) -> None:
-        super().__init__(listings.app)
+        super().__init__(listings.app, dialog)
         self.listings = listings
-        self.dialog = dialog
-
-    @property
-    def widget(self) -> RelistDialog:
-        return self.dialog
 
     @property
     def head(self) -> str:

@@ -18,12 +18,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
 from app.ui.qa.actions import click, type_into
-from app.ui.qa.app import App, Page
+from app.ui.qa.app import App, DialogPage, Page
 from app.ui.qa.expect import ScenarioFailure, expect
 from app.ui.qa.said import MessageWatch
+from app.ui.tabs.open_bids_confirm import ConfirmCancelDialog
 
 if TYPE_CHECKING:
-    from app.ui.tabs.open_bids_confirm import ConfirmCancelDialog
     from app.ui.tabs.open_bids_tab import OpenBidsTab
 
 LOAD_TIMEOUT_MS = 20_000
@@ -66,20 +66,15 @@ class CancelOutcome:
     results: tuple[str, ...] = ()
 
 
-class CancelQuestionPage(Page):
+class CancelQuestionPage(DialogPage[ConfirmCancelDialog]):
     """The question before cancelling bids (app/ui/tabs/open_bids_confirm.py)."""
 
     name = "Cancel bids question"
 
     def __init__(self, app: App, dialog: ConfirmCancelDialog) -> None:
-        super().__init__(app)
-        self.dialog = dialog
+        super().__init__(app, dialog)
         self.lines = [dialog.list.item(r).text() for r in range(dialog.list.count())]
         self.kept = False
-
-    @property
-    def widget(self) -> QWidget:
-        return self.dialog
 
     def cancel_bids(self) -> None:
         """Press "Cancel N bids"."""
@@ -256,8 +251,6 @@ class OpenBidsPage(Page):
 
     def question(self, timeout_ms: int = QUESTION_TIMEOUT_MS) -> CancelQuestionPage:
         """The question the last Cancel opened, once it shows."""
-        from app.ui.tabs.open_bids_confirm import ConfirmCancelDialog
-
         pressed = self._cancelling("question")
         dialogs = self.app.harness.dialogs
 

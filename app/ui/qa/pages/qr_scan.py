@@ -26,7 +26,7 @@ from app.core.animated_qr import Payload
 from app.ui import strings
 from app.ui.dialogs.qr_scan_dialog import QrScanDialog
 from app.ui.qa.actions import click
-from app.ui.qa.app import Page
+from app.ui.qa.app import DialogPage, Page
 from app.ui.qa.expect import ScenarioFailure, expect
 from app.ui.qa.said import MessageWatch
 
@@ -90,15 +90,14 @@ def fake_camera() -> Iterator[FakeCamera]:
         QrScanDialog.find_camera, QrScanDialog.open_camera = originals
 
 
-class QrScanPage(Page):
+class QrScanPage(DialogPage[QrScanDialog]):
     """One open QR scan dialog. After a scan: `payload` (what was read), `folder` (where an
     export was written and checked)."""
 
     name = NAME
 
     def __init__(self, app: App, dialog: QrScanDialog) -> None:
-        super().__init__(app)
-        self.dialog = dialog
+        super().__init__(app, dialog)
         self.folders_asked: list[str] = []  # the folder questions' titles, in order
         # Kept when it closes: the tab deletes the dialog once it has its result.
         self._payload: Payload | None = dialog.payload
@@ -107,14 +106,6 @@ class QrScanPage(Page):
 
     def _keep_result(self, *_: object) -> None:
         self._payload, self._folder = self.dialog.payload, self.dialog.folder
-
-    @property
-    def widget(self) -> QrScanDialog:
-        return self.dialog
-
-    @property
-    def is_open(self) -> bool:
-        return shiboken6.isValid(self.dialog) and self.dialog.isVisible()
 
     # -- what it says -----------------------------------------------------------------------
 
@@ -252,8 +243,3 @@ class QrScanPage(Page):
         assert box is not None
         click(self.qtbot, box.button(QDialogButtonBox.StandardButton.Close))
         self.expect("close", "the dialog closed", lambda: not self.is_open)
-
-    def _open(self) -> QrScanDialog:
-        if not self.is_open:
-            raise ScenarioFailure(f"{self.name} page: the dialog is closed already")
-        return self.dialog

@@ -23,7 +23,7 @@ from pytestqt.qtbot import QtBot
 from app.core.animated_qr import AnimatedQrDecoder, AnimatedQrError, Payload, QrFormat
 from app.ui.dialogs.animated_qr_dialog import AnimatedQrDialog
 from app.ui.qa.actions import click
-from app.ui.qa.app import Page
+from app.ui.qa.app import DialogPage
 from app.ui.qa.expect import DEFAULT_TIMEOUT_MS, ScenarioFailure, expect, shown_messages
 
 if TYPE_CHECKING:
@@ -118,22 +118,10 @@ def frames_until_whole(
     )
 
 
-class QrShowPage(Page):
+class QrShowPage(DialogPage[AnimatedQrDialog]):
     """One open animated QR dialog (`app.qr_show()`, or what a page's `show_*_qr` returns)."""
 
     name = NAME
-
-    def __init__(self, app: App, dialog: AnimatedQrDialog) -> None:
-        super().__init__(app)
-        self.dialog = dialog
-
-    @property
-    def widget(self) -> AnimatedQrDialog:
-        return self.dialog
-
-    @property
-    def is_open(self) -> bool:
-        return shiboken6.isValid(self.dialog) and self.dialog.isVisible()
 
     # -- what it shows ----------------------------------------------------------------------
 
@@ -298,8 +286,3 @@ class QrShowPage(Page):
             self.qtbot.keyClick(view, Qt.Key.Key_Down)
         self.qtbot.keyClick(view, Qt.Key.Key_Return)
         self.expect(action, "the list closed", lambda: not view.isVisible(), 2_000)
-
-    def _open(self) -> AnimatedQrDialog:
-        if not self.is_open:
-            raise ScenarioFailure(f"{self.name} page: the dialog is closed already")
-        return self.dialog

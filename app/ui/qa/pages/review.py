@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 from app.ui import strings
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 from app.ui.qa.actions import click
-from app.ui.qa.app import Page
+from app.ui.qa.app import DialogPage
 from app.ui.qa.expect import ScenarioFailure, expect, shown_messages
 from app.ui.qa.said import MessageWatch
 
@@ -59,25 +59,16 @@ def open_review(
     return ReviewPage(app, dialog)
 
 
-class ReviewPage(Page):
+class ReviewPage(DialogPage[PsbtReviewDialog]):
     """One open review dialog. Its facts are read while it is open; `approve` and `reject`
     close it and return what the tab that started the flow then says."""
 
     name = "Review"
 
     def __init__(self, app: App, dialog: PsbtReviewDialog) -> None:
-        super().__init__(app)
-        self.dialog = dialog
+        super().__init__(app, dialog)
         # The tab the flow runs in: where it says how the flow ended (the dialog is gone then).
         self.origin: QWidget = dialog.parentWidget() or app.window
-
-    @property
-    def widget(self) -> QWidget:
-        return self.dialog
-
-    @property
-    def is_open(self) -> bool:
-        return shiboken6.isValid(self.dialog) and self.dialog.isVisible()
 
     # -- what it says ---------------------------------------------------------------------
 
@@ -198,11 +189,6 @@ class ReviewPage(Page):
         )
 
     # -- helpers --------------------------------------------------------------------------
-
-    def _open(self) -> PsbtReviewDialog:
-        if not self.is_open:
-            raise ScenarioFailure(f"{self.name} page: the review dialog is closed already")
-        return self.dialog
 
     def _fail(self, action: str, expected: str, shown: str | None = None) -> NoReturn:
         said = self.shown() if shown is None else shown

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QPushButton, QWidget
 from app.ui import strings
 from app.ui.dialogs.sign_message_dialog import SignMessageDialog
 from app.ui.qa.actions import click, paste_into
-from app.ui.qa.app import Page
+from app.ui.qa.app import DialogPage, Page
 from app.ui.qa.expect import DEFAULT_TIMEOUT_MS, ScenarioFailure, expect, shown_messages
 from app.ui.sign_elsewhere import SignElsewhere
 
@@ -107,23 +107,11 @@ def open_sign_message(
     return SignMessagePage(app, dialog)
 
 
-class SignMessagePage(Page):
+class SignMessagePage(DialogPage[SignMessageDialog]):
     """The dialog that shows a bid's exact message (or a cancel's challenges) to sign in
     another wallet and takes the signatures back (`app.sign_message()`)."""
 
     name = "Sign message"
-
-    def __init__(self, app: App, dialog: SignMessageDialog) -> None:
-        super().__init__(app)
-        self.dialog = dialog
-
-    @property
-    def widget(self) -> SignMessageDialog:
-        return self.dialog
-
-    @property
-    def is_open(self) -> bool:
-        return shiboken6.isValid(self.dialog) and self.dialog.isVisible()
 
     def messages(self) -> list[MessageShown]:
         """Each text to sign, with its address, in the dialog's order."""
@@ -176,8 +164,3 @@ class SignMessagePage(Page):
     def cancel(self) -> None:
         click(self.qtbot, self._open().cancel_button)
         self.expect("cancel", "the dialog closed", lambda: not self.is_open)
-
-    def _open(self) -> SignMessageDialog:
-        if not self.is_open:
-            raise ScenarioFailure(f"{self.name} page: the dialog is closed already")
-        return self.dialog

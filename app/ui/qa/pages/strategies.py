@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QLabel, QPushButton, QTableView, QWidget
 
 from app.ui.dialogs.strategy_editor import APPROVE_PAGE, StrategyEditor
 from app.ui.qa.actions import click
-from app.ui.qa.app import App, Page
+from app.ui.qa.app import App, DialogPage, Page
 from app.ui.qa.expect import DEFAULT_TIMEOUT_MS, expect, shown_messages
 from app.ui.qa.pages.form_steps import expect_dialog, replace_text
 from app.ui.qa.said import MessageWatch
@@ -225,20 +225,15 @@ class StrategiesPage(Page):
         return said[0]
 
 
-class StopQuestion(Page):
+class StopQuestion(DialogPage[StopStrategyDialog]):
     """The question before stopping one strategy (or all): cancel the bids, keep them, or not
     stop."""
 
     name = "Stop question"
 
     def __init__(self, strategies: StrategiesPage, dialog: StopStrategyDialog) -> None:
-        super().__init__(strategies.app)
+        super().__init__(strategies.app, dialog)
         self.strategies = strategies
-        self.dialog = dialog
-
-    @property
-    def widget(self) -> StopStrategyDialog:
-        return self.dialog
 
     @property
     def text(self) -> str:
@@ -259,7 +254,7 @@ class StopQuestion(Page):
     def dont(self) -> None:
         """Don't stop: the strategy runs on."""
         click(self.qtbot, self.dialog.dont_button)
-        self.expect("dont", "the question closed", lambda: not _open(self.dialog))
+        self.expect("dont", "the question closed", lambda: not self.is_open)
 
 
 def open_strategy_editor(app: App, before: int) -> StrategyEditorPage:
@@ -271,7 +266,7 @@ def open_strategy_editor(app: App, before: int) -> StrategyEditorPage:
 
     def shown() -> bool:
         dialog = opened()
-        return dialog is not None and _open(dialog)
+        return dialog is not None and shiboken6.isValid(dialog) and dialog.isVisible()
 
     expect(app.qtbot, StrategyEditorPage.name, "open", "the strategy editor to open", shown,
            shown=lambda: shown_messages(app.window.current_tab()),
@@ -281,19 +276,11 @@ def open_strategy_editor(app: App, before: int) -> StrategyEditorPage:
     return StrategyEditorPage(app, dialog)
 
 
-class StrategyEditorPage(Page):
+class StrategyEditorPage(DialogPage[StrategyEditor]):
     """The editor of a strategy (new from a bid, or one edited): its fields, the preview, the
     approval step, and Approve (and start) or Cancel."""
 
     name = "Strategy editor"
-
-    def __init__(self, app: App, dialog: StrategyEditor) -> None:
-        super().__init__(app)
-        self.dialog = dialog
-
-    @property
-    def widget(self) -> StrategyEditor:
-        return self.dialog
 
     @property
     def strategy_name(self) -> str:
@@ -328,23 +315,19 @@ class StrategyEditorPage(Page):
             self.next()
         click(self.qtbot, dialog.approve_start_button if start else dialog.approve_button)
         self.expect("approve", "the strategy approved and the editor closed",
-                    lambda: not _open(dialog), timeout_ms)  # fmt: skip
+                    lambda: not self.is_open, timeout_ms)  # fmt: skip
 
     def cancel(self) -> None:
         """Cancel (on either step): nothing is approved."""
         dialog = self.dialog
         on_fields = dialog.pages.currentIndex() != APPROVE_PAGE
         click(self.qtbot, dialog.cancel_button if on_fields else dialog.cancel_approval_button)
-        self.expect("cancel", "the editor closed", lambda: not _open(dialog))
+        self.expect("cancel", "the editor closed", lambda: not self.is_open)
 
     def shown(self) -> str:
         if not shiboken6.isValid(self.dialog):
             return "the editor is closed"
         return super().shown()
-
-
-def _open(dialog: QWidget) -> bool:
-    return shiboken6.isValid(dialog) and dialog.isVisible()
 
 
 def _click_cell(page: Page, view: QTableView, row: int) -> None:

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialogButtonBox, QWidget
+from PySide6.QtWidgets import QDialogButtonBox
 
 from app.ui.dialogs.unlock import UnlockDialog
 from app.ui.qa.actions import click
-from app.ui.qa.app import Page
+from app.ui.qa.app import DialogPage
 from app.ui.qa.expect import expect, shown_messages
 from app.ui.qa.profiles import PASSWORD
 from app.ui.qa.said import MessageWatch
@@ -49,20 +49,8 @@ def open_unlock(
     return UnlockPage(app, dialog)
 
 
-class UnlockPage(Page):
+class UnlockPage(DialogPage[UnlockDialog]):
     name = "Unlock"
-
-    def __init__(self, app: App, dialog: UnlockDialog) -> None:
-        super().__init__(app)
-        self.dialog = dialog
-
-    @property
-    def widget(self) -> QWidget:
-        return self.dialog
-
-    @property
-    def is_open(self) -> bool:
-        return shiboken6.isValid(self.dialog) and self.dialog.isVisible()
 
     def unlock(self, password: str = PASSWORD, timeout_ms: int = UNLOCK_TIMEOUT_MS) -> str | None:
         """Type `password` over the field and press Enter; None once unlocked, else what the

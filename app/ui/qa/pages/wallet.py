@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 
 from app.ui.qa.actions import click
-from app.ui.qa.app import Page
+from app.ui.qa.app import DialogPage, Page
 from app.ui.qa.pages import sign_elsewhere as elsewhere
 from app.ui.qa.pages.form_steps import (
     FeeRate,
@@ -232,19 +232,14 @@ class WalletPage(Page):
         return fund.link.text()
 
 
-class CoinChooserPage(Page):
+class CoinChooserPage(DialogPage[CoinChooserDialog]):
     """The coin chooser of the Fund panel (`WalletPage.choose_coins()`)."""
 
     name = "Coin chooser"
 
     def __init__(self, app: App, dialog: CoinChooserDialog, fund: FundPanel) -> None:
-        super().__init__(app)
-        self.dialog = dialog
+        super().__init__(app, dialog)
         self.fund = fund
-
-    @property
-    def widget(self) -> CoinChooserDialog:
-        return self.dialog
 
     def coins(self) -> list[CoinRow]:
         """Every coin listed, in the list's order."""
