@@ -29,18 +29,16 @@ from app.services.sandbox_process import SandboxProcess
 from app.ui import strings
 from app.ui.dialogs.animated_qr_dialog import AnimatedQrDialog
 from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
-from app.ui.dialogs.qr_scan_dialog import QrScanDialog
 from app.ui.qa.actions import click, type_into, wait_new_dialog
 from app.ui.qa.gui_thread import GuiThreadWatch
 from app.ui.qa.harness import AppHarness, OptionsFactory
 from app.ui.qa.loop import run_async
 from app.ui.qa.sandbox import fund_bidding_wallet
-from app.ui.sign_elsewhere import SignElsewhere
 from app.ui.tabs.withdraw_tab import WithdrawTab
 from tests.ui.test_animated_qr_dialog import decode_on_screen
 from tests.ui.test_flow_qr_scan import frames_of
 from tests.ui.test_flow_signed_elsewhere import FUNDS, open_collector
-from tests.ui.test_flow_signed_elsewhere_qr import scan_frames
+from tests.ui.test_flow_signed_elsewhere_qr import scan_frames, tab_answering
 
 
 def test_a_withdrawal_signed_by_the_offline_signer_comes_back_as_its_signed_export(
@@ -57,20 +55,7 @@ def test_a_withdrawal_signed_by_the_offline_signer_comes_back_as_its_signed_expo
     app = collector.app
     fund_bidding_wallet(app, qloop, FUNDS)
     folder, offline = tmp_path / "to-sign", tmp_path / "offline"
-    images: list[list[Path]] = []
-
-    async def ask_folder(_parent: object, _title: str) -> Path:
-        return folder
-
-    async def ask_images(_parent: object) -> list[Path]:
-        return images.pop(0)
-
-    monkeypatch.setattr(SignElsewhere, "ask_folder", staticmethod(ask_folder))
-    monkeypatch.setattr(QrScanDialog, "ask_image_paths", staticmethod(ask_images))
-    gui_thread.start()
-    app.window.show_tab("withdraw")
-    tab = app.window.tab("withdraw")
-    assert isinstance(tab, WithdrawTab)
+    tab, images = tab_answering(app, "withdraw", WithdrawTab, folder, monkeypatch, gui_thread)
     qtbot.waitUntil(lambda: tab.facts is not None, timeout=20_000)
     type_into(qtbot, tab.amount.edit, "160,000")
     before = len(app.dialogs)

@@ -15,9 +15,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import httpx
 import pytest
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from app.core.animated_qr import Payload, PayloadKind, QrFormat
@@ -67,6 +69,37 @@ def scan_frames(qtbot: QtBot, app: AppHarness, button: object) -> QrScanDialog:
     return dialog
 
 
+T = TypeVar("T", bound=QWidget)
+
+
+def tab_answering(
+    app: AppHarness,
+    key: str,
+    kind: type[T],
+    folder: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    gui_thread: GuiThreadWatch,
+) -> tuple[T, list[list[Path]]]:
+    """Tab `key` shown (as a `kind`, the GUI thread watched from here), the folder question
+    answered with `folder` and each scan's image question with the next list the test puts
+    in the returned list."""
+    images: list[list[Path]] = []
+
+    async def ask_folder(_parent: object, _title: str) -> Path:
+        return folder
+
+    async def ask_images(_parent: object) -> list[Path]:
+        return images.pop(0)
+
+    monkeypatch.setattr(SignElsewhere, "ask_folder", staticmethod(ask_folder))
+    monkeypatch.setattr(QrScanDialog, "ask_image_paths", staticmethod(ask_images))
+    gui_thread.start()
+    app.window.show_tab(key)
+    tab = app.window.tab(key)
+    assert isinstance(tab, kind)
+    return tab, images
+
+
 def signed_by_other_wallet(collector: Collector, psbt: FixedPSBT) -> bytes:
     assert psbt.sign_with(collector.root, sighash=None) >= 1
     return psbt_to_bytes(psbt)
@@ -86,20 +119,7 @@ def test_a_withdrawal_shown_as_its_psbt_and_scanned_back_signed(
     app = collector.app
     fund_bidding_wallet(app, qloop, FUNDS)
     folder = tmp_path / "to-sign"
-    images: list[list[Path]] = []
-
-    async def ask_folder(_parent: object, _title: str) -> Path:
-        return folder
-
-    async def ask_images(_parent: object) -> list[Path]:
-        return images.pop(0)
-
-    monkeypatch.setattr(SignElsewhere, "ask_folder", staticmethod(ask_folder))
-    monkeypatch.setattr(QrScanDialog, "ask_image_paths", staticmethod(ask_images))
-    gui_thread.start()
-    app.window.show_tab("withdraw")
-    tab = app.window.tab("withdraw")
-    assert isinstance(tab, WithdrawTab)
+    tab, images = tab_answering(app, "withdraw", WithdrawTab, folder, monkeypatch, gui_thread)
     assert tab.scan_button.isVisible() and tab.qr_button.isVisible()
     assert tab.qr_button.text() == strings.QR_SHOW_PSBT
     qtbot.waitUntil(lambda: tab.facts is not None, timeout=20_000)
@@ -272,20 +292,9 @@ def test_an_inscription_bid_signed_elsewhere_comes_back_as_ur(
                                                     "sats": 200_000})  # fmt: skip
     inscription = seller_inscription(collector.url, "ui-qr-inscription-seller")  # mines too
     folder = tmp_path / "bid"
-    images: list[list[Path]] = []
-
-    async def ask_folder(_parent: object, _title: str) -> Path:
-        return folder
-
-    async def ask_images(_parent: object) -> list[Path]:
-        return images.pop(0)
-
-    monkeypatch.setattr(SignElsewhere, "ask_folder", staticmethod(ask_folder))
-    monkeypatch.setattr(QrScanDialog, "ask_image_paths", staticmethod(ask_images))
-    gui_thread.start()
-    app.window.show_tab("inscription_bid")
-    tab = app.window.tab("inscription_bid")
-    assert isinstance(tab, InscriptionBidTab)
+    tab, images = tab_answering(
+        app, "inscription_bid", InscriptionBidTab, folder, monkeypatch, gui_thread
+    )
     assert tab.scan_button.isVisible()
     type_into(qtbot, tab.inscription, inscription)
     type_into(qtbot, tab.price.edit, "30,000")
