@@ -9,15 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import shiboken6
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox
 
 from app.ui.dialogs.first_run import FirstRunDialog
 from app.ui.qa.actions import click
 from app.ui.qa.app import DialogPage
-from app.ui.qa.expect import DEFAULT_TIMEOUT_MS, ScenarioFailure, expect
-from app.ui.qa.pages.form_steps import replace_text
+from app.ui.qa.expect import DEFAULT_TIMEOUT_MS, ScenarioFailure
+from app.ui.qa.pages.form_steps import newest_dialog, replace_text
 
 if TYPE_CHECKING:
     from app.ui.qa.app import App
@@ -29,17 +28,7 @@ SERVICE_SUFFIXES = ("/v1", "/esplora", "/ord")
 
 def open_first_run(app: App, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> FirstRunPage:
     """The newest first-run dialog the window opened, once shown."""
-
-    def newest() -> FirstRunDialog | None:
-        for dialog in reversed(app.harness.dialogs):
-            if isinstance(dialog, FirstRunDialog) and shiboken6.isValid(dialog):
-                return dialog if dialog.isVisible() else None
-        return None
-
-    expect(app.qtbot, NAME, "open", "the first-run dialog", lambda: newest() is not None,
-           timeout_ms=timeout_ms)  # fmt: skip
-    dialog = newest()
-    assert dialog is not None
+    dialog = newest_dialog(app, NAME, "the first-run dialog", FirstRunDialog, None, timeout_ms)
     return FirstRunPage(app, dialog)
 
 

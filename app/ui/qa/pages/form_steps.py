@@ -1,6 +1,7 @@
 """Steps the Wallet, Withdraw and Inscription bid pages share: replacing a field's text as a
 user does (select all, type), choosing a fee rate in a `FeePicker` with the keyboard, and
-waiting, in a page's words, for a dialog the app opens or a signal it emits."""
+waiting, in a page's words, for a dialog the app opens (or the newest one: `newest_dialog`)
+or a signal it emits."""
 
 from __future__ import annotations
 
@@ -9,17 +10,18 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, TypeVar
 
+import shiboken6
 from PySide6.QtCore import Qt, SignalInstance
 from PySide6.QtWidgets import QAbstractButton, QLineEdit, QWidget
 from pytestqt.exceptions import TimeoutError as QtTimeoutError
 from pytestqt.qtbot import QtBot
 
 from app.ui.qa.actions import click
-from app.ui.qa.expect import DEFAULT_TIMEOUT_MS, ScenarioFailure, failure_text
+from app.ui.qa.expect import DEFAULT_TIMEOUT_MS, ScenarioFailure, expect, failure_text
 from app.ui.widgets.fee_picker import CUSTOM, FeePicker, rate_text
 
 if TYPE_CHECKING:
-    from app.ui.qa.app import Page
+    from app.ui.qa.app import App, Page
 
 D = TypeVar("D", bound=QWidget)
 FeeRate = float | str | None  # sat/vB typed as Custom; a preset's name ("Fast"); None: as chosen
@@ -89,6 +91,33 @@ def expect_dialog(
 
     page.expect(action, expected, shown, timeout_ms)
     dialog = opened()
+    assert dialog is not None
+    return dialog
+
+
+def newest_dialog(
+    app: App,
+    page: str,
+    expected: str,
+    kind: type[D],
+    before: int | None = None,
+    timeout_ms: int = DEFAULT_TIMEOUT_MS,
+    shown: Callable[[], str] = lambda: "",
+) -> D:
+    """The newest `kind` dialog the app opened (after its first `before` ones when given), once
+    it shows; ScenarioFailure naming `page`, "open" and `expected`, quoting `shown()`,
+    otherwise. A deleted dialog is passed over; a hidden newest one is not open yet."""
+    dialogs = app.harness.dialogs
+
+    def newest() -> D | None:
+        for dialog in reversed(dialogs[before or 0 :]):
+            if isinstance(dialog, kind) and shiboken6.isValid(dialog):
+                return dialog if dialog.isVisible() else None
+        return None
+
+    expect(app.qtbot, page, "open", expected, lambda: newest() is not None, shown=shown,
+           timeout_ms=timeout_ms)  # fmt: skip
+    dialog = newest()
     assert dialog is not None
     return dialog
 

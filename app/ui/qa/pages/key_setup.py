@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-import shiboken6
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
@@ -23,8 +22,8 @@ from app.ui.dialogs.key_choose_page import KeyKind
 from app.ui.dialogs.key_setup import KeySetupDialog
 from app.ui.qa.actions import click
 from app.ui.qa.app import DialogPage
-from app.ui.qa.expect import DEFAULT_TIMEOUT_MS, ScenarioFailure, expect
-from app.ui.qa.pages.form_steps import click_and_track, replace_text
+from app.ui.qa.expect import DEFAULT_TIMEOUT_MS, ScenarioFailure
+from app.ui.qa.pages.form_steps import click_and_track, newest_dialog, replace_text
 from app.ui.qa.profiles import PASSWORD
 
 if TYPE_CHECKING:
@@ -37,17 +36,7 @@ STEP_TIMEOUT_MS = 20_000  # a phrase made, a preview derived, the vault's KDF (c
 
 def open_key_setup(app: App, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> KeySetupPage:
     """The newest key-setup dialog the window opened, once shown."""
-
-    def newest() -> KeySetupDialog | None:
-        for dialog in reversed(app.harness.dialogs):
-            if isinstance(dialog, KeySetupDialog) and shiboken6.isValid(dialog):
-                return dialog if dialog.isVisible() else None
-        return None
-
-    expect(app.qtbot, NAME, "open", "the key-setup dialog", lambda: newest() is not None,
-           timeout_ms=timeout_ms)  # fmt: skip
-    dialog = newest()
-    assert dialog is not None
+    dialog = newest_dialog(app, NAME, "the key-setup dialog", KeySetupDialog, None, timeout_ms)
     return KeySetupPage(app, dialog)
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import shiboken6
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QDialogButtonBox
 from pytestqt.qtbot import QtBot
@@ -25,6 +24,7 @@ from app.ui.dialogs.animated_qr_dialog import AnimatedQrDialog
 from app.ui.qa.actions import click
 from app.ui.qa.app import DialogPage
 from app.ui.qa.expect import DEFAULT_TIMEOUT_MS, ScenarioFailure, expect, shown_messages
+from app.ui.qa.pages.form_steps import newest_dialog
 
 if TYPE_CHECKING:
     from app.ui.qa.app import App
@@ -38,18 +38,15 @@ def open_qr_show(
     app: App, before: int | None = None, timeout_ms: int = DEFAULT_TIMEOUT_MS
 ) -> QrShowPage:
     """The newest animated QR dialog opened (after the first `before` dialogs), once shown."""
-
-    def newest() -> AnimatedQrDialog | None:
-        for dialog in reversed(app.harness.dialogs[before or 0 :]):
-            if isinstance(dialog, AnimatedQrDialog) and shiboken6.isValid(dialog):
-                return dialog if dialog.isVisible() else None
-        return None
-
-    expect(app.qtbot, NAME, "open", "the animated QR code shown", lambda: newest() is not None,
-           shown=lambda: shown_messages(app.window.current_tab()),
-           timeout_ms=timeout_ms)  # fmt: skip
-    dialog = newest()
-    assert dialog is not None
+    dialog = newest_dialog(
+        app,
+        NAME,
+        "the animated QR code shown",
+        AnimatedQrDialog,
+        before,
+        timeout_ms,
+        lambda: shown_messages(app.window.current_tab()),
+    )
     return QrShowPage(app, dialog)
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn
 
-import shiboken6
 from PySide6.QtWidgets import QLabel, QWidget
 
 from app.ui import strings
@@ -23,6 +22,7 @@ from app.ui.dialogs.psbt_review_dialog import PsbtReviewDialog
 from app.ui.qa.actions import click
 from app.ui.qa.app import DialogPage
 from app.ui.qa.expect import ScenarioFailure, expect, shown_messages
+from app.ui.qa.pages.form_steps import newest_dialog
 from app.ui.qa.said import MessageWatch
 
 if TYPE_CHECKING:
@@ -38,24 +38,15 @@ def open_review(
 ) -> ReviewPage:
     """The newest review dialog the app opened (after its first `before` dialogs when given),
     once it shows; ScenarioFailure naming what the window showed instead."""
-
-    def newest() -> PsbtReviewDialog | None:
-        for dialog in reversed(app.harness.dialogs[before or 0 :]):
-            if isinstance(dialog, PsbtReviewDialog) and shiboken6.isValid(dialog):
-                return dialog
-        return None
-
-    def shown() -> str:
-        return shown_messages(app.window.current_tab())
-
-    def opened() -> bool:
-        dialog = newest()
-        return dialog is not None and dialog.isVisible()
-
-    expect(app.qtbot, ReviewPage.name, "open", "a PSBT review dialog to open", opened,
-           shown=shown, timeout_ms=timeout_ms)  # fmt: skip
-    dialog = newest()
-    assert dialog is not None
+    dialog = newest_dialog(
+        app,
+        ReviewPage.name,
+        "a PSBT review dialog to open",
+        PsbtReviewDialog,
+        before,
+        timeout_ms,
+        lambda: shown_messages(app.window.current_tab()),
+    )
     return ReviewPage(app, dialog)
 
 

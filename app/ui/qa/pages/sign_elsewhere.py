@@ -14,14 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import shiboken6
 from PySide6.QtWidgets import QPushButton, QWidget
 
 from app.ui import strings
 from app.ui.dialogs.sign_message_dialog import SignMessageDialog
 from app.ui.qa.actions import click, paste_into
 from app.ui.qa.app import DialogPage, Page
-from app.ui.qa.expect import DEFAULT_TIMEOUT_MS, ScenarioFailure, expect, shown_messages
+from app.ui.qa.expect import DEFAULT_TIMEOUT_MS, ScenarioFailure, shown_messages
+from app.ui.qa.pages.form_steps import newest_dialog
 from app.ui.sign_elsewhere import SignElsewhere
 
 if TYPE_CHECKING:
@@ -86,24 +86,15 @@ def open_sign_message(
     app: App, before: int | None = None, timeout_ms: int = DEFAULT_TIMEOUT_MS
 ) -> SignMessagePage:
     """The newest sign-message dialog opened (after the first `before` dialogs), once shown."""
-
-    def newest() -> SignMessageDialog | None:
-        for dialog in reversed(app.harness.dialogs[before or 0 :]):
-            if isinstance(dialog, SignMessageDialog) and shiboken6.isValid(dialog):
-                return dialog
-        return None
-
-    def opened() -> bool:
-        dialog = newest()
-        return dialog is not None and dialog.isVisible()
-
-    def shown() -> str:
-        return shown_messages(app.window.current_tab())
-
-    expect(app.qtbot, SignMessagePage.name, "open", "a message to sign elsewhere", opened,
-           shown=shown, timeout_ms=timeout_ms)  # fmt: skip
-    dialog = newest()
-    assert dialog is not None
+    dialog = newest_dialog(
+        app,
+        SignMessagePage.name,
+        "a message to sign elsewhere",
+        SignMessageDialog,
+        before,
+        timeout_ms,
+        lambda: shown_messages(app.window.current_tab()),
+    )
     return SignMessagePage(app, dialog)
 
 

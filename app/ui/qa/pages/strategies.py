@@ -19,8 +19,8 @@ from PySide6.QtWidgets import QLabel, QPushButton, QTableView, QWidget
 from app.ui.dialogs.strategy_editor import APPROVE_PAGE, StrategyEditor
 from app.ui.qa.actions import click
 from app.ui.qa.app import App, DialogPage, Page
-from app.ui.qa.expect import DEFAULT_TIMEOUT_MS, expect, shown_messages
-from app.ui.qa.pages.form_steps import expect_dialog, replace_text
+from app.ui.qa.expect import DEFAULT_TIMEOUT_MS, shown_messages
+from app.ui.qa.pages.form_steps import expect_dialog, newest_dialog, replace_text
 from app.ui.qa.said import MessageWatch
 from app.ui.tabs.strategies_stop import DeleteStrategyDialog, StopStrategyDialog
 from app.ui.tabs.strategies_tab import StrategiesTab
@@ -259,20 +259,9 @@ class StopQuestion(DialogPage[StopStrategyDialog]):
 
 def open_strategy_editor(app: App, before: int) -> StrategyEditorPage:
     """The strategy editor the app opened after its first `before` dialogs, once shown."""
-    dialogs = app.harness.dialogs
-
-    def opened() -> StrategyEditor | None:
-        return next((d for d in dialogs[before:] if isinstance(d, StrategyEditor)), None)
-
-    def shown() -> bool:
-        dialog = opened()
-        return dialog is not None and shiboken6.isValid(dialog) and dialog.isVisible()
-
-    expect(app.qtbot, StrategyEditorPage.name, "open", "the strategy editor to open", shown,
-           shown=lambda: shown_messages(app.window.current_tab()),
-           timeout_ms=EDITOR_TIMEOUT_MS)  # fmt: skip
-    dialog = opened()
-    assert dialog is not None
+    dialog = newest_dialog(app, StrategyEditorPage.name, "the strategy editor to open",
+                           StrategyEditor, before, EDITOR_TIMEOUT_MS,
+                           lambda: shown_messages(app.window.current_tab()))  # fmt: skip
     return StrategyEditorPage(app, dialog)
 
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import shiboken6
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox
 
 from app.ui.dialogs.unlock import UnlockDialog
 from app.ui.qa.actions import click
 from app.ui.qa.app import DialogPage
-from app.ui.qa.expect import expect, shown_messages
+from app.ui.qa.expect import shown_messages
+from app.ui.qa.pages.form_steps import newest_dialog
 from app.ui.qa.profiles import PASSWORD
 from app.ui.qa.said import MessageWatch
 
@@ -33,19 +33,15 @@ def open_unlock(
     app: App, before: int | None = None, timeout_ms: int = PROMPT_TIMEOUT_MS
 ) -> UnlockPage:
     """The password prompt opened after the first `before` dialogs (the newest when None)."""
-
-    def newest() -> UnlockDialog | None:
-        for dialog in reversed(app.harness.dialogs[before or 0 :]):
-            if isinstance(dialog, UnlockDialog) and shiboken6.isValid(dialog):
-                return dialog if dialog.isVisible() else None
-        return None
-
-    expect(app.qtbot, UnlockPage.name, "open", "the password prompt",
-           lambda: newest() is not None,
-           shown=lambda: shown_messages(app.window.current_tab()),
-           timeout_ms=timeout_ms)  # fmt: skip
-    dialog = newest()
-    assert dialog is not None
+    dialog = newest_dialog(
+        app,
+        UnlockPage.name,
+        "the password prompt",
+        UnlockDialog,
+        before,
+        timeout_ms,
+        lambda: shown_messages(app.window.current_tab()),
+    )
     return UnlockPage(app, dialog)
 
 
