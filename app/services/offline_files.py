@@ -130,5 +130,9 @@ def _read(path: Path) -> bytes:
 def write_whole(path: Path, data: bytes) -> None:
     """Write whole or not at all: a half-written PSBT file must never be found later."""
     partial = path.with_name(path.name + ".partial")
-    partial.write_bytes(data)
+    # The folder may come on someone else's USB stick: a planted `.partial` (a symlink to a
+    # file of the user's) is removed and the new one created exclusively, never written through.
+    partial.unlink(missing_ok=True)
+    with open(partial, "xb") as file:
+        file.write(data)
     os.replace(partial, path)
