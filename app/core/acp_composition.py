@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from app.core.policy_verdict import Refusal, RefusalCode, Verdict
 from app.core.psbt_review import SIGHASH_ANYONECANPAY, Review
@@ -37,6 +37,9 @@ class AcpSignature:
     # "" when none). Until it is buried the signature counts as live, but a coin that very
     # transaction creates exists only while this one is spent: the two never share a spend.
     spent_by: str = ""
+    # Which `AcpLedger.record` call added the entry ("": shared, or of an older version): only
+    # that call's flow may `withdraw` it, and only while no other flow recorded it too.
+    claim: str = field(default="", compare=False, repr=False)
 
     def never_spent_with(self, outpoint: str) -> bool:
         """`outpoint` is an output of the transaction that spends this signature's coin."""

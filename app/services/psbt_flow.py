@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -271,7 +272,9 @@ async def review_online(
     return await ctx.run_cpu(decide, psbt_text, context, intent, signer, label)
 
 
-def sign_plan(plan: PsbtPlan, keys: WalletKeys, ledger: AcpLedger | None = None) -> SignedPsbt:
+def sign_plan(
+    plan: PsbtPlan, keys: WalletKeys, ledger: AcpLedger | None = None, claim: str | None = None
+) -> SignedPsbt:
     """Sign exactly what the verdict approved with the plan's key role (CPU: use an executor).
     An ANYONECANPAY signature is recorded in `ledger` first; one that would combine with a
     live signature of ours is refused (`PsbtRefusedError`), as is a plan whose fee the user
@@ -283,10 +286,10 @@ def sign_plan(plan: PsbtPlan, keys: WalletKeys, ledger: AcpLedger | None = None)
             f"The {plan.flow} was not signed: no record of ANYONECANPAY signatures is open on "
             "this machine."
         )
-    record_acp_signatures(ledger, [plan])  # a collision is refused here, naming the item
+    record_acp_signatures(ledger, [plan], claim)  # a collision is refused here, naming the item
     psbt = plan.psbt()
     try:
-        requests = approved_sign_requests(psbt, plan.verdict, ledger, plan.label)
+        requests = approved_sign_requests(psbt, plan.verdict, ledger, plan.label, claim)
     except AcpLedgerError as exc:  # its entry was just recorded: only the file can fail now
         raise ServiceError(
             f"The {plan.flow} was not signed: the record of your ANYONECANPAY signatures "
@@ -304,7 +307,7 @@ def sign_plan(plan: PsbtPlan, keys: WalletKeys, ledger: AcpLedger | None = None)
 
 
 def record_acp_signatures(
-    ledger: AcpLedger | None, plans: Sequence[PsbtPlan]
+    ledger: AcpLedger | None, plans: Sequence[PsbtPlan], claim: str | None = None
 ) -> tuple[AcpSignature, ...]:
     """Record the ANYONECANPAY signatures `plans` allow, all or none (`PsbtRefusedError` naming
     the first plan that collides); returns the entries added (`AcpLedger.record`). No ledger:
@@ -316,7 +319,7 @@ def record_acp_signatures(
     if not new or ledger is None:
         return ()
     try:
-        return ledger.record(new)
+        return ledger.record(new, claim)
     except AcpCollisionError as exc:
         first = exc.collisions[0]
         plan = next(p for p, sigs in wanted if first.new in sigs)
@@ -349,15 +352,16 @@ async def sign_plans(
     those of the PSBTs signed stay, sent or not: the signature exists."""
     keys = ctx.signing_keys()
     # One ledger write for the batch, before any signature; each one's own gate then finds
-    # its entry.
-    recorded = await ctx.run_cpu(record_acp_signatures, ctx.acp_ledger, plans)
+    # its entry, under the batch's claim (an entry another flow records too is never withdrawn).
+    claim = secrets.token_hex(8)
+    recorded = await ctx.run_cpu(record_acp_signatures, ctx.acp_ledger, plans, claim)
     signed: list[SignedPsbt] = []
     try:
         for plan in plans:
             if cancel is not None and cancel.cancelled:
                 raise OperationCancelledError(len(signed), len(plans))
             # An asyncio cancel lands here, between items: what was signed is simply dropped.
-            signed.append(await ctx.run_cpu(sign_plan, plan, keys, ctx.acp_ledger))
+            signed.append(await ctx.run_cpu(sign_plan, plan, keys, ctx.acp_ledger, claim))
             if progress is not None:
                 progress(len(signed), len(plans))
     except asyncio.CancelledError:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import fcntl
 import json
 import re
+import secrets
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -65,35 +66,52 @@ class AcpLedger:
         """Collisions of `signatures` with the live ones and among themselves (nothing kept)."""
         return collisions(signatures, self.live())
 
-    def record(self, signatures: Sequence[AcpSignature]) -> tuple[AcpSignature, ...]:
+    def record(
+        self, signatures: Sequence[AcpSignature], claim: str | None = None
+    ) -> tuple[AcpSignature, ...]:
         """Add `signatures` atomically, or none of them (`AcpCollisionError`). Returns the
-        entries this call added: one recorded already (the same signature made before) is not
-        added again, and only what was added may be `withdraw`n."""
+        entries this call added, under `claim` (a batch passes one token to all its calls; a
+        fresh one otherwise): one recorded already is not added again, and only what was added
+        may be `withdraw`n. A known entry recorded under another claim becomes shared: another
+        flow made (or will make) that very signature, so no withdraw may drop it."""
         if not signatures:
             return ()
+        claim = claim or secrets.token_hex(8)
         with self._locked():
             entries = self._read()
             found = collisions(signatures, entries)
             if found:
                 raise AcpCollisionError(found)
+            asked = {(s.outpoint, s.commitment) for s in signatures}
+            shared = [
+                replace(e, claim="")
+                if (e.outpoint, e.commitment) in asked and e.claim not in ("", claim)
+                else e
+                for e in entries
+            ]
             known = {(e.outpoint, e.commitment) for e in entries}
             new = tuple(
-                dict.fromkeys(s for s in signatures if (s.outpoint, s.commitment) not in known)
+                replace(s, claim=claim)
+                for s in dict.fromkeys(
+                    s for s in signatures if (s.outpoint, s.commitment) not in known
+                )
             )
-            if new:  # a batch recorded up front is found again, unwritten, item by item
-                self._write(entries + list(new))
+            # a batch recorded up front is found again, unchanged, item by item
+            if new or any(a.claim != b.claim for a, b in zip(entries, shared, strict=True)):
+                self._write(shared + list(new))
             return new
 
     def withdraw(self, recorded: Iterable[AcpSignature]) -> int:
         """Drop entries `record` added whose signatures were then never made (a batch cancelled
         or failing part-way); returns how many were dropped. Matched by input and commitment,
-        never by input alone: another signature of the same coin stays."""
-        unmade = {(s.outpoint, s.commitment) for s in recorded}
+        never by input alone: another signature of the same coin stays, and so does one another
+        flow recorded too since (its claim is no longer the one `record` returned)."""
+        unmade = {(s.outpoint, s.commitment, s.claim) for s in recorded if s.claim}
         if not unmade:
             return 0
         with self._locked():
             entries = self._read()
-            kept = [e for e in entries if (e.outpoint, e.commitment) not in unmade]
+            kept = [e for e in entries if (e.outpoint, e.commitment, e.claim) not in unmade]
             if len(kept) != len(entries):
                 self._write(kept)
             return len(entries) - len(kept)
@@ -176,6 +194,8 @@ def _entry_json(e: AcpSignature) -> dict[str, str]:
     entry = {"outpoint": e.outpoint, "commitment": e.commitment, "label": e.label}
     if e.spent_by:  # optional: an older reader ignores it (and only refuses more)
         entry["spentBy"] = e.spent_by
+    if e.claim:  # optional too: an older writer drops it, and the entry is never withdrawn
+        entry["claim"] = e.claim
     return entry
 
 
@@ -188,4 +208,11 @@ def _entry(item: Any, path: Path) -> AcpSignature:
     spent_by = item.get("spentBy")
     if not (isinstance(spent_by, str) and _TXID.fullmatch(spent_by)):
         spent_by = ""  # absent or malformed: the entry collides as before (a safe default)
-    return AcpSignature(outpoint, commitment, label if isinstance(label, str) else "", spent_by)
+    claim = item.get("claim")
+    return AcpSignature(
+        outpoint,
+        commitment,
+        label if isinstance(label, str) else "",
+        spent_by,
+        claim if isinstance(claim, str) else "",
+    )

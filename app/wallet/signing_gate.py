@@ -27,14 +27,18 @@ def guard(psbt: FixedPSBT, context: ReviewContext, intent: Intent) -> tuple[Revi
 
 
 def approved_sign_requests(
-    psbt: FixedPSBT, verdict: Verdict, ledger: AcpLedger | None = None, label: str = ""
+    psbt: FixedPSBT,
+    verdict: Verdict,
+    ledger: AcpLedger | None = None,
+    label: str = "",
+    claim: str | None = None,
 ) -> list[SignRequest]:
     """The signer's requests for exactly what `verdict` approved, for this very PSBT.
 
     Refuses when the verdict was a refusal or was reached on another transaction (the PSBT
     changed between review and signing). An ANYONECANPAY request is returned only once its
     signature is recorded in `ledger`, which refuses one that would combine with a live
-    signature of ours (`AcpCollisionError`)."""
+    signature of ours (`AcpCollisionError`), under `claim` (its batch's: `AcpLedger.record`)."""
     if not verdict.approved:
         raise VerdictMismatchError(f"the {verdict.flow} policy refused this PSBT")
     if psbt_digest(psbt) != verdict.psbt_digest:
@@ -49,7 +53,7 @@ def approved_sign_requests(
                 "an ANYONECANPAY signature is made only once it is recorded in the signature "
                 "ledger, and none is open"
             )
-        ledger.record([_acp_signature(psbt, p.input_index, label) for p in acp])
+        ledger.record([_acp_signature(psbt, p.input_index, label) for p in acp], claim)
     return [SignRequest(p.input_index, p.sighash) for p in verdict.to_sign]
 
 

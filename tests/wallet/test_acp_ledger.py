@@ -58,6 +58,17 @@ def test_withdraw_drops_exactly_the_unmade_signatures(tmp_path: Path) -> None:
     assert ledger.withdraw([]) == 0 and ledger.withdraw(added[:1]) == 0
 
 
+def test_a_signature_another_flow_recorded_too_is_not_withdrawn(tmp_path: Path) -> None:
+    """A batch cancelled before signing withdraws what it added, but not once another flow
+    (the offline signer, an import, another window served the same PSBT) recorded that very
+    signature meanwhile: that flow made it, and the ledger must not forget it."""
+    ledger = AcpLedger(tmp_path / "l.json")
+    added = ledger.record([AcpSignature(A, X, "listed in the window")])
+    assert ledger.record([AcpSignature(A, X, "the same listing, signed offline")]) == ()
+    assert ledger.withdraw(added) == 0
+    assert ledger.live() == (AcpSignature(A, X, "listed in the window"),)
+
+
 @pytest.mark.parametrize(
     "text", ["", "{", "[]", '{"format": "x"}', '{"format": "bidwallet-acp-ledger", "version": 9}']
 )
@@ -71,10 +82,11 @@ def test_a_damaged_ledger_refuses_rather_than_forgets(tmp_path: Path, text: str)
 
 def test_the_file_is_private_json(tmp_path: Path) -> None:
     path = tmp_path / "data" / LEDGER_FILE
-    AcpLedger(path).record([AcpSignature(A, X, "label")])
+    (added,) = AcpLedger(path).record([AcpSignature(A, X, "label")])
     assert path.stat().st_mode & 0o777 == 0o600
     doc = json.loads(path.read_text())
-    assert doc["entries"] == [{"outpoint": A, "commitment": X, "label": "label"}]
+    entry = {"outpoint": A, "commitment": X, "label": "label", "claim": added.claim}
+    assert added.claim and doc["entries"] == [entry]
 
 
 def _record_many(path: str, prefix: str) -> None:
