@@ -149,7 +149,7 @@ def _sign(args: argparse.Namespace) -> int:
     from app.services.cli_unlock import unlock_keys_at_terminal
     from app.services.offline import review_offline, sign_reviewed
     from app.services.profiles import ProfileStore
-    from app.services.psbt_report import REVIEW_ONLY, text_of
+    from app.services.psbt_report import REVIEW_ONLY, psbt_report, psbt_text, text_of
 
     inspection, folder = _review(args.path, args.network)
     print(text_of(inspection))
@@ -179,7 +179,12 @@ def _sign(args: argparse.Namespace) -> int:
     if not args.yes and not _confirm(f"Sign {count} with {profile.name}?"):
         raise _Refused("nothing was signed: not confirmed")
     keys = unlock_keys_at_terminal(data_dir, profile.key_name, "PSBTs")
-    reviewed = _with_fees_accepted(review_offline(folder, keys))  # this wallet's export?
+    reviewed = review_offline(folder, keys)  # this wallet's export?
+    # The folder is read again: what is signed must be what was shown and confirmed.
+    shown = [psbt_text(p) for p in inspection["psbts"]]
+    if [psbt_text(psbt_report(_reviewed_file(r))) for r in reviewed] != shown:
+        raise _Refused(f"nothing was signed: {folder} changed after its review was shown")
+    reviewed = _with_fees_accepted(reviewed)
     ledger = ledger_of(data_dir)  # this machine's record of its ANYONECANPAY signatures
     for item in reviewed:
         sign_reviewed(folder, item, keys, ledger)

@@ -414,3 +414,35 @@ async def test_the_command_asks_the_password_on_its_terminal_and_the_question_on
     assert child.returncode == EXIT_SIGNED, err
     assert "1 secure listing PSBT signed" in out
     assert (folder / manifest.items[0].signed_psbt_file).is_file()
+
+
+async def test_an_export_changed_while_the_password_is_typed_signs_nothing(
+    machine: OfflineMachine,
+    sandbox: SandboxControl,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The set signed is the set shown and confirmed: a stick that serves other files (another
+    export of this wallet, each PSBT one the policy approves) once the password is asked for
+    is refused, nothing signed."""
+    folder, other = tmp_path / "shown", tmp_path / "other"
+    await export_listings(machine, sandbox, folder, 1)
+    await export_listings(machine, sandbox, other, 1)
+
+    def swap_then_type(_prompt: str) -> str:
+        for path in folder.iterdir():
+            path.unlink()
+        for path in other.iterdir():
+            (folder / path.name).write_bytes(path.read_bytes())
+        return PASSWORD
+
+    monkeypatch.setenv("BIDWALLET_DATA_DIR", str(machine.data))
+    monkeypatch.setattr("getpass.getpass", swap_then_type)
+    monkeypatch.setattr("sys.stdin", Terminal("y\n"))
+    with no_network():
+        code = main(["psbt", "sign", str(folder), "--profile", PROFILE])
+    err = capsys.readouterr().err
+    assert code == EXIT_REFUSED
+    assert "changed after its review was shown" in err
+    assert not list(folder.glob("*.signed.*"))
