@@ -57,9 +57,11 @@ def encode(value: CborValue) -> bytes:
     raise CborError(f"cannot encode {type(value).__name__}")
 
 
-def decode(data: bytes) -> CborValue:
-    """The one value `data` holds; CborError for anything else."""
-    value, end = _decode(data, 0, 0)
+def decode(data: bytes, max_values: int | None = None) -> CborValue:
+    """The one value `data` holds; CborError for anything else, or for more than `max_values`
+    values in all (each array item, map key and value counts): each takes a byte of `data`
+    but far more memory once built."""
+    value, end = _decode(data, 0, 0, _Budget(max_values))
     if end != len(data):
         raise CborError(f"{len(data) - end} bytes after the value")
     return value
@@ -77,9 +79,21 @@ def _argument(data: bytes, at: int, info: int) -> tuple[int, int]:
     return int.from_bytes(data[at : at + width], "big"), at + width
 
 
-def _decode(data: bytes, at: int, depth: int) -> tuple[CborValue, int]:
+class _Budget:
+    def __init__(self, left: int | None) -> None:
+        self.left = left
+
+    def spend(self) -> None:
+        if self.left is not None:
+            self.left -= 1
+            if self.left < 0:
+                raise CborError("too many values")
+
+
+def _decode(data: bytes, at: int, depth: int, budget: _Budget) -> tuple[CborValue, int]:
     if depth > MAX_DEPTH:
         raise CborError(f"nested deeper than {MAX_DEPTH}")
+    budget.spend()
     if at >= len(data):
         raise CborError("the data ends before a value")
     major, info = data[at] >> 5, data[at] & 0x1F
@@ -106,15 +120,15 @@ def _decode(data: bytes, at: int, depth: int) -> tuple[CborValue, int]:
     if major == 4:
         items: list[CborValue] = []
         for _ in range(argument):
-            item, at = _decode(data, at, depth + 1)
+            item, at = _decode(data, at, depth + 1, budget)
             items.append(item)
         return items, at
     if major == 5:
         mapping: dict[CborValue, CborValue] = {}
         for _ in range(argument):
-            key, at = _decode(data, at, depth + 1)
+            key, at = _decode(data, at, depth + 1, budget)
             if isinstance(key, list | dict):
                 raise CborError("map keys must be numbers, strings or simple values")
-            mapping[key], at = _decode(data, at, depth + 1)
+            mapping[key], at = _decode(data, at, depth + 1, budget)
         return mapping, at
     raise CborError("tagged values are not supported")

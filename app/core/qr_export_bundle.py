@@ -21,6 +21,9 @@ FORMAT = "bidwallet-export"
 VERSION = 1
 MAX_FILES = 1000
 MAX_UNPACKED = 64 * 1024 * 1024  # far above 100 listings (about 250 KB); stops a deflate bomb
+# The document, each file's entry, name and bytes, and some room: 64 MB of one-byte values
+# would otherwise be built as a list of millions (gigabytes).
+MAX_VALUES = 4 * MAX_FILES + 16
 
 
 class ExportBundleError(CoreError, ValueError):
@@ -44,9 +47,9 @@ def pack(files: Mapping[str, bytes]) -> bytes:
 def unpack(payload: bytes) -> dict[str, bytes]:
     """The files a bundle carries; ExportBundleError naming what is wrong otherwise."""
     try:
-        document = cbor.decode(_inflate(payload))
-    except cbor.CborError:
-        raise ExportBundleError("the scanned export is not CBOR") from None
+        document = cbor.decode(_inflate(payload), MAX_VALUES)
+    except cbor.CborError as exc:
+        raise ExportBundleError(f"the scanned export is not CBOR ({exc})") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ExportBundleError("the scanned data is not a Bidwallet export")
     if document.get("version") != VERSION:

@@ -212,3 +212,13 @@ def test_a_corrupt_export_frame_is_caught_where_bbqr_has_no_checksum() -> None:
     with pytest.raises(CorruptFrameError):
         for frame in frames:
             decoder.add(frame)
+
+
+def test_a_bundle_of_countless_small_values_is_refused_before_they_are_built() -> None:
+    """65 KB of scanned frames inflate to 64 MB of one-byte CBOR values: built as a list they
+    take gigabytes. A bundle holds at most a few values per file: more are refused."""
+    files = [["a", b"x"]]
+    padding = [0] * (4 * qr_export_bundle.MAX_FILES + 100)
+    with pytest.raises(qr_export_bundle.ExportBundleError, match="too many values"):
+        qr_export_bundle.unpack(bundle({**EXPORT, "files": files, "padding": padding}))
+    assert qr_export_bundle.unpack(bundle({**EXPORT, "files": files})) == {"a": b"x"}
