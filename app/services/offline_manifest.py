@@ -338,7 +338,7 @@ def _item(data: Mapping[str, Any], i: int) -> ManifestItem:
     where = f"items[{i}]"
     try:
         return ManifestItem(
-            name=_str(data, "name"),
+            name=_file_name(data, "name"),  # the signed files are named after it
             psbt_file=_file_name(data, "psbtFile"),
             text_file=_file_name(data, "textFile"),
             unsigned_txid=_str(data, "unsignedTxid"),

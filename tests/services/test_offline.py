@@ -199,3 +199,20 @@ async def test_import_refuses_a_manifest_changed_after_export(
     (tmp_path / MANIFEST_NAME).write_text(json.dumps(data))
     with pytest.raises(ManifestError, match="differs from the one exported"):
         await import_signed(watch_only, tmp_path, expected=manifest)
+
+
+async def test_an_item_name_pointing_outside_the_folder_signs_nothing(
+    ctx: ServiceContext, sandbox: SandboxControl, make_context: ContextFactory, tmp_path: Path
+) -> None:
+    """The signed files are named after each item ('<name>.signed.psbt'): a stick's manifest
+    naming an item '../x' would have them written outside the export folder."""
+    folder = tmp_path / "export"
+    await exported_listings(ctx, sandbox, make_context, folder)
+    data = json.loads((folder / MANIFEST_NAME).read_text())
+    for i, item in enumerate(data["items"]):
+        item["name"] = f"../outside-{i}"
+    (folder / MANIFEST_NAME).write_text(json.dumps(data))
+    with no_network(), pytest.raises(ManifestError, match="plain file name"):
+        await sign_offline(folder, ctx.signing_keys(), offline_ledger(tmp_path))
+    assert not list(tmp_path.glob("outside-*"))
+    assert not list(folder.glob("*.signed.*"))
