@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 if TYPE_CHECKING:
     from app.services.offline import OfflineRefused, OfflineSigned
     from app.services.psbt_report import ReviewedFile
+    from app.wallet.acp_ledger import AcpLedger
 
 EXIT_SIGNED: Final = 0  # sign: every PSBT signed; inspect: the policy approves every one
 EXIT_USAGE: Final = 2  # the command line itself is wrong (argparse)
@@ -186,12 +187,28 @@ def _sign(args: argparse.Namespace) -> int:
         raise _Refused(f"nothing was signed: {folder} changed after its review was shown")
     reviewed = _with_fees_accepted(reviewed)
     ledger = ledger_of(data_dir)  # this machine's record of its ANYONECANPAY signatures
+    _record_set(ledger, reviewed)
     for item in reviewed:
         sign_reviewed(folder, item, keys, ledger)
         print(f"Signed {item.item.name}: wrote {folder / item.item.signed_psbt_file} (and .txt)")
     print(f"{_count(len(reviewed), flow)} signed; take {folder} back to the online app and "
           "use Import signed.")  # fmt: skip
     return EXIT_SIGNED
+
+
+def _record_set(ledger: AcpLedger, reviewed: list[OfflineSigned]) -> None:
+    """The set's ANYONECANPAY signatures recorded before any is made, all or none (as the
+    window's batch does): one that would combine with a live signature refuses the whole set,
+    not the PSBTs after those already signed."""
+    from app.services.psbt_flow import PsbtRefusedError, record_acp_signatures
+    from app.wallet.acp_ledger import AcpLedgerError
+
+    try:
+        record_acp_signatures(ledger, [r.plan for r in reviewed])
+    except PsbtRefusedError as exc:
+        raise _Refused(f"nothing was signed: {exc.user_message}") from None
+    except AcpLedgerError as exc:
+        raise _Error(f"nothing was signed: {exc}") from None
 
 
 def _with_fees_accepted(reviewed: list[OfflineSigned]) -> list[OfflineSigned]:

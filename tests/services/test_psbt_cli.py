@@ -446,3 +446,27 @@ async def test_an_export_changed_while_the_password_is_typed_signs_nothing(
     assert code == EXIT_REFUSED
     assert "changed after its review was shown" in err
     assert not list(folder.glob("*.signed.*"))
+
+
+async def test_a_set_whose_second_signature_collides_signs_none_of_it(
+    machine: OfflineMachine,
+    sandbox: SandboxControl,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The ledger refuses the second listing (it would combine with a live signature): the
+    first must not be signed either, as the window's batch records the set before signing."""
+    from app.core.acp_composition import AcpSignature, acp_signatures
+    from app.services.acp_signatures import ledger_of
+    from app.services.offline import review_offline
+
+    await export_listings(machine, sandbox, tmp_path, 2)
+    second = review_offline(tmp_path, machine.ctx.signing_keys())[1].plan
+    (sig,) = acp_signatures(second.review, second.verdict)
+    ledger_of(machine.data).record([AcpSignature("ee" * 32 + ":0", sig.commitment, "older")])
+
+    args = ["sign", str(tmp_path), "--profile", PROFILE]
+    code, _, err = run(machine, monkeypatch, capsys, args, answers="y\n")
+    assert code == EXIT_REFUSED and err.startswith("bidwallet psbt: nothing was signed:")
+    assert not list(tmp_path.glob("*.signed.*"))
