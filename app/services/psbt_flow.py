@@ -286,6 +286,7 @@ def sign_plan(
             f"The {plan.flow} was not signed: no record of ANYONECANPAY signatures is open on "
             "this machine."
         )
+    claim = claim or secrets.token_hex(8)  # its record and its gate's: one claim, one write
     record_acp_signatures(ledger, [plan], claim)  # a collision is refused here, naming the item
     psbt = plan.psbt()
     try:
