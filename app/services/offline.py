@@ -315,6 +315,13 @@ def check_manifest_permissions(item: ManifestItem, plan: PsbtPlan) -> None:
         )
 
 
+def record_reviewed(reviewed: Sequence[OfflineSigned], ledger: AcpLedger | None) -> None:
+    """Record the set's ANYONECANPAY signatures before any is made, all or none (as
+    `sign_plans` does): one that would combine with a live signature refuses the whole set
+    (`PsbtRefusedError`), not the PSBTs after those already signed and written."""
+    record_acp_signatures(ledger, [r.plan for r in reviewed])
+
+
 def sign_reviewed(
     directory: Path, reviewed: OfflineSigned, keys: WalletKeys, ledger: AcpLedger | None
 ) -> None:
@@ -342,6 +349,7 @@ async def sign_offline(
     for item in reviewed:
         if not item.plan.verdict.approved:
             raise PsbtRefusedError(item.plan.review, item.plan.verdict, item.plan.label)
+    await loop.run_in_executor(None, record_reviewed, reviewed, ledger)
     for done, item in enumerate(reviewed):
         if cancel is not None and cancel.cancelled:
             raise OperationCancelledError(done, len(reviewed))

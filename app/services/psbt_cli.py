@@ -197,14 +197,13 @@ def _sign(args: argparse.Namespace) -> int:
 
 
 def _record_set(ledger: AcpLedger, reviewed: list[OfflineSigned]) -> None:
-    """The set's ANYONECANPAY signatures recorded before any is made, all or none (as the
-    window's batch does): one that would combine with a live signature refuses the whole set,
-    not the PSBTs after those already signed."""
-    from app.services.psbt_flow import PsbtRefusedError, record_acp_signatures
+    """`record_reviewed`, its refusal said as the command's."""
+    from app.services.offline import record_reviewed
+    from app.services.psbt_flow import PsbtRefusedError
     from app.wallet.acp_ledger import AcpLedgerError
 
     try:
-        record_acp_signatures(ledger, [r.plan for r in reviewed])
+        record_reviewed(reviewed, ledger)
     except PsbtRefusedError as exc:
         raise _Refused(f"nothing was signed: {exc.user_message}") from None
     except AcpLedgerError as exc:

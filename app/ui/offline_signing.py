@@ -58,7 +58,7 @@ async def review_and_sign(
     review dialog, then sign and write each signed file (the one PSBT flow runner)."""
     from app.services.acp_signatures import ledger_of
     from app.services.errors import ServiceError
-    from app.services.offline import review_offline, sign_reviewed
+    from app.services.offline import record_reviewed, review_offline, sign_reviewed
     from app.services.psbt_flow import OperationCancelledError, accept_fee
 
     ledger = ledger_of(context.options.data_dir)  # this machine's record of its ACP signatures
@@ -78,6 +78,7 @@ async def review_and_sign(
 
     async def execute(keys: WalletKeys, reviewed: list[OfflineSigned], run: FlowRun) -> int:
         token = run.begin(strings.LISTINGS_SIGNING, len(reviewed))
+        await run_blocking(record_reviewed, reviewed, ledger)  # the set, or nothing signed
         for done, item in enumerate(reviewed):
             if token is not None and token.cancelled:
                 raise OperationCancelledError(done, len(reviewed))

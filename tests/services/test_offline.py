@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
+from app.core.acp_composition import AcpSignature, acp_signatures
 from app.core.signing_policy import RefusalCode
 from app.services.acp_signatures import ledger_of
 from app.services.bidding_wallet import get_bidding_wallet
@@ -216,3 +217,18 @@ async def test_an_item_name_pointing_outside_the_folder_signs_nothing(
         await sign_offline(folder, ctx.signing_keys(), offline_ledger(tmp_path))
     assert not list(tmp_path.glob("outside-*"))
     assert not list(folder.glob("*.signed.*"))
+
+
+async def test_an_export_whose_second_signature_collides_signs_none_of_it(
+    ctx: ServiceContext, sandbox: SandboxControl, make_context: ContextFactory, tmp_path: Path
+) -> None:
+    """The ledger refuses the second listing (it would combine with a live signature of this
+    machine): the first is not signed either, the set being recorded before any signature."""
+    await exported_listings(ctx, sandbox, make_context, tmp_path)
+    second = review_offline(tmp_path, ctx.signing_keys())[1].plan
+    (sig,) = acp_signatures(second.review, second.verdict)
+    ledger = offline_ledger(tmp_path)
+    ledger.record([AcpSignature("ee" * 32 + ":0", sig.commitment, "older")])
+    with no_network(), pytest.raises(PsbtRefusedError):
+        await sign_offline(tmp_path, ctx.signing_keys(), ledger)
+    assert not list(tmp_path.glob("*.signed.*"))
