@@ -18,6 +18,9 @@ service refuse its whole request, so a request of several ids refused as another
 split in halves until each refusal names one bid: the others get the service's own answer.
 When every request was refused, nothing was cancelled and the refusal is raised; otherwise
 the ids of a refused request are failures in the report, each with a reason of its own.
+A request whose answer is lost (a timeout, a dropped connection, a 5xx) may have been carried
+out: the open bids are read again and an id no longer listed counts as cancelled, one still
+listed as not (spec 4.2's rule for a lost answer: read the state before acting again).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from app.net.errors import MarketplaceError, NetError
+from app.net.errors import MarketplaceError, NetError, ServerError, TransportError
 from app.net.marketplace_requests import CancelRequest
 from app.net.marketplace_responses import CancelResult
 from app.services.cancel_credentials import (
@@ -99,6 +102,13 @@ async def cancel_bids(
             chunk = pending.pop(0)
             try:
                 result = await _cancel_as_first_accepted(ctx, makers, chunk, cache)
+            except (TransportError, ServerError) as exc:
+                if isinstance(exc, TransportError) and not exc.may_have_been_applied:
+                    raise
+                # No answer, but the cancel may have been carried out: the list says.
+                items.update((item.bid_id, item) for item in await _read_back(ctx, chunk, exc))
+                answered += 1
+                continue
             except _Refused as refused:
                 if refused.not_maker and len(chunk) > 1:
                     half = len(chunk) // 2  # which of them are another maker's?
@@ -199,6 +209,23 @@ async def _cancel_chunk(
                 ) from exc
             cache.invalidate(maker)  # perhaps expired although we thought it live: once more
     raise AssertionError("unreachable")  # the loop returns or raises
+
+
+LOST_AND_STILL_LISTED = "the cancel got no answer (or a server error) and the bid is still listed"
+
+
+async def _read_back(ctx: ServiceContext, ids: list[str], lost: Exception) -> list[CancelItem]:
+    """After a cancel whose answer was lost: an id no longer listed was cancelled (or ended
+    meanwhile: either way it is no longer open), one still listed was not. The lost answer's
+    error is raised when the list cannot be read either."""
+    try:
+        open_ids = {e.bid_id for e in await listed_bids(ctx)}
+    except NetError:
+        raise lost from None
+    return [
+        CancelItem(i, True) if i not in open_ids else CancelItem(i, False, LOST_AND_STILL_LISTED)
+        for i in ids
+    ]
 
 
 def _items_of(ids: list[str], result: CancelResult) -> list[CancelItem]:

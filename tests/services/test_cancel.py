@@ -11,11 +11,17 @@ from urllib.parse import parse_qs
 
 import pytest
 
-from app.net.errors import HttpError
+from app.net.errors import HttpError, NetError
 from app.net.marketplace_responses import Challenge
+from app.net.sandbox_faults import FaultKind
 from app.services.bidding_wallet import get_bidding_wallet
 from app.services.bids import BidSpec, place_bid
-from app.services.cancel import ChallengeCache, cancel_bid, cancel_bids
+from app.services.cancel import (
+    LOST_AND_STILL_LISTED,
+    ChallengeCache,
+    cancel_bid,
+    cancel_bids,
+)
 from app.services.context import ServiceContext
 from app.services.errors import CredentialRefusedError, ServiceError
 from app.services.open_bids import fetch_open_bids
@@ -291,3 +297,44 @@ async def test_ordinals_credential_not_the_maker_then_payment_credential_refused
     assert "another maker" not in refusal.value.user_message
     await sandbox_faults.remove(down)
     assert [e.bid_id for e in await fetch_open_bids(bidder)] == [bid_id]
+
+
+@pytest.mark.parametrize(
+    ("kind", "options"),
+    [("drop", {}), ("error", {"status": 503})],
+    ids=["connection-lost", "server-error"],
+)
+async def test_a_cancel_whose_answer_is_lost_is_read_back_from_the_open_bids(
+    bidder: ServiceContext,
+    collection: str,
+    sandbox_faults: SandboxFaults,
+    kind: FaultKind,
+    options: dict[str, Any],
+) -> None:
+    """Spec 4.2: after a lost answer (a dropped connection, a 5xx) the request may have been
+    carried out: the open bids say which. Applied: cancelled; not applied: still open, said."""
+    carried_out, kept = await _bid_ids(bidder, collection, 2)
+    await sandbox_faults.arm(kind, CANCEL, method="POST", applied=True, **options)
+    report = await cancel_bids(bidder, [carried_out])
+    assert [(i.bid_id, i.cancelled, i.reason) for i in report.items] == [(carried_out, True, None)]
+
+    await sandbox_faults.arm(kind, CANCEL, method="POST", applied=False, **options)
+    report = await cancel_bids(bidder, [kept])
+    assert [(i.bid_id, i.cancelled, i.reason) for i in report.items] == [
+        (kept, False, LOST_AND_STILL_LISTED)
+    ]
+    open_ids = [e.bid_id for e in await fetch_open_bids(bidder) if e.collection_slug == collection]
+    assert open_ids == [kept]
+    assert len(await sandbox_faults.fired()) == 2
+
+
+async def test_a_lost_cancel_answer_and_an_unreadable_list_say_the_lost_answer(
+    bidder: ServiceContext, collection: str, sandbox_faults: SandboxFaults
+) -> None:
+    (bid,) = await _bid_ids(bidder, collection, 1)
+    await sandbox_faults.arm("drop", CANCEL, method="POST", applied=True)
+    await sandbox_faults.arm(
+        "reply", "/v1/address/bids", method="GET", status=503, body=DOWN, times=None
+    )
+    with pytest.raises(NetError):
+        await cancel_bids(bidder, [bid])
