@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from app.ui.tabs.open_bids_tab import OpenBidsTab
 
 LOAD_TIMEOUT_MS = 20_000
-CANCEL_TIMEOUT_MS = 30_000
+CANCEL_TIMEOUT_MS = 60_000  # above the app's 30 s HTTP timeout and the read after a lost answer
 QUESTION_TIMEOUT_MS = 10_000
 
 
@@ -193,8 +193,10 @@ class OpenBidsPage(Page):
         return self.row(bid_id)
 
     def refresh(self) -> None:
-        """Press Refresh; returns once the bids were read again."""
+        """Press Refresh (once it is enabled: a reading under way disables it); returns once
+        the bids were read again."""
         tab = self.tab
+        self.expect("refresh", "Refresh enabled", tab.refresh_button.isEnabled, LOAD_TIMEOUT_MS)
         loads = tab.state.loads
         click(self.qtbot, tab.refresh_button)
         self.expect("refresh", "the open bids read again", lambda: tab.state.loads > loads,
@@ -224,18 +226,21 @@ class OpenBidsPage(Page):
                 tab.table.viewport(), Qt.MouseButton.LeftButton, modifier, rect.center()
             )
 
-    def cancel(self, *bids: str | int, confirm: bool = True) -> CancelOutcome:
+    def cancel(
+        self, *bids: str | int, confirm: bool = True, timeout_ms: int = CANCEL_TIMEOUT_MS
+    ) -> CancelOutcome:
         """Select `bids` (ids or rows shown), press Cancel, answer the question (Cancel them,
-        or Keep them when not `confirm`) and wait for the result. The wallet must be unlocked
-        (locked, the app asks the password first: use `press_cancel`, `app.unlock_prompt`,
-        `question`, then `outcome`)."""
+        or Keep them when not `confirm`) and wait up to `timeout_ms` for the result (more than
+        the app's own 30 s HTTP timeout when the service is made to hold its answer). The
+        wallet must be unlocked (locked, the app asks the password first: use `press_cancel`,
+        `app.unlock_prompt`, `question`, then `outcome`)."""
         self.press_cancel(*bids)
         question = self.question()
         if confirm:
             question.cancel_bids()
         else:
             question.keep()
-        return self.outcome()
+        return self.outcome(timeout_ms)
 
     def press_cancel(self, *bids: str | int) -> None:
         """Select `bids` (none: keep the selection) and press Cancel; nothing more."""
