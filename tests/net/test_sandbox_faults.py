@@ -3,7 +3,6 @@ sandbox's refusals as `HttpError`, and an answer it cannot read as `BadResponse`
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import httpx
@@ -11,26 +10,7 @@ import pytest
 
 from app.net.errors import BadResponse, HttpError
 from app.net.sandbox import SandboxClient
-from app.sandbox.chain.node import Node
-from app.sandbox.http.app import create_app
-
-ROOT = "http://sandbox.test"
-
-
-@pytest.fixture(scope="module")
-def app_transport(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.ASGITransport]:
-    node = Node.open(tmp_path_factory.mktemp("net-faults") / "data")
-    try:
-        yield httpx.ASGITransport(app=create_app(node), raise_app_exceptions=False)
-    finally:
-        node.close()
-
-
-@pytest.fixture
-async def sandbox(app_transport: httpx.ASGITransport) -> AsyncIterator[SandboxClient]:
-    async with SandboxClient(ROOT, transport=app_transport) as client:
-        yield client
-        await client.clear_faults()
+from tests.net.conftest import ROOT
 
 
 async def test_an_armed_fault_is_typed_with_the_sandboxs_defaults(sandbox: SandboxClient) -> None:

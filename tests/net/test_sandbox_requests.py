@@ -3,7 +3,6 @@ entries in order, filters sent as the query, and an answer it cannot read as `Ba
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import httpx
@@ -11,27 +10,7 @@ import pytest
 
 from app.net.errors import BadResponse, HttpError
 from app.net.sandbox import SandboxClient
-from app.sandbox.chain.node import Node
-from app.sandbox.http.app import create_app
-
-ROOT = "http://sandbox.test"
-
-
-@pytest.fixture(scope="module")
-def app_transport(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.ASGITransport]:
-    node = Node.open(tmp_path_factory.mktemp("net-requests") / "data")
-    try:
-        yield httpx.ASGITransport(app=create_app(node), raise_app_exceptions=False)
-    finally:
-        node.close()
-
-
-@pytest.fixture
-async def sandbox(app_transport: httpx.ASGITransport) -> AsyncIterator[SandboxClient]:
-    async with SandboxClient(ROOT, transport=app_transport) as client:
-        await client.clear_requests()
-        yield client
-        await client.clear_faults()
+from tests.net.conftest import ROOT
 
 
 async def test_requests_are_typed_in_order_with_the_fault_that_hit_them(
