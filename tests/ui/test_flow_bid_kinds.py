@@ -144,7 +144,9 @@ def test_rune_names_are_suggested_whatever_the_spacers(
     form.slug.clear()
     type_into(qtbot, form.slug, "AB.")
     qtbot.keyClick(form.slug, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: form.slug_hint.text().startswith("“AB.” is not a rune name"))
+    qtbot.waitUntil(
+        lambda: form.slug_hint.text().startswith("“AB.” is not a rune name"), timeout=20_000
+    )
     assert widget_top(form.price) == price_at
     gui_thread.assert_not_blocked()
 

@@ -471,8 +471,15 @@ class BidForm(QWidget):
         self.changed.emit()
 
     def _show_search_note(self) -> None:
-        """Off the sandbox nothing lists every collection: say so while no slug is typed."""
-        if self.runes or self.scope.currentData() != COLLECTION:
+        """Off the sandbox nothing lists every collection: say so while no slug is typed. Only
+        that note goes when it no longer applies: the catalog's word on the name typed stays
+        (the suggestions read again once cleared "“AB.” is not a rune name")."""
+        empty_collection = (
+            not self.runes
+            and self.scope.currentData() == COLLECTION
+            and not self.slug.text().strip()
+        )
+        if empty_collection and not self._searchable:
+            self.show_slug_note(strings.BID_CATALOG_SEARCH_NONE)
+        elif self.lines[SLUG].hint_shown()[0] == strings.BID_CATALOG_SEARCH_NONE:
             self.show_slug_note("")
-        elif not self.slug.text().strip():
-            self.show_slug_note("" if self._searchable else strings.BID_CATALOG_SEARCH_NONE)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QObject, QStringListModel, Qt, Signal
+from PySide6.QtCore import QModelIndex, QObject, QStringListModel, Qt, Signal
 from PySide6.QtWidgets import QCompleter, QLineEdit
 
 from app.core.rune_names import rune_letters
@@ -71,6 +71,12 @@ class RuneCompletion(QObject):
         self.model.setStringList(found)
         if found:
             self.completer.complete()
+            popup = self.completer.popup()
+            if popup is not None:
+                # Qt makes the first row current, unhighlighted: Return would put it in the
+                # field unasked and Down would go to the second. Nothing current: Return
+                # commits what is typed, Down picks the first.
+                popup.setCurrentIndex(QModelIndex())
         else:
             self._hide_popup()
 
