@@ -146,7 +146,7 @@ class AnimatedQrDecoder:
         if self.format is QrFormat.UR:
             if self._single is not None:
                 return Progress(1, 1)
-            return Progress(len(self._ur.solved), self._ur.fragments_needed)
+            return Progress(self._ur.fragments_known, self._ur.fragments_needed)
         return Progress(0, 0)
 
     def add(self, text: str) -> bool:

@@ -56,10 +56,9 @@ def camera_order(frames: list[str], seed: int) -> list[str]:
 
 def read_shuffled(sequence: FrameSequence, frames: list[str], seed: int) -> AnimatedQrDecoder:
     """`frames` read shuffled with repeats, then, while the code is not whole, the frames the
-    code shows next as it loops, until whole or LOOPS times its frames shown. A set of UR
-    fountain parts that decodes in the order shown may not decode shuffled: the decoder
-    (bc-ur's, and ours after it) peels parts as they come, so which ones complete it depends
-    on their order; a camera keeps reading the loop until the code is whole."""
+    code shows next as it loops, until whole or LOOPS times its frames shown. With frames
+    missed, the UR fountain parts read may not yet determine every fragment; a camera keeps
+    reading the loop until the code is whole."""
     decoder = AnimatedQrDecoder(accept=frozenset(PayloadKind))
     for text in scan(sequence, camera_order(frames, seed)):
         decoder.add(text)
