@@ -15,6 +15,8 @@ folder, and writes its signed files beside it.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,7 +72,8 @@ def signed_payload(directory: Path) -> Payload:
 
 def write_scanned_export(directory: Path, payload: Payload) -> Manifest:
     """Writes a scanned export into `directory` (new or empty) and returns its manifest once
-    every file passed the import's checks; OfflineFileError or ManifestError otherwise."""
+    every file passed the import's checks; OfflineFileError or ManifestError otherwise, and
+    then the folder is left as it was found (nothing refused stays on disk to be opened)."""
     if payload.kind is not PayloadKind.EXPORT:
         raise OfflineFileError("The scanned code holds a single PSBT, not an export.")
     try:
@@ -79,15 +82,30 @@ def write_scanned_export(directory: Path, payload: Payload) -> Manifest:
         raise OfflineFileError(f"The scanned export cannot be read: {exc}.") from None
     if MANIFEST_NAME not in files:
         raise OfflineFileError(f"The scanned export has no {MANIFEST_NAME}.")
+    created = not directory.exists()
     directory.mkdir(parents=True, exist_ok=True)
     if any(directory.iterdir()):
         raise OfflineFileError(f"{directory} is not empty; choose an empty folder.")
-    for name, data in files.items():
-        write_whole(directory / name, data)
-    manifest = read_manifest(directory)
-    for item in manifest.items:
-        read_exported(directory, item)
+    try:
+        for name, data in files.items():
+            write_whole(directory / name, data)
+        manifest = read_manifest(directory)
+        for item in manifest.items:
+            read_exported(directory, item)
+    except BaseException:
+        _remove_written(directory, files, created)
+        raise
     return manifest
+
+
+def _remove_written(directory: Path, names: Iterable[str], created: bool) -> None:
+    """Removes the files a refused scan wrote into `directory` (empty before), and the folder
+    if the scan made it; what cannot be removed stays (the refusal is what the user hears)."""
+    for name in names:
+        (directory / name).unlink(missing_ok=True)
+    if created:
+        with contextlib.suppress(OSError):
+            directory.rmdir()
 
 
 @dataclass(frozen=True)

@@ -128,6 +128,11 @@ async def test_a_scanned_export_that_is_not_the_exported_one_is_refused(
     bad = Payload(PayloadKind.EXPORT, qr_export_bundle.pack(files))
     with pytest.raises(OfflineFileError, match="not the file that was exported"):
         write_scanned_export(tmp_path / "scanned", bad)
+    assert not (tmp_path / "scanned").exists()  # nothing refused stays to be opened
+    (tmp_path / "chosen").mkdir()  # a folder the user chose, empty: left empty
+    with pytest.raises(OfflineFileError, match="not the file that was exported"):
+        write_scanned_export(tmp_path / "chosen", bad)
+    assert list((tmp_path / "chosen").iterdir()) == []
     with pytest.raises(OfflineFileError, match="single PSBT"):
         write_scanned_export(tmp_path / "other", Payload(PayloadKind.PSBT, b"psbt\xff"))
     with pytest.raises(CorruptFrameError):
