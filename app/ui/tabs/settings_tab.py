@@ -202,6 +202,8 @@ class SettingsTab(QWidget):
         sandbox = self._context.sandbox
         default_fee = await self._default_maker_fee() if active else None
         keychain = (await self._context.api_keys()).available
+        if self.selected_name() != name:
+            return  # another profile chosen while the keychain or the service answered
         sandbox_url = sandbox.url if sandbox is not None and active else None
         self.form.load(profile, has_key, sandbox_url, default_fee, keychain=keychain)
 

@@ -1,0 +1,81 @@
+"""Settings: the form shows the profile selected in the list, whatever order its readings end
+in. Loading a profile's form waits on the keychain (its API key) and, for the active profile,
+on the service's published maker fee; a slow wait for one profile ended after the user had
+chosen another, and filled the form with the first while the list showed the second (a Save
+then wrote what was typed over the first profile's settings).
+
+The keychain's answer for the active profile is held by hand (a future this test resolves),
+so the order of the two loads is the test's, not the machine's."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from app.services.profiles import AppProfile, ProfileStore
+from app.ui.qa.app import App
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.profiles import prepare_profile
+from app.ui.tabs.settings_tab import SettingsTab
+
+
+def _click_profile(qtbot: QtBot, tab: SettingsTab, name: str) -> None:
+    """Click `name` in the list, as a user does; nothing awaited."""
+    listed = tab.profiles
+    item = next(
+        listed.item(r) for r in range(listed.count()) if listed.item(r).text().startswith(name)
+    )
+    at = listed.visualItemRect(item).center()
+    qtbot.mouseClick(listed.viewport(), Qt.MouseButton.LeftButton, pos=at)
+
+
+def test_a_late_form_load_does_not_replace_the_profile_chosen_since(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    data_dir: Path,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+) -> None:
+    main = prepare_profile(data_dir)
+    store = ProfileStore(data_dir)
+    other = replace(main, name="Other", key_name=None, lock_timeout_s=1_200)
+    store.save(store.load().with_profile(other))
+    harness = open_app(make_options())
+    qtbot.waitSignal(harness.window.controller.ready, timeout=30_000).wait()
+    page = App(harness, qtbot, qloop).settings.open("Main")
+    tab = page.widget
+    assert isinstance(tab, SettingsTab)
+    page.choose_profile("Other")
+
+    context = harness.context
+    keychain_answer: asyncio.Future[str | None] = qloop.create_future()
+    asked: list[str] = []
+    api_key_for = context.api_key_for
+
+    async def held_for_main(profile: AppProfile) -> str | None:
+        asked.append(profile.name)
+        if profile.name == "Main":
+            return await keychain_answer
+        return await api_key_for(profile)
+
+    context.api_key_for = held_for_main  # type: ignore[method-assign]
+    before = asyncio.all_tasks(qloop)
+    _click_profile(qtbot, tab, "Main")  # its form waits on the keychain...
+    loading_main = [
+        t for t in asyncio.all_tasks(qloop) - before if "_load_form" in repr(t.get_coro())
+    ]
+    assert len(loading_main) == 1
+    qtbot.waitUntil(lambda: asked == ["Main"])
+    page.choose_profile("Other")  # ...while the user chooses another
+    assert tab.form.profile == other
+
+    keychain_answer.set_result(None)  # the keychain answers for Main at last
+    qtbot.waitUntil(loading_main[0].done)
+    assert tab.selected_name() == "Other"
+    assert tab.form.profile == other
+    assert tab.form.lock_minutes.value() == 20
