@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt
 from PySide6.QtGui import QHideEvent, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -203,7 +203,9 @@ class OpenBidsTab(QWidget):
     def show_view(self, view: OpenBidsView) -> None:
         from app.services.open_bids import pool_key_of  # loaded with the view it reads
 
+        chosen = set(self.selected_ids())  # a reading (the timer's, a live one) keeps them
         self.model.set_bids(view.bids)
+        self._select(chosen)
         self.pools_model.set_pools(view.pools)
         pools = (pool_key_of(bid) for bid in view.bids)
         self.market_pools = tuple(dict.fromkeys(p for p in pools if p is not None))
@@ -253,6 +255,22 @@ class OpenBidsTab(QWidget):
             text += strings.OPEN_BIDS_SHOWN.format(shown=shown)
         self.counts.setText(text)
 
+    def _select(self, bid_ids: set[str]) -> None:
+        """Select the rows of `bid_ids` still listed (a model reset cleared the selection)."""
+        if not bid_ids:
+            return
+        selection = QItemSelection()
+        for row in range(self.model.rowCount()):
+            if self.model.bid_id(row) in bid_ids:
+                index = self.proxy.mapFromSource(self.model.index(row, 0))
+                if index.isValid():
+                    selection.select(index, index)
+        flags = (
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows
+        )
+        self.table.selectionModel().select(selection, flags)
+
     def _selection_changed(self, *_: object) -> None:
         self.cancel_button.setEnabled(bool(self.selected_ids()))
 
@@ -269,9 +287,10 @@ class OpenBidsTab(QWidget):
             return
         rows = [self.proxy.mapToSource(i).row() for i in self.table.selectionModel().selectedRows()]
         described = {self.model.bid_id(row): self._describe(row) for row in rows}
+        # Read before the password prompt: a reading meanwhile renumbers the rows.
+        owners = [owner for row in rows if (owner := self.model.owner(row)) is not None]
         if not await self._ready_to_sign():
             return
-        owners = [owner for row in rows if (owner := self.model.owner(row)) is not None]
         lines = [described[bid_id] for bid_id in ids]
         dialog = ConfirmCancelDialog(lines, self, len(owners), sorted(set(owners)))
         if not await self.controller.show_dialog(dialog):
