@@ -81,6 +81,7 @@ class InscriptionBidTab(QWidget):
         self._controller = controller
         self._busy = False
         self.bids: InscriptionBids | None = None
+        self._reads = 0  # reads started: an older one ending last is not shown
         self.last_bid_id: str | None = None
         self._bids_of = connection_key(context)
 
@@ -233,25 +234,35 @@ class InscriptionBidTab(QWidget):
 
     @async_slot()
     async def refresh(self) -> None:
+        """Read our bids; only the latest of overlapping reads shows (and says `refreshed`):
+        a slow one started before a bid was placed must not drop it, nor fail over it."""
         services = self._context.connection
+        self._reads += 1
+        this = self._reads
         try:
             ctx = await public_context(self._context)  # the services modules loaded first
             from app.services.inscription_bid import my_inscription_bids
 
             self.estimates.read_if_old()  # the fee market moves (a picker refilled on change)
-            self.bids = await my_inscription_bids(ctx)
+            bids = await my_inscription_bids(ctx)
         except NotReadyError as exc:
-            self.list_hint.setText(exc.user_message)
+            if this == self._reads:
+                self.list_hint.setText(exc.user_message)
+                self.refreshed.emit()
             return
         except Exception as exc:
-            if self._context.connection is services:
-                self.list_hint.setText(failure_text(exc))
+            if this == self._reads:
+                if self._context.connection is services:
+                    self.list_hint.setText(failure_text(exc))
+                self.refreshed.emit()
             return
-        finally:
-            self.refreshed.emit()
+        if this != self._reads:
+            return
+        self.bids = bids
         self.model.set_rows(bid_cells(self.bids.rows))
         hint = "" if self.bids.with_states else strings.INSCRIPTION_BID_OPEN_ONLY
         self.list_hint.setText(hint or ("" if self.bids.rows else strings.INSCRIPTION_BID_NONE))
+        self.refreshed.emit()
 
     def state_of(self, bid_id: str) -> str | None:
         rows = () if self.bids is None else self.bids.rows
