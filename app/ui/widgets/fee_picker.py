@@ -5,7 +5,7 @@ estimate; the Bid tab's are the service's named rates (`FeePreset.label_unknown`
 choosable before any estimate is known, since the service reads the name itself). The
 estimates arrive later (`set_estimates`): a preset the user chose stays chosen; until then
 the picker starts on its default preset, or on Custom with a sane rate when no preset can be
-shown; a custom rate the user typed is kept."""
+shown; a custom rate the user typed, or Custom picked, is kept."""
 
 from __future__ import annotations
 
@@ -83,9 +83,10 @@ class FeePicker(QWidget):
         layout.addWidget(self.choice, 1)
         layout.addWidget(self.custom)
         self.setFocusProxy(self.choice)
-        self._user_typed = False
+        self._user_typed = False  # Custom is the user's: a rate typed, or Custom picked
         self.set_estimates(None)
         self.choice.currentIndexChanged.connect(self._choice_changed)
+        self.choice.activated.connect(self._picked)
         self.custom.valueChanged.connect(self._custom_changed)
 
     def set_estimates(self, by_target: Mapping[int, float] | None) -> None:
@@ -143,6 +144,12 @@ class FeePicker(QWidget):
             tips.append(strings.FEE_ALL_SAME)  # why fast and slow read the same
         self.choice.setToolTip("\n".join(t for t in tips if t))
         self.changed.emit()
+
+    def _picked(self, _index: int) -> None:
+        """The user picked an entry (a click, a key): Custom picked stays when the estimates
+        are read again, as a rate typed does, though nothing is typed yet."""
+        if self.choice.currentData() == CUSTOM:
+            self._user_typed = True
 
     def _custom_changed(self, *_: object) -> None:
         self._user_typed = True
