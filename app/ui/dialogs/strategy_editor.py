@@ -103,6 +103,7 @@ class StrategyEditor(QDialog):
         self.approved_id: str | None = None
         self.config: StrategyConfig | None = None  # what the approval step shows
         self.busy = False
+        self._edits = 0  # edits of the fields (a preview read across one is stale)
         self.setWindowTitle(
             strings.EDITOR_TITLE_NEW
             if new
@@ -218,6 +219,7 @@ class StrategyEditor(QDialog):
     # -- editing ---------------------------------------------------------------------------
 
     def _edited(self) -> None:
+        self._edits += 1
         if self.preview.toPlainText() != strings.EDITOR_PREVIEW_EMPTY and not self.busy:
             set_message(self.preview_status, strings.EDITOR_PREVIEW_STALE, "hint")
         if self.edit_error.text() == strings.EDITOR_FIX_FIRST:  # fields marked: re-checked
@@ -248,6 +250,7 @@ class StrategyEditor(QDialog):
         self.busy = True
         self.preview_button.setEnabled(False)
         set_message(self.preview_status, strings.EDITOR_PREVIEW_READING, "hint")
+        edits = self._edits
         try:
             text = await self.host.dry_run(config)
         except (NotReadyError, ServiceError, NetError, InvalidStrategy, StrategyPolicyError) as exc:
@@ -257,7 +260,10 @@ class StrategyEditor(QDialog):
             self.busy = False
             self.preview_button.setEnabled(True)
         self.preview.setPlainText(text)
-        set_message(self.preview_status, strings.EDITOR_PREVIEW_NOTHING_SIGNED, "hint")
+        # Edited while the market was read: the preview is of the fields as they were.
+        stale = self._edits != edits
+        said = strings.EDITOR_PREVIEW_STALE if stale else strings.EDITOR_PREVIEW_NOTHING_SIGNED
+        set_message(self.preview_status, said, "hint")
 
     def review(self) -> None:
         """To the approval step: the policy exactly as it will be sealed."""
