@@ -106,10 +106,14 @@ class AppContext(QObject):
 
     # -- profiles ---------------------------------------------------------------------------
 
-    async def save_settings(self, settings: AppSettings) -> None:
-        """Write `settings` (atomically, with fsyncs: in the executor, one write at a time, in
-        order), then make them current. A failed write raises and changes nothing."""
+    async def update_settings(self, change: Callable[[AppSettings], AppSettings]) -> None:
+        """Apply `change` to the settings as they are when this write's turn comes, write the
+        result (atomically, with fsyncs: in the executor, one write at a time, in order), then
+        make it current. Settings computed before waiting would undo a write made meanwhile
+        (a theme chosen while the demo wallet's key was saved came back as System). A failed
+        write raises (so does `change`) and changes nothing."""
         async with self._settings_lock:
+            settings = change(self.settings)
             if settings != self.settings:
                 await run_blocking(self.store.save, settings)
             self.settings = settings

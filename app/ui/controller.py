@@ -166,14 +166,14 @@ class AppController(QObject):
         options = self.context.options
         profile, new = initial_profile(settings, sandbox=options.sandbox and not options.offline)
         if new and profile is not None:
-            await self.context.save_settings(settings.with_profile(profile))
+            await self.context.update_settings(lambda s: s.with_profile(profile))
         return profile
 
     async def _add(self, choice: FirstRunChoice) -> AppProfile:
         context = self.context
         if choice.api_key:
             await self._store_api_key(choice.profile.name, choice.api_key)
-        await context.save_settings(context.settings.with_profile(choice.profile))
+        await context.update_settings(lambda s: s.with_profile(choice.profile))
         return choice.profile
 
     async def _store_api_key(self, profile_name: str, api_key: str) -> None:
@@ -212,9 +212,7 @@ class AppController(QObject):
         await context.close_connection()
         context.wallet_lock.lock()
         context.watch_only = False
-        await context.save_settings(
-            context.settings.with_profile(profile).with_active(profile.name)
-        )
+        await context.update_settings(lambda s: s.with_profile(profile).with_active(profile.name))
         context.set_profile(profile)
         sandbox: SandboxProcess | None = None
         if profile.kind is ServiceKind.SANDBOX and not context.options.offline:
@@ -287,7 +285,7 @@ class AppController(QObject):
         if context.profile is not None and context.profile.name == name:
             context.error(strings.SETTINGS_REMOVE_ACTIVE)
             return
-        await context.save_settings(context.settings.without(name))
+        await context.update_settings(lambda s: s.without(name))
         store = await context.api_keys()
         await run_blocking(store.delete, name)
 
@@ -304,7 +302,7 @@ class AppController(QObject):
             return profile
         result = dialog.result_value
         profile = replace(profile, key_name=result.key_name)
-        await self.context.save_settings(self.context.settings.with_profile(profile))
+        await self.context.update_settings(lambda s: s.with_profile(profile))
         if result.keys is not None:
             self.context.wallet_lock.unlock(result.keys, result.key_name)
         return profile

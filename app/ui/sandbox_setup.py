@@ -162,9 +162,7 @@ async def _demo_wallet(
         context.error(strings.DEMO_WALLET_FAILED.format(details=exc))
         return profile
     profile = replace(profile, key_name=key_name, sandbox_only=True)
-    await context.save_settings(
-        context.settings.with_profile(profile)
-    )  # also updates context.profile
+    await context.update_settings(lambda s: s.with_profile(profile))  # and context.profile
     context.info(
         strings.DEMO_WALLET_READY.format(
             btc=DEMO_FAUCET_SATS // 100_000_000,

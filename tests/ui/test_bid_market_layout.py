@@ -7,7 +7,7 @@ for the market above a whole Place button. The chart's colours are the theme's."
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -49,12 +49,6 @@ def busy_market() -> PoolMarket:
     return PoolMarket(POOL, snapshot)
 
 
-@pytest.fixture
-def theme_after(qapp: QApplication) -> Iterator[None]:
-    yield
-    apply_theme(qapp, Theme.LIGHT)  # the application is shared by every test
-
-
 @pytest.mark.parametrize("theme", [Theme.LIGHT, Theme.DARK])
 def test_the_market_page_fits_1024_by_700_in_both_themes(
     qtbot: QtBot,
@@ -63,7 +57,6 @@ def test_the_market_page_fits_1024_by_700_in_both_themes(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
     theme: Theme,
-    theme_after: None,
 ) -> None:
     apply_theme(qapp, theme)
     prepare_profile(data_dir)

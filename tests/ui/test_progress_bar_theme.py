@@ -5,28 +5,14 @@ theme, and on the theme's colours (WCAG contrast)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication, QProgressBar
 from pytestqt.qtbot import QtBot
 
 from app.services.profiles import Theme
-from app.ui.theme import COLORS, ThemeState, apply_theme
+from app.ui.theme import COLORS, apply_theme
 from tests.ui.test_pool_chart import _contrast
-
-
-@pytest.fixture
-def themed(qapp: QApplication) -> Iterator[None]:
-    """The app's style as it was: other tests draw under it."""
-    sheet, palette, style = qapp.styleSheet(), qapp.palette(), qapp.style().name()
-    name, colors = ThemeState.name, ThemeState.colors
-    yield
-    qapp.setStyle(style)
-    qapp.setPalette(palette)
-    qapp.setStyleSheet(sheet)
-    ThemeState.name, ThemeState.colors = name, colors
 
 
 def _lightness_gap(a: QColor, b: QColor) -> int:
@@ -35,7 +21,7 @@ def _lightness_gap(a: QColor, b: QColor) -> int:
 
 @pytest.mark.parametrize("theme", [Theme.LIGHT, Theme.DARK])
 def test_an_empty_bar_shows_its_track_and_the_text_reads_on_both_parts(
-    qtbot: QtBot, qapp: QApplication, themed: None, theme: Theme
+    qtbot: QtBot, qapp: QApplication, theme: Theme
 ) -> None:
     colors = COLORS[apply_theme(qapp, theme)]
     bar = QProgressBar()

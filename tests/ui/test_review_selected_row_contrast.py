@@ -6,7 +6,6 @@ the default button's text on its colour."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from PySide6.QtCore import QItemSelectionModel
@@ -17,28 +16,16 @@ from pytestqt.qtbot import QtBot
 from app.services.profiles import Theme
 from app.ui.dialogs.psbt_review_table import ReviewTable, SelectedRowText
 from app.ui.models.review_model import ROLE_COLORS, Cell, RowsModel, role_color
-from app.ui.theme import COLORS, ThemeState, apply_theme, stylesheet
+from app.ui.theme import COLORS, apply_theme, stylesheet
 from tests.ui.test_pool_chart import _contrast
 
 AA = 4.5
 THEME_COLOURS = ("ok", "warning", "error", "accent", "muted", "link")
 
 
-@pytest.fixture
-def themed(qapp: QApplication) -> Iterator[None]:
-    """The app's style as it was: other tests draw under it."""
-    sheet, palette, style = qapp.styleSheet(), qapp.palette(), qapp.style().name()
-    name, colors = ThemeState.name, ThemeState.colors
-    yield
-    qapp.setStyle(style)
-    qapp.setPalette(palette)
-    qapp.setStyleSheet(sheet)
-    ThemeState.name, ThemeState.colors = name, colors
-
-
 @pytest.mark.parametrize("theme", [Theme.LIGHT, Theme.DARK])
 def test_a_selected_row_reads_on_the_highlight(
-    qtbot: QtBot, qapp: QApplication, themed: None, theme: Theme
+    qtbot: QtBot, qapp: QApplication, theme: Theme
 ) -> None:
     apply_theme(qapp, theme)
     cells = [Cell(role, role_color(role)) for role in ROLE_COLORS]

@@ -5,7 +5,7 @@ removed; the window state is remembered."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -23,13 +23,7 @@ from app.ui.qa.gui_thread import GuiThreadWatch
 from app.ui.qa.harness import AppHarness, OptionsFactory, close_app
 from app.ui.qa.profiles import DUMMY_URL, prepare_profile
 from app.ui.tabs.settings_tab import SettingsTab
-from app.ui.theme import COLORS, apply_theme
-
-
-@pytest.fixture
-def light_theme_after(qapp: QApplication) -> Iterator[None]:
-    yield
-    apply_theme(qapp, Theme.LIGHT)  # the application is shared by every test
+from app.ui.theme import COLORS
 
 
 def settings_tab(app: AppHarness) -> SettingsTab:
@@ -100,7 +94,6 @@ def test_theme_profiles_and_window_state(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
     monkeypatch: pytest.MonkeyPatch,
-    light_theme_after: None,
     gui_thread: GuiThreadWatch,
 ) -> None:
     prepare_profile(data_dir)
@@ -109,11 +102,12 @@ def test_theme_profiles_and_window_state(
     qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
     tab = settings_tab(app)
 
-    tab.theme.setCurrentIndex(tab.theme.findData("dark"))
-    tab.theme.activated.emit(tab.theme.currentIndex())
-
     def window_color() -> str:
         return str(QApplication.palette().color(QPalette.ColorRole.Window).name())
+
+    assert window_color() != COLORS["dark"]["window"]  # dark below is this choice's doing
+    tab.theme.setCurrentIndex(tab.theme.findData("dark"))
+    tab.theme.activated.emit(tab.theme.currentIndex())
 
     # The choice is written to disk (in the executor), then the app restyles.
     qtbot.waitUntil(lambda: window_color() == COLORS["dark"]["window"], timeout=10_000)

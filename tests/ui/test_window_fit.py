@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,12 +25,6 @@ from app.ui.qa.harness import AppHarness, OptionsFactory
 from app.ui.qa.profiles import open_funded_app, prepare_profile, unlock_by_typing
 from app.ui.tabs.wallet_tab import WalletTab
 from app.ui.theme import COLORS, apply_theme, check_mark_path, stylesheet
-
-
-@pytest.fixture
-def light_theme_after(qapp: QApplication) -> Iterator[None]:
-    yield
-    apply_theme(qapp, Theme.LIGHT)  # the application is shared by every test
 
 
 def _scrolls_sideways(tab: QWidget) -> bool:
@@ -126,9 +120,7 @@ def test_the_offline_signers_tabs_fit_1024_by_700(
 
 
 @pytest.mark.parametrize("name", ["light", "dark"])
-def test_a_checked_box_draws_a_tick_in_the_theme_colours(
-    qapp: QApplication, name: str, light_theme_after: None
-) -> None:
+def test_a_checked_box_draws_a_tick_in_the_theme_colours(qapp: QApplication, name: str) -> None:
     svg = Path(check_mark_path(name)).read_text(encoding="utf-8")
     (stroke,) = re.findall(r'stroke="(#[0-9a-f]{6})"', svg)
     assert stroke == COLORS[name]["accent_text"]  # the tick reads on the accent it sits on

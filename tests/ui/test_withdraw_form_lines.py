@@ -59,10 +59,7 @@ def tab(
     assert isinstance(tab, WithdrawTab)
     balance = BiddingWalletBalance("bcrt1qwallet", BALANCE, 0)
     tab.facts = WalletFacts("bcrt1qwallet", "bcrt1qpayment", balance, (), NOTHING_KNOWN)
-    yield tab
-    # The application is shared by every test: the dark theme left on made the Settings
-    # tab's theme test see its change done before it was saved (found running in two processes).
-    apply_theme(app, Theme.LIGHT)
+    yield tab  # the theme is restored for every UI test (tests/ui/conftest.py)
 
 
 def test_amount_errors_and_at_risk_headline_move_nothing(qtbot: QtBot, tab: WithdrawTab) -> None:

@@ -331,9 +331,8 @@ async def show_folder_as_qr(
     finally:
         dialog.deleteLater()
     if context is not None and chosen is not context.settings.qr_format:
-        settings = replace(context.settings, qr_format=chosen)
         try:
-            await context.save_settings(settings)
+            await context.update_settings(lambda s: replace(s, qr_format=chosen))
         except (ServiceError, OSError) as exc:  # the code was shown: only the choice is lost
             reason = exc.user_message if isinstance(exc, ServiceError) else str(exc)
             context.error(strings.QR_FORMAT_NOT_SAVED.format(reason=reason))

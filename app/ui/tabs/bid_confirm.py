@@ -141,7 +141,7 @@ async def confirm_bid(
     accepted = await exec_dialog(dialog) == QDialog.DialogCode.Accepted
     if accepted and dialog.dont_ask.isChecked():
         try:
-            await context.save_settings(replace(context.settings, confirm_bids=False))
+            await context.update_settings(lambda s: replace(s, confirm_bids=False))
         except ProfileFileError as exc:
             context.error(strings.BID_CONFIRM_NOT_SAVED.format(reason=exc))
     dialog.deleteLater()

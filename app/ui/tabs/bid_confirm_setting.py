@@ -40,7 +40,7 @@ class ConfirmBidsSetting(QGroupBox):
         context = self._context
         wanted = self.check.isChecked()
         try:
-            await context.save_settings(replace(context.settings, confirm_bids=wanted))
+            await context.update_settings(lambda s: replace(s, confirm_bids=wanted))
         except ProfileFileError as exc:
             set_message(self.message, strings.SETTINGS_INVALID.format(reason=exc))
             self.reload()

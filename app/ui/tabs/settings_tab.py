@@ -231,7 +231,7 @@ class SettingsTab(QWidget):
             return
         try:
             new = self.form.edited_profile(old)
-            await context.save_settings(context.settings.with_profile(new, previous_name=old.name))
+            await context.update_settings(lambda s: s.with_profile(new, previous_name=old.name))
             self.form.profile = new
         except RequestRateError as exc:  # said under the field, which may be far above Save
             self.form.show_request_rate_error(exc.reason)
@@ -317,7 +317,7 @@ class SettingsTab(QWidget):
     async def change_notifications(self, on: bool) -> None:
         context = self._context
         try:
-            await context.save_settings(replace(context.settings, notifications=on))
+            await context.update_settings(lambda s: replace(s, notifications=on))
         except ProfileFileError as exc:
             set_message(self.message, strings.SETTINGS_INVALID.format(reason=exc))
 
@@ -326,7 +326,7 @@ class SettingsTab(QWidget):
         context = self._context
         theme = Theme(self.theme.currentData())
         try:
-            await context.save_settings(replace(context.settings, theme=theme))
+            await context.update_settings(lambda s: replace(s, theme=theme))
         except ProfileFileError as exc:
             set_message(self.message, strings.SETTINGS_INVALID.format(reason=exc))
             return

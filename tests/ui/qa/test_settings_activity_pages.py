@@ -7,11 +7,10 @@ expected and what the page showed instead."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.core.pools import MakerFee
@@ -21,15 +20,8 @@ from app.ui.qa.app import App
 from app.ui.qa.expect import ScenarioFailure
 from app.ui.qa.harness import AppHarness, OptionsFactory
 from app.ui.qa.profiles import DUMMY_URL, READY_TIMEOUT_MS, prepare_profile
-from app.ui.theme import apply_theme
 
 TXID = "b5ec3d107f6c57510ee779f318ab1fdf9b080fbd2e715575aa836688b43c42e0"
-
-
-@pytest.fixture
-def light_theme_after(qapp: QApplication) -> Iterator[None]:
-    yield
-    apply_theme(qapp, Theme.LIGHT)  # the application is shared by every test
 
 
 @pytest.fixture
@@ -47,7 +39,7 @@ def app(
 
 
 def test_settings_page_types_saves_and_chooses_the_theme(
-    app: App, bidwallet_data_dir: Path, light_theme_after: None
+    app: App, bidwallet_data_dir: Path
 ) -> None:
     page = app.settings.open("Main")
     shown = page.form()
