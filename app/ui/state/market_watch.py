@@ -37,6 +37,7 @@ from app.ui.state.wallet_state import WalletState, report_unexpected
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
+    from app.services.context import ServiceContext
     from app.services.watch import MarketReading, MarketWatcher
     from app.ui.context import AppContext
     from app.ui.notifications import Notifier
@@ -67,6 +68,7 @@ class MarketWatch(PerContextState):
         self._task: asyncio.Task[None] | None = None
         self._watching: object = None  # the connection the watcher reads
         self._own: set[str] = set()  # our cancels in flight, for a watcher started meanwhile
+        self._reading_number: int | None = None  # the state's number of the reading under way
         self._listings: object = None  # the last reading's listings (None: none read yet)
         self._differ: MarketDiffer | None = None  # kept across a lock: told after unlocking
         self._differ_of: object = None  # the connection it compares readings of
@@ -128,7 +130,7 @@ class MarketWatch(PerContextState):
         profile = self.context.profile
         rate = None if profile is None else profile.rate_limit
         watcher = MarketWatcher(
-            self.session.read_context,
+            self._reading_context,
             self._on_reading,
             sleeper=self.sleeper,
             schedule=schedule_for(rate, self.timing, self.jitter),
@@ -175,8 +177,14 @@ class MarketWatch(PerContextState):
 
     # -- what it reads ----------------------------------------------------------------------
 
+    def _reading_context(self) -> ServiceContext:
+        """The watcher's context for a reading about to start: the state numbers it, so a
+        load started after it and ended before it is not replaced by it."""
+        self._reading_number = self.state.reading_started()
+        return self.session.read_context()
+
     def _on_reading(self, reading: MarketReading, events: list[MarketEvent]) -> None:
-        self.state.accept(reading.view)
+        self.state.accept(reading.view, self._reading_number)
         self.reading.emit(reading)
         seen, self._listings = self._listings, reading.listings
         if seen is not None and seen != reading.listings:

@@ -44,6 +44,10 @@ class WalletState(PerContextState):
         self.view: OpenBidsView | None = None
         self.error = ""
         self.loads = 0  # completed loads (tests and the benchmark count them)
+        # Readings (its loads, the live updates') numbered as they start: one that started
+        # before the reading shown is not shown when it ends (nor its failure).
+        self._started = 0
+        self._shown = 0
         self._task: asyncio.Task[None] | None = None
         self._again = False
         self.timer = QTimer(self)
@@ -79,9 +83,19 @@ class WalletState(PerContextState):
             self._again = True
         return self._task
 
-    def accept(self, view: OpenBidsView) -> None:
-        """A view the live updates read (`MarketWatch`): shown as one of this state's loads,
-        and the timer starts over (the watcher reads more often than it would)."""
+    def reading_started(self) -> int:
+        """A reading of the bids starts: its number, for `accept`."""
+        self._started += 1
+        return self._started
+
+    def accept(self, view: OpenBidsView, started: int | None = None) -> None:
+        """A view the live updates read (`MarketWatch`), `started` as `reading_started` said
+        (None: now): shown as one of this state's loads unless a reading started after it
+        is shown already, and the timer starts over (the watcher reads more often)."""
+        number = self.reading_started() if started is None else started
+        if number < self._shown:
+            return
+        self._shown = number
         self.view, self.error = view, ""
         self.timer.start()
         self.updated.emit(view)
@@ -106,12 +120,15 @@ class WalletState(PerContextState):
         from app.services.errors import NetError, ServiceError
 
         services = self.context.connection
+        number = self.reading_started()
         try:
             view = await self._fetch()
         except NotReadyError as exc:
             self._fail(exc.user_message)
             return
         except (ServiceError, NetError) as exc:
+            if number < self._shown:
+                return  # a reading started since is shown: this one's failure is old news
             if self.context.connection is services:
                 log.info("refresh failed: %s", type(exc).__name__)
                 self._fail(failure_text(exc))
@@ -120,10 +137,13 @@ class WalletState(PerContextState):
             if self.context.connection is not services:
                 return  # the connection closed (or changed) under the load: nothing to show
             raise
-        self.view, self.error = view, ""
         self.loads += 1
         if not self.timer.isActive():
             self.timer.start()
+        if number < self._shown:
+            return  # a live reading started after this load is shown already
+        self._shown = number
+        self.view, self.error = view, ""
         self.updated.emit(view)
 
     async def _fetch(self) -> OpenBidsView:
