@@ -17,7 +17,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from app.services.profiles import AppProfile, ProfileStore
+from app.services.profiles import AppProfile, AppSettings, ProfileStore
+from app.ui import strings
 from app.ui.qa.app import App
 from app.ui.qa.harness import AppHarness, OptionsFactory
 from app.ui.qa.profiles import prepare_profile
@@ -79,3 +80,50 @@ def test_a_late_form_load_does_not_replace_the_profile_chosen_since(
     assert tab.selected_name() == "Other"
     assert tab.form.profile == other
     assert tab.form.lock_minutes.value() == 20
+
+
+def test_a_save_ending_after_another_profile_was_chosen_leaves_its_form(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    data_dir: Path,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+) -> None:
+    """Save writes the settings file (fsynced, in turn): a write ending after the user chose
+    another profile made the form say it showed the saved one, under the other's fields, so
+    the next Save wrote the other's fields over it."""
+    main = prepare_profile(data_dir)
+    store = ProfileStore(data_dir)
+    other = replace(main, name="Other", key_name=None, lock_timeout_s=1_200)
+    store.save(store.load().with_profile(other))
+    harness = open_app(make_options())
+    qtbot.waitSignal(harness.window.controller.ready, timeout=30_000).wait()
+    page = App(harness, qtbot, qloop).settings.open("Main")
+    tab = page.widget
+    assert isinstance(tab, SettingsTab)
+
+    context = harness.context
+    written: asyncio.Future[None] = qloop.create_future()
+    update_settings = context.update_settings
+    writes: list[int] = []
+
+    async def held_write(change: Callable[[AppSettings], AppSettings]) -> None:
+        writes.append(1)
+        await written
+        await update_settings(change)
+
+    context.update_settings = held_write  # type: ignore[method-assign]
+    tab.form.lock_minutes.setValue(15)
+    tab.save_button.click()
+    qtbot.waitUntil(lambda: writes == [1])  # Main's settings being written...
+    page.choose_profile("Other")  # ...while the user chooses another profile
+    written.set_result(None)
+    qtbot.waitUntil(lambda: tab.message.text() == strings.SETTINGS_SAVED)
+    assert store.load().get("Main").lock_timeout_s == 15 * 60  # type: ignore[union-attr]
+    assert tab.selected_name() == "Other" and tab.form.profile == other
+
+    tab.form.lock_minutes.setValue(25)  # Other's, as the form shows
+    tab.save_button.click()
+    qtbot.waitUntil(lambda: writes == [1, 1])
+    qtbot.waitUntil(lambda: store.load().get("Other").lock_timeout_s == 25 * 60)  # type: ignore[union-attr]
+    assert store.load().get("Main").lock_timeout_s == 15 * 60  # type: ignore[union-attr]

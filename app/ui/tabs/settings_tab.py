@@ -232,7 +232,8 @@ class SettingsTab(QWidget):
         try:
             new = self.form.edited_profile(old)
             await context.update_settings(lambda s: s.with_profile(new, previous_name=old.name))
-            self.form.profile = new
+            if self.form.profile is shown:  # not another profile chosen while it was written
+                self.form.profile = new
         except RequestRateError as exc:  # said under the field, which may be far above Save
             self.form.show_request_rate_error(exc.reason)
             self.form_scroll.ensureWidgetVisible(self.form.request_rate)
