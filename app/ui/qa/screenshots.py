@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import QApplication, QWidget
 
 
 def save_screenshot(path: Path, widget: object = None) -> Path:
     """`widget` (default: the active window, else the newest top-level window shown) saved
-    at `path`, once its pending layouts and paints are done."""
+    at `path`, once its pending layouts and paints are done. A popup (a completer's list, a
+    menu) is never the default: it is a window of its own, pass it as `widget` to see it."""
     target = widget if isinstance(widget, QWidget) else _shown_window()
     for _ in range(3):  # layouts requested while settling request more
         QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
@@ -23,10 +24,15 @@ def save_screenshot(path: Path, widget: object = None) -> Path:
 
 
 def _shown_window() -> QWidget:
+    # Under X a popup stays the active window a moment after it closed: its grab was blank.
     active = QApplication.activeWindow()
-    if active is not None:
+    if active is not None and active.isVisible() and not _is_popup(active):
         return active
-    shown = [w for w in QApplication.topLevelWidgets() if w.isVisible()]
+    shown = [w for w in QApplication.topLevelWidgets() if w.isVisible() and not _is_popup(w)]
     if not shown:
         raise LookupError("no window is shown to take a screenshot of")
     return shown[-1]
+
+
+def _is_popup(window: QWidget) -> bool:
+    return window.windowType() in (Qt.WindowType.Popup, Qt.WindowType.ToolTip)

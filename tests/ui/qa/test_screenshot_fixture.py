@@ -38,6 +38,32 @@ def test_a_shot_of_the_window_and_of_a_widget(
     assert QImage(str(bidwallet_screenshot("label", label))).width() == label.width()
 
 
+def test_a_popup_is_not_the_window_shot(
+    qtbot: QtBot, bidwallet_screenshot: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A completer's list, open or just closed, is not what a shot without a widget saves:
+    under X the list is the active window while open and a moment after (the shot came out
+    as a blank strip). The offscreen platform never makes a popup active: X's answer is
+    given here by hand."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication, QWidget
+
+    window = QLabel("the window")
+    qtbot.addWidget(window)
+    window.resize(300, 200)
+    window.show()
+    qtbot.waitExposed(window)
+    popup = QWidget(window, Qt.WindowType.Popup)
+    popup.resize(120, 20)
+    popup.show()
+    monkeypatch.setattr(QApplication, "activeWindow", staticmethod(lambda: popup))
+    shot = QImage(str(bidwallet_screenshot("with-popup")))
+    assert (shot.width(), shot.height()) == (300, 200)
+    popup.hide()
+    shot = QImage(str(bidwallet_screenshot("popup-closed")))
+    assert (shot.width(), shot.height()) == (300, 200)
+
+
 def test_no_window_shown_is_said(bidwallet_screenshot: Callable[..., Path]) -> None:
     from PySide6.QtWidgets import QApplication
 
