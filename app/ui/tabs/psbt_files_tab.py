@@ -64,6 +64,7 @@ class PsbtFilesTab(QWidget):
         self.export_folder: Path | None = None  # the manifest's folder, once one is opened
         self.signed_folder: Path | None = None  # the export folder once its PSBTs are signed
         self._busy = False
+        self._opens = 0  # files opened: a read ending after another was opened is dropped
 
         intro = message_label("hint")
         intro.setText(strings.OFFLINE_INTRO)
@@ -196,21 +197,29 @@ class PsbtFilesTab(QWidget):
         await self.open_path(path)
 
     async def open_path(self, path: Path) -> None:
+        self._opens += 1
+        opening = self._opens
         self.export_folder = None
         set_message(self.review_status, "")
         folder = await run_blocking(export_folder_of, path)
+        if opening != self._opens:
+            return  # another file opened while this one was read: that one shows
         if folder is not None:
-            await self._open_export(folder)
-            if path.name == MANIFEST_NAME:
+            await self._open_export(folder, opening)
+            if path.name == MANIFEST_NAME or opening != self._opens:
                 return
         try:
             loaded = await run_blocking(load_psbt_file, path)
         except PsbtFileError as exc:
+            if opening != self._opens:
+                return
             text = strings.OFFLINE_NOT_A_PSBT
             if isinstance(exc, PsbtReadError):
                 text = strings.OFFLINE_READ_FAILED
             set_message(self.file_status, text.format(name=path.name, reason=exc))
             self._record("psbt.open", False, f"{path.name}: {exc}")
+            return
+        if opening != self._opens:
             return
         self.loaded = loaded
         self.set_signed(None)
@@ -226,7 +235,7 @@ class PsbtFilesTab(QWidget):
         self._record("psbt.open", True, path.name)
         self._update_review()
 
-    async def _open_export(self, folder: Path) -> None:
+    async def _open_export(self, folder: Path, opening: int) -> None:
         self.loaded = None
         self.set_signed(None)
         from app.services.errors import ServiceError
@@ -234,8 +243,12 @@ class PsbtFilesTab(QWidget):
         try:
             manifest = await read_export(folder)
         except (ServiceError, OSError) as exc:  # ManifestError / OfflineFileError say what
+            if opening != self._opens:
+                return
             reason = exc.user_message if isinstance(exc, ServiceError) else str(exc)
             set_message(self.file_status, strings.OFFLINE_SIGN_FAILED.format(reason=reason))
+            return
+        if opening != self._opens:
             return
         self.export_folder = folder
         text = strings.counted(

@@ -1,0 +1,71 @@
+"""The offline signer's tab shows the file opened last, whatever order the reads end in: a
+slow read (a large export on a slow USB stick) ending after a second file was opened put the
+first back in the tab, its name on the file line and its PSBT behind Save, while the user
+had picked the second.
+
+The first read is held by hand (a future this test resolves); no network client exists."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+import app.ui.tabs.psbt_files_tab as psbt_files_tab
+from app.ui.qa.actions import click
+from app.ui.qa.harness import AppHarness, OptionsFactory
+from app.ui.qa.profiles import prepare_profile
+from app.ui.tabs.psbt_files_tab import PsbtFilesTab
+from tests.ui.test_offline import bip174_psbt
+
+
+def test_a_file_read_late_does_not_replace_the_one_opened_since(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    tmp_path: Path,
+    data_dir: Path,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    prepare_profile(data_dir)
+    app = open_app(make_options(offline=True))
+    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    tab = app.window.tab("psbt_files")
+    assert isinstance(tab, PsbtFilesTab)
+    first, second = tmp_path / "first.psbt", tmp_path / "second.psbt"
+    for path in (first, second):
+        path.write_text(bip174_psbt() + "\n")
+    chosen = [first, second]
+
+    async def ask_open(_parent: object) -> Path:
+        return chosen.pop(0)
+
+    monkeypatch.setattr(PsbtFilesTab, "ask_open_path", staticmethod(ask_open))
+    read_first: asyncio.Future[None] = qloop.create_future()
+    held: list[asyncio.Task[Any]] = []
+    run_blocking = psbt_files_tab.run_blocking
+
+    async def slow_for_first(fn: Callable[..., Any], *args: Any) -> Any:
+        if fn is psbt_files_tab.load_psbt_file and args == (first,):
+            task = asyncio.current_task()
+            assert task is not None
+            held.append(task)
+            await read_first
+        return await run_blocking(fn, *args)
+
+    monkeypatch.setattr(psbt_files_tab, "run_blocking", slow_for_first)
+    click(qtbot, tab.open_button)
+    qtbot.waitUntil(lambda: len(held) == 1)  # first.psbt being read...
+    click(qtbot, tab.open_button)  # ...when the user opens second.psbt
+    qtbot.waitUntil(lambda: tab.file_status.text().startswith("second.psbt"))
+    assert tab.loaded is not None and tab.loaded.path == second
+
+    read_first.set_result(None)  # the first read ends at last
+    qtbot.waitUntil(held[0].done)
+    assert tab.file_status.text().startswith("second.psbt"), tab.file_status.text()
+    assert tab.loaded is not None and tab.loaded.path == second
