@@ -355,7 +355,9 @@ class BidTab(QWidget):
         fee = result.maker_fee
         set_message(self.pools_note, "" if fee is None else maker_fee_note(fee), "hint")
         self.balance_hint.setText(self._balance_text(result.balance_known))
-        self.message.setPlainText(self._message_text(result, pending, refused))
+        text = self._message_text(result, pending, refused)
+        if text != self.message.toPlainText():  # the same again keeps a selection and scroll
+            self.message.setPlainText(text)
         placeable = result.placeable and not pending and not refused
         self.place_button.setEnabled(placeable and not self.placing)
         valid = not any(result.errors.values()) and result.bid_count is not None  # fits or not
