@@ -127,3 +127,34 @@ def test_a_save_ending_after_another_profile_was_chosen_leaves_its_form(
     qtbot.waitUntil(lambda: writes == [1, 1])
     qtbot.waitUntil(lambda: store.load().get("Other").lock_timeout_s == 25 * 60)  # type: ignore[union-attr]
     assert store.load().get("Main").lock_timeout_s == 15 * 60  # type: ignore[union-attr]
+
+
+def test_saving_the_api_key_keeps_the_fields_being_edited(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    data_dir: Path,
+    make_options: OptionsFactory,
+    open_app: Callable[..., AppHarness],
+) -> None:
+    """Save key (or Clear) read the whole form again once the keychain answered, undoing
+    the edits not saved yet (the fee bounds, the lock time typed before the key)."""
+    prepare_profile(data_dir)
+    harness = open_app(make_options())
+    qtbot.waitSignal(harness.window.controller.ready, timeout=30_000).wait()
+    page = App(harness, qtbot, qloop).settings.open("Main")
+    tab = page.widget
+    assert isinstance(tab, SettingsTab)
+    form = tab.form
+    assert form.lock_minutes.value() == 10
+    form.lock_minutes.setValue(15)  # edited, not saved yet
+    form.api_key.setText("a-new-api-key")
+    form.save_key_button.click()
+    qtbot.waitUntil(lambda: form.api_key.placeholderText() == strings.SETTINGS_API_KEY_SET)
+    assert form.clear_key_button.isEnabled() and form.api_key.text() == ""
+    assert form.lock_minutes.value() == 15
+    form.clear_key_button.click()
+    qtbot.waitUntil(lambda: not form.clear_key_button.isEnabled())
+    assert form.api_key.placeholderText() != strings.SETTINGS_API_KEY_SET
+    assert form.lock_minutes.value() == 15
+    assert page.save() == strings.SETTINGS_SAVED
+    assert ProfileStore(data_dir).load().get("Main").lock_timeout_s == 15 * 60  # type: ignore[union-attr]

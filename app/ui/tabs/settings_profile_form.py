@@ -103,6 +103,15 @@ class ProfileForm(QWidget):
         spin.setSuffix(strings.SUFFIX_SAT_VB)
         return spin
 
+    def show_api_key(self, has_api_key: bool, keychain: bool) -> None:
+        """The API key field emptied, saying whether a key is kept (and where one would be);
+        the other fields as they are (a key saved or cleared keeps the edits not saved yet)."""
+        self.api_key.clear()
+        self.api_key.setPlaceholderText(
+            strings.SETTINGS_API_KEY_SET if has_api_key else strings.api_key_placeholder(keychain)
+        )
+        self.clear_key_button.setEnabled(has_api_key)
+
     def load(
         self,
         profile: AppProfile,
@@ -131,11 +140,7 @@ class ProfileForm(QWidget):
         self.marketplace_url.setReadOnly(profile.kind is not ServiceKind.CUSTOM)
         if sandbox:
             self.show_sandbox_url(sandbox_url)
-        self.api_key.clear()
-        self.api_key.setPlaceholderText(
-            strings.SETTINGS_API_KEY_SET if has_api_key else strings.api_key_placeholder(keychain)
-        )
-        self.clear_key_button.setEnabled(has_api_key)
+        self.show_api_key(has_api_key, keychain)
         bounds = profile.fee_bounds
         self.min_rate.setValue(bounds.min_sat_vb)
         self.max_rate.setValue(bounds.max_sat_vb)

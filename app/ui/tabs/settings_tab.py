@@ -274,8 +274,8 @@ class SettingsTab(QWidget):
             self._context.session_api_keys[profile.name] = key
             text, role = strings.API_KEY_NOT_STORED, "error"
         set_message(self.message, text, role)
-        self.form.api_key.clear()
-        await self._load_form()
+        if self.form.profile is profile:  # the fields being edited stay as they are
+            self.form.show_api_key(True, store.available)
 
     @async_slot()
     async def clear_api_key(self) -> None:
@@ -286,7 +286,8 @@ class SettingsTab(QWidget):
         store = await self._context.api_keys()
         await run_blocking(store.delete, profile.name)
         set_message(self.message, strings.SETTINGS_API_KEY_CLEARED, "ok")
-        await self._load_form()
+        if self.form.profile is profile:  # the fields being edited stay as they are
+            self.form.show_api_key(False, store.available)
 
     @async_slot()
     async def switch_profile(self) -> None:
