@@ -270,6 +270,7 @@ class PsbtFilesTab(QWidget):
         folder = self.export_folder
         if folder is None or self._busy:
             return
+        opening = self._opens  # the export signed: Save is its unless another file opens
         if not self._context.wallet_lock.unlocked and not await self._controller.unlock():
             set_message(self.review_status, strings.UNLOCK_TO_SIGN_HINT)
             return
@@ -287,13 +288,16 @@ class PsbtFilesTab(QWidget):
         if outcome.ok:
             self.signed_folder = folder
             self._update_review()
-        if outcome.ok and len(outcome.signed_files) == 1:
+        if outcome.ok and len(outcome.signed_files) == 1 and opening == self._opens:
             signed_path = outcome.signed_files[0]
             signed = await run_blocking(load_psbt_file, signed_path)
+            exported = None
             if self.loaded is None:  # Save suggests a name from the exported file's
-                exported = signed_path.with_name(signed_path.name.replace(".signed", ""))
-                self.loaded = await run_blocking(load_psbt_file, exported)
-            self.set_signed(signed)
+                name = signed_path.name.replace(".signed", "")
+                exported = await run_blocking(load_psbt_file, signed_path.with_name(name))
+            if opening == self._opens:
+                self.loaded = exported or self.loaded
+                self.set_signed(signed)
 
     def set_signed(self, signed: LoadedPsbt | None) -> None:
         """Called by the review-and-sign step with the signed PSBT (None: nothing to save)."""
