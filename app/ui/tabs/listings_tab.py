@@ -18,11 +18,9 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QGroupBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPushButton,
     QSplitter,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -34,7 +32,7 @@ from app.ui.dialogs.qr_scan_dialog import ScanButton
 from app.ui.file_dialogs import ask_folder
 from app.ui.icons import icon_button
 from app.ui.models.listings_model import HeldItemsModel
-from app.ui.models.review_model import SIZE_FROM_ROWS, RowsModel
+from app.ui.models.review_model import RowsModel
 from app.ui.profile_session import NotReadyError, failure_text, profile_session
 from app.ui.state.market_watch import MarketWatch
 from app.ui.tabs.listings_flow import ListingsFlow
@@ -47,7 +45,7 @@ from app.ui.tabs.listings_items import (
     mine_row,
 )
 from app.ui.tabs.listings_relist import RelistDialog
-from app.ui.theme import ThemeState
+from app.ui.tabs.listings_tables import HeldItemsView, listings_table
 from app.ui.widgets import message_label, set_message
 from app.ui.widgets.amount_edit import AmountEdit
 from app.ui.widgets.fee_picker import FeePicker
@@ -65,19 +63,6 @@ if TYPE_CHECKING:
 
 
 LISTING_COLUMN = 3  # of strings.LISTINGS_MINE_HEADERS: the listing's id
-
-
-def _table(name: str) -> QTableView:
-    view = QTableView()
-    view.setObjectName(name)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setAlternatingRowColors(True)
-    view.verticalHeader().setVisible(False)
-    header = view.horizontalHeader()
-    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    header.setResizeContentsPrecision(SIZE_FROM_ROWS)  # not every one of 100+ rows
-    header.setStretchLastSection(True)
-    return view
 
 
 class ListingsTab(QWidget):
@@ -98,10 +83,8 @@ class ListingsTab(QWidget):
         self.held_hint = message_label("hint")
         self.refresh_button = QPushButton(strings.REFRESH)
         self.items_model = HeldItemsModel()
-        self.items_view = _table("listings_held")
+        self.items_view = HeldItemsView(context)
         self.items_view.setModel(self.items_model)
-        self._style_indicators()
-        context.theme_changed.connect(self._style_indicators)
         self.price_all = AmountEdit(step=1_000)
         self.apply_price = QPushButton(strings.LISTINGS_APPLY_PRICE)
         self.select_all = QPushButton(strings.LISTINGS_SELECT_ALL)
@@ -122,7 +105,7 @@ class ListingsTab(QWidget):
         self.status.setMinimumHeight(self.status.sizeHint().height())
         self.status.setText("")
         self.mine_model = RowsModel(strings.LISTINGS_MINE_HEADERS)
-        self.mine_view = _table("listings_mine")
+        self.mine_view = listings_table("listings_mine")
         self.mine_view.setModel(self.mine_model)
         self.mine_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.mine_hint = message_label("hint")
@@ -208,16 +191,6 @@ class ListingsTab(QWidget):
         splitter.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
         layout.addWidget(splitter)
-
-    def _style_indicators(self, *_: object) -> None:
-        """Check boxes drawn like the app's QCheckBox (the base style leaves table ones faint)."""
-        c = ThemeState.colors
-        self.items_view.setStyleSheet(
-            f"QTableView::indicator {{ width: 13px; height: 13px; border-radius: 3px;"
-            f" border: 1px solid {c['muted']}; background: {c['input']}; }}"
-            f" QTableView::indicator:checked {{ background: {c['accent']};"
-            f" border-color: {c['accent']}; }}"
-        )
 
     # -- selection --------------------------------------------------------------------------
 
