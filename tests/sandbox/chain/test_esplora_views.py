@@ -10,33 +10,37 @@ RECEIVER = KeyPair.make("esplora-receiver", "p2tr")
 
 
 def test_address_stats_and_utxos_follow_mempool_and_chain(sandbox_node: Node) -> None:
-    utxo = fund(sandbox_node, SENDER, 100_000)
-    assert sandbox_node.address_stats(SENDER.address) == {
-        "address": SENDER.address,
+    # Addresses of its own: the module's node keeps what the other tests sent to SENDER and
+    # RECEIVER, and these counts are of this test's transactions only.
+    sender = KeyPair.make("esplora-stats-sender")
+    receiver = KeyPair.make("esplora-stats-receiver", "p2tr")
+    utxo = fund(sandbox_node, sender, 100_000)
+    assert sandbox_node.address_stats(sender.address) == {
+        "address": sender.address,
         "chain_stats": {"funded_txo_count": 1, "funded_txo_sum": 100_000,
                         "spent_txo_count": 0, "spent_txo_sum": 0, "tx_count": 1},
         "mempool_stats": {"funded_txo_count": 0, "funded_txo_sum": 0,
                           "spent_txo_count": 0, "spent_txo_sum": 0, "tx_count": 0},
     }  # fmt: skip
-    raw = SENDER.spend([utxo], [(RECEIVER.script_pubkey, 30_000), (SENDER.script_pubkey, 69_000)])
+    raw = sender.spend([utxo], [(receiver.script_pubkey, 30_000), (sender.script_pubkey, 69_000)])
     txid = sandbox_node.broadcast(raw)
 
-    stats = sandbox_node.address_stats(SENDER.address)
+    stats = sandbox_node.address_stats(sender.address)
     assert stats["mempool_stats"] == {"funded_txo_count": 1, "funded_txo_sum": 69_000,
                                       "spent_txo_count": 1, "spent_txo_sum": 100_000,
                                       "tx_count": 1}  # fmt: skip
-    assert sandbox_node.address_utxos(SENDER.address) == [
+    assert sandbox_node.address_utxos(sender.address) == [
         {"txid": txid, "vout": 1, "status": {"confirmed": False}, "value": 69_000}
     ]
-    assert sandbox_node.address_utxos(RECEIVER.address)[0]["value"] == 30_000
+    assert sandbox_node.address_utxos(receiver.address)[0]["value"] == 30_000
 
     height = sandbox_node.mine(1)
-    stats = sandbox_node.address_stats(SENDER.address)
+    stats = sandbox_node.address_stats(sender.address)
     assert stats["chain_stats"] == {"funded_txo_count": 2, "funded_txo_sum": 169_000,
                                     "spent_txo_count": 1, "spent_txo_sum": 100_000,
                                     "tx_count": 2}  # fmt: skip
     assert stats["mempool_stats"]["tx_count"] == 0
-    [utxo_json] = sandbox_node.address_utxos(SENDER.address)
+    [utxo_json] = sandbox_node.address_utxos(sender.address)
     assert utxo_json["status"] == {
         "confirmed": True,
         "block_height": height,
