@@ -5,7 +5,9 @@ sign -> submit -> txid. A watch-only profile exports the reviewed PSBT for the w
 its keys instead, and imports what that wallet signed (`sign_elsewhere`).
 
 The balance and open bids are `WalletState`'s (its loads and the live updates: a block mined
-or a withdrawal confirmed shows without Refresh), the fee presets `FeeEstimateState`'s.
+or a withdrawal confirmed shows without Refresh), the fee presets `FeeEstimateState`'s. A
+reading's failure is said under the balance, never on the status line below the buttons: that
+line keeps the withdrawal's result (or what to do with an export) until the next one starts.
 
 Services are imported inside the slots: this module loads when the window is built, before
 the startup preload has brought in httpx and embit.
@@ -50,6 +52,7 @@ from app.ui.tabs.bid_form_lines import MessageLine, with_message
 from app.ui.tabs.withdraw_preview import WalletFacts, at_risk_rows, facts_of
 from app.ui.widgets import message_label, set_message
 from app.ui.widgets.amount_edit import AmountEdit
+from app.ui.widgets.elided_line import ElidedLine
 from app.ui.widgets.fee_picker import FeePicker
 
 if TYPE_CHECKING:
@@ -78,13 +81,15 @@ class WithdrawTab(QWidget):
         self._facts_of = connection_key(context)
         self._busy = False
         self._amount_ok = False  # the amount passed wanted()'s checks at the last preview
-        self._failure_shown = ""  # the state's failure the status line shows, if any
 
         self.address_label = QLabel(strings.WALLET_ADDRESS_UNKNOWN)
         self.balance_label = QLabel(strings.WALLET_ADDRESS_UNKNOWN)
         for label in (self.address_label, self.balance_label):
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.refresh_button = QPushButton(strings.REFRESH)
+        # Why the last reading failed (the next good one clears it): one line under the
+        # balance, kept while empty, cut with "…" when long (whole in its tooltip).
+        self.reading_line = ElidedLine()
         self.amount = AmountEdit(step=1_000)
         self.max_button = QPushButton(strings.WITHDRAW_MAX)
         self.destination = QLineEdit()
@@ -131,8 +136,14 @@ class WithdrawTab(QWidget):
         wallet = QGroupBox(strings.WITHDRAW_WALLET)
         wallet_form = QFormLayout(wallet)
         wallet_form.addRow(strings.WITHDRAW_ADDRESS, self.address_label)
+        # The balance with the failure of its last reading under it, beside Refresh: the row
+        # is as tall as the button either way, so the form below never moves for it.
+        balance_lines = QVBoxLayout()
+        balance_lines.setSpacing(0)
+        balance_lines.addWidget(self.balance_label)
+        balance_lines.addWidget(self.reading_line)
         balance_row = QHBoxLayout()
-        balance_row.addWidget(self.balance_label, 1)
+        balance_row.addLayout(balance_lines, 1)
         balance_row.addWidget(self.refresh_button)
         wallet_form.addRow(strings.WITHDRAW_BALANCE, balance_row)
         box = QGroupBox(strings.WITHDRAW_BOX)
@@ -216,17 +227,14 @@ class WithdrawTab(QWidget):
         if not self.session.connected:
             self.facts = None
             self._update_buttons()
-        self._failure_shown = text
-        self._show(text, failure_role(text))
+        self.reading_line.say(text, failure_role(text))
 
     def _show_view(self, view: OpenBidsView) -> None:
         """A reading of the bidding wallet (a load or a live update): its balance and bids."""
         public = self.session.public_keys
         if public is None:
             return
-        if self._failure_shown and self.status.text() == self._failure_shown:
-            self._show("", "hint")  # this reading ends the failure shown (not a result shown)
-        self._failure_shown = ""
+        self.reading_line.say("")  # this reading ends the failure shown, if any
         self.facts = facts = facts_of(view, public.payment.address)
         self._facts_of = connection_key(self._context)
         self.address_label.setText(facts.address)

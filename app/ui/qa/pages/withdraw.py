@@ -79,9 +79,16 @@ class WithdrawPage(Page):
 
     @property
     def status(self) -> str:
-        """The result or failure said under the buttons ("" when none)."""
+        """The withdrawal's result, or why it failed, said under the buttons ("" when none):
+        it stays until the next withdrawal starts."""
         tab = self.widget
         return tab.status.text() if tab.status.isVisibleTo(tab) else ""
+
+    @property
+    def reading(self) -> str:
+        """Why the last reading of the bidding wallet failed, said under its balance ("" when
+        it was read)."""
+        return self.widget.reading_line.text()
 
     @property
     def amount_error(self) -> str:
