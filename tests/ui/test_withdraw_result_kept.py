@@ -110,3 +110,26 @@ def test_a_failed_reading_leaves_the_export_instructions(
     said = elsewhere.export_reviewed(page, page.withdraw(50_000), tmp_path / "out", "export")
     assert said.startswith("Exported to") and said == page.status
     failing_and_recovering(app, bidwallet_faults, said)
+
+
+def test_another_profile_does_not_show_this_ones_withdrawal(bidwallet_app: App) -> None:
+    """The result stays through readings, not through a switch: under another profile
+    "Withdrawn 50,000 sats…" and its transaction would be said of a wallet that did not."""
+    from dataclasses import replace
+
+    app = bidwallet_app
+    fund_bidding_wallet(app.harness, app.loop, FUNDS)
+    page = app.withdraw
+    page.refresh()
+    done = page.withdraw_and_sign(50_000)
+    assert page.status == done.status and page.widget.txid_row.txid == done.txid
+    context = app.harness.context
+    assert context.profile is not None
+    other = replace(context.profile, name="Other")
+    run_async(app.loop, context.update_settings(lambda s: s.with_profile(other)))
+
+    run_async(app.loop, app.harness.window.controller.switch_profile("Other"))
+
+    assert context.profile is not None and context.profile.name == "Other"
+    assert page.status == ""
+    assert page.widget.txid_row.txid is None

@@ -211,6 +211,10 @@ class WithdrawTab(QWidget):
     def _session_changed(self) -> None:
         key = connection_key(self._context)
         if key != self._facts_of:
+            if self._facts_of is not None and key[1] != self._facts_of[1]:
+                # Another profile: this one's result would be said of a wallet that did not.
+                set_message(self.status, "")
+                self.txid_row.set_txid(None)
             self.facts, self._facts_of = None, key
         self._update_buttons()
 
