@@ -27,7 +27,15 @@ def test_traffic_takes_up_the_vbytes_asked(sandbox_node: Node) -> None:
     assert not any(t in mempool for t in txids)  # a quarter block: all in the next one
 
 
+def mine_what_waits(node: Node) -> None:
+    """The module's tests share one node: what another left waiting (test_traffic_is_bounded
+    leaves megabytes at 2 sat/vB) is confirmed first."""
+    while len(node._engine.mempool):
+        node.mine(1)
+
+
 def test_estimates_differ_by_block_position_and_follow_mining(sandbox_node: Node) -> None:
+    mine_what_waits(sandbox_node)
     assert set(sandbox_node.fee_estimates().values()) == {MIN_RELAY_FEE_RATE}  # nothing waits
     over_a_block = BLOCK_VBYTES + 50_000
     for rate in (30.0, 10.0, 3.0):
