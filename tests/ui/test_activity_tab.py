@@ -25,7 +25,7 @@ from app.ui.qa.app import App
 from app.ui.qa.gui_thread import GuiThreadWatch
 from app.ui.qa.harness import AppHarness, OptionsFactory, close_app
 from app.ui.qa.loop import run_async
-from app.ui.qa.profiles import ABANDON, PASSWORD, prepare_profile
+from app.ui.qa.profiles import ABANDON, PASSWORD, open_prepared_app, prepare_profile
 from app.ui.state.market_watch import ACTION_PREFIX
 from app.ui.tabs.activity_tab import ActivityTab, ElideRightDelegate
 
@@ -106,9 +106,7 @@ def test_the_error_code_column_shows_only_once_an_entry_has_a_code(
     open_app: Callable[..., AppHarness],
 ) -> None:
     """Empty, the column took the room the messages need at 1024 px."""
-    prepare_profile(data_dir, keychain=keychain)
-    app = open_app(make_options(keychain=keychain))
-    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    app = open_prepared_app(qtbot, open_app, make_options(keychain=keychain), keychain=keychain)
     tab = app.window.tab("activity")
     assert isinstance(tab, ActivityTab)
     app.window.show_tab("activity")

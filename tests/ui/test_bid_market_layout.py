@@ -22,7 +22,7 @@ from app.services.market import PoolMarket
 from app.services.profiles import Theme
 from app.ui import strings
 from app.ui.qa.harness import AppHarness, OptionsFactory
-from app.ui.qa.profiles import prepare_profile
+from app.ui.qa.profiles import open_prepared_app
 from app.ui.tabs.bid_tab import BidTab
 from app.ui.theme import COLORS, apply_theme
 from app.ui.widgets.depth_chart import CHART_MIN_HEIGHT
@@ -59,9 +59,7 @@ def test_the_market_page_fits_1024_by_700_in_both_themes(
     theme: Theme,
 ) -> None:
     apply_theme(qapp, theme)
-    prepare_profile(data_dir)
-    app = open_app(make_options())
-    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    app = open_prepared_app(qtbot, open_app, make_options())
     window = app.window
     window.resize(QSize(1024, 700))
     window.show_tab("bid")
@@ -121,9 +119,7 @@ def test_the_market_page_fits_1024_by_700_in_both_themes(
 def test_a_locked_wallet_says_why_no_market_is_read(
     qtbot: QtBot, data_dir: Path, make_options: OptionsFactory, open_app: Callable[..., AppHarness]
 ) -> None:
-    prepare_profile(data_dir)
-    app = open_app(make_options())
-    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    app = open_prepared_app(qtbot, open_app, make_options())
     app.window.show_tab("bid")
     tab = app.window.tab("bid")
     assert isinstance(tab, BidTab)
@@ -136,9 +132,7 @@ def test_a_locked_wallet_says_why_no_market_is_read(
 def test_a_rune_pool_speaks_in_sats_per_unit(
     qtbot: QtBot, data_dir: Path, make_options: OptionsFactory, open_app: Callable[..., AppHarness]
 ) -> None:
-    prepare_profile(data_dir)
-    app = open_app(make_options())
-    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    app = open_prepared_app(qtbot, open_app, make_options())
     app.window.show_tab("bid")
     tab = app.window.tab("bid")
     assert isinstance(tab, BidTab)

@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from app.ui.qa.harness import AppHarness, OptionsFactory
-from app.ui.qa.profiles import prepare_profile
+from app.ui.qa.profiles import open_prepared_app
 from app.ui.tabs.bid_tab import BidTab
 
 
@@ -22,9 +22,7 @@ def test_a_redraw_saying_the_same_keeps_the_selection(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
 ) -> None:
-    prepare_profile(data_dir)
-    app = open_app(make_options())
-    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    app = open_prepared_app(qtbot, open_app, make_options())
     app.window.show_tab("bid")
     tab = app.window.tab("bid")
     assert isinstance(tab, BidTab)

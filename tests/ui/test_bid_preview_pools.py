@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.ui.qa.harness import AppHarness, OptionsFactory
-from app.ui.qa.profiles import prepare_profile
+from app.ui.qa.profiles import open_prepared_app
 from app.ui.tabs.bid_preview import BidPreview, PoolLine
 from app.ui.tabs.bid_tab import BidTab
 from app.ui.widgets.wrap_delegate import WrapAnywhereDelegate, text_layout
@@ -33,9 +33,7 @@ def test_pool_names_are_whole_and_figures_on_one_line_at_1024(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
 ) -> None:
-    prepare_profile(data_dir)
-    app = open_app(make_options())
-    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    app = open_prepared_app(qtbot, open_app, make_options())
     window = app.window
     window.resize(SMALL_LAPTOP)
     window.show_tab("bid")

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.ui.qa.harness import AppHarness, OptionsFactory
-from app.ui.qa.profiles import prepare_profile
+from app.ui.qa.profiles import open_prepared_app
 from app.ui.tabs.bid_preview import BidPreview, PoolLine
 from app.ui.tabs.bid_tab import BidTab
 
@@ -25,11 +25,9 @@ WIDE_POOLS = (
 
 
 def bid_tab_at_1024(
-    qtbot: QtBot, data_dir: Path, make_options: OptionsFactory, open_app: Callable[..., AppHarness]
+    qtbot: QtBot, make_options: OptionsFactory, open_app: Callable[..., AppHarness]
 ) -> BidTab:
-    prepare_profile(data_dir)
-    app = open_app(make_options())
-    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    app = open_prepared_app(qtbot, open_app, make_options())
     window = app.window
     window.resize(SMALL_LAPTOP)
     window.show_tab("bid")
@@ -45,7 +43,7 @@ def test_form_width_does_not_follow_the_preview_content(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
 ) -> None:
-    tab = bid_tab_at_1024(qtbot, data_dir, make_options, open_app)
+    tab = bid_tab_at_1024(qtbot, make_options, open_app)
     layout = tab.layout()
     assert layout is not None
     scroll, preview_box = (layout.itemAt(i).widget() for i in (0, 1))

@@ -21,7 +21,7 @@ from app.net.errors import TransportError
 from app.services.context import ServiceContext
 from app.services.inscription_bid import InscriptionBids, InscriptionBidState
 from app.ui.qa.harness import AppHarness, OptionsFactory
-from app.ui.qa.profiles import prepare_profile, unlock_by_typing
+from app.ui.qa.profiles import open_prepared_app, unlock_by_typing
 from app.ui.tabs.inscription_bid_tab import InscriptionBidTab
 
 PLACED = InscriptionBidState("bid-new", "ab" * 32 + "i0", 50_000, "open")
@@ -37,9 +37,7 @@ def test_an_older_reading_ending_last_does_not_replace_the_newer(
     monkeypatch: pytest.MonkeyPatch,
     older_fails: bool,
 ) -> None:
-    prepare_profile(data_dir)
-    app = open_app(make_options())
-    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    app = open_prepared_app(qtbot, open_app, make_options())
     unlock_by_typing(qtbot, app)
     reads: list[tuple[asyncio.Task[object], asyncio.Future[InscriptionBids]]] = []
 

@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 
 from app.ui.main_window import MainWindow
 from app.ui.qa.harness import AppHarness, OptionsFactory, close_app
-from app.ui.qa.profiles import prepare_profile
+from app.ui.qa.profiles import open_prepared_app
 from app.ui.tabs.activity_tab import ActivityTab
 from app.ui.tabs.settings_tab import SettingsTab
 
@@ -34,9 +34,7 @@ def test_only_the_shown_tab_is_built_and_each_is_built_once(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
 ) -> None:
-    prepare_profile(data_dir)
-    app = open_app(make_options())
-    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    app = open_prepared_app(qtbot, open_app, make_options())
     window = app.window
     assert built(window) == ["wallet"]
 
@@ -71,10 +69,8 @@ def test_the_window_reopens_on_its_last_tab_and_builds_only_that_one(
     open_app: Callable[..., AppHarness],
     qloop: asyncio.AbstractEventLoop,
 ) -> None:
-    prepare_profile(data_dir)
     options = make_options()
-    first = open_app(options)
-    qtbot.waitSignal(first.window.controller.ready, timeout=30_000).wait()
+    first = open_prepared_app(qtbot, open_app, options)
     first.window.show_tab("activity")
     close_app(first, qloop)  # closing saves the window state
 

@@ -22,7 +22,7 @@ from app.services.listings_inventory import HeldItem
 from app.ui.models.listings_model import PRICE
 from app.ui.qa.actions import type_into
 from app.ui.qa.harness import AppHarness, OptionsFactory
-from app.ui.qa.profiles import prepare_profile
+from app.ui.qa.profiles import open_prepared_app
 from app.ui.tabs.listings_tab import ListingsTab
 
 ONE = HeldItem("ab" * 32 + ":0", "cd" * 32 + "i0")
@@ -31,12 +31,9 @@ NEW = HeldItem("ab" * 32 + ":2", "01" * 32 + "i0")  # received meanwhile, sorts 
 
 
 def listings_tab(
-    qtbot: QtBot, data_dir: Path, make_options: OptionsFactory, open_app: Callable[..., AppHarness]
+    qtbot: QtBot, make_options: OptionsFactory, open_app: Callable[..., AppHarness]
 ) -> ListingsTab:
-    prepare_profile(data_dir)
-    app = open_app(make_options())
-    with qtbot.waitSignal(app.window.controller.ready, timeout=30_000):
-        pass
+    app = open_prepared_app(qtbot, open_app, make_options())
     app.window.show_tab("listings")
     tab = app.window.tab("listings")
     assert isinstance(tab, ListingsTab)
@@ -71,7 +68,7 @@ def test_a_refresh_keeps_the_price_being_typed_on_its_item(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
 ) -> None:
-    tab = listings_tab(qtbot, data_dir, make_options, open_app)
+    tab = listings_tab(qtbot, make_options, open_app)
     start_typing(qtbot, tab, TWO, "12,5")
 
     # The refresh's reading lands: a new item sorts first, TWO moves a row down.
@@ -99,7 +96,7 @@ def test_an_item_gone_after_the_refresh_takes_its_typed_price_with_it(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
 ) -> None:
-    tab = listings_tab(qtbot, data_dir, make_options, open_app)
+    tab = listings_tab(qtbot, make_options, open_app)
     start_typing(qtbot, tab, ONE, "30000")
 
     tab.items_model.set_items([TWO])  # ONE sold meanwhile: TWO now in its row

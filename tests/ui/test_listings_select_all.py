@@ -18,7 +18,7 @@ from app.ui import strings
 from app.ui.main_window import MINIMUM_SIZE
 from app.ui.qa.actions import click
 from app.ui.qa.harness import AppHarness, OptionsFactory
-from app.ui.qa.profiles import prepare_profile
+from app.ui.qa.profiles import open_prepared_app
 from app.ui.tabs.listings_items import ListingMark
 from app.ui.tabs.listings_tab import ListingsTab
 
@@ -36,12 +36,9 @@ def settle() -> None:
 
 
 def listings_tab(
-    qtbot: QtBot, data_dir: Path, make_options: OptionsFactory, open_app: Callable[..., AppHarness]
+    qtbot: QtBot, make_options: OptionsFactory, open_app: Callable[..., AppHarness]
 ) -> ListingsTab:
-    prepare_profile(data_dir)
-    app = open_app(make_options())
-    with qtbot.waitSignal(app.window.controller.ready, timeout=30_000):
-        pass
+    app = open_prepared_app(qtbot, open_app, make_options())
     app.window.resize(1024, 700)
     app.window.show_tab("listings")
     tab = app.window.tab("listings")
@@ -60,7 +57,7 @@ def test_the_problem_line_moves_nothing(
 ) -> None:
     """At the window's narrowest, where a long message wraps most, every batch problem fits
     the reserved line: the table and the buttons stay where they were."""
-    tab = listings_tab(qtbot, data_dir, make_options, open_app)
+    tab = listings_tab(qtbot, make_options, open_app)
     tab.window().resize(MINIMUM_SIZE)
     settle()
     table, buttons = tab.items_view.geometry(), tab.sign_button.geometry()
@@ -91,7 +88,7 @@ def test_the_export_message_moves_nothing_at_1024x700(
 ) -> None:
     """After an export, Show as QR… comes next: the message (a folder, then the next steps)
     fits the two reserved lines, so the buttons do not move up under the cursor."""
-    tab = listings_tab(qtbot, data_dir, make_options, open_app)
+    tab = listings_tab(qtbot, make_options, open_app)
     table, buttons = tab.items_view.geometry(), tab.sign_button.geometry()
     folder = "/home/me/Bidwallet/exports/2026-11-26"
     tab.show_status(strings.counted(strings.LISTINGS_EXPORTED, 2, folder=folder), "ok")
@@ -108,7 +105,7 @@ def test_select_all_ticks_what_can_be_listed_together(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
 ) -> None:
-    tab = listings_tab(qtbot, data_dir, make_options, open_app)
+    tab = listings_tab(qtbot, make_options, open_app)
     click(qtbot, tab.select_all)
     assert [i for i, _ in tab.items_model.selected()] == [ONE, TWO]
     text = tab.problem_label.text()
@@ -137,7 +134,7 @@ def test_select_all_leaves_listed_items_out_and_says_so(
 ) -> None:
     """Relisting asks its own question, one item at a time: "Select all" never ticks an item
     the service lists or our live signature sells, and the hint line counts what it left."""
-    tab = listings_tab(qtbot, data_dir, make_options, open_app)
+    tab = listings_tab(qtbot, make_options, open_app)
     listing = SellerListing("L", TWO.inscription_id, None, 30_000, "active")
     tab.items_model.set_marks({TWO.key: ListingMark(True, listing)})
     click(qtbot, tab.select_all)
@@ -168,7 +165,7 @@ def test_your_listings_gaining_a_row_moves_nothing(
 ) -> None:
     """The "no listings" hint keeps its line when the first listing arrives (it went away and
     the splitter's halves moved by a few pixels under the cursor)."""
-    tab = listings_tab(qtbot, data_dir, make_options, open_app)
+    tab = listings_tab(qtbot, make_options, open_app)
     tab._show_mine([])
     settle()
     assert tab.mine_hint.text() == strings.LISTINGS_MINE_NONE

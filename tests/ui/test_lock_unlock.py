@@ -16,7 +16,7 @@ from app.ui.qa.actions import click, type_into, wait_dialog
 from app.ui.qa.gui_thread import GuiThreadWatch
 from app.ui.qa.harness import AppHarness, OptionsFactory
 from app.ui.qa.loop import FakeClock
-from app.ui.qa.profiles import PASSWORD, prepare_profile
+from app.ui.qa.profiles import PASSWORD, open_prepared_app, prepare_profile
 
 TIMEOUT_S = 120
 
@@ -73,9 +73,7 @@ def test_lock_shortcut_and_status_button(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
 ) -> None:
-    prepare_profile(data_dir)
-    app = open_app(make_options())
-    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    app = open_prepared_app(qtbot, open_app, make_options())
     window = app.window
     click(qtbot, window.status.lock_button)  # locked: the button unlocks
     dialog = wait_dialog(qtbot, app, UnlockDialog)

@@ -16,7 +16,7 @@ from app.ui import strings, tabs
 from app.ui.context import AppContext
 from app.ui.controller import AppController
 from app.ui.qa.harness import AppHarness, OptionsFactory
-from app.ui.qa.profiles import prepare_profile
+from app.ui.qa.profiles import open_prepared_app
 from app.ui.tabs import TabSpec, tabs_for
 from app.ui.tabs.activity_tab import ActivityTab
 
@@ -57,9 +57,7 @@ def test_a_registered_tab_appears_with_its_shortcut(
     probe = TabSpec("probe", "Probe", "key", "tests.ui.test_main_window:ProbeTab")
     titles = [spec.title for spec in tabs_for(offline=False)]
     monkeypatch.setattr(tabs, "TABS", (probe, *tabs.TABS))
-    prepare_profile(data_dir)
-    app = open_app(make_options())
-    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    app = open_prepared_app(qtbot, open_app, make_options())
     window = app.window
     assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == [
         "Probe",
@@ -90,9 +88,7 @@ def test_tab_moves_through_the_activity_controls_in_order(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
 ) -> None:
-    prepare_profile(data_dir)
-    app = open_app(make_options())
-    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    app = open_prepared_app(qtbot, open_app, make_options())
     app.window.activateWindow()
     app.window.show_tab("activity")
     tab = app.window.tab("activity")

@@ -19,7 +19,7 @@ from app.ui.dialogs.key_setup import KeySetupDialog
 from app.ui.main_window import MainWindow
 from app.ui.qa.actions import click, wait_dialog
 from app.ui.qa.harness import AppHarness, OptionsFactory
-from app.ui.qa.profiles import choose_custom_service, open_funded_app, prepare_profile
+from app.ui.qa.profiles import choose_custom_service, open_funded_app, open_prepared_app
 from app.ui.tabs.wallet_tab import WalletTab
 from tests.ui.mnemonics import mnemonic, shared_mnemonics
 from tests.ui.test_flow_signed_elsewhere import open_collector
@@ -88,9 +88,7 @@ def test_no_two_visible_widgets_share_a_mnemonic_in_the_offline_signer(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
 ) -> None:
-    prepare_profile(data_dir)
-    app = open_app(make_options(offline=True))
-    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    app = open_prepared_app(qtbot, open_app, make_options(offline=True))
     assert _shared_on_each_tab(app.window) == {}
 
 

@@ -18,7 +18,7 @@ from app.ui.dialogs.unlock import UnlockDialog
 from app.ui.qa.actions import click, type_into, wait_dialog
 from app.ui.qa.gui_thread import GuiThreadWatch
 from app.ui.qa.harness import AppHarness, OptionsFactory
-from app.ui.qa.profiles import PASSWORD, prepare_profile
+from app.ui.qa.profiles import PASSWORD, open_prepared_app, prepare_profile
 from app.ui.tabs.psbt_files_tab import PsbtFilesTab
 from app.wallet.psbt_io import parse_psbt, psbt_to_base64
 
@@ -143,8 +143,6 @@ def test_the_same_profile_online_does_construct_clients(
     no_network: list[str],
 ) -> None:
     """Control for the test above: the recorder sees the clients an online start builds."""
-    prepare_profile(data_dir)
-    app = open_app(make_options())
-    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    app = open_prepared_app(qtbot, open_app, make_options())
     assert app.context.connection is not None
     assert no_network.count("AsyncClient") == 3  # marketplace, Esplora, ord

@@ -20,7 +20,7 @@ from app.services.bidding_wallet import BiddingWalletBalance
 from app.services.open_bids import OpenBidsView
 from app.ui.qa.app import App
 from app.ui.qa.harness import AppHarness, OptionsFactory
-from app.ui.qa.profiles import prepare_profile
+from app.ui.qa.profiles import open_prepared_app
 
 
 def _view(*bids: tuple[str, str]) -> OpenBidsView:
@@ -36,13 +36,10 @@ def _view(*bids: tuple[str, str]) -> OpenBidsView:
 def _app(
     qtbot: QtBot,
     qloop: asyncio.AbstractEventLoop,
-    data_dir: Path,
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
 ) -> App:
-    prepare_profile(data_dir)
-    harness = open_app(make_options())
-    qtbot.waitSignal(harness.window.controller.ready, timeout=30_000).wait()
+    harness = open_prepared_app(qtbot, open_app, make_options())
     return App(harness, qtbot, qloop)
 
 
@@ -53,7 +50,7 @@ def test_a_new_reading_keeps_the_bids_selected(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
 ) -> None:
-    app = _app(qtbot, qloop, data_dir, make_options, open_app)
+    app = _app(qtbot, qloop, make_options, open_app)
     page = app.open_bids
     tab = page.tab
     tab.state.accept(_view(("bid-a", "aaa"), ("bid-b", "bbb"), ("bid-c", "ccc")))
@@ -77,7 +74,7 @@ def test_the_question_names_the_strategy_of_the_bid_chosen_across_a_reading(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
 ) -> None:
-    app = _app(qtbot, qloop, data_dir, make_options, open_app)
+    app = _app(qtbot, qloop, make_options, open_app)
     assert not app.context.wallet_lock.unlocked  # Cancel asks the password first
     page = app.open_bids
     tab = page.tab

@@ -21,7 +21,7 @@ import app.ui.tabs.psbt_files_tab as psbt_files_tab
 from app.ui.offline_signing import SignOutcome
 from app.ui.qa.actions import click
 from app.ui.qa.harness import AppHarness, OptionsFactory
-from app.ui.qa.profiles import prepare_profile, unlock_by_typing
+from app.ui.qa.profiles import open_prepared_app, unlock_by_typing
 from app.ui.tabs.psbt_files_tab import PsbtFilesTab
 from tests.ui.test_offline import bip174_psbt
 
@@ -35,9 +35,7 @@ def test_a_file_read_late_does_not_replace_the_one_opened_since(
     open_app: Callable[..., AppHarness],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    prepare_profile(data_dir)
-    app = open_app(make_options(offline=True))
-    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    app = open_prepared_app(qtbot, open_app, make_options(offline=True))
     tab = app.window.tab("psbt_files")
     assert isinstance(tab, PsbtFilesTab)
     first, second = tmp_path / "first.psbt", tmp_path / "second.psbt"
@@ -85,9 +83,7 @@ def test_a_signing_ending_after_another_file_was_opened_leaves_save_to_that_file
 ) -> None:
     """An export being signed (a large one takes a while) when the user opens a lone PSBT:
     the signed export's PSBT went behind Save, offered as '<the lone file>-signed.psbt'."""
-    prepare_profile(data_dir)
-    app = open_app(make_options(offline=True))
-    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    app = open_prepared_app(qtbot, open_app, make_options(offline=True))
     unlock_by_typing(qtbot, app)
     tab = app.window.tab("psbt_files")
     assert isinstance(tab, PsbtFilesTab)

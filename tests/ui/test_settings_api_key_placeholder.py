@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 from app.services.qa_vault import MemoryKeyring
 from app.ui import strings
 from app.ui.qa.harness import AppHarness, OptionsFactory
-from app.ui.qa.profiles import prepare_profile
+from app.ui.qa.profiles import open_prepared_app
 from app.ui.tabs.settings_tab import SettingsTab
 
 
@@ -30,9 +30,7 @@ def test_the_api_key_placeholder_says_where_the_key_is_kept(
     placeholder: str,
 ) -> None:
     keychain = MemoryKeyring() if with_keychain else None
-    prepare_profile(data_dir, keychain=keychain)
-    app = open_app(make_options(keychain=keychain))
-    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    app = open_prepared_app(qtbot, open_app, make_options(keychain=keychain), keychain=keychain)
     app.window.show_tab("settings")
     tab = app.window.tab("settings")
     assert isinstance(tab, SettingsTab)

@@ -21,7 +21,7 @@ from app.services.profiles import AppProfile, AppSettings, ProfileStore
 from app.ui import strings
 from app.ui.qa.app import App
 from app.ui.qa.harness import AppHarness, OptionsFactory
-from app.ui.qa.profiles import prepare_profile
+from app.ui.qa.profiles import open_prepared_app, prepare_profile
 from app.ui.tabs.settings_tab import SettingsTab
 
 
@@ -138,9 +138,7 @@ def test_saving_the_api_key_keeps_the_fields_being_edited(
 ) -> None:
     """Save key (or Clear) read the whole form again once the keychain answered, undoing
     the edits not saved yet (the fee bounds, the lock time typed before the key)."""
-    prepare_profile(data_dir)
-    harness = open_app(make_options())
-    qtbot.waitSignal(harness.window.controller.ready, timeout=30_000).wait()
+    harness = open_prepared_app(qtbot, open_app, make_options())
     page = App(harness, qtbot, qloop).settings.open("Main")
     tab = page.widget
     assert isinstance(tab, SettingsTab)

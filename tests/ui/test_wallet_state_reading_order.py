@@ -28,7 +28,7 @@ from app.services.open_bids import OpenBidsView
 from app.services.watch import MarketReading
 from app.ui.qa.harness import AppHarness, OptionsFactory
 from app.ui.qa.loop import run_async
-from app.ui.qa.profiles import prepare_profile, unlock_by_typing
+from app.ui.qa.profiles import open_prepared_app, unlock_by_typing
 from app.ui.state.market_watch import MarketWatch
 from app.ui.state.wallet_state import WalletState
 from tests.support.step_sleeper import StepSleeper
@@ -74,9 +74,7 @@ def test_the_reading_started_last_is_shown_whichever_ends_last(
     monkeypatch: pytest.MonkeyPatch,
     older_fails: bool,
 ) -> None:
-    prepare_profile(data_dir)
-    app = open_app(make_options())
-    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    app = open_prepared_app(qtbot, open_app, make_options())
     unlock_by_typing(qtbot, app)
     state = WalletState.of(app.context)
     state.timer.setInterval(3_600_000)  # only the reads this test starts

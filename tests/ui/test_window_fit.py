@@ -22,7 +22,7 @@ from app.services.sandbox_process import SandboxProcess
 from app.ui.main_window import DEFAULT_SIZE, MINIMUM_SIZE, MainWindow
 from app.ui.qa.actions import click
 from app.ui.qa.harness import AppHarness, OptionsFactory
-from app.ui.qa.profiles import open_funded_app, prepare_profile, unlock_by_typing
+from app.ui.qa.profiles import open_funded_app, open_prepared_app, unlock_by_typing
 from app.ui.tabs.wallet_tab import WalletTab
 from app.ui.theme import COLORS, apply_theme, check_mark_path, stylesheet
 
@@ -76,9 +76,7 @@ def test_the_wallet_tab_fits_the_first_size_and_elides_addresses_when_narrow(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
 ) -> None:
-    prepare_profile(data_dir)
-    app = open_app(make_options())
-    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    app = open_prepared_app(qtbot, open_app, make_options())
     unlock_by_typing(qtbot, app)
     window = app.window
     assert window.minimumSize() == MINIMUM_SIZE
@@ -110,9 +108,7 @@ def test_the_offline_signers_tabs_fit_1024_by_700(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
 ) -> None:
-    prepare_profile(data_dir)
-    app = open_app(make_options(offline=True))
-    qtbot.waitSignal(app.window.controller.ready, timeout=30_000).wait()
+    app = open_prepared_app(qtbot, open_app, make_options(offline=True))
     window = app.window
     window.resize(SMALL_LAPTOP)
     assert [spec.key for spec in window.tab_specs] == ["psbt_files", "activity", "settings"]

@@ -73,6 +73,23 @@ def prepare_profile(
     return profile
 
 
+def open_prepared_app(
+    qtbot: QtBot,
+    open_app: Callable[..., AppHarness],
+    options: AppOptions,
+    *,
+    lock_timeout_s: int = 600,
+    keychain: MemoryKeyring | None = None,
+) -> AppHarness:
+    """The window on `prepare_profile`'s locked profile in `options.data_dir` (pass the same
+    `keychain` as to the options), once its startup is done. A test that changes the settings
+    or watches the startup itself calls `prepare_profile` and `open_app` on its own."""
+    prepare_profile(options.data_dir, lock_timeout_s=lock_timeout_s, keychain=keychain)
+    app = open_app(options)
+    qtbot.waitSignal(app.window.controller.ready, timeout=READY_TIMEOUT_MS).wait()
+    return app
+
+
 @dataclass(frozen=True)
 class FundedApp:
     """`app` unlocked on a custom regtest profile of the session sandbox; `keys` its wallet
