@@ -19,9 +19,11 @@ from pytestqt.qtbot import QtBot
 
 from app.services.profiles import AppProfile, AppSettings, ProfileStore
 from app.ui import strings
+from app.ui.context import AppOptions
 from app.ui.qa.app import App
 from app.ui.qa.harness import AppHarness, OptionsFactory
-from app.ui.qa.profiles import open_prepared_app, prepare_profile
+from app.ui.qa.pages.settings import SettingsPage
+from app.ui.qa.profiles import READY_TIMEOUT_MS, open_prepared_app, prepare_profile
 from app.ui.tabs.settings_tab import SettingsTab
 
 
@@ -35,6 +37,23 @@ def _click_profile(qtbot: QtBot, tab: SettingsTab, name: str) -> None:
     qtbot.mouseClick(listed.viewport(), Qt.MouseButton.LeftButton, pos=at)
 
 
+def _settings_with_another_profile(
+    qtbot: QtBot,
+    qloop: asyncio.AbstractEventLoop,
+    open_app: Callable[..., AppHarness],
+    options: AppOptions,
+) -> tuple[SettingsPage, AppProfile]:
+    """Settings shown on Main (`prepare_profile`'s, active) with "Other" listed under it (no
+    key, a 20-minute lock): the page, and Other."""
+    main = prepare_profile(options.data_dir)
+    store = ProfileStore(options.data_dir)
+    other = replace(main, name="Other", key_name=None, lock_timeout_s=1_200)
+    store.save(store.load().with_profile(other))
+    harness = open_app(options)
+    qtbot.waitSignal(harness.window.controller.ready, timeout=READY_TIMEOUT_MS).wait()
+    return App(harness, qtbot, qloop).settings.open("Main"), other
+
+
 def test_a_late_form_load_does_not_replace_the_profile_chosen_since(
     qtbot: QtBot,
     qloop: asyncio.AbstractEventLoop,
@@ -42,18 +61,11 @@ def test_a_late_form_load_does_not_replace_the_profile_chosen_since(
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
 ) -> None:
-    main = prepare_profile(data_dir)
-    store = ProfileStore(data_dir)
-    other = replace(main, name="Other", key_name=None, lock_timeout_s=1_200)
-    store.save(store.load().with_profile(other))
-    harness = open_app(make_options())
-    qtbot.waitSignal(harness.window.controller.ready, timeout=30_000).wait()
-    page = App(harness, qtbot, qloop).settings.open("Main")
+    page, other = _settings_with_another_profile(qtbot, qloop, open_app, make_options())
     tab = page.widget
-    assert isinstance(tab, SettingsTab)
     page.choose_profile("Other")
 
-    context = harness.context
+    context = page.app.context
     keychain_answer: asyncio.Future[str | None] = qloop.create_future()
     asked: list[str] = []
     api_key_for = context.api_key_for
@@ -92,17 +104,11 @@ def test_a_save_ending_after_another_profile_was_chosen_leaves_its_form(
     """Save writes the settings file (fsynced, in turn): a write ending after the user chose
     another profile made the form say it showed the saved one, under the other's fields, so
     the next Save wrote the other's fields over it."""
-    main = prepare_profile(data_dir)
-    store = ProfileStore(data_dir)
-    other = replace(main, name="Other", key_name=None, lock_timeout_s=1_200)
-    store.save(store.load().with_profile(other))
-    harness = open_app(make_options())
-    qtbot.waitSignal(harness.window.controller.ready, timeout=30_000).wait()
-    page = App(harness, qtbot, qloop).settings.open("Main")
+    page, other = _settings_with_another_profile(qtbot, qloop, open_app, make_options())
     tab = page.widget
-    assert isinstance(tab, SettingsTab)
+    store = ProfileStore(data_dir)
 
-    context = harness.context
+    context = page.app.context
     written: asyncio.Future[None] = qloop.create_future()
     update_settings = context.update_settings
     writes: list[int] = []
@@ -140,9 +146,7 @@ def test_saving_the_api_key_keeps_the_fields_being_edited(
     the edits not saved yet (the fee bounds, the lock time typed before the key)."""
     harness = open_prepared_app(qtbot, open_app, make_options())
     page = App(harness, qtbot, qloop).settings.open("Main")
-    tab = page.widget
-    assert isinstance(tab, SettingsTab)
-    form = tab.form
+    form = page.widget.form
     assert form.lock_minutes.value() == 10
     form.lock_minutes.setValue(15)  # edited, not saved yet
     form.api_key.setText("a-new-api-key")
