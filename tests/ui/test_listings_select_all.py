@@ -8,15 +8,13 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent
-from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.net.marketplace_states import SellerListing
 from app.services.listings_inventory import HeldItem, SignedOutput
 from app.ui import strings
 from app.ui.main_window import MINIMUM_SIZE
-from app.ui.qa.actions import click
+from app.ui.qa.actions import click, settle_layouts
 from app.ui.qa.harness import AppHarness, OptionsFactory
 from app.ui.qa.profiles import open_prepared_app
 from app.ui.tabs.listings_items import ListingMark
@@ -28,13 +26,6 @@ RUNES = HeldItem("ef" * 32 + ":1", runes="1,000,000 BIDWALLET•DEMO")
 TAP = HeldItem("ab" * 32 + ":2", "12" * 32 + "i0", tap_transfer=True)
 
 
-def settle() -> None:
-    """Let the layouts take the new texts in: a layout request goes up one level at a time."""
-    for _ in range(6):
-        QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
-        QApplication.processEvents()
-
-
 def listings_tab(
     qtbot: QtBot, make_options: OptionsFactory, open_app: Callable[..., AppHarness]
 ) -> ListingsTab:
@@ -44,7 +35,7 @@ def listings_tab(
     tab = app.window.tab("listings")
     assert isinstance(tab, ListingsTab)
     tab.items_model.set_items([ONE, TWO, RUNES, TAP])
-    settle()
+    settle_layouts()
     return tab
 
 
@@ -59,7 +50,7 @@ def test_the_problem_line_moves_nothing(
     the reserved line: the table and the buttons stay where they were."""
     tab = listings_tab(qtbot, make_options, open_app)
     tab.window().resize(MINIMUM_SIZE)
-    settle()
+    settle_layouts()
     table, buttons = tab.items_view.geometry(), tab.sign_button.geometry()
     label = tab.problem_label
     for rows, problem in (
@@ -70,12 +61,12 @@ def test_the_problem_line_moves_nothing(
         tab.items_model.check_all(False)
         for row in rows:
             tab.items_model.set_checked(row, True)
-        settle()
+        settle_layouts()
         assert label.text() == problem
         assert label.heightForWidth(label.width()) <= label.height()  # none of it cut off
         assert tab.items_view.geometry() == table and tab.sign_button.geometry() == buttons
     tab.show_status(strings.counted(strings.LISTINGS_DONE, 1), "ok")  # after a listing
-    settle()
+    settle_layouts()
     assert tab.items_view.geometry() == table and tab.sign_button.geometry() == buttons
 
 
@@ -92,7 +83,7 @@ def test_the_export_message_moves_nothing_at_1024x700(
     table, buttons = tab.items_view.geometry(), tab.sign_button.geometry()
     folder = "/home/me/Bidwallet/exports/2026-11-26"
     tab.show_status(strings.counted(strings.LISTINGS_EXPORTED, 2, folder=folder), "ok")
-    settle()
+    settle_layouts()
     status = tab.status
     assert status.heightForWidth(status.width()) <= status.height()  # none of it cut off
     assert tab.items_view.geometry() == table and tab.sign_button.geometry() == buttons
@@ -167,12 +158,12 @@ def test_your_listings_gaining_a_row_moves_nothing(
     the splitter's halves moved by a few pixels under the cursor)."""
     tab = listings_tab(qtbot, make_options, open_app)
     tab._show_mine([])
-    settle()
+    settle_layouts()
     assert tab.mine_hint.text() == strings.LISTINGS_MINE_NONE
     table, end = tab.items_view.geometry(), tab.end_button.geometry()
     mine_top = tab.mine_view.mapTo(tab, tab.mine_view.rect().topLeft())
     tab._show_mine([SellerListing("L", TWO.inscription_id, None, 30_000, "active")])
-    settle()
+    settle_layouts()
     assert tab.mine_hint.text() == ""
     assert tab.items_view.geometry() == table and tab.end_button.geometry() == end
     assert tab.mine_view.mapTo(tab, tab.mine_view.rect().topLeft()) == mine_top

@@ -14,11 +14,12 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QRect
+from PySide6.QtCore import QPoint, QRect
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from app.ui.main_window import MINIMUM_SIZE
+from app.ui.qa.actions import settle_layouts
 from app.ui.qa.app import App
 from app.ui.qa.harness import AppHarness, OptionsFactory
 from app.ui.qa.loop import run_async
@@ -35,9 +36,7 @@ BIDS_PATH = "/v1/address/bids"  # every reading of the bidding wallet lists its 
 def where(page: WithdrawPage) -> list[QRect]:
     """Where the balance, the form's fields, Review and the result line are in the tab, once
     laid out."""
-    for _ in range(4):  # a layout request goes up one level at a time
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
-        QCoreApplication.processEvents()
+    settle_layouts()
     tab = page.widget
     widgets: list[QWidget] = [
         tab.balance_label, tab.refresh_button, tab.amount, tab.fee, tab.review_button,

@@ -15,6 +15,7 @@ from app.ui.qa.harness import AppHarness
 
 D = TypeVar("D", bound=QWidget)
 DIALOG_TIMEOUT_MS = 10_000
+LAYOUT_ROUNDS = 6  # a layout request goes up one level of nested widgets a round
 
 
 def click(qtbot: QtBot, button: QAbstractButton) -> None:
@@ -79,6 +80,14 @@ def wait_new_dialog(
     dialog = next(d for d in app.dialogs[before:] if isinstance(d, kind))
     qtbot.waitUntil(dialog.isVisible)
     return dialog
+
+
+def settle_layouts() -> None:
+    """The pending layouts done, as the event loop does them before the next paint: a layout
+    request goes up one level of widgets at a time, and the resizes it makes post more."""
+    for _ in range(LAYOUT_ROUNDS):
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        QCoreApplication.processEvents()
 
 
 def widget_top(widget: QWidget) -> int:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QWidget
+
+from app.ui.qa.actions import settle_layouts
 
 
 def save_screenshot(path: Path, widget: object = None) -> Path:
@@ -14,9 +16,7 @@ def save_screenshot(path: Path, widget: object = None) -> Path:
     at `path`, once its pending layouts and paints are done. A popup (a completer's list, a
     menu) is never the default: it is a window of its own, pass it as `widget` to see it."""
     target = widget if isinstance(widget, QWidget) else _shown_window()
-    for _ in range(3):  # layouts requested while settling request more
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
-        QCoreApplication.processEvents()
+    settle_layouts()
     path.parent.mkdir(parents=True, exist_ok=True)
     if not target.grab().save(str(path), "PNG"):
         raise OSError(f"could not write the screenshot {path}")
