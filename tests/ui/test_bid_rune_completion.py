@@ -6,7 +6,7 @@ Down highlights the first suggestion, Return then puts it."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QAbstractItemView, QLineEdit
 from pytestqt.qtbot import QtBot
 
 from app.ui.tabs.bid_rune_completion import RuneCompletion
@@ -23,15 +23,23 @@ def _field(qtbot: QtBot) -> tuple[QLineEdit, RuneCompletion]:
     return edit, completion
 
 
+def _typed_with_list_open(
+    qtbot: QtBot, edit: QLineEdit, completion: RuneCompletion, typed: str
+) -> QAbstractItemView:
+    """`typed` keyed into the field, then its suggestion list once shown."""
+    qtbot.keyClicks(edit, typed)
+    popup = completion.completer.popup()
+    assert popup is not None
+    qtbot.waitUntil(popup.isVisible)
+    return popup
+
+
 def test_return_with_nothing_picked_commits_the_typed_text(qtbot: QtBot) -> None:
     edit, completion = _field(qtbot)
     committed: list[str] = []
     edit.editingFinished.connect(lambda: committed.append(edit.text()))
-    qtbot.keyClicks(edit, "AB.")
-    popup = completion.completer.popup()
-    assert popup is not None
+    popup = _typed_with_list_open(qtbot, edit, completion, "AB.")
     assert completion.suggestions() == ["UNCOMMON•XABYZQW•GOODS"]
-    qtbot.waitUntil(popup.isVisible)
 
     qtbot.keyClick(popup, Qt.Key.Key_Return)
 
@@ -44,10 +52,7 @@ def test_return_on_a_picked_name_still_puts_that_name(qtbot: QtBot) -> None:
     edit, completion = _field(qtbot)
     chosen: list[str] = []
     completion.chosen.connect(chosen.append)
-    qtbot.keyClicks(edit, "xab")
-    popup = completion.completer.popup()
-    assert popup is not None
-    qtbot.waitUntil(popup.isVisible)
+    popup = _typed_with_list_open(qtbot, edit, completion, "xab")
 
     qtbot.keyClick(popup, Qt.Key.Key_Down)
     qtbot.keyClick(popup, Qt.Key.Key_Return)
@@ -61,10 +66,7 @@ def test_down_goes_to_the_first_suggestion(qtbot: QtBot) -> None:
     completion.set_names(["AAA•B", "AAA•C", "AAA•D"])
     chosen: list[str] = []
     completion.chosen.connect(chosen.append)
-    qtbot.keyClicks(edit, "aaa")
-    popup = completion.completer.popup()
-    assert popup is not None
-    qtbot.waitUntil(popup.isVisible)
+    popup = _typed_with_list_open(qtbot, edit, completion, "aaa")
 
     qtbot.keyClick(popup, Qt.Key.Key_Down)
     qtbot.keyClick(popup, Qt.Key.Key_Return)
