@@ -34,6 +34,18 @@ def _typed_with_list_open(
     return popup
 
 
+def _down_then_return(
+    qtbot: QtBot, edit: QLineEdit, completion: RuneCompletion, typed: str
+) -> list[str]:
+    """`typed`, then Down and Return in its suggestion list: the names the field chose."""
+    chosen: list[str] = []
+    completion.chosen.connect(chosen.append)
+    popup = _typed_with_list_open(qtbot, edit, completion, typed)
+    qtbot.keyClick(popup, Qt.Key.Key_Down)
+    qtbot.keyClick(popup, Qt.Key.Key_Return)
+    return chosen
+
+
 def test_return_with_nothing_picked_commits_the_typed_text(qtbot: QtBot) -> None:
     edit, completion = _field(qtbot)
     committed: list[str] = []
@@ -50,25 +62,11 @@ def test_return_with_nothing_picked_commits_the_typed_text(qtbot: QtBot) -> None
 
 def test_return_on_a_picked_name_still_puts_that_name(qtbot: QtBot) -> None:
     edit, completion = _field(qtbot)
-    chosen: list[str] = []
-    completion.chosen.connect(chosen.append)
-    popup = _typed_with_list_open(qtbot, edit, completion, "xab")
-
-    qtbot.keyClick(popup, Qt.Key.Key_Down)
-    qtbot.keyClick(popup, Qt.Key.Key_Return)
-
-    assert chosen == ["UNCOMMON•XABYZQW•GOODS"]
+    assert _down_then_return(qtbot, edit, completion, "xab") == ["UNCOMMON•XABYZQW•GOODS"]
     assert edit.text() == "UNCOMMON•XABYZQW•GOODS"
 
 
 def test_down_goes_to_the_first_suggestion(qtbot: QtBot) -> None:
     edit, completion = _field(qtbot)
     completion.set_names(["AAA•B", "AAA•C", "AAA•D"])
-    chosen: list[str] = []
-    completion.chosen.connect(chosen.append)
-    popup = _typed_with_list_open(qtbot, edit, completion, "aaa")
-
-    qtbot.keyClick(popup, Qt.Key.Key_Down)
-    qtbot.keyClick(popup, Qt.Key.Key_Return)
-
-    assert chosen == ["AAA•B"]
+    assert _down_then_return(qtbot, edit, completion, "aaa") == ["AAA•B"]
