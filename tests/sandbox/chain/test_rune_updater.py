@@ -280,7 +280,13 @@ def test_mints_count_up_to_the_cap(sandbox_node: Node) -> None:
     etch(sandbox_node, stone(etch=etching(letters, 0, terms=terms(100, 2))), letters)
     rune_id = sandbox_node.ord_rune(letters)[0]  # type: ignore[index]
     assert sandbox_node.ord_rune_mintable(rune_id)
-    mints = [spend(sandbox_node, [], stone(mint=rune_id)) for _ in range(3)]
+    # Payers confirmed first: a mint paid by a coin still in the mempool waits in the block for
+    # its funding, and the sandbox's funding transactions' fee rates differ by a hair now and
+    # then (their DER signatures' lengths), which reordered the mints and the cap's winners.
+    # Confirmed, the mints (one fee rate) go in the order they were sent.
+    payers = [fund(sandbox_node, OWNER, 2 * POSTAGE + FEE, confirm=False) for _ in range(3)]
+    sandbox_node.mine(1)
+    mints = [spend(sandbox_node, [], stone(mint=rune_id), payer=p) for p in payers]
     sandbox_node.mine(1)
     assert not sandbox_node.ord_rune_mintable(rune_id)  # ord's `mintable`: the cap is reached
     assert [runes_on(sandbox_node, m, 1) for m in mints] == [{letters: 100}, {letters: 100}, {}]
