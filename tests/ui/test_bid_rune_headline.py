@@ -5,7 +5,6 @@ spelling. A name ord refused claims nothing; the etched spelling gives the count
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 from pytestqt.qtbot import QtBot
 
@@ -18,11 +17,10 @@ from tests.ui.test_bid_split import bid_tab_at_1024
 
 def test_rune_headline_waits_for_the_etched_spelling(
     qtbot: QtBot,
-    data_dir: Path,
     make_options: OptionsFactory,
     open_app: Callable[..., AppHarness],
 ) -> None:
-    tab = bid_tab_at_1024(qtbot, data_dir, make_options, open_app)
+    tab = bid_tab_at_1024(qtbot, make_options, open_app)
     form = tab.form
     click(qtbot, form.runes_radio)
     type_into(qtbot, form.slug, "bidwalletdemo")
