@@ -86,23 +86,26 @@ def write_scanned_export(directory: Path, payload: Payload) -> Manifest:
     directory.mkdir(parents=True, exist_ok=True)
     if any(directory.iterdir()):
         raise OfflineFileError(f"{directory} is not empty; choose an empty folder.")
+    written: list[Path] = []
     try:
         for name, data in files.items():
             write_whole(directory / name, data)
+            written.append(directory / name)
         manifest = read_manifest(directory)
         for item in manifest.items:
             read_exported(directory, item)
     except BaseException:
-        _remove_written(directory, files, created)
+        _remove_written(directory, written, created)
         raise
     return manifest
 
 
-def _remove_written(directory: Path, names: Iterable[str], created: bool) -> None:
-    """Removes the files a refused scan wrote into `directory` (empty before), and the folder
-    if the scan made it; what cannot be removed stays (the refusal is what the user hears)."""
-    for name in names:
-        (directory / name).unlink(missing_ok=True)
+def _remove_written(directory: Path, written: Iterable[Path], created: bool) -> None:
+    """Removes the files a refused scan wrote into `directory` (empty before; only those it
+    wrote), and the folder if the scan made it; what cannot be removed stays (the refusal is
+    what the user hears)."""
+    for path in written:
+        path.unlink(missing_ok=True)
     if created:
         with contextlib.suppress(OSError):
             directory.rmdir()
