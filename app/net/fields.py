@@ -131,6 +131,13 @@ class Reader:
             raise self._missing(value, paths, "an integer")
         return value
 
+    def optional_int(self, item: Mapping[str, Any], name: str) -> int | None:
+        """`item[name]`: a JSON integer, or None when absent or null."""
+        value = item.get(name)
+        if value is None or is_int(value):
+            return value
+        raise self.error(f"{name} is {type(value).__name__}, expected an integer or null", name)
+
     def need_list(self, body: Any, *paths: str) -> list[Any]:
         value = self.pick(body, *paths)
         if not isinstance(value, list):

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from app.net.fields import Reader, is_int
+from app.net.fields import Reader
 from app.net.http import HttpClient, segment
 
 FAULTS_PATH = "/sandbox/faults"
@@ -157,11 +157,11 @@ def parse_armed(r: Reader, body: Any) -> ArmedFault:
         kind=r.need_str(item, "kind"),
         method=r.need_str(item, "method"),
         path=r.need_str(item, "path"),
-        left=optional_int(r, item, "left"),
+        left=r.optional_int(item, "left"),
         applied=r.need_bool(item, "applied"),
-        status=optional_int(r, item, "status"),
-        hold_ms=optional_int(r, item, "holdMs"),
-        retry_after_ms=optional_int(r, item, "retryAfterMs"),
+        status=r.optional_int(item, "status"),
+        hold_ms=r.optional_int(item, "holdMs"),
+        retry_after_ms=r.optional_int(item, "retryAfterMs"),
         tamper=_optional_str(r, item, "tamper"),
         body=item.get("body"),
         description=r.need_str(item, "description"),
@@ -178,16 +178,9 @@ def parse_fired(r: Reader, body: Any) -> FiredFault:
         method=r.need_str(item, "method"),
         path=r.need_str(item, "path"),
         at_ms=r.need_int(item, "atMs"),
-        left=optional_int(r, item, "left"),
+        left=r.optional_int(item, "left"),
         outcome=r.need_str(item, "outcome"),
     )
-
-
-def optional_int(r: Reader, item: Mapping[str, Any], name: str) -> int | None:
-    value = item.get(name)
-    if value is None or is_int(value):
-        return value
-    raise r.error(f"{name} is {type(value).__name__}, expected an integer or null", name)
 
 
 def _optional_str(r: Reader, item: Mapping[str, Any], name: str) -> str | None:

@@ -13,7 +13,6 @@ from typing import Any
 
 from app.net.fields import Reader, is_int
 from app.net.http import HttpClient
-from app.net.sandbox_faults import optional_int
 
 REQUESTS_PATH = "/sandbox/requests"
 
@@ -79,7 +78,7 @@ def parse_request(r: Reader, body: Any) -> ReceivedRequest:
         path=r.need_str(item, "path"),
         query=query,
         at_ms=r.need_int(item, "atMs"),
-        status=optional_int(r, item, "status"),
+        status=r.optional_int(item, "status"),
         body=item.get("body"),
         body_json=r.need_bool(item, "bodyJson"),
         body_bytes=size,

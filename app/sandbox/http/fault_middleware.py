@@ -31,8 +31,8 @@ from app.core.errors import ErrorCode
 from app.sandbox.chain.node import Node
 from app.sandbox.faults_tampers import TAMPERS_BY_NAME, TamperNotApplicable, tamper_answer
 from app.sandbox.http.errors import RATE_LIMITED, code_for_status, error_response
-from app.sandbox.http.faults import Fault, FaultBook
-from app.sandbox.http.request_journal import JournalEntry, RequestJournal, is_journal_exempt
+from app.sandbox.http.faults import Fault, FaultBook, is_control_path
+from app.sandbox.http.request_journal import JournalEntry, RequestJournal
 
 FAULT_NOT_APPLICABLE = "FAULT_NOT_APPLICABLE"
 _BID_PLACE = "/v1/bid/place"
@@ -63,7 +63,7 @@ class FaultMiddleware:
         self.max_body_bytes = max_body_bytes  # read first; a larger body is not JSON to either
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or is_journal_exempt(scope["path"]):
+        if scope["type"] != "http" or is_control_path(scope["path"]):
             await self.app(scope, receive, send)
             return
         method, path = scope["method"], scope["path"]

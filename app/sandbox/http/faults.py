@@ -33,6 +33,18 @@ DEFAULT_HOLD_MS = 60_000
 MAX_HOLD_MS = 600_000
 
 
+def is_control_path(path: str) -> bool:
+    """The fault and journal API's own paths: never hit by a fault, never recorded."""
+    return path in (FAULTS_PATH, REQUESTS_PATH) or path.startswith(FAULTS_PATH + "/")
+
+
+def path_matches(pattern: str, path: str) -> bool:
+    """`path` is `pattern`, or starts with it when it ends in "*" (faults, the journal)."""
+    if pattern.endswith("*"):
+        return path.startswith(pattern[:-1])
+    return path == pattern
+
+
 @dataclass(frozen=True)
 class Fault:
     """One armed fault. `left` counts the requests it will still hit (None: no limit)."""
@@ -68,9 +80,7 @@ class Fault:
             return False
         if self.only_paths is not None and path not in self.only_paths:
             return False
-        if self.path.endswith("*"):
-            return path.startswith(self.path[:-1])
-        return path == self.path
+        return path_matches(self.path, path)
 
     def describe(self) -> str:
         """What it does, in a sentence fragment (log lines and the API's `description`)."""
@@ -161,7 +171,7 @@ class FaultBook:
 
     def take(self, method: str, path: str, body: Any = None) -> tuple[Fault, Firing] | None:
         """The first armed fault hitting this request, counted, and its firing record."""
-        if path in (FAULTS_PATH, REQUESTS_PATH) or path.startswith(FAULTS_PATH + "/"):
+        if is_control_path(path):
             return None
         for i, fault in enumerate(self.armed):
             if not fault.matches(method, path, body):

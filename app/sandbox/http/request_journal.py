@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.sandbox.http.faults import FAULTS_PATH, REQUESTS_PATH, Firing
+from app.sandbox.http.faults import Firing, path_matches
 
 KEPT = 5_000
 
@@ -59,11 +59,6 @@ class JournalEntry:
         }
 
 
-def is_journal_exempt(path: str) -> bool:
-    """The fault and journal API's own paths: never recorded, never hit by a fault."""
-    return path in (FAULTS_PATH, REQUESTS_PATH) or path.startswith(FAULTS_PATH + "/")
-
-
 @dataclass
 class RequestJournal:
     now_ms: Callable[[], int]
@@ -95,7 +90,7 @@ class RequestJournal:
                 continue
             if method is not None and entry.method != method:
                 continue
-            if path is not None and not _path_matches(path, entry.path):
+            if path is not None and not path_matches(path, entry.path):
                 continue
             yield entry
 
@@ -104,9 +99,3 @@ class RequestJournal:
         forgotten = len(self.entries)
         self.entries.clear()
         return forgotten
-
-
-def _path_matches(pattern: str, path: str) -> bool:
-    if pattern.endswith("*"):
-        return path.startswith(pattern[:-1])
-    return path == pattern
