@@ -38,7 +38,7 @@ from app.ui.tabs.withdraw_tab import WithdrawTab
 from tests.ui.test_animated_qr_dialog import decode_on_screen
 from tests.ui.test_flow_qr_scan import frames_of
 from tests.ui.test_flow_signed_elsewhere import FUNDS, open_collector
-from tests.ui.test_flow_signed_elsewhere_qr import scan_frames, tab_answering
+from tests.ui.test_flow_signed_elsewhere_qr import export_by_review, scan_frames, tab_answering
 
 
 def test_a_withdrawal_signed_by_the_offline_signer_comes_back_as_its_signed_export(
@@ -58,12 +58,7 @@ def test_a_withdrawal_signed_by_the_offline_signer_comes_back_as_its_signed_expo
     tab, images = tab_answering(app, "withdraw", WithdrawTab, folder, monkeypatch, gui_thread)
     qtbot.waitUntil(lambda: tab.facts is not None, timeout=20_000)
     type_into(qtbot, tab.amount.edit, "160,000")
-    before = len(app.dialogs)
-    click(qtbot, tab.review_button)
-    review = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
-    assert review.sign_button is not None
-    click(qtbot, review.sign_button)
-    qtbot.waitUntil(lambda: tab.status.text().startswith("Exported to"), timeout=20_000)
+    export_by_review(qtbot, app, tab)
 
     # Shown: the whole export, the chooser's last entry, for the offline signer.
     before = len(app.dialogs)

@@ -100,6 +100,17 @@ def tab_answering(
     return tab, images
 
 
+def export_by_review(qtbot: QtBot, app: AppHarness, tab: WithdrawTab | InscriptionBidTab) -> None:
+    """Review pressed and the watch-only review approved: exported for the other wallet, as
+    the tab says."""
+    before = len(app.dialogs)
+    click(qtbot, tab.review_button)
+    review = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
+    assert review.sign_button is not None
+    click(qtbot, review.sign_button)
+    qtbot.waitUntil(lambda: tab.status.text().startswith("Exported to"), timeout=20_000)
+
+
 def signed_by_other_wallet(collector: Collector, psbt: FixedPSBT) -> bytes:
     assert psbt.sign_with(collector.root, sighash=None) >= 1
     return psbt_to_bytes(psbt)
@@ -124,12 +135,7 @@ def test_a_withdrawal_shown_as_its_psbt_and_scanned_back_signed(
     assert tab.qr_button.text() == strings.QR_SHOW_PSBT
     qtbot.waitUntil(lambda: tab.facts is not None, timeout=20_000)
     type_into(qtbot, tab.amount.edit, "150,000")
-    before = len(app.dialogs)
-    click(qtbot, tab.review_button)
-    review = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
-    assert review.sign_button is not None
-    click(qtbot, review.sign_button)
-    qtbot.waitUntil(lambda: tab.status.text().startswith("Exported to"), timeout=20_000)
+    export_by_review(qtbot, app, tab)
     (exported,) = folder.glob("*-withdraw.psbt")
     wanted = Payload(PayloadKind.PSBT, exported.read_bytes())
     with gui_thread.paused():
@@ -299,12 +305,7 @@ def test_an_inscription_bid_signed_elsewhere_comes_back_as_ur(
     type_into(qtbot, tab.inscription, inscription)
     type_into(qtbot, tab.price.edit, "30,000")
     qtbot.waitUntil(tab.review_button.isEnabled, timeout=20_000)
-    before = len(app.dialogs)
-    click(qtbot, tab.review_button)
-    review = wait_new_dialog(qtbot, app, PsbtReviewDialog, before)
-    assert review.sign_button is not None
-    click(qtbot, review.sign_button)
-    qtbot.waitUntil(lambda: tab.status.text().startswith("Exported to"), timeout=20_000)
+    export_by_review(qtbot, app, tab)
     (exported,) = folder.glob("*.psbt")
 
     with gui_thread.paused():
